@@ -1,0 +1,110 @@
+# factorysim: one Makefile (STYLE.md 6.7). `make` builds bin/factorysim from
+# build/libfactorysim.a, which the tests link too. `make deps` installs what a
+# fresh Debian machine lacks; `make test` and `make demo` call it first.
+
+PKGS     := gsl libconfig sqlite3 plplot jansson
+DEB_PKGS := build-essential pkg-config libgsl-dev libconfig-dev libsqlite3-dev \
+            sqlite3 libplplot-dev plplot-driver-cairo libcmocka-dev \
+            fonts-dejavu-core libjansson-dev libcsv-dev
+MPI_PKGS := libopenmpi-dev openmpi-bin
+
+CC      ?= cc
+STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wconversion -Wdouble-promotion
+OPT     ?= -O2
+DEBUG   ?= -g
+WERROR  ?=
+SAN     ?=
+VERSION := 0.1.0
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
+CFLAGS  := $(STD) $(WARN) $(WERROR) $(OPT) $(DEBUG) $(SAN) -DHAVE_INLINE \
+           -DFACTORYSIM_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
+LDFLAGS := $(SAN)
+BUILD   ?= build
+BIN     ?= bin
+
+LIB_SRCS  := $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard io/*.c) \
+             $(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+LIB       := $(BUILD)/libfactorysim.a
+
+.PHONY: all deps deps-mpi test check _test asan valgrind noopt bench _bench \
+        demo _demo clean format
+all: $(BIN)/factorysim
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(BIN)/factorysim: $(BUILD)/cli/main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: tests/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) $(PKG_LIBS) \
+	    $(shell pkg-config --libs cmocka 2>/dev/null)
+
+-include $(LIB_OBJS:.o=.d) $(BUILD)/cli/main.d $(TEST_BINS:=.d)
+
+# Installs every missing Debian package, or says exactly what to run.
+deps:
+	@PKGS="$(DEB_PKGS) $(EXTRA_DEB)" sh tests/deps.sh
+
+deps-mpi:
+	@$(MAKE) --no-print-directory deps EXTRA_DEB="$(MPI_PKGS)"
+
+# The test entry point: install, build warning-free, run every cmocka binary.
+test check: deps
+	@$(MAKE) --no-print-directory _test
+
+_test: $(BIN)/factorysim $(TEST_BINS)
+	@FACTORYSIM=$(BIN)/factorysim sh tests/run.sh $(TEST_BINS)
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
+	    OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    _asan
+
+_asan: $(BIN)/factorysim $(TEST_BINS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	 FACTORYSIM=$(BIN)/factorysim sh tests/run.sh $(TEST_BINS)
+
+VALGRIND_TESTS ?= test_evq test_engine test_rng test_phold
+valgrind: deps
+	@$(MAKE) --no-print-directory OPT=-O1 $(VALGRIND_TESTS:%=$(BUILD)/tests/%)
+	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	 sh tests/run.sh $(VALGRIND_TESTS:%=$(BUILD)/tests/%)
+
+noopt:
+	@$(MAKE) --no-print-directory OPT=-O0 BUILD=build-noopt BIN=build-noopt/bin all
+
+bench: deps
+	@$(MAKE) --no-print-directory _bench
+
+_bench: $(BIN)/factorysim
+	@sh bench/run.sh $(BIN)/factorysim
+
+# The README's main-job command.
+demo: deps
+	@$(MAKE) --no-print-directory _demo
+
+_demo: $(BIN)/factorysim
+	$(BIN)/factorysim bench phold --lps 1024 --start-events 16 --end 2000 \
+	    --remote 0.25 --mean 1 --lookahead 1 --seed 1
+
+format:
+	clang-format -i sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] tests/*.c
+
+clean:
+	rm -rf build build-asan build-noopt bin

@@ -1,0 +1,121 @@
+/* cli/cli.c: shared command-line helpers (see cli.h). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("factorysim: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_ERR;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("factorysim: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'factorysim %s%s--help'.\n", cmd ? cmd : "",
+            cmd ? " " : "");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_report(const sim_err *e)
+{
+    char buf[2200];
+    fprintf(stderr, "factorysim: %s\n", sim_err_format(e, buf, sizeof buf));
+    return e->code == SIM_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_ERR;
+}
+
+int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    if (!s || !*s || *s == '-' || *s == '+')
+        goto bad;
+    v = strtoull(s, &end, 10);
+    if (errno || *end)
+        goto bad;
+    *out = (uint64_t)v;
+    return 0;
+bad:
+    cli_usage_error(cmd, "%s: expected a non-negative integer (got '%s')",
+                    opt, s ? s : "");
+    return -1;
+}
+
+int cli_u32(const char *cmd, const char *opt, const char *s, uint32_t lo,
+            uint32_t hi, uint32_t *out)
+{
+    uint64_t v;
+    if (cli_u64(cmd, opt, s, &v) < 0)
+        return -1;
+    if (v < lo || v > hi) {
+        cli_usage_error(cmd, "%s: expected an integer in [%u, %u] (got %s)",
+                        opt, lo, hi, s);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int cli_double(const char *cmd, const char *opt, const char *s, double lo,
+               double hi, double *out)
+{
+    char *end;
+    double v;
+    errno = 0;
+    if (!s || !*s)
+        goto bad;
+    v = strtod(s, &end);
+    if (errno || *end || !isfinite(v))
+        goto bad;
+    if (v < lo || v > hi) {
+        cli_usage_error(cmd, "%s: expected a number in [%g, %g] (got %s)",
+                        opt, lo, hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+bad:
+    cli_usage_error(cmd, "%s: expected a number (got '%s')", opt, s ? s : "");
+    return -1;
+}
+
+int cli_format_parse(const char *cmd, const char *s, int allowed)
+{
+    static const struct { const char *name; int f; } tab[] = {
+        { "table", CLI_FMT_TABLE }, { "json", CLI_FMT_JSON }, { "csv", CLI_FMT_CSV },
+    };
+    char valid[64] = "";
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        if (!(allowed & tab[i].f))
+            continue;
+        if (strcmp(s, tab[i].name) == 0)
+            return tab[i].f;
+        if (valid[0])
+            strcat(valid, "|");
+        strcat(valid, tab[i].name);
+    }
+    cli_usage_error(cmd, "--format: unknown format '%s' (expected %s)", s, valid);
+    return -1;
+}
+
+void cli_getopt_reset(void)
+{
+    optind = 0;     /* glibc: 0 forces a full reinitialisation */
+    opterr = 0;     /* commands print their own messages */
+}

@@ -1,0 +1,58 @@
+/* cli/cli.h: what every command shares: the command table, exit codes,
+ * strict number parsing for options, and the output format option.
+ *
+ * Exit status: 0 success, 1 any error, 2 a usage error (STYLE, issue 2).
+ * Commands print their errors as "factorysim: ..." on stderr and results
+ * on stdout.
+ */
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
+
+#include <stdint.h>
+
+#include "sim/err.h"
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_ERR = 1, CLI_EXIT_USAGE = 2 };
+
+enum cli_format { CLI_FMT_TABLE = 1, CLI_FMT_JSON = 2, CLI_FMT_CSV = 4 };
+
+/* Every command: argv[0] is the command name. Returns the exit status. */
+#define CMD(name, summary) int cmd_##name(int argc, char **argv);
+#include "cli/commands.h"
+#undef CMD
+
+/* Prints "factorysim: <message>" on stderr. Returns CLI_EXIT_ERR. */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Prints "factorysim: <message>" and "Try 'factorysim CMD --help'." on
+ * stderr. Returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Prints a sim_err as "factorysim: FILE:LINE: msg". Returns CLI_EXIT_ERR,
+ * or CLI_EXIT_USAGE for SIM_EUSAGE. */
+int cli_report(const sim_err *e);
+
+/* Strict parsers for option values: the whole string must be a number in
+ * range. On failure they print a usage error naming opt and return -1. */
+int cli_u32(const char *cmd, const char *opt, const char *s, uint32_t lo,
+            uint32_t hi, uint32_t *out);
+int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
+int cli_double(const char *cmd, const char *opt, const char *s, double lo,
+               double hi, double *out);
+
+/* Parses "table", "json" or "csv", accepting only the formats in allowed
+ * (a mask of cli_format). Returns the format, or -1 after a usage error. */
+int cli_format_parse(const char *cmd, const char *s, int allowed);
+
+/* Resets getopt so a command can parse its own argv. */
+void cli_getopt_reset(void);
+
+#endif

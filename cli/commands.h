@@ -1,0 +1,3 @@
+/* cli/commands.h: the command table, one line per command (X-macro):
+ * CMD(name, one-line summary). cli/main.c and cli/cli.h expand it. */
+CMD(bench, "run a benchmark: the PHOLD engine benchmark")

@@ -1,0 +1,63 @@
+/* cli/main.c: factorysim's entry point: global flags, then dispatch to one
+ * command per file (cli/cmd_*.c), listed in cli/commands.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "cli/cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+#define CMD(name, summary) { #name, cmd_##name, summary },
+#include "cli/commands.h"
+#undef CMD
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fputs("Usage: factorysim [--help] [--version] COMMAND [ARGS...]\n\n"
+          "A calibrated discrete-event simulator for planning modular AI "
+          "factories.\n\nCommands:\n", f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nRun 'factorysim COMMAND --help' for a command's options.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    /* GSL's default handler abort()s; every status is checked instead. */
+    gsl_set_error_handler_off();
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("factorysim %s\n", FACTORYSIM_VERSION);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            cli_getopt_reset();
+            return commands[i].fn(argc - 1, argv + 1);
+        }
+    if (argv[1][0] == '-')
+        return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+    fprintf(stderr, "factorysim: unknown command '%s' (expected one of:", argv[1]);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(stderr, " %s", commands[i].name);
+    fputs(")\n", stderr);
+    return CLI_EXIT_USAGE;
+}

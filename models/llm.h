@@ -1,0 +1,44 @@
+/* models/llm.h: an LLM architecture, one row of the catalog's models
+ * (models/llms.cfg, from ../shared/data/calibration/models.csv).
+ *
+ * Counts are plain integers; 0 means "not applicable or not given" unless a
+ * field says otherwise. Parameter counts are in parameters (not billions).
+ */
+#ifndef MODELS_LLM_H
+#define MODELS_LLM_H
+
+typedef enum llm_class { LLM_DENSE = 0, LLM_MOE = 1, LLM_HYBRID = 2 } llm_class;
+
+typedef struct llm_arch {
+    char name[64];               /* as written in models.csv, "Llama 3.1 405B" */
+    char id[32];                 /* short id, "llama3.1-405b" */
+    llm_class cls;               /* dense, moe or hybrid (Mamba) */
+    int num_layers;
+    int hidden_size;
+    int ffn_hidden_size;         /* dense MLP width; 0 when no dense MLP */
+    int moe_ffn_hidden_size;     /* per-expert width */
+    int num_attention_heads;
+    int num_kv_heads;            /* 0 for MLA (see kv_lora_rank) */
+    int head_dim;
+    int kv_lora_rank;            /* MLA; 0 otherwise */
+    int q_lora_rank;             /* MLA; 0 otherwise */
+    int vocab_size;
+    int num_experts;
+    int experts_per_token;
+    int shared_experts;
+    int shared_expert_ffn_hidden_size;
+    int dense_layers;            /* leading dense layers of an MoE model */
+    int num_mamba_layers;
+    int num_attention_layers;
+    int num_moe_layers;
+    int mamba_state_dim;
+    int mamba_num_heads;
+    int mamba_head_dim;
+    int gated_linear_unit;       /* 1 for SwiGLU-style MLPs */
+    double total_params;         /* [parameters] */
+    double active_params;        /* [parameters] per token */
+    int default_seq_len;         /* [tokens] */
+    unsigned assumed;            /* bit mask of fields filled as assumptions */
+} llm_arch;
+
+#endif
