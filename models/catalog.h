@@ -1,0 +1,52 @@
+/* models/catalog.h: the component catalog: GPUs, systems and racks, module
+ * types, LLM architectures and energy-source defaults, read from the
+ * libconfig files under models/ (models/gpus.cfg, models/llms.cfg, ...).
+ *
+ * The catalog is immutable once loaded; lookups return pointers into it that
+ * live until catalog_free. Names match case-insensitively; an LLM matches by
+ * the name written in models.csv ("Llama 3.1 405B") or by its short id
+ * ("llama3.1-405b"). Every number in the files carries its citation or is
+ * marked as an assumption (see docs/catalog.md).
+ *
+ * This header is the contract shared by the scenario loader, the throughput
+ * model and the site simulation; the struct layout is private to catalog.c.
+ */
+#ifndef MODELS_CATALOG_H
+#define MODELS_CATALOG_H
+
+#include <stddef.h>
+
+#include "models/gpu.h"
+#include "models/llm.h"
+#include "sim/err.h"
+
+typedef struct catalog catalog;
+
+/* Folder of the built-in catalog: $FACTORYSIM_HOME/models if set, else the
+ * models/ folder beside the executable's bin/ (found through /proc/self/exe),
+ * else "models". Returns a static string. */
+const char *catalog_default_dir(void);
+
+/* Loads every catalog file in dir (NULL = catalog_default_dir()) into *out
+ * (OUT, caller frees with catalog_free).
+ * Errors: SIM_EIO (missing file), SIM_ECONFIG (FILE:LINE: key: message). */
+int catalog_load(const char *dir, catalog **out, sim_err *err);
+
+/* Frees c. catalog_free(NULL) is a no-op. */
+void catalog_free(catalog *c);
+
+/* GPU by name, or NULL. */
+const gpu_spec *catalog_gpu(const catalog *c, const char *name);
+size_t catalog_n_gpus(const catalog *c);
+const gpu_spec *catalog_gpu_at(const catalog *c, size_t i);
+
+/* LLM by name or id, or NULL. */
+const llm_arch *catalog_llm(const catalog *c, const char *name_or_id);
+size_t catalog_n_llms(const catalog *c);
+const llm_arch *catalog_llm_at(const catalog *c, size_t i);
+
+/* Writes the valid names of a kind ("gpus", "llms", "systems", "modules",
+ * "sources") as "A, B, C" into buf (NUL-terminated), for error messages. */
+void catalog_names(const catalog *c, const char *kind, char *buf, size_t n);
+
+#endif
