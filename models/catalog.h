@@ -18,6 +18,9 @@
 
 #include "models/gpu.h"
 #include "models/llm.h"
+#include "models/module.h"
+#include "models/source.h"
+#include "models/system.h"
 #include "sim/err.h"
 
 typedef struct catalog catalog;
@@ -44,6 +47,36 @@ const gpu_spec *catalog_gpu_at(const catalog *c, size_t i);
 const llm_arch *catalog_llm(const catalog *c, const char *name_or_id);
 size_t catalog_n_llms(const catalog *c);
 const llm_arch *catalog_llm_at(const catalog *c, size_t i);
+
+/* System or rack by name ("hgx-b300", "gb300-nvl72"), or NULL. */
+const system_spec *catalog_system(const catalog *c, const char *name);
+size_t catalog_n_systems(const catalog *c);
+const system_spec *catalog_system_at(const catalog *c, size_t i);
+
+/* Module type by name ("spark-air", "spark-liquid"), or NULL. */
+const module_type *catalog_module(const catalog *c, const char *name);
+size_t catalog_n_modules(const catalog *c);
+const module_type *catalog_module_at(const catalog *c, size_t i);
+
+/* How many units of system sys fit in one module of type m: its
+ * max_units entry, or -1 when m does not host sys. */
+int catalog_module_fits(const module_type *m, const char *sys);
+
+/* Energy-source defaults of a kind (always present once loaded). */
+const source_defaults *catalog_source(const catalog *c, source_kind kind);
+
+/* Source kind by name ("solar", "battery", "geothermal", "hydro", "grid"),
+ * or -1. */
+int catalog_source_kind(const char *name);
+
+/* Citation of entry i of a kind ("gpus", "llms", "systems", "modules",
+ * "sources"): which = "source", "notes" or "assumed" (comma-separated keys
+ * filled as assumptions). Returns "" when out of range; never NULL. */
+const char *catalog_cite(const catalog *c, const char *kind, size_t i,
+                         const char *which);
+
+/* A deep copy of c (caller frees), for a scenario to add its overrides to. */
+catalog *catalog_clone(const catalog *c);
 
 /* Writes the valid names of a kind ("gpus", "llms", "systems", "modules",
  * "sources") as "A, B, C" into buf (NUL-terminated), for error messages. */

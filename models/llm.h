@@ -9,6 +9,18 @@
 
 typedef enum llm_class { LLM_DENSE = 0, LLM_MOE = 1, LLM_HYBRID = 2 } llm_class;
 
+/* Bits of llm_arch.assumed: which fields the catalog filled as marked
+ * assumptions because models.csv leaves them blank (see models/llms.cfg). */
+enum {
+    LLM_ASSUMED_VOCAB = 1u << 0,         /* vocab_size */
+    LLM_ASSUMED_MAMBA_STATE = 1u << 1,   /* mamba_state_dim */
+    LLM_ASSUMED_ACTIVE_PARAMS = 1u << 2, /* active_params */
+    LLM_ASSUMED_TOTAL_PARAMS = 1u << 3,  /* total_params */
+    LLM_ASSUMED_KV_LORA = 1u << 4,       /* kv_lora_rank */
+    LLM_ASSUMED_LATENT = 1u << 5,        /* moe_latent_size */
+    LLM_ASSUMED_OTHER = 1u << 15         /* any other field */
+};
+
 typedef struct llm_arch {
     char name[64];               /* as written in models.csv, "Llama 3.1 405B" */
     char id[32];                 /* short id, "llama3.1-405b" */
@@ -38,7 +50,10 @@ typedef struct llm_arch {
     double total_params;         /* [parameters] */
     double active_params;        /* [parameters] per token */
     int default_seq_len;         /* [tokens] */
-    unsigned assumed;            /* bit mask of fields filled as assumptions */
+    unsigned assumed;            /* bit mask of fields filled as assumptions
+                                    (LLM_ASSUMED_*) */
+    int moe_latent_size;         /* LatentMoE: routed experts work in this
+                                    width instead of hidden_size; 0 = none */
 } llm_arch;
 
 #endif
