@@ -74,7 +74,7 @@ int phold_run(const phold_cfg *c, phold_result *out, sim_err *err)
         return rc;
     p.r = sim_xmalloc(c->n_lps * sizeof *p.r);
     for (uint32_t i = 0; i < c->n_lps; i++)
-        p.r[i] = rng_stream_new(gsl_rng_mt19937, c->seed, 0, i);
+        p.r[i] = rng_stream_new(gsl_rng_taus2, c->seed, 0, i);
     sim_init(&s);
     for (uint32_t i = 0; i < c->n_lps; i++)
         for (uint32_t k = 0; k < c->start_events; k++) {

@@ -1,0 +1,10 @@
+#!/bin/sh
+# `make bench`: prints the benchmark figures. Speed lives here, never in tests.
+# Usage: bench/run.sh BIN
+bin=${1:-bin/factorysim}
+set -e
+echo "== engine: PHOLD, 1024 LPs x 16 start events (16,384 pending, ~16 M events)"
+echo "   ROSS equivalent: phold --synch=1 --nlp=1024 --start-events=16 --end=2000 --mean=2 --lookahead=1"
+$bin bench phold --lps 1024 --start-events 16 --end 2000 --remote 0.25 --mean 1 --lookahead 1 --seed 1
+echo "== engine: PHOLD, 1024 LPs x 1024 start events (1,048,576 pending)"
+$bin bench phold --lps 1024 --start-events 1024 --end 20 --remote 0.25 --mean 1 --lookahead 1 --seed 1
