@@ -1,0 +1,63 @@
+/* models/reliability.h: interruptions of training jobs, and the checkpoint
+ * interval that balances them.
+ *
+ * Failure model. Unexpected interruptions of a job are a Poisson process
+ * whose rate is proportional to the GPUs it holds: rate = n_gpus x
+ * rate_per_gpu_s. The default rate is Llama 3 405B's: 419 unexpected
+ * interruptions in 54 days on 16,384 H100 (facts.md 4.1) = 1.97e-5 per
+ * GPU-hour (about 50,700 GPU-hours per interruption). Root causes follow the
+ * same report's mix (facts.md 4.1): GPU (faulty GPU incl. NVLink 30.1%, HBM3
+ * 17.2%, SRAM 4.5%, GPU system processor 4.1% = 55.9%), network switch or
+ * cable 8.4%, and host for the remaining 35.7% (software, host maintenance,
+ * CPU and the other small classes the report lists; facts.md does not itemise
+ * them). Whole-module outages (power train or cooling of one container) are a
+ * separate process per module with MTBF and repair time given by the
+ * scenario; there is no published figure for them, so the defaults are
+ * marked assumptions in the catalog.
+ *
+ * Checkpoint interval. Young (1974): tau = sqrt(2 delta M); Daly (2006):
+ * tau = sqrt(2 delta M) [1 + (1/3) sqrt(delta / 2M) + (1/9) (delta / 2M)] -
+ * delta for delta < 2M, else tau = M; delta is the checkpoint write (blocking)
+ * time and M the job's mean time between interruptions (facts.md 4.5).
+ *
+ * Goodput. With Poisson failures at rate lambda, checkpoints every tau of
+ * training, write time delta and restart time R, the expected fraction of
+ * wall time spent on useful training is (first-order, Daly 2006):
+ *   G = tau / (tau + delta) * 1 / (1 + lambda (R + (tau + delta) / 2)).
+ * The simulation does not use this formula; tests compare the simulated
+ * goodput with it.
+ *
+ * All functions are pure and O(1). Times in seconds.
+ */
+#ifndef MODELS_RELIABILITY_H
+#define MODELS_RELIABILITY_H
+
+#include <gsl/gsl_rng.h>
+
+#include "models/results.h"
+
+/* Llama 3's unexpected-interruption rate per GPU [1/s] (facts.md 4.1):
+ * 419 / (16,384 GPUs x 54 days x 86,400 s). */
+#define REL_LLAMA3_RATE_PER_GPU_S (419.0 / (16384.0 * 54.0 * 86400.0))
+
+typedef struct rel_mix {
+    double frac[RES_CAUSE_N];   /* probability of each cause, sums to 1 */
+} rel_mix;
+
+/* The Llama 3 root-cause mix described above (GPU, host, network). */
+rel_mix rel_mix_llama3(void);
+
+/* Young's interval sqrt(2 delta M) [s]. delta, M > 0. */
+double rel_young_interval_s(double write_s, double mtbi_s);
+
+/* Daly's higher-order interval [s] (formula above). delta, M > 0. */
+double rel_daly_interval_s(double write_s, double mtbi_s);
+
+/* First-order expected goodput (formula above), in (0, 1]. */
+double rel_expected_goodput(double rate_per_s, double interval_s,
+                            double write_s, double restart_s);
+
+/* Draws a cause from mix (one uniform draw from r). */
+res_cause rel_draw_cause(const rel_mix *mix, gsl_rng *r);
+
+#endif
