@@ -1,3 +1,4 @@
 /* cli/commands.h: the command table, one line per command (X-macro):
  * CMD(name, one-line summary). cli/main.c and cli/cli.h expand it. */
 CMD(bench, "run a benchmark: the PHOLD engine benchmark")
+CMD(check, "validate a scenario file and summarize it")

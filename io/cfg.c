@@ -122,6 +122,18 @@ static const char *dirname_of(const char *path, char *buf, size_t n)
     return buf;
 }
 
+/* libconfig names an included file as written in the @include line; the
+ * path that opens it starts at the include folder. */
+static const char *resolve(cfg_reader *r, const char *name, char *buf,
+                           size_t n)
+{
+    if (!name || !r->top_file || strcmp(name, r->top_file) == 0 ||
+        name[0] == '/' || strcmp(r->incdir, ".") == 0)
+        return name;
+    snprintf(buf, n, "%s/%s", r->incdir, name);
+    return buf;
+}
+
 int cfg_read(cfg_reader *r, const char *path, sim_err *err)
 {
     char dir[1024];
@@ -152,8 +164,11 @@ int cfg_read(cfg_reader *r, const char *path, sim_err *err)
     r->inited = 1;
     config_set_auto_convert(&r->cfg, CONFIG_TRUE);
     config_set_include_dir(&r->cfg, dirname_of(path, dir, sizeof dir));
+    snprintf(r->incdir, sizeof r->incdir, "%s", dir);
     if (config_read_file(&r->cfg, path) != CONFIG_TRUE) {
-        const char *ef = config_error_file(&r->cfg);
+        char eb[1200];
+        const char *ef = resolve(r, config_error_file(&r->cfg), eb,
+                                 sizeof eb);
         const char *et = config_error_text(&r->cfg);
         int line = config_error_line(&r->cfg);
         if (et && strstr(et, "include"))
@@ -215,7 +230,7 @@ void cfg_path(const config_setting_t *s, char *buf, size_t n)
     }
 }
 
-const char *cfg_file(const cfg_reader *r, const config_setting_t *s)
+const char *cfg_file(cfg_reader *r, const config_setting_t *s)
 {
     const char *f;
     if (!s)
@@ -226,7 +241,8 @@ const char *cfg_file(const cfg_reader *r, const config_setting_t *s)
     if (!f && config_setting_source_line(s) == 0 &&
         !config_setting_is_root(s))
         return cfg_set_file; /* created by an override */
-    return f ? f : (r->top_file ? r->top_file : "");
+    return f ? resolve(r, f, r->fbuf, sizeof r->fbuf)
+             : (r->top_file ? r->top_file : "");
 }
 
 int cfg_line(const config_setting_t *s)
@@ -307,7 +323,9 @@ static const char *type_name(int t)
 static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
                                char *lit, size_t n)
 {
-    const char *fname = config_setting_source_file(s);
+    char fb[1200];
+    const char *fname = resolve(r, config_setting_source_file(s), fb,
+                                sizeof fb);
     const char *name = config_setting_name(s);
     unsigned line = config_setting_source_line(s);
     struct cfg_file *f;
@@ -397,7 +415,7 @@ int cfg_double(cfg_reader *r, const config_setting_t *g, const char *key,
         if (required)
             return cfg_fail(r, g, key, "missing key (expected a number in "
                             "[%g, %g])", lo, hi);
-        *out = def;
+        *out = def * scale;
         return SIM_OK;
     }
     if ((rc = get_number(r, g, key, m, &v)) != SIM_OK)

@@ -24,6 +24,8 @@ typedef struct cfg_reader {
     config_t cfg;
     int inited;
     const char *top_file;        /* path given to cfg_read (borrowed) */
+    char incdir[1024];           /* folder @include paths start from */
+    char fbuf[1200];             /* scratch for cfg_file's joined path */
     struct cfg_file *files;      /* cache of source texts */
     sim_err *err;                /* where getters write (borrowed) */
 } cfg_reader;
@@ -41,7 +43,7 @@ void cfg_path(const config_setting_t *s, char *buf, size_t n);
 
 /* The file and line a setting came from ("" and 0 when unknown, e.g. a
  * value set by an override). */
-const char *cfg_file(const cfg_reader *r, const config_setting_t *s);
+const char *cfg_file(cfg_reader *r, const config_setting_t *s);
 int cfg_line(const config_setting_t *s);
 
 /* Records "PATH[.key]: message" at s's file:line; returns SIM_ECONFIG.
@@ -58,10 +60,10 @@ int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
 int cfg_check_keys(cfg_reader *r, const config_setting_t *g,
                    const char *const *keys);
 
-/* Getters. A missing key gives *out = def and SIM_OK when required is 0,
+/* Getters. A missing key gives the default and SIM_OK when required is 0,
  * else "missing key" SIM_ECONFIG. Numbers must be finite and in [lo, hi];
- * the value read is multiplied by scale (unit conversion) after the range
- * check, so lo/hi are in the file's unit. */
+ * the value read (or def) is multiplied by scale (unit conversion) after
+ * the range check, so def, lo and hi are all in the file's unit. */
 int cfg_double(cfg_reader *r, const config_setting_t *g, const char *key,
                int required, double def, double lo, double hi, double scale,
                double *out);

@@ -1,0 +1,60 @@
+/* models/scenario.c: what a resolved scenario offers besides its fields
+ * (see scenario.h); loading and validation live in io/scenario_cfg.c. */
+#include "models/scenario.h"
+
+#include <stdlib.h>
+
+void scenario_free(scenario *s)
+{
+    if (!s)
+        return;
+    catalog_free(s->cat);
+    free(s->modules);
+    free(s->fabric.links);
+    free(s->jobs);
+    free(s->resolved_text);
+    free(s);
+}
+
+const char *scenario_resolved_text(const scenario *s)
+{
+    return s->resolved_text ? s->resolved_text : "";
+}
+
+int64_t scenario_gpus(const scenario *s, const gpu_spec *gpu)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < s->n_modules; i++)
+        if (!gpu || s->modules[i].gpu == gpu)
+            n += s->modules[i].gpus;
+    return n;
+}
+
+double scenario_it_power_w(const scenario *s)
+{
+    double w = 0;
+    for (size_t i = 0; i < s->n_modules; i++)
+        w += s->modules[i].it_power_w;
+    return w;
+}
+
+const char *scenario_policy_name(shortage_policy p)
+{
+    switch (p) {
+    case SHORTAGE_THROTTLE: return "throttle";
+    case SHORTAGE_PAUSE: return "pause";
+    case SHORTAGE_SHED: return "shed";
+    }
+    return "?";
+}
+
+const char *scenario_topology_name(fabric_topology t)
+{
+    switch (t) {
+    case TOPO_FAT_TREE: return "fat-tree";
+    case TOPO_RAIL_OPTIMIZED: return "rail-optimized";
+    case TOPO_DRAGONFLY: return "dragonfly";
+    case TOPO_STAR: return "star";
+    }
+    return "?";
+}
