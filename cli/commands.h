@@ -2,3 +2,4 @@
  * CMD(name, one-line summary). cli/main.c and cli/cli.h expand it. */
 CMD(bench, "run a benchmark: the PHOLD engine benchmark")
 CMD(check, "validate a scenario file and summarize it")
+CMD(catalog, "list the component catalog: GPUs, systems, modules, models, sources")

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "models/scenario.h"
@@ -340,6 +341,50 @@ static void test_scenario_dates_parse_to_days(void **state)
     scenario_free(s);
 }
 
+/* Runs a shell command, returns its exit status and first output line. */
+static int run(const char *cmd, char *line, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    int st;
+    line[0] = '\0';
+    if (!p)
+        return -1;
+    if (!fgets(line, (int)n, p))
+        line[0] = '\0';
+    while (fgetc(p) != EOF)
+        ;
+    st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_scenario_check_command_exit_codes(void **state)
+{
+    const char *bin = getenv("FACTORYSIM") ? getenv("FACTORYSIM")
+                                           : "bin/factorysim";
+    char cmd[1024], line[2048];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "%s check tests/data/bad/too-many-racks.cfg "
+             "2>&1", bin);
+    assert_int_equal(run(cmd, line, sizeof line), 1);
+    assert_non_null(strstr(line, "tests/data/bad/too-many-racks.cfg:10: "
+                                 "modules.[0].units:"));
+    snprintf(cmd, sizeof cmd, "%s check tests/data/bad/garbage.cfg 2>&1",
+             bin);
+    assert_int_equal(run(cmd, line, sizeof line), 1);
+    snprintf(cmd, sizeof cmd, "%s check scenarios/nevada-solar.cfg --set "
+             "modules.[0].units=35 2>&1", bin);
+    assert_int_equal(run(cmd, line, sizeof line), 1);
+    assert_non_null(strstr(line, "--set: modules.[0].units: more hgx-b300"));
+    snprintf(cmd, sizeof cmd, "%s check scenarios/nevada-solar.cfg --set "
+             "modules.[0].count=5 2>&1", bin);
+    assert_int_equal(run(cmd, line, sizeof line), 0);
+    assert_non_null(strstr(line, "scenarios/nevada-solar.cfg"));
+    snprintf(cmd, sizeof cmd, "%s catalog gpus --format json 2>&1", bin);
+    assert_int_equal(run(cmd, line, sizeof line), 0);
+    snprintf(cmd, sizeof cmd, "%s catalog nonsense 2>&1", bin);
+    assert_int_equal(run(cmd, line, sizeof line), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_scenario_every_example_loads),
         cmocka_unit_test(test_scenario_liquid_100mw_holds_about_50000_gpus),
         cmocka_unit_test(test_scenario_dates_parse_to_days),
+        cmocka_unit_test(test_scenario_check_command_exit_codes),
     };
     return cmocka_run_group_tests_name("scenario", tests, setup, teardown);
 }
