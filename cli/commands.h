@@ -3,3 +3,4 @@
 CMD(bench, "run a benchmark: the PHOLD engine benchmark")
 CMD(check, "validate a scenario file and summarize it")
 CMD(catalog, "list the component catalog: GPUs, systems, modules, models, sources")
+CMD(solar, "annual yield and capacity factor of a PV plant at a site")

@@ -1,0 +1,217 @@
+/* io/epw.c: the EPW reader (io/epw.h). Each line is split in place on
+ * commas into at most EPW_MAX_FIELDS fields; numbers are parsed strictly
+ * (the whole field must be a finite number). */
+#include "io/epw.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPW_MAX_FIELDS 64
+#define EPW_HEADER_LINES 8
+
+static const int month_days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+static size_t split(char *line, char **f, size_t max)
+{
+    size_t n = 0;
+    char *p = line;
+    for (;;) {
+        if (n < max)
+            f[n] = p;
+        n++;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+static int parse_num(const char *s, double *out)
+{
+    char *end;
+    while (*s == ' ')
+        s++;
+    if (*s == '\0')
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ')
+        end++;
+    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+typedef struct field_spec {
+    int idx;
+    const char *name;
+    double lo, hi;          /* valid range */
+    double missing;         /* missing-value code */
+    const char *unit;
+} field_spec;
+
+static const field_spec fields[] = {
+    { 6, "dry bulb", -70, 70, 99.9, "degC" },
+    { 7, "dew point", -90, 70, 99.9, "degC" },
+    { 8, "relative humidity", 0, 110, 999, "%" },
+    { 9, "station pressure", 31000, 120000, 999999, "Pa" },
+    { 13, "GHI", 0, 1600, 9999, "Wh/m^2" },
+    { 14, "DNI", 0, 1600, 9999, "Wh/m^2" },
+    { 15, "DHI", 0, 1000, 9999, "Wh/m^2" },
+    { 21, "wind speed", 0, 70, 999, "m/s" },
+};
+
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+
+int epw_read(const char *path, climate_year *out, sim_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = SIM_OK;
+    size_t row = 0;
+    char *fv[EPW_MAX_FIELDS];
+    double elevation = 0;
+
+    memset(out, 0, sizeof *out);
+    out->from_file = 1;
+    while ((len = getline(&line, &cap, f)) != -1) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (memchr(line, '\0', (size_t)len) != NULL) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                             "binary data in a text line (expected an EPW file)");
+            goto done;
+        }
+        if (lineno == 1) {
+            size_t n = split(line, fv, EPW_MAX_FIELDS);
+            double v[4];
+            if (n < 10 || strcmp(fv[0], "LOCATION") != 0) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                                 "header: expected a LOCATION line with 10 fields "
+                                 "(got '%.40s' with %zu fields)", fv[0], n);
+                goto done;
+            }
+            static const char *names[4] = { "latitude", "longitude", "time zone",
+                                             "elevation" };
+            static const double lo[4] = { -90, -180, -14, -500 };
+            static const double hi[4] = { 90, 180, 14, 9000 };
+            for (int k = 0; k < 4; k++)
+                if (parse_num(fv[6 + k], &v[k]) != 0 || v[k] < lo[k] || v[k] > hi[k]) {
+                    rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                                     "LOCATION field %d (%s): invalid (got '%.40s', "
+                                     "expected a number in %g..%g)",
+                                     6 + k, names[k], fv[6 + k], lo[k], hi[k]);
+                    goto done;
+                }
+            snprintf(out->name, sizeof out->name, "%.40s, %.20s, %.20s", fv[1],
+                     fv[2], fv[3]);
+            out->lat_deg = v[0];
+            out->lon_deg = v[1];
+            out->tz_h = v[2];
+            out->elevation_m = elevation = v[3];
+            continue;
+        }
+        if (lineno <= EPW_HEADER_LINES)
+            continue;
+        size_t n = split(line, fv, EPW_MAX_FIELDS);
+        if (n < 22) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                             "data line: too few fields (got %zu, expected 35)", n);
+            goto done;
+        }
+        double mo, dy, hr;
+        if (parse_num(fv[1], &mo) || parse_num(fv[2], &dy) || parse_num(fv[3], &hr)) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                             "fields 1-3 (month, day, hour): not numbers (got '%.10s,%.10s,%.10s')",
+                             fv[1], fv[2], fv[3]);
+            goto done;
+        }
+        if ((int)mo == 2 && (int)dy == 29)
+            continue;   /* leap day: dropped (nominal non-leap year) */
+        if (row >= CLIMATE_HOURS) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                             "too many data rows (expected %d hours)", CLIMATE_HOURS);
+            goto done;
+        }
+        /* The expected month/day/hour of this row. */
+        int em = 0;
+        size_t ed = row / 24;
+        while (ed >= (size_t)month_days[em]) {
+            ed -= (size_t)month_days[em];
+            em++;
+        }
+        int eh = (int)(row % 24) + 1;
+        if ((int)mo != em + 1 || (int)dy != (int)ed + 1 || (int)hr != eh ||
+            mo != floor(mo) || dy != floor(dy) || hr != floor(hr)) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                             "fields 1-3 (month, day, hour): out of sequence "
+                             "(got %g/%g hour %g, expected %d/%d hour %d)",
+                             mo, dy, hr, em + 1, (int)ed + 1, eh);
+            goto done;
+        }
+        double v[N_FIELDS];
+        for (size_t k = 0; k < N_FIELDS; k++) {
+            const field_spec *s = &fields[k];
+            const char *txt = fv[s->idx];
+            if (parse_num(txt, &v[k]) != 0) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                                 "field %d (%s): not a number (got '%.30s', expected %s in %g..%g)",
+                                 s->idx, s->name, txt, s->unit, s->lo, s->hi);
+                goto done;
+            }
+            if (v[k] == s->missing) {
+                if (s->idx == 9 || s->idx == 8) {
+                    v[k] = NAN;   /* filled below */
+                    continue;
+                }
+                rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                                 "field %d (%s): missing value (got %g, expected %s in %g..%g)",
+                                 s->idx, s->name, v[k], s->unit, s->lo, s->hi);
+                goto done;
+            }
+            if (v[k] < s->lo || v[k] > s->hi) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                                 "field %d (%s): out of range (got %g, expected %s in %g..%g)",
+                                 s->idx, s->name, v[k], s->unit, s->lo, s->hi);
+                goto done;
+            }
+        }
+        climate_hour *h = &out->h[row];
+        h->t_db_c = v[0];
+        h->t_dp_c = v[1] > v[0] ? v[0] : v[1];
+        h->rh = climate_rh(h->t_db_c, h->t_dp_c);
+        h->p_pa = isnan(v[3]) ? climate_pressure_pa(elevation) : v[3];
+        h->ghi_w_m2 = v[4];
+        h->dni_w_m2 = v[5];
+        h->dhi_w_m2 = v[6];
+        h->wind_m_s = v[7];
+        h->t_wb_c = climate_wet_bulb(h->t_db_c, h->t_dp_c, h->p_pa);
+        row++;
+    }
+    if (ferror(f)) {
+        rc = sim_err_set(err, SIM_EIO, path, lineno, "read error");
+        goto done;
+    }
+    if (lineno < 1) {
+        rc = sim_err_set(err, SIM_ECONFIG, path, 0, "empty file (expected an EPW file)");
+        goto done;
+    }
+    if (row != CLIMATE_HOURS)
+        rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                         "too few data rows (got %zu, expected %d)", row, CLIMATE_HOURS);
+done:
+    free(line);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,242 @@
+/* models/battery.c: a second-life battery bank (models/battery.h).
+ *
+ * State: stored_j in [0, cap_j]; cap_j = q * cap0_j where cap0_j is the sum
+ * of the packs' second-life-start capacities; q = 1 - q_cal - q_cyc (floored
+ * at 0.01 so a worn-out bank stays a valid, tiny bank). Charging and
+ * discharging never both happen in one step.
+ */
+#include "models/battery.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "sim/mem.h"
+#include "sim/rng.h"
+
+/* BLAST-Lite lmo_gr_NissanLeaf66Ah_2ndLife_2020 (facts-more.md 4). */
+#define LEAF_KCAL_A 3.25e8
+#define LEAF_KCAL_EA 7580.0
+#define LEAF_KCAL_SOC 162.0
+#define LEAF_T_EXP 0.464
+#define LEAF_CYC_A 7.58e-5
+#define LEAF_CYC_EXP 1.08
+
+struct battery {
+    battery_cfg c;
+    double *soh0;           /* per pack */
+    double cap_new_j;       /* sum of new capacities */
+    double cap0_j;          /* sum of second-life-start capacities */
+    double cap_j;           /* current capacity */
+    double stored_j;
+    double efc;
+    double t_s;             /* calendar age */
+    double q_cal, q_cyc;
+    double eta_c, eta_d;
+};
+
+void battery_cfg_default(battery_cfg *c, size_t n_packs, double pack_energy_j)
+{
+    c->n_packs = n_packs;
+    c->pack_energy_j = pack_energy_j;
+    c->second_life = 1;
+    c->soh_mean = 0.70;
+    c->soh_sd = 0.05;
+    c->soh_min = 0.60;
+    c->soh_max = 0.85;
+    c->p_max_w = 0.0;
+    c->c_rate_max = 0.2;
+    c->rte = 0.88;
+    c->soc_min = 0.10;
+    c->soc_max = 1.0;
+    c->soc_init = 0.5;
+    c->wear = BATTERY_WEAR_LEAF2L;
+    c->temp_c = 25.0;
+    c->fade_per_efc = 5.5e-5;
+    c->fade_per_year = 0.011;
+}
+
+int battery_cfg_check(const battery_cfg *c, sim_err *err)
+{
+    if (c->n_packs < 1 || c->n_packs > 10000000)
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery.n_packs: out of range (got %zu, expected 1..1e7)",
+                           c->n_packs);
+    if (!(c->pack_energy_j > 0 && isfinite(c->pack_energy_j)))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery.pack_energy_j: must be > 0 (got %g)", c->pack_energy_j);
+    if (c->second_life && !(c->soh_min > 0 && c->soh_min <= c->soh_mean &&
+                            c->soh_mean <= c->soh_max && c->soh_max <= 1 &&
+                            c->soh_sd >= 0))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery.soh: expected 0 < soh_min <= soh_mean <= soh_max <= 1, "
+                           "sd >= 0 (got %g, %g, %g, sd %g)",
+                           c->soh_min, c->soh_mean, c->soh_max, c->soh_sd);
+    if (!(c->p_max_w >= 0 && isfinite(c->p_max_w)) || !(c->c_rate_max >= 0) ||
+        (c->p_max_w == 0 && c->c_rate_max == 0))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery: p_max_w or c_rate_max must be > 0 (got %g W, %g C)",
+                           c->p_max_w, c->c_rate_max);
+    if (!(c->rte > 0 && c->rte <= 1))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery.rte: out of range (got %g, expected (0, 1])", c->rte);
+    if (!(c->soc_min >= 0 && c->soc_min < c->soc_max && c->soc_max <= 1 &&
+          c->soc_init >= c->soc_min && c->soc_init <= c->soc_max))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery.soc: expected 0 <= soc_min <= soc_init <= soc_max <= 1 "
+                           "(got %g, %g, %g)", c->soc_min, c->soc_init, c->soc_max);
+    if (!(c->temp_c > -40 && c->temp_c < 80) || !(c->fade_per_efc >= 0) ||
+        !(c->fade_per_year >= 0) || c->wear < BATTERY_WEAR_LEAF2L ||
+        c->wear > BATTERY_WEAR_NONE)
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "battery: wear parameters out of range (temp %g degC)", c->temp_c);
+    return SIM_OK;
+}
+
+battery *battery_new(const battery_cfg *c, uint64_t master, uint64_t rep,
+                     uint64_t stream_base, sim_err *err)
+{
+    if (battery_cfg_check(c, err) != SIM_OK)
+        return NULL;
+    battery *b = sim_xcalloc(1, sizeof *b);
+    b->c = *c;
+    b->soh0 = sim_xmalloc(c->n_packs * sizeof(double));
+    gsl_rng *r = c->second_life ? rng_stream_new(NULL, master, rep, stream_base) : NULL;
+    for (size_t i = 0; i < c->n_packs; i++) {
+        double s = 1.0;
+        if (r) {
+            /* One stream per pack: reseeding keeps draws independent of how
+             * many packs precede it. */
+            rng_stream_reset(r, master, rep, stream_base + i);
+            s = c->soh_mean + gsl_ran_gaussian(r, c->soh_sd);
+            s = s < c->soh_min ? c->soh_min : s > c->soh_max ? c->soh_max : s;
+        }
+        b->soh0[i] = s;
+        b->cap_new_j += c->pack_energy_j;
+        b->cap0_j += c->pack_energy_j * s;
+    }
+    if (r)
+        gsl_rng_free(r);
+    b->cap_j = b->cap0_j;
+    b->stored_j = c->soc_init * b->cap_j;
+    b->eta_c = b->eta_d = sqrt(c->rte);
+    return b;
+}
+
+void battery_free(battery *b)
+{
+    if (!b)
+        return;
+    free(b->soh0);
+    free(b);
+}
+
+static double power_limit_w(const battery *b)
+{
+    double p = b->c.c_rate_max > 0 ? b->c.c_rate_max * b->cap_j / 3600.0 : HUGE_VAL;
+    if (b->c.p_max_w > 0 && b->c.p_max_w < p)
+        p = b->c.p_max_w;
+    return p;
+}
+
+double battery_charge_limit_w(const battery *b, double dt_s)
+{
+    double room = b->c.soc_max * b->cap_j - b->stored_j;
+    if (room <= 0 || dt_s <= 0)
+        return 0.0;
+    double p = room / (b->eta_c * dt_s);
+    double lim = power_limit_w(b);
+    return p < lim ? p : lim;
+}
+
+double battery_discharge_limit_w(const battery *b, double dt_s)
+{
+    double avail = b->stored_j - b->c.soc_min * b->cap_j;
+    if (avail <= 0 || dt_s <= 0)
+        return 0.0;
+    double p = avail * b->eta_d / dt_s;
+    double lim = power_limit_w(b);
+    return p < lim ? p : lim;
+}
+
+/* Advances q by dt_s at the current SOC and the step's cycling. */
+static void age(battery *b, double dt_s, double d_efc)
+{
+    b->t_s += dt_s;
+    b->efc += d_efc;
+    switch (b->c.wear) {
+    case BATTERY_WEAR_LEAF2L: {
+        double tk = b->c.temp_c + 273.15;
+        double soc = b->cap_j > 0 ? b->stored_j / b->cap_j : 0;
+        double k = LEAF_KCAL_A * exp(-LEAF_KCAL_EA / tk) * exp(LEAF_KCAL_SOC * soc / tk);
+        double t_eq_d = pow(b->q_cal / k, 1.0 / LEAF_T_EXP);
+        b->q_cal = k * pow(t_eq_d + dt_s / 86400.0, LEAF_T_EXP);
+        b->q_cyc = LEAF_CYC_A * pow(b->efc, LEAF_CYC_EXP);
+        break;
+    }
+    case BATTERY_WEAR_LINEAR:
+        b->q_cal = b->c.fade_per_year * b->t_s / (365.0 * 86400.0);
+        b->q_cyc = b->c.fade_per_efc * b->efc;
+        break;
+    case BATTERY_WEAR_NONE:
+        break;
+    }
+    double q = 1.0 - b->q_cal - b->q_cyc;
+    if (q < 0.01)
+        q = 0.01;
+    b->cap_j = q * b->cap0_j;
+}
+
+int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
+                 battery_flow *f)
+{
+    if (!(p_in_w >= 0) || !(p_out_w >= 0) || !(dt_s >= 0) || (p_in_w > 0 && p_out_w > 0) ||
+        !isfinite(p_in_w) || !isfinite(p_out_w))
+        return SIM_EINVAL;
+    battery_flow fl = { 0 };
+    /* Clamp to the limits (callers stay within them up to rounding). */
+    if (p_in_w > 0) {
+        double lim = battery_charge_limit_w(b, dt_s);
+        if (p_in_w > lim)
+            p_in_w = lim;
+        fl.in_j = p_in_w * dt_s;
+        fl.stored_j = b->eta_c * fl.in_j;
+        b->stored_j += fl.stored_j;
+    } else if (p_out_w > 0) {
+        double lim = battery_discharge_limit_w(b, dt_s);
+        if (p_out_w > lim)
+            p_out_w = lim;
+        fl.out_j = p_out_w * dt_s;
+        fl.withdrawn_j = fl.out_j / b->eta_d;
+        b->stored_j -= fl.withdrawn_j;
+        if (b->stored_j < 0)
+            b->stored_j = 0;
+    }
+    fl.loss_j = (fl.in_j - fl.stored_j) + (fl.withdrawn_j - fl.out_j);
+    double d_efc = b->cap_j > 0 ? (fl.stored_j + fl.withdrawn_j) / (2.0 * b->cap_j) : 0;
+    age(b, dt_s, d_efc);
+    if (b->stored_j > b->cap_j) {
+        fl.fade_loss_j = b->stored_j - b->cap_j;
+        b->stored_j = b->cap_j;
+    }
+    if (f)
+        *f = fl;
+    return SIM_OK;
+}
+
+double battery_stored_j(const battery *b) { return b->stored_j; }
+double battery_capacity_j(const battery *b) { return b->cap_j; }
+double battery_soc(const battery *b) { return b->cap_j > 0 ? b->stored_j / b->cap_j : 0; }
+double battery_soh(const battery *b) { return b->cap_j / b->cap_new_j; }
+double battery_soh0(const battery *b) { return b->cap0_j / b->cap_new_j; }
+double battery_efc(const battery *b) { return b->efc; }
+double battery_fade(const battery *b) { return b->cap0_j > 0 ? b->cap_j / b->cap0_j : 0; }
+size_t battery_n_packs(const battery *b) { return b->c.n_packs; }
+double battery_eta_charge(const battery *b) { return b->eta_c; }
+double battery_eta_discharge(const battery *b) { return b->eta_d; }
+
+double battery_pack_soh(const battery *b, size_t i)
+{
+    return i < b->c.n_packs ? b->soh0[i] * battery_fade(b) : 0.0;
+}
