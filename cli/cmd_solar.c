@@ -100,13 +100,13 @@ int cmd_solar(int argc, char **argv)
     if (epw) {
         rc = epw_read(epw, y, &err);
     } else {
-        const climate_normals *bn = climate_builtin(site);
+        const climate_monthly *bn = climate_builtin(site);
         if (!bn) {
             climate_year_free(y);
             return cli_usage_error(cmd, "--site: unknown site '%s' (expected one of: %s)",
                                    site, climate_builtin_names());
         }
-        climate_normals n = *bn;
+        climate_monthly n = *bn;
         if (have_lat) {
             n.lat_deg = lat;
             n.lon_deg = lon;

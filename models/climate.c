@@ -31,7 +31,7 @@ static const int month_days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 
  * p75 .76, p90 .77. The 0 and 1 quantiles (0.10, 0.80) are assumptions. */
 #define MOJAVE_CHAIN 0.6, 0.867, 0.350, { 0.10, 0.53, 0.66, 0.73, 0.76, 0.77, 0.80 }, 0.80
 
-static const climate_normals builtin[] = {
+static const climate_monthly builtin[] = {
     /* Las Vegas: location from the TMY3 EPW header (weather/README.md);
      * monthly means from climatestotravel (facts-more.md 5); daily range =
      * 2 x (Met Office mean daily max - mean) [D]; RH from the Met Office;
@@ -83,7 +83,7 @@ void climate_year_free(climate_year *y)
     free(y);
 }
 
-const climate_normals *climate_builtin(const char *name)
+const climate_monthly *climate_builtin(const char *name)
 {
     if (!name)
         return NULL;
@@ -98,7 +98,7 @@ const char *climate_builtin_names(void)
     return "las-vegas, reykjavik, stavanger, oslo";
 }
 
-int climate_normals_check(const climate_normals *n, sim_err *err)
+int climate_normals_check(const climate_monthly *n, sim_err *err)
 {
     if (!(n->lat_deg >= -90 && n->lat_deg <= 90 && n->lon_deg >= -180 &&
           n->lon_deg <= 180 && n->tz_h >= -14 && n->tz_h <= 14))
@@ -241,7 +241,7 @@ static void mean_preserving_nodes(const double target[12], double v[12])
 /* Piecewise-linear inverse CDF of the daily Kt through the quantiles. */
 static const double kt_u[7] = { 0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 1.0 };
 
-static double kt_inv(const climate_normals *n, double u)
+static double kt_inv(const climate_monthly *n, double u)
 {
     for (int i = 1; i < 7; i++)
         if (u <= kt_u[i]) {
@@ -251,7 +251,7 @@ static double kt_inv(const climate_normals *n, double u)
     return n->kt_q[6];
 }
 
-static double kt_cdf(const climate_normals *n, double kt)
+static double kt_cdf(const climate_monthly *n, double kt)
 {
     for (int i = 1; i < 7; i++)
         if (kt <= n->kt_q[i]) {
@@ -264,7 +264,7 @@ static double kt_cdf(const climate_normals *n, double kt)
 
 /* Mean daily Kt under the chain's stationary state mix when the base
  * distribution is scaled by s and capped at kt_max. */
-static double kt_mean_scaled(const climate_normals *n, double s, double u_thr,
+static double kt_mean_scaled(const climate_monthly *n, double s, double u_thr,
                              double pi_clear)
 {
     const int N = 400;
@@ -278,7 +278,7 @@ static double kt_mean_scaled(const climate_normals *n, double s, double u_thr,
     return (pi_clear * ec + (1 - pi_clear) * eo) / N;
 }
 
-int climate_synthesize(const climate_normals *n, gsl_rng *r, climate_year *out,
+int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
                        sim_err *err)
 {
     int rc = climate_normals_check(n, err);

@@ -55,7 +55,7 @@ typedef struct climate_year {
 
 /* Monthly normals from which a year is synthesised. The built-in sets
  * (climate_builtin) cite facts-more.md 5 field by field. */
-typedef struct climate_normals {
+typedef struct climate_monthly {
     char name[64];
     double lat_deg, lon_deg, tz_h, elevation_m;
     double t_mean_c[12];    /* monthly mean dry bulb */
@@ -74,7 +74,7 @@ typedef struct climate_normals {
     double kt_q[7];         /* daily Kt at quantiles 0, .10, .25, .50, .75,
                                .90, 1 (ends are assumptions) */
     double kt_max;          /* cap on a day's Kt, 0.80 (assumption) */
-} climate_normals;
+} climate_monthly;
 
 /* Allocates a zeroed year (caller frees with climate_year_free). */
 climate_year *climate_year_new(void);
@@ -84,19 +84,19 @@ void climate_year_free(climate_year *y);
 
 /* The built-in normals by name ("las-vegas", "reykjavik", "stavanger",
  * "oslo", case-insensitive), or NULL. Returns a pointer to static data. */
-const climate_normals *climate_builtin(const char *name);
+const climate_monthly *climate_builtin(const char *name);
 
 /* Writes "las-vegas, reykjavik, stavanger, oslo" (for error messages). */
 const char *climate_builtin_names(void);
 
 /* Checks a normals set (ranges, probabilities, monotone quantiles).
  * Errors: SIM_EINVAL naming the field. */
-int climate_normals_check(const climate_normals *n, sim_err *err);
+int climate_normals_check(const climate_monthly *n, sim_err *err);
 
 /* Synthesises one year from normals n into *out, drawing from r (the
  * site's climate stream; the number of draws per year is fixed: 2 per day).
  * Errors: SIM_EINVAL if n fails climate_normals_check. */
-int climate_synthesize(const climate_normals *n, gsl_rng *r,
+int climate_synthesize(const climate_monthly *n, gsl_rng *r,
                        climate_year *out /* OUT */, sim_err *err);
 
 /* Saturation vapour pressure over water [Pa] at t_c (Alduchov & Eskridge

@@ -69,7 +69,7 @@ typedef struct site_power_module {
 typedef struct site_power_cfg {
     char name[64];
     const climate_year *weather;    /* borrowed; NULL = synthesise */
-    climate_normals normals;        /* used when weather is NULL */
+    climate_monthly normals;        /* used when weather is NULL */
     double start_hoy_h;             /* hour of year at t = 0, [0, 8760) */
     double step_s;                  /* dispatch step, 900 s */
     dispatch_policy policy;         /* shortage policy */

@@ -36,17 +36,17 @@ typedef struct solar_pos {
     double decl_deg;        /* solar declination */
 } solar_pos;
 
-typedef enum solar_tracking {
+typedef enum solar_mount {
     SOLAR_FIXED = 0,        /* fixed tilt and azimuth */
     SOLAR_SINGLE_AXIS = 1   /* horizontal axis, rotates east-west */
-} solar_tracking;
+} solar_mount;
 
 /* One PV plant. Defaults (solar_cfg_default) follow facts.md 3.1 and the
  * facts-more.md 5 Mojave reference run; each is overridable. */
 typedef struct solar_cfg {
     double p_dc0_w;         /* DC nameplate at STC, > 0 */
     double dc_ac_ratio;     /* P_dc0 / P_ac0 (ILR), NREL ATB 1.34 */
-    solar_tracking tracking;
+    solar_mount tracking;
     double tilt_deg;        /* fixed: tilt from horizontal [0, 90] */
     double azimuth_deg;     /* fixed: surface azimuth (180 = south);
                                single-axis: axis azimuth (180 = N-S axis) */

@@ -17,7 +17,7 @@ static void test_climate_synthetic_keeps_monthly_means(void **state)
     (void)state;
     const char *sites[] = { "las-vegas", "reykjavik", "stavanger", "oslo" };
     for (int s = 0; s < 4; s++) {
-        climate_normals n = *climate_builtin(sites[s]);
+        climate_monthly n = *climate_builtin(sites[s]);
         n.t_anom_sd_k = 0;   /* the seasonal + diurnal shape alone */
         gsl_rng *r = rng_stream_new(NULL, 7, 0, 1);
         climate_year *y = climate_year_new();
@@ -47,7 +47,7 @@ static void test_climate_same_seed_same_year(void **state)
     gsl_rng *r1 = rng_stream_new(NULL, 42, 0, rng_stream_id("climate"));
     gsl_rng *r2 = rng_stream_new(NULL, 42, 0, rng_stream_id("climate"));
     gsl_rng *r3 = rng_stream_new(NULL, 43, 0, rng_stream_id("climate"));
-    const climate_normals *n = climate_builtin("Las-Vegas");
+    const climate_monthly *n = climate_builtin("Las-Vegas");
     assert_non_null(n);
     assert_int_equal(climate_synthesize(n, r1, a, &e), SIM_OK);
     assert_int_equal(climate_synthesize(n, r2, b, &e), SIM_OK);
@@ -102,7 +102,7 @@ static void test_climate_psychrometrics(void **state)
 static void test_climate_bad_normals_rejected(void **state)
 {
     (void)state;
-    climate_normals n = *climate_builtin("oslo");
+    climate_monthly n = *climate_builtin("oslo");
     n.rh[3] = 1.5;
     sim_err e;
     climate_year *y = climate_year_new();
