@@ -1,0 +1,168 @@
+/* io/calib_rows.c: CSV rows -> calib_row (see calib_rows.h). Numbers are
+ * parsed strictly (the whole cell must be a number); the configuration key
+ * joins every column except release, source, status, notes and the
+ * measured values, so that all releases of one configuration group together.
+ */
+#include "io/calib_rows.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *required[] = { "model", "gpu", "num_gpus", "precision", "gbs",
+                                  "mbs", "seq_len", "tp", "pp", "cp", "ep", "vp" };
+static const char *not_config[] = { "release", "source", "status", "notes",
+                                    "tokens_per_sec_per_gpu", "model_tflops_per_gpu",
+                                    "step_time_s", "tokens_per_sec_total", "mfu_pct" };
+
+int calib_rows_check(const csvt *t, sim_err *err)
+{
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (csvt_col(t, required[i]) < 0)
+            return sim_err_set(err, SIM_ECONFIG, t->path, 1,
+                               "missing column '%s' (expected the columns of "
+                               "megatron_throughput.csv)", required[i]);
+    return SIM_OK;
+}
+
+static const char *cell(const csvt *t, size_t i, const char *col)
+{
+    int c = csvt_col(t, col);
+    return c < 0 ? "" : t->rows[i][c];
+}
+
+/* Parses a cell as a number in [lo, hi]; blank gives def and *blank = 1. */
+static int num(const csvt *t, size_t i, const char *col, double lo, double hi,
+               double def, double *v, int *blank, sim_err *err)
+{
+    const char *s = cell(t, i, col);
+    char *end;
+    double x;
+    if (blank)
+        *blank = 0;
+    while (*s == ' ')
+        s++;
+    if (!*s) {
+        *v = def;
+        if (blank)
+            *blank = 1;
+        return SIM_OK;
+    }
+    errno = 0;
+    x = strtod(s, &end);
+    while (*end == ' ')
+        end++;
+    if (errno || *end || !isfinite(x) || x < lo || x > hi)
+        return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                           "%s: bad number (got '%s', expected a number in [%g, %g])",
+                           col, s, lo, hi);
+    *v = x;
+    return SIM_OK;
+}
+
+static int inum(const csvt *t, size_t i, const char *col, int lo, int hi, int def,
+                int *v, int *blank, sim_err *err)
+{
+    double x;
+    int rc = num(t, i, col, lo, hi, def, &x, blank, err);
+    if (rc != SIM_OK)
+        return rc;
+    if (x != floor(x))
+        return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                           "%s: bad number (got '%s', expected an integer)", col,
+                           cell(t, i, col));
+    *v = (int)x;
+    return SIM_OK;
+}
+
+int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
+                    calib_row *out, sim_err *err)
+{
+    const char *model = cell(t, i, "model"), *gpu = cell(t, i, "gpu");
+    const char *prec = cell(t, i, "precision");
+    char names[1024];
+    int blank, tp_blank, rc, fsdp = 0;
+    double v;
+    memset(out, 0, sizeof *out);
+    out->line = t->line[i];
+    out->llm = lk->llm(lk->ctx, model);
+    if (!out->llm) {
+        lk->names(lk->ctx, "llms", names, sizeof names);
+        return sim_err_set(err, SIM_ENOTFOUND, t->path, t->line[i],
+                           "model: unknown model (got '%s', expected one of: %s)",
+                           model, names);
+    }
+    out->gpu = lk->gpu(lk->ctx, gpu);
+    if (!out->gpu) {
+        lk->names(lk->ctx, "gpus", names, sizeof names);
+        return sim_err_set(err, SIM_ENOTFOUND, t->path, t->line[i],
+                           "gpu: unknown GPU (got '%s', expected one of: %s)", gpu, names);
+    }
+    if (precision_parse(prec, &out->prec) != SIM_OK)
+        return sim_err_set(err, SIM_ENOTFOUND, t->path, t->line[i],
+                           "precision: unknown precision (got '%s', expected one of: %s)",
+                           prec, precision_valid_labels());
+    out->q.gpu = out->gpu;
+    out->q.llm = out->llm;
+    out->q.prec = out->prec;
+    if ((rc = inum(t, i, "num_gpus", 1, 1 << 24, 0, &out->q.n_gpus, &blank, err)) != SIM_OK)
+        return rc;
+    if (blank)
+        return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                           "num_gpus: missing value (expected a GPU count >= 1)");
+    if ((rc = inum(t, i, "gbs", 1, 1 << 26, 0, &out->q.gbs, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "mbs", 1, 1 << 20, 1, &out->q.mbs, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "seq_len", 1, 1 << 26, 0, &out->q.seq_len, &blank, err)) != SIM_OK)
+        return rc;
+    if (blank) {
+        out->q.seq_len = out->llm->default_seq_len;
+        out->seq_assumed = 1;
+    }
+    if ((rc = inum(t, i, "tp", 1, 1 << 16, 0, &out->q.layout.tp, &tp_blank, err)) != SIM_OK ||
+        (rc = inum(t, i, "pp", 1, 1 << 16, 1, &out->q.layout.pp, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "cp", 1, 1 << 16, 1, &out->q.layout.cp, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "ep", 1, 1 << 16, 1, &out->q.layout.ep, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "vp", 1, 1 << 16, 1, &out->q.layout.vp, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "num_layers_run", 1, 1 << 16, 0, &out->q.layers_run, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "fsdp", 0, 1 << 24, 0, &fsdp, NULL, err)) != SIM_OK)
+        return rc;
+    if (tp_blank)
+        memset(&out->q.layout, 0, sizeof out->q.layout);
+    out->q.layout.fsdp = fsdp > 0;
+    tp_release_id(cell(t, i, "release"), out->release, sizeof out->release);
+    out->q.release = out->release[0] ? out->release : NULL;
+    /* Measurement: tokens/s/GPU, else total / GPUs, else from step time. */
+    if ((rc = num(t, i, "tokens_per_sec_per_gpu", 0, 1e12, 0, &v, &blank, err)) != SIM_OK)
+        return rc;
+    if (!blank) {
+        out->meas_tps = v;
+    } else {
+        if ((rc = num(t, i, "tokens_per_sec_total", 0, 1e15, 0, &v, &blank, err)) != SIM_OK)
+            return rc;
+        if (!blank) {
+            out->meas_tps = v / out->q.n_gpus;
+        } else {
+            if ((rc = num(t, i, "step_time_s", 0, 1e9, 0, &v, &blank, err)) != SIM_OK)
+                return rc;
+            if (!blank && v > 0 && out->q.gbs > 0)
+                out->meas_tps = (double)out->q.gbs * out->q.seq_len / v / out->q.n_gpus;
+        }
+    }
+    /* Configuration key. */
+    {
+        size_t k = 0;
+        for (size_t c = 0; c < t->n_cols; c++) {
+            int skip = 0;
+            for (size_t j = 0; j < sizeof not_config / sizeof not_config[0]; j++)
+                skip |= strcmp(t->header[c], not_config[j]) == 0;
+            if (skip)
+                continue;
+            k += (size_t)snprintf(out->config + k, k < sizeof out->config ? sizeof out->config - k : 0,
+                                  "%s|", t->rows[i][c]);
+            if (k >= sizeof out->config)
+                break;
+        }
+    }
+    return SIM_OK;
+}

@@ -1,0 +1,39 @@
+/* io/calib_rows.h: rows of a throughput CSV (the columns of
+ * ../shared/data/calibration/megatron_throughput.csv) turned into
+ * calib_row queries, names resolved through a caller's lookup.
+ *
+ * Required columns: model, gpu, num_gpus, precision, gbs, mbs, seq_len, tp,
+ * pp, cp, ep, vp. Optional: release, num_layers_run, fsdp and the measured
+ * tokens_per_sec_per_gpu, tokens_per_sec_total, step_time_s (the measurement
+ * is the first of these present, converted to tokens/s/GPU). Blank layout
+ * cells mean 1, except a blank tp, which asks the model to choose the
+ * layout; a blank seq_len uses the model's default_seq_len (seq_assumed).
+ */
+#ifndef IO_CALIB_ROWS_H
+#define IO_CALIB_ROWS_H
+
+#include "io/csv.h"
+#include "models/calib.h"
+
+/* Name lookups: return NULL when unknown; names() writes the valid names of
+ * "gpus" or "llms" as "A, B, C" for error messages. */
+typedef struct calib_lookup {
+    const gpu_spec *(*gpu)(void *ctx, const char *name);
+    const llm_arch *(*llm)(void *ctx, const char *name);
+    void (*names)(void *ctx, const char *kind, char *buf, size_t n);
+    void *ctx;
+} calib_lookup;
+
+/* Checks that t has every required column. Errors: SIM_ECONFIG
+ * "FILE:1: missing column 'X'". */
+int calib_rows_check(const csvt *t, sim_err *err);
+
+/* Parses data row i of t into *out (OUT; q.release points into
+ * out->release, so out must not move while q is used).
+ * Errors: SIM_ECONFIG "FILE:LINE: column: message (got X, expected Y)"
+ * for a bad number, SIM_ENOTFOUND for an unknown model, GPU or precision
+ * (the message lists the valid names). */
+int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
+                    calib_row *out, sim_err *err);
+
+#endif

@@ -1,0 +1,95 @@
+/* models/calib.h: calibration of the throughput model (models/throughput.h)
+ * on measured rows with GSL nonlinear least squares, its cross-validation,
+ * and the per-(GPU, precision, model) median-efficiency lookup baseline.
+ *
+ * The fit minimizes sum_i log(pred_i / measured_i)^2 over the free
+ * parameters in an unconstrained form (logit for fractions, log for positive
+ * quantities), plus ridge terms that pull each release x class and each GPU
+ * factor toward 0 with sd CALIB_PRIOR_SD (an assumption: software releases
+ * and GPUs differ by tens of percent, not by factors). Trust-region Levenberg-Marquardt
+ * with geodesic acceleration, two starts (defaults and a data-derived one);
+ * the result is checked for finiteness, SSR and convergence, not only for
+ * the driver's status. Cross-validation refits with a group left out:
+ * a configuration (every column except release, source, status, notes and
+ * measured values) or a model. Costs: one fit ~ iterations x (params + 1)
+ * x rows predictions.
+ */
+#ifndef MODELS_CALIB_H
+#define MODELS_CALIB_H
+
+#include <stddef.h>
+
+#include "models/throughput.h"
+#include "sim/err.h"
+
+#define CALIB_PRIOR_SD 0.3
+
+/* One measured (or to-be-predicted) row, resolved against the catalog. */
+typedef struct calib_row {
+    int line;                 /* line in its CSV file */
+    const gpu_spec *gpu;
+    const llm_arch *llm;
+    precision prec;
+    char release[40];         /* tp_release_id of the row's release, "" none */
+    tp_query q;               /* the query (q.release points into release) */
+    int seq_assumed;          /* 1: seq_len blank, default_seq_len used */
+    double meas_tps;          /* measured tokens/s/GPU; 0 = none */
+    char config[512];         /* configuration key (LOCO groups) */
+} calib_row;
+
+/* A residual function for calib_nlls: fills r[0..n-1] at x[0..p-1].
+ * Returns 0, or nonzero when x is outside the domain. */
+typedef int (*calib_resid_fn)(const double *x, void *ctx, double *r);
+
+typedef struct calib_nlls_info {
+    double ssr0;   /* sum of squared residuals at the start */
+    double ssr;    /* at the solution */
+    int iters;     /* iterations */
+    int info;      /* GSL stopping reason: 1 small step, 2 small gradient */
+    int status;    /* GSL driver status */
+} calib_nlls_info;
+
+/* Minimizes |f(x)|^2 from the start in x (IN start, OUT solution) with GSL's
+ * trust-region LM + geodesic acceleration (finite-difference Jacobian).
+ * covar (p*p, OUT, may be NULL) receives the covariance (J^T J)^-1 scaled
+ * by SSR/(n-p). Errors: SIM_ENUMERIC when the driver fails, or the
+ * solution or SSR is not finite, or SSR rose above its start. */
+int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
+               int max_iter, double *covar, calib_nlls_info *info, sim_err *err);
+
+/* Fit result summary. */
+typedef struct calib_fit_info {
+    size_t n_rows;       /* rows used */
+    size_t n_free;       /* free parameters */
+    double ssr;          /* log-residual SSR, ridge terms included */
+    double rms_log;      /* rms log residual over rows */
+    int iters, starts;   /* iterations of the best start, starts tried */
+} calib_fit_info;
+
+/* Fits m on rows with use[i] != 0 (use NULL = all rows with meas_tps > 0).
+ * m is IN (start; its release and GPU lists are rebuilt from the rows) and
+ * OUT (fitted values and standard errors). warm != 0 starts only from m
+ * (for cross-validation refits). Errors: SIM_ENUMERIC, SIM_EINVAL (no rows). */
+int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
+              tp_model *m, int warm, calib_fit_info *info, sim_err *err);
+
+/* Cross-validation modes. */
+enum { CALIB_CV_CONFIG = 0, CALIB_CV_MODEL = 1 };
+
+/* Leaves each group out in turn (configurations or models), refits from m
+ * (warm) and writes the held-out predictions into pred[0..n-1] [tokens/s/GPU]
+ * (0 where a row could not be predicted). Errors: as calib_fit. */
+int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
+             double *pred, sim_err *err);
+
+/* The lookup baseline under the same splits: the median measured fraction of
+ * dense peak of the training rows with the same (GPU, precision, model),
+ * else (GPU, precision), else GPU, times the held-out row's peak / FLOPs.
+ * mode -1 = in-sample. Writes pred[0..n-1]. */
+void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred);
+
+/* In-sample predictions of m for every row into pred (0 on failure). */
+void calib_predict_all(const calib_row *rows, size_t n, const tp_model *m,
+                       double *pred);
+
+#endif
