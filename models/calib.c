@@ -66,15 +66,32 @@ typedef struct nlls_ctx {
     void *ctx;
 } nlls_ctx;
 
+/* GSL may pass vectors with a stride (its finite-difference Jacobian writes
+ * f into a column view of J), so values go through contiguous copies. */
+static int call_strided(int (*f)(const double *, void *, double *), void *ctx,
+                        const gsl_vector *x, gsl_vector *r)
+{
+    double xs[256], *xb = x->size <= 256 ? xs : sim_xmalloc(x->size * sizeof *xb);
+    double *rb = sim_xmalloc(r->size * sizeof *rb);
+    int bad;
+    for (size_t j = 0; j < x->size; j++)
+        xb[j] = gsl_vector_get(x, j);
+    /* A point outside the domain gets huge residuals rather than an error
+     * status: GSL then rejects the trial step and shrinks the trust region,
+     * whereas an error status would end the iteration. */
+    bad = f(xb, ctx, rb);
+    for (size_t i = 0; i < r->size; i++)
+        gsl_vector_set(r, i, bad || !isfinite(rb[i]) ? 1e100 : rb[i]);
+    if (xb != xs)
+        free(xb);
+    free(rb);
+    return GSL_SUCCESS;
+}
+
 static int nlls_f(const gsl_vector *x, void *data, gsl_vector *r)
 {
     nlls_ctx *c = data;
-    if (c->f(x->data, c->ctx, r->data))
-        return GSL_EDOM;
-    for (size_t i = 0; i < r->size; i++)
-        if (!isfinite(r->data[i]))
-            return GSL_EDOM;
-    return GSL_SUCCESS;
+    return call_strided(c->f, c->ctx, x, r);
 }
 
 int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
@@ -106,13 +123,12 @@ int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
     fdf.p = p;
     fdf.params = &c;
     prm.trs = gsl_multifit_nlinear_trs_lmaccel;
-    prm.h_df = 1e-6;
     w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, n, p);
     if (!w)
         return sim_err_set(err, SIM_ENUMERIC, NULL, 0, "fit: cannot allocate workspace");
     status = gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
     if (status == GSL_SUCCESS)
-        status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-8, 1e-8, 1e-10,
+        status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-10, 1e-10, 0.0,
                                              NULL, NULL, &gi, w);
     info->status = status;
     info->info = gi;
@@ -239,7 +255,7 @@ static int fit_df(const gsl_vector *xv, void *data, gsl_matrix *J)
 
 static int fit_fg(const gsl_vector *x, void *data, gsl_vector *r)
 {
-    return fit_f(x->data, data, r->data) ? GSL_EDOM : GSL_SUCCESS;
+    return call_strided(fit_f, data, x, r);
 }
 
 /* Runs the LM driver with the analytic-structure Jacobian above. */
@@ -285,8 +301,10 @@ static int fit_run(fit_ctx *c, double *x, size_t p, int max_iter, double *covar,
     finite = isfinite(ssr);
     for (size_t j = 0; j < p; j++)
         finite = finite && isfinite(gsl_vector_get(gsl_multifit_nlinear_position(w), j));
-    if ((status != GSL_SUCCESS && status != GSL_EMAXITER) || !finite ||
-        ssr > ssr0 * (1 + 1e-12)) {
+    /* GSL_EMAXITER and GSL_ENOPROG leave a usable point no worse than the
+     * start (checked here); anything else, or a non-finite result, fails. */
+    if ((status != GSL_SUCCESS && status != GSL_EMAXITER && status != GSL_ENOPROG) ||
+        !finite || ssr > ssr0 * (1 + 1e-12)) {
         gsl_multifit_nlinear_free(w);
         return sim_err_set(err, SIM_ENUMERIC, NULL, 0, "fit failed: %s (SSR %g from %g)",
                            gsl_strerror(status), ssr, ssr0);
@@ -500,16 +518,20 @@ int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
 {
     unsigned char *use = sim_xmalloc(n ? n : 1), *done = sim_xcalloc(n ? n : 1, 1);
     calib_fit_info fi;
+    size_t n_refit = 0, n_groups = 0;
     for (size_t i = 0; i < n; i++)
         pred[i] = 0.0;
     for (size_t i = 0; i < n; i++) {
         tp_model mm = *m;
         if (done[i])
             continue;
+        n_groups++;
         for (size_t j = 0; j < n; j++)
             use[j] = !same_group(&rows[i], &rows[j], mode);
         if (calib_fit(rows, n, use, &mm, 1, &fi, err) != SIM_OK)
-            mm = *m; /* keep the full fit; reported as such by the caller */
+            mm = *m; /* keep the full fit (conservative: in-sample) */
+        else
+            n_refit++;
         for (size_t j = 0; j < n; j++)
             if (!use[j]) {
                 tp_result res;
@@ -521,6 +543,10 @@ int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
     free(use);
     free(done);
     sim_err_clear(err);
+    if (n_refit < n_groups)
+        return sim_err_set(err, SIM_ENUMERIC, NULL, 0,
+                           "cross-validation: %zu of %zu refits failed", n_groups - n_refit,
+                           n_groups);
     return SIM_OK;
 }
 

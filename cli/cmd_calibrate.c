@@ -1,0 +1,297 @@
+/* cli/cmd_calibrate.c: `factorysim calibrate DATA.csv`: fits the throughput
+ * model (models/calib.h) on measured rows, cross-validates it two ways,
+ * prints the accuracy table beside the lookup baseline, writes the
+ * calibration file and a parity plot. See docs/throughput-model.md. */
+#include <getopt.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/tp_common.h"
+#include "io/calib_file.h"
+#include "io/json.h"
+#include "io/plot.h"
+#include "models/calib.h"
+#include "sim/mem.h"
+
+static const char calibrate_help[] =
+    "Usage: factorysim calibrate DATA.csv [OPTIONS]\n"
+    "\n"
+    "Fits the throughput model's free parameters to measured rows (the\n"
+    "columns of megatron_throughput.csv) with GSL nonlinear least squares,\n"
+    "cross-validates leaving one configuration out and one model out,\n"
+    "prints MAPE of tokens/s/GPU per GPU type and model class beside the\n"
+    "median-efficiency lookup baseline, and writes the calibration file.\n"
+    "\n"
+    "Options:\n"
+    "  --out FILE     calibration file (default: the built-in\n"
+    "                 models/calibration.cfg)\n"
+    "  --plots DIR    write DIR/parity.png (predicted vs measured)\n"
+    "  --plot-format F  png (default), svg or pdf\n"
+    "  --no-cv        skip cross-validation (fast; intervals from in-sample)\n"
+    "  --format F     table (default) or json\n"
+    "  -h, --help     this help\n";
+
+/* Accuracy groups: all, three classes, then GPUs. */
+#define N_COLS 6
+enum { C_IN, C_LOCO, C_LOMO, B_IN, B_LOCO, B_LOMO };
+static const char *col_names[N_COLS] = { "model_in_sample", "model_loco", "model_lomo",
+                                         "lookup_in_sample", "lookup_loco", "lookup_lomo" };
+
+typedef struct acc_row {
+    char name[32];
+    size_t n;
+    double mape[N_COLS];
+} acc_row;
+
+static int in_group(const calib_row *r, int g, const char *gpu)
+{
+    if (g == 0)
+        return 1;
+    if (g <= 3)
+        return (int)r->llm->cls == g - 1;
+    return strcmp(r->gpu->name, gpu) == 0;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "out", required_argument, NULL, 'o' },
+        { "plots", required_argument, NULL, 'p' },
+        { "plot-format", required_argument, NULL, 'P' },
+        { "no-cv", no_argument, NULL, 'n' },
+        { "format", required_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *cmd = "calibrate", *out_path = NULL, *plots = NULL, *pfmt = "png";
+    int fmt = CLI_FMT_TABLE, o, cv = 1, rc = CLI_EXIT_OK;
+    catalog *cat = NULL;
+    csvt *t = NULL;
+    calib_row *rows = NULL, *use_rows = NULL;
+    unsigned char *ok = NULL;
+    size_t n = 0, n_bad = 0, nu = 0, n_unpred = 0;
+    double *pred[N_COLS] = { NULL };
+    tp_model m;
+    calib_fit_info fi;
+    sim_err err;
+    acc_row acc[3 + 1 + TP_MAX_GPUS];
+    int n_acc = 0;
+
+    while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (o) {
+        case 'o': out_path = optarg; break;
+        case 'p': plots = optarg; break;
+        case 'P':
+            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
+                return cli_usage_error(cmd, "--plot-format: expected png, svg or pdf (got '%s')",
+                                       optarg);
+            pfmt = optarg;
+            break;
+        case 'n': cv = 0; break;
+        case 'f':
+            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
+            if (fmt < 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': fputs(calibrate_help, stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error(cmd, "expected one DATA.csv argument");
+    if (!out_path)
+        out_path = tp_model_default_path();
+    sim_err_clear(&err);
+    if (catalog_load(NULL, &cat, &err) != SIM_OK)
+        return cli_report(&err);
+    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    /* Keep the measured rows the model can evaluate (layout valid). */
+    use_rows = sim_xcalloc(n ? n : 1, sizeof *use_rows);
+    tp_model_init(&m);
+    for (size_t i = 0; i < n; i++) {
+        tp_result r;
+        tp_query q;
+        if (!ok[i] || rows[i].meas_tps <= 0)
+            continue;
+        q = rows[i].q;
+        q.release = NULL;
+        if (tp_predict(&m, &q, &r) != SIM_OK) {
+            fprintf(stderr, "factorysim: %s:%d: skipped: %s\n", t->path, rows[i].line, r.why);
+            n_unpred++;
+            continue;
+        }
+        use_rows[nu] = rows[i];
+        use_rows[nu].q.release = use_rows[nu].release[0] ? use_rows[nu].release : NULL;
+        nu++;
+    }
+    if (nu < 2 * TP_NPAR) {
+        rc = cli_error("%s: only %zu usable measured rows (need at least %d)", t->path, nu,
+                       2 * TP_NPAR);
+        goto done;
+    }
+    if (calib_fit(use_rows, nu, NULL, &m, 0, &fi, &err) != SIM_OK) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    for (int c = 0; c < N_COLS; c++)
+        pred[c] = sim_xcalloc(nu, sizeof *pred[c]);
+    calib_predict_all(use_rows, nu, &m, pred[C_IN]);
+    calib_baseline(use_rows, nu, -1, pred[B_IN]);
+    calib_baseline(use_rows, nu, CALIB_CV_CONFIG, pred[B_LOCO]);
+    calib_baseline(use_rows, nu, CALIB_CV_MODEL, pred[B_LOMO]);
+    if (cv) {
+        if (calib_cv(use_rows, nu, &m, CALIB_CV_CONFIG, pred[C_LOCO], &err) != SIM_OK ||
+            calib_cv(use_rows, nu, &m, CALIB_CV_MODEL, pred[C_LOMO], &err) != SIM_OK) {
+            rc = cli_report(&err);
+            goto done;
+        }
+    }
+    /* Interval widths: rms log error per class of the LOCO predictions. */
+    for (int c = 0; c < TP_NCLASS; c++) {
+        double s = 0;
+        size_t k = 0;
+        const double *pp = cv ? pred[C_LOCO] : pred[C_IN];
+        for (size_t i = 0; i < nu; i++)
+            if ((int)use_rows[i].llm->cls == c && pp[i] > 0) {
+                double l = log(pp[i] / use_rows[i].meas_tps);
+                s += l * l;
+                k++;
+            }
+        if (k)
+            m.sigma_log[c] = sqrt(s / (double)k);
+    }
+    /* Accuracy table. */
+    for (int g = 0; g < 4 + m.n_gpus; g++) {
+        acc_row *a = &acc[n_acc];
+        const char *gpu = g >= 4 ? m.gpus[g - 4] : NULL;
+        static const char *gn[4] = { "all", "dense", "moe", "hybrid" };
+        memset(a, 0, sizeof *a);
+        snprintf(a->name, sizeof a->name, "%s", g < 4 ? gn[g] : gpu);
+        for (size_t i = 0; i < nu; i++) {
+            if (!in_group(&use_rows[i], g, gpu))
+                continue;
+            a->n++;
+            for (int c = 0; c < N_COLS; c++) {
+                double pv = pred[c][i];
+                a->mape[c] += pv > 0 ? fabs(pv / use_rows[i].meas_tps - 1) : 1.0;
+            }
+        }
+        if (!a->n)
+            continue;
+        for (int c = 0; c < N_COLS; c++)
+            a->mape[c] *= 100.0 / (double)a->n;
+        n_acc++;
+    }
+    {
+        char hdr[2048], accs[4096];
+        size_t k = 0;
+        const char *base = strrchr(argv[optind], '/');
+        base = base ? base + 1 : argv[optind];
+        snprintf(hdr, sizeof hdr,
+                 "models/calibration.cfg: throughput-model calibration (docs/throughput-model.md).\n"
+                 "Made by: factorysim calibrate %s (%zu measured rows used of %zu; %zu\n"
+                 "unparsable, %zu with layouts the model cannot run). Fit: GSL\n"
+                 "multifit_nlinear, trust-region Levenberg-Marquardt with geodesic\n"
+                 "acceleration, %d starts (defaults and data-derived), %zu free parameters,\n"
+                 "SSR %.6g (ridge terms included), rms log residual %.4f. sd = standard\n"
+                 "errors from the fit covariance scaled by SSR/(n-p). %s",
+                 base, nu, n, n_bad, n_unpred, fi.starts, fi.n_free, fi.ssr, fi.rms_log,
+                 cv ? "sigma_log from leave-one-configuration-out residuals."
+                    : "sigma_log from in-sample residuals (--no-cv).");
+        k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
+        for (int a = 0; a < n_acc && k < sizeof accs; a++) {
+            k += (size_t)snprintf(accs + k, sizeof accs - k, "  %s%s = { n = %zu;",
+                                  isdigit((unsigned char)acc[a].name[0]) ? "gpu_" : "",
+                                  acc[a].name, acc[a].n);
+            for (int c = 0; c < N_COLS && k < sizeof accs; c++)
+                if (cv || (c != C_LOCO && c != C_LOMO))
+                    k += (size_t)snprintf(accs + k, sizeof accs - k, " %s = %.2f;", col_names[c],
+                                          acc[a].mape[c]);
+            if (k < sizeof accs)
+                k += (size_t)snprintf(accs + k, sizeof accs - k, " };\n");
+        }
+        if (k < sizeof accs)
+            snprintf(accs + k, sizeof accs - k, "}");
+        if (tp_model_save(&m, out_path, hdr, accs, &err) != SIM_OK) {
+            rc = cli_report(&err);
+            goto done;
+        }
+    }
+    if (plots) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/parity.%s", plots, pfmt);
+        if (plot_parity(path, use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN],
+                        cv ? "Throughput model, leave-one-configuration-out"
+                           : "Throughput model, in-sample",
+                        &err) != SIM_OK) {
+            rc = cli_report(&err);
+            goto done;
+        }
+    }
+    if (fmt == CLI_FMT_JSON) {
+        jv *root = jv_obj(), *arr = jv_arr(), *par = jv_obj();
+        jv_set(root, "rows_used", jv_int((int64_t)nu));
+        jv_set(root, "rows_skipped", jv_int((int64_t)(n - nu)));
+        jv_set(root, "ssr", jv_num(fi.ssr));
+        jv_set(root, "free_parameters", jv_int((int64_t)fi.n_free));
+        for (int k = 0; k < TP_NPAR; k++) {
+            jv *pv = jv_obj();
+            jv_set(pv, "value", jv_num(m.p[k]));
+            jv_set(pv, "sd", jv_num(m.p_sd[k]));
+            jv_set(pv, "unit", jv_str(tp_param_unit(k)));
+            jv_set(par, tp_param_name(k), pv);
+        }
+        jv_set(root, "params", par);
+        for (int a = 0; a < n_acc; a++) {
+            jv *r = jv_obj();
+            jv_set(r, "group", jv_str(acc[a].name));
+            jv_set(r, "n", jv_int((int64_t)acc[a].n));
+            for (int c = 0; c < N_COLS; c++)
+                jv_set(r, col_names[c], cv || (c != C_LOCO && c != C_LOMO)
+                                            ? jv_num(acc[a].mape[c]) : jv_null());
+            jv_push(arr, r);
+        }
+        jv_set(root, "mape_pct", arr);
+        jv_write(root, stdout, 1);
+        jv_free(root);
+    } else {
+        printf("calibrated on %zu rows (%zu skipped), %zu free parameters, SSR %.4g, "
+               "rms log residual %.4f\nwrote %s\n\n",
+               nu, n - nu, fi.n_free, fi.ssr, fi.rms_log, out_path);
+        printf("MAPE of tokens/s/GPU [%%]   model: in-sample, leave-one-configuration-out,"
+               " leave-one-model-out\n                            lookup baseline "
+               "(median efficiency per GPU, precision, model): same splits\n\n");
+        printf("%-8s %5s | %9s %7s %7s | %9s %7s %7s\n", "group", "rows", "model in", "LOCO",
+               "LOMO", "lookup in", "LOCO", "LOMO");
+        for (int a = 0; a < n_acc; a++) {
+            printf("%-8s %5zu | %9.1f", acc[a].name, acc[a].n, acc[a].mape[C_IN]);
+            if (cv)
+                printf(" %7.1f %7.1f", acc[a].mape[C_LOCO], acc[a].mape[C_LOMO]);
+            else
+                printf(" %7s %7s", "-", "-");
+            printf(" | %9.1f %7.1f %7.1f\n", acc[a].mape[B_IN], acc[a].mape[B_LOCO],
+                   acc[a].mape[B_LOMO]);
+        }
+        printf("\nparameters (value +- sd from the fit covariance):\n");
+        for (int k = 0; k < TP_NPAR; k++)
+            printf("  %-18s %12.5g +- %-10.3g %s%s\n", tp_param_name(k), m.p[k], m.p_sd[k],
+                   tp_param_unit(k), m.p_sd[k] > 0 ? "" : " (fixed, assumption)");
+    }
+done:
+    for (int c = 0; c < N_COLS; c++)
+        free(pred[c]);
+    free(use_rows);
+    free(rows);
+    free(ok);
+    csvt_free(t);
+    catalog_free(cat);
+    return rc;
+}

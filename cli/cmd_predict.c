@@ -1,0 +1,288 @@
+/* cli/cmd_predict.c: `factorysim predict`: one configuration from options,
+ * or every row of a CSV (--csv), through the calibrated throughput model
+ * (models/throughput.h, models/calibration.cfg by default). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/tp_common.h"
+#include "io/calib_file.h"
+#include "io/json.h"
+#include "sim/mem.h"
+
+static const char predict_help[] =
+    "Usage: factorysim predict --gpu G --model M --precision P --gpus N [OPTIONS]\n"
+    "       factorysim predict --csv IN.csv [--out OUT.csv]\n"
+    "\n"
+    "Predicts step time, tokens/s/GPU and model TFLOP/s/GPU (FLOPs formula of\n"
+    "docs/throughput-model.md) with an 80% interval and the step breakdown.\n"
+    "Without --tp the model chooses the fastest layout that fits in HBM and\n"
+    "says so. --csv takes rows with the columns of megatron_throughput.csv and\n"
+    "writes them back with predicted_* columns; a row that cannot be predicted\n"
+    "gets blank predictions, a FILE:LINE reason on stderr and exit status 1.\n"
+    "\n"
+    "Options:\n"
+    "  --gbs N --mbs N --seq N   global batch [sequences], micro-batch, length\n"
+    "  --tp N --pp N --cp N --ep N --vp N   parallel layout (--tp 0 = choose)\n"
+    "  --fsdp                    parameters sharded (FSDP)\n"
+    "  --release R               software release (e.g. 26.04); default newest\n"
+    "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per GPU]\n"
+    "  --calibration FILE        calibration file (default: built-in)\n"
+    "  --format F                table (default) or json\n"
+    "  -h, --help                this help\n";
+
+static int print_one(const tp_query *q, const tp_result *r, int fmt, const char *release)
+{
+    const tp_layout *l = &r->layout;
+    if (fmt == CLI_FMT_JSON) {
+        jv *o = jv_obj(), *b = jv_obj(), *ly = jv_obj();
+        jv_set(o, "gpu", jv_str(q->gpu->name));
+        jv_set(o, "model", jv_str(q->llm->name));
+        jv_set(o, "precision", jv_str(precision_recipe_name(q->prec.recipe)));
+        jv_set(o, "gpus", jv_int(q->n_gpus));
+        jv_set(o, "gbs", jv_int(r->gbs));
+        jv_set(o, "mbs", jv_int(r->mbs));
+        jv_set(o, "seq_len", jv_int(r->seq_len));
+        jv_set(o, "release", jv_str(release));
+        jv_set(ly, "tp", jv_int(l->tp));
+        jv_set(ly, "pp", jv_int(l->pp));
+        jv_set(ly, "cp", jv_int(l->cp));
+        jv_set(ly, "ep", jv_int(l->ep));
+        jv_set(ly, "vp", jv_int(l->vp));
+        jv_set(ly, "fsdp", jv_int(l->fsdp));
+        jv_set(ly, "chosen", jv_bool(r->layout_chosen));
+        jv_set(o, "layout", ly);
+        jv_set(o, "step_time_s", jv_num(r->step_time_s));
+        jv_set(o, "tokens_per_sec_per_gpu", jv_num(r->tokens_per_s_per_gpu));
+        jv_set(o, "low_tokens_per_sec_per_gpu", jv_num(r->low_tokens_per_s_per_gpu));
+        jv_set(o, "high_tokens_per_sec_per_gpu", jv_num(r->high_tokens_per_s_per_gpu));
+        jv_set(o, "model_tflops_per_gpu", jv_num(r->model_tflops_per_gpu));
+        jv_set(o, "extrapolated", jv_bool(r->extrapolated));
+        jv_set(b, "compute_s", jv_num(r->t_compute_s));
+        jv_set(b, "tp_s", jv_num(r->t_tp_s));
+        jv_set(b, "cp_s", jv_num(r->t_cp_s));
+        jv_set(b, "ep_s", jv_num(r->t_ep_s));
+        jv_set(b, "dp_s", jv_num(r->t_dp_s));
+        jv_set(b, "pp_s", jv_num(r->t_pp_s));
+        jv_set(b, "bubble_s", jv_num(r->t_bubble_s));
+        jv_set(b, "optimizer_s", jv_num(r->t_optimizer_s));
+        jv_set(o, "breakdown", b);
+        jv_set(o, "mem_bytes_per_gpu", jv_num(r->mem_bytes_per_gpu));
+        jv_write(o, stdout, 1);
+        jv_free(o);
+        return CLI_EXIT_OK;
+    }
+    printf("%s on %d x %s, %s, gbs %d, mbs %d, seq %d tokens, release %s\n", q->llm->name,
+           q->n_gpus, q->gpu->name, precision_recipe_name(q->prec.recipe), r->gbs, r->mbs,
+           r->seq_len, release);
+    printf("layout      tp %d pp %d cp %d ep %d vp %d%s%s\n", l->tp, l->pp, l->cp, l->ep, l->vp,
+           l->fsdp ? " fsdp" : "", r->layout_chosen ? "  (chosen: fastest that fits in HBM)" : "");
+    printf("step time   %10.4f s\n", r->step_time_s);
+    printf("throughput  %10.1f tokens/s/GPU  (80%% interval %.1f - %.1f)%s\n",
+           r->tokens_per_s_per_gpu, r->low_tokens_per_s_per_gpu, r->high_tokens_per_s_per_gpu,
+           r->extrapolated ? "  EXTRAPOLATED: GPU not in the calibration data" : "");
+    printf("model FLOPs %10.1f TFLOP/s/GPU\n", r->model_tflops_per_gpu);
+    printf("breakdown   compute %.4f s, TP %.4f s, CP %.4f s, EP %.4f s, DP %.4f s,\n"
+           "            PP %.4f s, bubble %.4f s, optimizer %.4f s (exposed times)\n",
+           r->t_compute_s, r->t_tp_s, r->t_cp_s, r->t_ep_s, r->t_dp_s, r->t_pp_s,
+           r->t_bubble_s, r->t_optimizer_s);
+    printf("memory      %10.1f GB/GPU (estimate)\n", r->mem_bytes_per_gpu / 1e9);
+    return CLI_EXIT_OK;
+}
+
+static int predict_csv(const tp_model *m, const catalog *cat, const char *in, const char *out)
+{
+    csvt *t = NULL;
+    calib_row *rows = NULL;
+    unsigned char *ok = NULL;
+    size_t n, n_bad;
+    sim_err err;
+    FILE *f = stdout;
+    int rc = CLI_EXIT_OK;
+    const char *extra[5] = { "predicted_tokens_per_sec_per_gpu", "predicted_model_tflops_per_gpu",
+                             "predicted_step_time_s", "predicted_low_tokens_per_sec_per_gpu",
+                             "predicted_high_tokens_per_sec_per_gpu" };
+    const char **cells;
+    char buf[5][32];
+    char tmp[4200];
+
+    sim_err_clear(&err);
+    if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK)
+        return cli_report(&err);
+    if (out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", out);
+        f = fopen(tmp, "w");
+        if (!f) {
+            rc = cli_error("%s: cannot write file", out);
+            goto done;
+        }
+    }
+    cells = sim_xmalloc((t->n_cols + 5) * sizeof *cells);
+    for (size_t c = 0; c < t->n_cols; c++)
+        cells[c] = t->header[c];
+    for (int k = 0; k < 5; k++)
+        cells[t->n_cols + (size_t)k] = extra[k];
+    csvt_write_row(f, cells, t->n_cols + 5);
+    if (n_bad)
+        rc = CLI_EXIT_ERR;
+    for (size_t i = 0; i < n; i++) {
+        tp_result r;
+        for (size_t c = 0; c < t->n_cols; c++)
+            cells[c] = t->rows[i][c];
+        for (int k = 0; k < 5; k++) {
+            buf[k][0] = '\0';
+            cells[t->n_cols + (size_t)k] = buf[k];
+        }
+        if (ok[i]) {
+            if (tp_predict(m, &rows[i].q, &r) == SIM_OK) {
+                snprintf(buf[0], sizeof buf[0], "%.1f", r.tokens_per_s_per_gpu);
+                snprintf(buf[1], sizeof buf[1], "%.1f", r.model_tflops_per_gpu);
+                snprintf(buf[2], sizeof buf[2], "%.5g", r.step_time_s);
+                snprintf(buf[3], sizeof buf[3], "%.1f", r.low_tokens_per_s_per_gpu);
+                snprintf(buf[4], sizeof buf[4], "%.1f", r.high_tokens_per_s_per_gpu);
+            } else {
+                fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i], r.why);
+                rc = CLI_EXIT_ERR;
+            }
+        }
+        csvt_write_row(f, cells, t->n_cols + 5);
+    }
+    free(cells);
+    if (out) {
+        if (fclose(f) != 0 || rename(tmp, out) != 0) {
+            remove(tmp);
+            rc = cli_error("%s: cannot write file", out);
+        }
+    }
+done:
+    free(rows);
+    free(ok);
+    csvt_free(t);
+    return rc;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "gpu", required_argument, NULL, 'g' },     { "model", required_argument, NULL, 'm' },
+        { "precision", required_argument, NULL, 'P' }, { "gpus", required_argument, NULL, 'n' },
+        { "gbs", required_argument, NULL, 'B' },     { "mbs", required_argument, NULL, 'b' },
+        { "seq", required_argument, NULL, 's' },     { "tp", required_argument, NULL, 't' },
+        { "pp", required_argument, NULL, 'p' },      { "cp", required_argument, NULL, 'c' },
+        { "ep", required_argument, NULL, 'e' },      { "vp", required_argument, NULL, 'v' },
+        { "fsdp", no_argument, NULL, 'F' },          { "release", required_argument, NULL, 'r' },
+        { "dp-link-gbps", required_argument, NULL, 'd' },
+        { "calibration", required_argument, NULL, 'C' },
+        { "csv", required_argument, NULL, 'i' },     { "out", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },  { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *cmd = "predict", *gpu = NULL, *model = NULL, *prec = NULL, *release = NULL;
+    const char *calib = NULL, *csv_in = NULL, *csv_out = NULL;
+    uint32_t v[9] = { 0 }; /* gpus gbs mbs seq tp pp cp ep vp */
+    double dp_gbps = 0;
+    int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc;
+    catalog *cat = NULL;
+    tp_model *m = NULL;
+    sim_err err;
+    tp_query q;
+    tp_result r;
+    char names[2048];
+
+    while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        int bad = 0;
+        switch (o) {
+        case 'g': gpu = optarg; break;
+        case 'm': model = optarg; break;
+        case 'P': prec = optarg; break;
+        case 'n': bad = cli_u32(cmd, "--gpus", optarg, 1, 1u << 24, &v[0]); break;
+        case 'B': bad = cli_u32(cmd, "--gbs", optarg, 1, 1u << 26, &v[1]); break;
+        case 'b': bad = cli_u32(cmd, "--mbs", optarg, 1, 1u << 20, &v[2]); break;
+        case 's': bad = cli_u32(cmd, "--seq", optarg, 1, 1u << 26, &v[3]); break;
+        case 't': bad = cli_u32(cmd, "--tp", optarg, 0, 1024, &v[4]); break;
+        case 'p': bad = cli_u32(cmd, "--pp", optarg, 1, 1024, &v[5]); break;
+        case 'c': bad = cli_u32(cmd, "--cp", optarg, 1, 1024, &v[6]); break;
+        case 'e': bad = cli_u32(cmd, "--ep", optarg, 1, 4096, &v[7]); break;
+        case 'v': bad = cli_u32(cmd, "--vp", optarg, 1, 1024, &v[8]); break;
+        case 'F': fsdp = 1; break;
+        case 'r': release = optarg; break;
+        case 'd': bad = cli_double(cmd, "--dp-link-gbps", optarg, 1e-3, 1e9, &dp_gbps); break;
+        case 'C': calib = optarg; break;
+        case 'i': csv_in = optarg; break;
+        case 'o': csv_out = optarg; break;
+        case 'f':
+            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
+            bad = fmt < 0;
+            break;
+        case 'h': fputs(predict_help, stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+        if (bad)
+            return CLI_EXIT_USAGE;
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!csv_in && (!gpu || !model || !prec || !v[0]))
+        return cli_usage_error(cmd, "needs --gpu, --model, --precision and --gpus (or --csv)");
+    sim_err_clear(&err);
+    if (catalog_load(NULL, &cat, &err) != SIM_OK)
+        return cli_report(&err);
+    if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) != SIM_OK) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    if (csv_in) {
+        rc = predict_csv(m, cat, csv_in, csv_out);
+        goto done;
+    }
+    memset(&q, 0, sizeof q);
+    q.gpu = catalog_gpu(cat, gpu);
+    q.llm = catalog_llm(cat, model);
+    if (!q.gpu || !q.llm) {
+        catalog_names(cat, q.gpu ? "llms" : "gpus", names, sizeof names);
+        rc = cli_usage_error(cmd, "--%s: unknown %s '%s' (expected one of: %s)",
+                             q.gpu ? "model" : "gpu", q.gpu ? "model" : "GPU",
+                             q.gpu ? model : gpu, names);
+        goto done;
+    }
+    if (precision_parse(prec, &q.prec) != SIM_OK) {
+        rc = cli_usage_error(cmd, "--precision: unknown '%s' (expected one of: %s)", prec,
+                             precision_valid_labels());
+        goto done;
+    }
+    if (release && tp_model_release(m, release) < 0) {
+        char buf[2048];
+        size_t k = 0;
+        buf[0] = '\0';
+        for (int i = 0; i < m->n_releases && k < sizeof buf; i++)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", m->releases[i]);
+        rc = cli_usage_error(cmd, "--release: unknown '%s' (expected one of: %s)", release, buf);
+        goto done;
+    }
+    q.n_gpus = (int)v[0];
+    q.gbs = (int)v[1];
+    q.mbs = (int)v[2];
+    q.seq_len = (int)v[3];
+    q.layout.tp = (int)v[4];
+    q.layout.pp = (int)v[5];
+    q.layout.cp = (int)v[6];
+    q.layout.ep = (int)v[7];
+    q.layout.vp = (int)v[8];
+    q.layout.fsdp = fsdp;
+    q.release = release;
+    q.dp_link_bps = dp_gbps * 1e9;
+    if (tp_predict(m, &q, &r) != SIM_OK) {
+        rc = cli_error("cannot predict: %s", r.why);
+        goto done;
+    }
+    rc = print_one(&q, &r, fmt,
+                   release ? release
+                           : (m->default_release >= 0 ? m->releases[m->default_release] : "none"));
+done:
+    tp_model_free(m);
+    catalog_free(cat);
+    return rc;
+}

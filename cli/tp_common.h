@@ -1,0 +1,21 @@
+/* cli/tp_common.h: what calibrate, predict and exemplar share: the catalog
+ * as a calib_lookup, and reading a throughput CSV into resolved rows. */
+#ifndef CLI_TP_COMMON_H
+#define CLI_TP_COMMON_H
+
+#include "io/calib_rows.h"
+#include "models/catalog.h"
+
+/* A calib_lookup over catalog c. */
+calib_lookup tpc_lookup(const catalog *c);
+
+/* Reads path and parses every row into *rows (OUT, caller frees), *n rows;
+ * ok[i] (OUT, caller frees) is 1 when row i parsed. Rows that fail print
+ * "factorysim: FILE:LINE: reason" on stderr; *n_bad counts them.
+ * Returns SIM_OK, or the error of the file itself (missing, malformed,
+ * missing column) in err. *table (OUT) keeps the CSV for writing back. */
+int tpc_read_rows(const char *path, const catalog *c, csvt **table,
+                  calib_row **rows, unsigned char **ok, size_t *n,
+                  size_t *n_bad, sim_err *err);
+
+#endif

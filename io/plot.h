@@ -1,0 +1,25 @@
+/* io/plot.h: charts through PLplot's cairo drivers (PLplot is included only
+ * by io/plot.c and io/plot_charts.c, which share io/plot_int.h).
+ *
+ * The format follows the file extension (.png, .svg, .pdf; PNG otherwise).
+ * Before PLplot is touched the device is checked with plgDevs and the output
+ * path with fopen, because PLplot would otherwise prompt on stdin or exit()
+ * (deps-notes.md §4). White background, black axes, units on every axis.
+ * PNG and SVG output is byte-reproducible.
+ */
+#ifndef IO_PLOT_H
+#define IO_PLOT_H
+
+#include <stddef.h>
+
+#include "models/calib.h"
+#include "sim/err.h"
+
+/* Parity plot of predicted vs measured tokens/s/GPU on log axes, one colour
+ * per GPU type, a y = x line and +-10% lines, legend and title.
+ * pred[i] <= 0 rows are left out. Errors: SIM_EIO (device missing, path not
+ * writable), SIM_EINVAL (no points). */
+int plot_parity(const char *path, const calib_row *rows, size_t n,
+                const double *pred, const char *title, sim_err *err);
+
+#endif

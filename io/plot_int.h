@@ -1,0 +1,25 @@
+/* io/plot_int.h: setup and teardown shared by the PLplot files (io/plot.c,
+ * io/plot_charts.c). Not for other callers. */
+#ifndef IO_PLOT_INT_H
+#define IO_PLOT_INT_H
+
+#include "sim/err.h"
+
+/* Device for path by extension: "pngcairo", "svgcairo" or "pdfcairo". */
+const char *plot_device_for(const char *path);
+
+/* 1 if PLplot has the named device (plgDevs), else 0. */
+int plot_has_device(const char *dev);
+
+/* Checks the device and that path can be written, then starts a page of
+ * w x h (px for PNG, pt for SVG/PDF) with a white background and colour 1
+ * black. Errors: SIM_EIO with the reason in err. */
+int plot_begin(const char *path, int w, int h, sim_err *err);
+
+/* Sets colour index 15 to (r, g, b) and selects it. */
+void plot_color(int r, int g, int b);
+
+/* Finishes and closes the file. */
+void plot_end(void);
+
+#endif
