@@ -8,3 +8,5 @@ echo "   ROSS equivalent: phold --synch=1 --nlp=1024 --start-events=16 --end=200
 $bin bench phold --lps 1024 --start-events 16 --end 2000 --remote 0.25 --mean 1 --lookahead 1 --seed 1
 echo "== engine: PHOLD, 1024 LPs x 1024 start events (1,048,576 pending)"
 $bin bench phold --lps 1024 --start-events 1024 --end 20 --remote 0.25 --mean 1 --lookahead 1 --seed 1
+echo "== throughput model: tp_predict, given layouts, one core (target >= 1e5/s)"
+$bin bench predict --n 1000000

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "io/json.h"
+#include "cli/tp_common.h"
 #include "models/phold.h"
 
 static const char bench_help[] =
@@ -112,5 +113,7 @@ int cmd_bench(int argc, char **argv)
     }
     if (strcmp(argv[1], "phold") == 0)
         return bench_phold(argc - 1, argv + 1);
-    return cli_usage_error("bench", "unknown benchmark '%s' (expected: phold)", argv[1]);
+    if (strcmp(argv[1], "predict") == 0)
+        return bench_predict(argc - 1, argv + 1);
+    return cli_usage_error("bench", "unknown benchmark '%s' (expected: phold, predict)", argv[1]);
 }

@@ -18,4 +18,7 @@ int tpc_read_rows(const char *path, const catalog *c, csvt **table,
                   calib_row **rows, unsigned char **ok, size_t *n,
                   size_t *n_bad, sim_err *err);
 
+/* `factorysim bench predict` (cli/bench_predict.c), called by cmd_bench. */
+int bench_predict(int argc, char **argv);
+
 #endif
