@@ -1,0 +1,100 @@
+/* models/site.h: one replication of a scenario: training jobs on the
+ * site's modules, their failures and checkpoints, and the site's power,
+ * all as events on one engine. This is the main job of factorysim.
+ *
+ * A run is a pure function of (scenario, options, seed, replication): no
+ * I/O, no global state, no wall clock. Replications and sweep cases can run
+ * in any order, on any worker, and give the same bytes.
+ *
+ * What happens (docs/site-model.md has the details and sources):
+ *   - Modules come online at their commissioning time; each is a set of
+ *     whole systems (8-GPU servers or NVL72 racks).
+ *   - Jobs are submitted at their times and queue by priority, then submit
+ *     time; the scheduler (models/sched.h: best-fit placement, spanning
+ *     modules joined by fabric links, EASY backfill) runs at every step
+ *     boundary, so jobs start on a step boundary.
+ *   - A placed job trains at the calibrated throughput (models/throughput.h)
+ *     for its GPU, model, precision, layout and placement: when it spans
+ *     modules, its data-parallel traffic crosses the inter-module links and
+ *     the link bandwidth per GPU enters the throughput query.
+ *   - Interruptions are Poisson events on the engine at rate n_gpus x
+ *     rate_per_gpu (Llama 3 by default, models/reliability.h), with Llama 3's
+ *     cause mix; a GPU or host failure takes one system out for repair (a
+ *     hot spare or a free system replaces it, else the job waits for the
+ *     repair); every interruption loses the work since the last checkpoint
+ *     and costs the restart time. Whole-module outages take every job on the
+ *     module down; those jobs queue again and restart from their checkpoint.
+ *   - Checkpoints every tau of training time (Young/Daly from the job's
+ *     mean time between interruptions, or fixed), each blocking training for
+ *     the write time.
+ *   - Every step (default 15 min) the site's power is dispatched
+ *     (models/site_power.h): jobs may be throttled (throughput follows the
+ *     power-performance curve), paused (they checkpoint and wait; no work is
+ *     lost) or shed (systems off; work since the checkpoint is lost). Each
+ *     job is charged its share of each step's served energy, renewable share,
+ *     carbon and cost; the shares sum to the audited step totals.
+ *
+ * Complexity: O(steps x (modules + jobs) + interruptions x modules) per
+ * replication; the event queue stays small (a few events per job and
+ * module).
+ */
+#ifndef MODELS_SITE_H
+#define MODELS_SITE_H
+
+#include <stdint.h>
+
+#include "models/climate.h"
+#include "models/reliability.h"
+#include "models/results.h"
+#include "models/scenario.h"
+#include "models/throughput.h"
+#include "sim/err.h"
+
+/* Reliability parameters of a run. Defaults: Llama 3's rate and mix
+ * (facts.md 4.1); the repair and module figures have no published source
+ * and are assumptions, overridable in the scenario (reliability group). */
+typedef struct site_rel {
+    int enabled;               /* 0: no random interruptions (tests) */
+    double rate_per_gpu_s;     /* unexpected interruptions [1/(GPU s)] */
+    rel_mix mix;               /* cause mix of those interruptions */
+    double node_repair_s;      /* mean time to repair a failed system [s];
+                                  assumption: 4 h */
+    double module_mtbf_s;      /* mean time between whole-module outages
+                                  [s], 0 = none; assumption: 1 per year */
+    double module_mttr_s;      /* mean module repair time [s]; assumption:
+                                  12 h */
+} site_rel;
+
+/* Fills r with the defaults above. */
+void site_rel_default(site_rel *r);
+
+typedef struct site_opts {
+    uint64_t seed;             /* master seed */
+    uint32_t replication;      /* replication index, >= 0 */
+    int record_steps;          /* 1: fill res_rep.steps */
+    int record_events;         /* 1: fill res_rep.events */
+    site_rel rel;
+    const tp_model *tp;        /* calibrated throughput model (required) */
+    const climate_year *weather; /* the scenario's weather file, loaded by
+                                  the caller; NULL for monthly normals */
+} site_opts;
+
+/* Sets the defaults: seed 0, replication 0, no records, site_rel_default,
+ * tp and weather NULL. */
+void site_opts_default(site_opts *o);
+
+/* Runs one replication of s and fills *out (OUT; free with res_rep_free).
+ * Errors: SIM_EINVAL (a job whose throughput cannot be predicted, with the
+ * job's name and the reason; a scenario whose power components are
+ * invalid), SIM_ENUMERIC (an energy balance that does not close). Nothing
+ * is left allocated on failure. */
+int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err);
+
+/* The throughput query a job gets when placed on n_modules modules with
+ * dp_link_bps per GPU across them (0 = one module). Exposed for tests and
+ * for `predict`-style reports. Errors: as tp_predict. */
+int site_job_throughput(const scenario *s, const scen_job *j,
+                        const tp_model *tp, double dp_link_bps,
+                        double dp_latency_s, tp_result *out, sim_err *err);
+
+#endif

@@ -1,0 +1,171 @@
+/* models/site_power_scn.c: scenario -> site_power configuration (see
+ * site_power_scn.h for the mapping). */
+#include "models/site_power_scn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/mem.h"
+
+/* Hour of the (non-leap) year at the start date, local standard time. */
+static double start_hoy_h(int64_t start_day)
+{
+    time_t t = (time_t)(start_day * 86400);
+    struct tm tm;
+    int yday;
+    gmtime_r(&t, &tm);
+    yday = tm.tm_yday;
+    /* In a leap year, days after Feb 28 map onto the non-leap calendar. */
+    if (((tm.tm_year + 1900) % 4 == 0 && (tm.tm_year + 1900) % 100 != 0) ||
+        (tm.tm_year + 1900) % 400 == 0) {
+        if (yday >= 59)
+            yday--;
+    }
+    if (yday > 364)
+        yday = 364;
+    return 24.0 * yday;
+}
+
+int site_power_from_scenario(const scenario *s, const climate_year *weather,
+                             uint64_t seed, uint64_t rep, int record,
+                             site_power **out, sim_err *err)
+{
+    site_power_cfg c;
+    solar_cfg pv;
+    battery_cfg bat;
+    supply_cfg sup[3];
+    size_t n_sup = 0;
+    site_power_module *mods;
+    const scen_energy *en = &s->energy;
+
+    *out = NULL;
+    site_power_cfg_default(&c);
+    snprintf(c.name, sizeof c.name, "%s", s->site.name);
+    c.step_s = s->sim.step_s;
+    c.record = record;
+    c.start_hoy_h = start_hoy_h(s->sim.start_day);
+    c.policy = s->policy == SHORTAGE_PAUSE ? DISPATCH_POLICY_PAUSE
+               : s->policy == SHORTAGE_SHED ? DISPATCH_POLICY_SHED
+                                            : DISPATCH_POLICY_THROTTLE;
+    if (s->site.climate.kind == CLIMATE_EPW) {
+        if (!weather)
+            return sim_err_set(err, SIM_EINVAL, s->path, 0,
+                               "site.climate: the weather file '%s' was not loaded",
+                               s->site.climate.path);
+        c.weather = weather;
+    } else {
+        const climate_monthly *b = climate_builtin(s->site.climate.normals[0]
+                                                       ? s->site.climate.normals : "las-vegas");
+        if (!b)
+            return sim_err_set(err, SIM_ECONFIG, s->path, 0,
+                               "site.climate.normals: no built-in normals '%s' in the power model "
+                               "(expected %s)", s->site.climate.normals, climate_builtin_names());
+        c.normals = *b;
+        if (!s->site.climate.normals[0]) {
+            for (int m = 0; m < 12; m++) {
+                c.normals.t_mean_c[m] = s->site.climate.monthly_mean_c[m];
+                c.normals.t_range_k[m] = s->site.climate.diurnal_range_k;
+            }
+        }
+        snprintf(c.normals.name, sizeof c.normals.name, "%s", s->site.name);
+        c.normals.lat_deg = s->site.latitude_deg;
+        c.normals.lon_deg = s->site.longitude_deg;
+        c.normals.tz_h = s->site.utc_offset_s / 3600.0;
+        c.normals.elevation_m = s->site.elevation_m;
+    }
+    if (en->solar.present) {
+        solar_cfg_default(&pv, en->solar.capacity_w);
+        pv.dc_ac_ratio = en->solar.dc_ac_ratio;
+        pv.tracking = en->solar.tracking == TRACK_SINGLE_AXIS ? SOLAR_SINGLE_AXIS : SOLAR_FIXED;
+        pv.tilt_deg = en->solar.tilt_deg;
+        pv.azimuth_deg = en->solar.azimuth_deg;
+        pv.losses = en->solar.losses;
+        pv.inv_eff = en->solar.inverter_eff;
+        pv.gamma_per_k = en->solar.temp_coeff_per_k;
+        c.solar = &pv;
+        c.n_solar = 1;
+        c.solar_carbon_g_per_j = en->solar.carbon_kg_per_j * 1000.0;
+        c.solar_price_usd_per_j = en->solar.cost_usd_per_j;
+    }
+    if (en->battery.present) {
+        const scen_battery *b = &en->battery;
+        double soh = b->soh_dist == SOH_UNIFORM ? 0.5 * (b->soh_min + b->soh_max) : b->soh_mean;
+        battery_cfg_default(&bat, (size_t)b->packs, b->capacity_j / (b->packs * soh));
+        bat.second_life = 1;
+        bat.soh_mean = soh;
+        bat.soh_sd = b->soh_dist == SOH_UNIFORM ? (b->soh_max - b->soh_min) / sqrt(12.0) : b->soh_sd;
+        bat.soh_min = b->soh_min;
+        bat.soh_max = b->soh_max;
+        bat.p_max_w = b->power_w;
+        bat.c_rate_max = b->c_rate_max_per_s * 3600.0;
+        bat.rte = b->round_trip_eff;
+        bat.soc_min = b->reserve_floor;
+        bat.soc_init = b->initial_soc;
+        c.battery = &bat;
+        c.n_battery = 1;
+    }
+    {
+        const scen_firm *f[2] = { &en->geothermal, &en->hydro };
+        const supply_kind k[2] = { SUPPLY_GEOTHERMAL, SUPPLY_HYDRO };
+        const char *nm[2] = { "geothermal", "hydro" };
+        for (int i = 0; i < 2; i++) {
+            supply_cfg *u;
+            if (!f[i]->present)
+                continue;
+            u = &sup[n_sup++];
+            supply_cfg_default(u, k[i], f[i]->capacity_w);
+            snprintf(u->name, sizeof u->name, "%s", nm[i]);
+            u->mtbf_s = f[i]->mtbf_s;
+            u->mttr_s = f[i]->mttr_s;
+            if (!(f[i]->mtbf_s > 0))
+                u->derate = f[i]->availability;
+            for (int m = 0; m < 12; m++)
+                u->month_frac[m] = f[i]->monthly_cf[m];
+            u->price_usd_per_j = f[i]->cost_usd_per_j;
+            u->carbon_g_per_j = f[i]->carbon_kg_per_j * 1000.0;
+        }
+    }
+    if (en->grid.present) {
+        const scen_grid *g = &en->grid;
+        supply_cfg *u = &sup[n_sup++];
+        supply_cfg_default(u, SUPPLY_GRID, g->import_limit_w);
+        snprintf(u->name, sizeof u->name, "grid");
+        u->price_usd_per_j = g->price_usd_per_j;
+        u->carbon_g_per_j = g->carbon_kg_per_j * 1000.0;
+        for (size_t w = 0; w < g->n_tod; w++)
+            for (int h = 0; h < 24; h++) {
+                double mid = (h + 0.5) * 3600.0;
+                if (mid >= g->tod[w].start_s && mid < g->tod[w].end_s && g->price_usd_per_j > 0)
+                    u->tod_mult[h] = g->tod[w].price_usd_per_j / g->price_usd_per_j;
+            }
+    }
+    c.source = sup;
+    c.n_source = n_sup;
+    mods = sim_xcalloc(s->n_modules ? s->n_modules : 1, sizeof *mods);
+    for (size_t i = 0; i < s->n_modules; i++) {
+        const scen_module *sm = &s->modules[i];
+        site_power_module *pm = &mods[i];
+        snprintf(pm->name, sizeof pm->name, "%s", sm->name);
+        load_cfg_default(&pm->load, sm->it_capacity_w);
+        pm->system.n_gpus = sm->system->gpus;
+        pm->system.gpu_tdp_w = sm->gpu->tdp_w;
+        pm->system.system_max_w = sm->system->max_power_w;
+        pm->n_systems = (double)sm->count * sm->units;
+        cooling_cfg_default(&pm->cooling, sm->type->liquid ? COOLING_LIQUID_DRY
+                                                            : COOLING_AIR_ECONOMIZER);
+        pm->online_s = sm->commission_t_s;
+    }
+    c.module = mods;
+    c.n_module = s->n_modules;
+    *out = site_power_new(&c, seed, rep, err);
+    free(mods);
+    if (!*out) {
+        if (err && err->file[0] == '\0')
+            snprintf(err->file, sizeof err->file, "%.500s", s->path);
+        return err ? (err->code ? err->code : SIM_ECONFIG) : SIM_ECONFIG;
+    }
+    return SIM_OK;
+}

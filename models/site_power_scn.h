@@ -1,0 +1,43 @@
+/* models/site_power_scn.h: a scenario's site and energy sections as the
+ * power model's configuration (models/site_power.h).
+ *
+ * Mapping (every field from the resolved scenario, SI units):
+ *   - weather: the caller's climate_year for an EPW scenario, else the
+ *     built-in monthly normals named by site.climate.normals; user normals
+ *     (monthly means and a diurnal range) replace the temperatures of the
+ *     Las Vegas normals, keeping its humidity, clearness and wind (stated in
+ *     docs/site-model.md; an assumption the user can avoid with an EPW file);
+ *   - one power-model module per scenario module group: IT capacity =
+ *     count x type IT power, systems = count x units, cooling by type
+ *     (air: economizer curve, liquid: warm-water dry coolers), online at the
+ *     group's commissioning time;
+ *   - solar: one plant of the DC size, tracking, tilt, azimuth, losses,
+ *     DC/AC ratio, inverter efficiency and temperature coefficient;
+ *   - battery: `packs` packs whose new nameplate is capacity / (packs x
+ *     soh_mean), so the usable energy at commissioning averages the
+ *     scenario's capacity; power limit, round trip, floor, initial SOC;
+ *   - geothermal, hydro, grid: firm supplies (carbon kg/J -> g/J, monthly
+ *     factors, outages from MTBF/MTTR, or a derate of `availability` when no
+ *     outages are given), time-of-day grid prices as hourly multipliers;
+ *   - dispatch order: the solar plant is dispatch source 0, then geothermal,
+ *     hydro, grid in that order (those present).
+ * Errors: SIM_ECONFIG naming the scenario key when a value is out of the
+ * power model's range. */
+#ifndef MODELS_SITE_POWER_SCN_H
+#define MODELS_SITE_POWER_SCN_H
+
+#include <stdint.h>
+
+#include "models/climate.h"
+#include "models/scenario.h"
+#include "models/site_power.h"
+
+/* Builds the site's power model for replication rep of seed into *out
+ * (OUT, free with site_power_free). weather: the loaded EPW year when the
+ * scenario names one (borrowed; must outlive *out), else NULL. record: keep
+ * per-step records. */
+int site_power_from_scenario(const scenario *s, const climate_year *weather,
+                             uint64_t seed, uint64_t rep, int record,
+                             site_power **out, sim_err *err);
+
+#endif
