@@ -1,0 +1,1461 @@
+/* io/db.c: the SQLite adapter of db.h. Schema: docs/results-schema.md.
+ *
+ * The per-replication and time-series tables take their columns from the
+ * field tables of models/resfield.h, so a field added to res_job, res_site
+ * or res_step is a column here with no second list to keep in step. All
+ * statements are prepared with bound parameters; db_store_run runs in one
+ * BEGIN IMMEDIATE transaction (a busy database fails or waits at BEGIN, not
+ * halfway) and rolls back on any error. Opening checks, in order: SQLite
+ * can read the header (else "file is not a database"), PRAGMA quick_check
+ * is "ok" (catches truncation and corruption), the application_id and
+ * user_version are ours; only then is anything written.
+ */
+#include "io/db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "models/resfield.h"
+#include "sim/mem.h"
+
+#ifndef FACTORYSIM_VERSION
+#define FACTORYSIM_VERSION "unknown"
+#endif
+
+#define DB_BUSY_MS 60000
+#define DB_NOT_OURS "not a factorysim results database"
+
+struct db {
+    sqlite3 *h;
+    int readonly;
+    char path[512];
+};
+
+/* ---- small string builder for the generated SQL ---- */
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    sim_grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* ---- errors ---- */
+
+/* Records SQLite's last error on d as a SIM_EIO (or the class given) with
+ * what we were doing. Read-only and busy databases get plain words. */
+static int db_fail(db *d, sim_err *err, const char *what)
+{
+    int rc = sqlite3_extended_errcode(d->h);
+    const char *msg = sqlite3_errmsg(d->h);
+    switch (rc & 0xff) {
+    case SQLITE_READONLY:
+        return sim_err_set(err, SIM_EIO, d->path, 0,
+                           "%s: database is read-only (%s)", what, msg);
+    case SQLITE_BUSY:
+        return sim_err_set(err, SIM_EIO, d->path, 0,
+                           "%s: database is locked by another process "
+                           "(waited %d s)", what, DB_BUSY_MS / 1000);
+    case SQLITE_FULL:
+        return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)",
+                           what, msg);
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
+                           msg);
+    default:
+        return sim_err_set(err, SIM_EIO, d->path, 0, "%s: %s (sqlite code %d)",
+                           what, msg, rc);
+    }
+}
+
+static int db_exec(db *d, const char *sql, sim_err *err, const char *what)
+{
+    if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(d, err, what);
+    return SIM_OK;
+}
+
+static int db_prep(db *d, const char *sql, sqlite3_stmt **st, sim_err *err)
+{
+    if (sqlite3_prepare_v2(d->h, sql, -1, st, NULL) != SQLITE_OK) {
+        *st = NULL;
+        return db_fail(d, err, "preparing a statement");
+    }
+    return SIM_OK;
+}
+
+/* Steps an INSERT/UPDATE to completion and resets it for the next row. */
+static int db_done(db *d, sqlite3_stmt *st, sim_err *err, const char *what)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err, what);
+    return SIM_OK;
+}
+
+/* One integer from a single-row query (a PRAGMA), into *v. */
+static int db_int(db *d, const char *sql, int64_t *v, sim_err *err)
+{
+    sqlite3_stmt *st;
+    int rc;
+    if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
+        return rc;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        rc = db_fail(d, err, sql);
+        sqlite3_finalize(st);
+        return rc;
+    }
+    *v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return SIM_OK;
+}
+
+/* ---- hashing ---- */
+
+char *db_hash_hex(const void *p, size_t n, char hex[17])
+{
+    /* FNV-1a, 64-bit: offset basis 14695981039346656037, prime 2^40+2^8+0xb3. */
+    const unsigned char *c = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 0x100000001b3ull;
+    }
+    snprintf(hex, 17, "%016llx", (unsigned long long)h);
+    return hex;
+}
+
+/* ---- schema ---- */
+
+static const char *sql_type(const resfield *f)
+{
+    return f->type == RESFIELD_DOUBLE ? "REAL" : "INTEGER";
+}
+
+static void sb_fields(sbuf *b, const resfield *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sb_add(b, ",\n  %s %s", t[i].name, sql_type(&t[i]));
+}
+
+static void sb_summary_cols(sbuf *b)
+{
+    sb_add(b, ",\n  metric TEXT NOT NULL, n INTEGER NOT NULL, mean REAL, p10 REAL,"
+              " p50 REAL, p90 REAL, min REAL, max REAL");
+}
+
+#define RUN_FK "REFERENCES runs(id) ON DELETE CASCADE"
+
+static char *schema_sql(void)
+{
+    sbuf b = { NULL, 0, 0 };
+    sb_add(&b,
+        "CREATE TABLE scenarios(\n"
+        "  id INTEGER PRIMARY KEY,\n"
+        "  name TEXT NOT NULL,\n"
+        "  config_hash TEXT NOT NULL,\n"
+        "  config_text TEXT NOT NULL,\n"
+        "  UNIQUE(name, config_hash)) STRICT;\n"
+        "CREATE TABLE runs(\n"
+        "  id INTEGER PRIMARY KEY,\n"
+        "  scenario_id INTEGER NOT NULL REFERENCES scenarios(id),\n"
+        "  seed INTEGER NOT NULL,\n"
+        "  replications INTEGER NOT NULL CHECK(replications >= 1),\n"
+        "  n_reps INTEGER NOT NULL CHECK(n_reps >= 1),\n"
+        "  version TEXT NOT NULL,\n"
+        "  created_utc TEXT NOT NULL,\n"
+        "  horizon_s REAL NOT NULL,\n"
+        "  step_s REAL,\n"
+        "  ts_downsample INTEGER NOT NULL,\n"
+        "  has_events INTEGER NOT NULL,\n"
+        "  site_name TEXT,\n"
+        "  it_capacity_w REAL,\n"
+        "  sweep_key TEXT,\n"
+        "  case_key TEXT,\n"
+        "  case_index INTEGER,\n"
+        "  overrides_json TEXT,\n"
+        "  mpi_rank INTEGER,\n"
+        "  status TEXT NOT NULL CHECK(status IN ('complete', 'interrupted')),\n"
+        "  CHECK((sweep_key IS NULL) = (case_key IS NULL))) STRICT;\n"
+        "CREATE UNIQUE INDEX runs_case ON runs(sweep_key, case_key)\n"
+        "  WHERE sweep_key IS NOT NULL AND status = 'complete';\n"
+        "CREATE TABLE site_modules(\n"
+        "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+        "  idx INTEGER NOT NULL, module_type TEXT NOT NULL, count INTEGER NOT NULL,\n"
+        "  PRIMARY KEY(run_id, idx)) STRICT;\n"
+        "CREATE TABLE site_gpus(\n"
+        "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+        "  idx INTEGER NOT NULL, gpu_type TEXT NOT NULL, count INTEGER NOT NULL,\n"
+        "  PRIMARY KEY(run_id, idx)) STRICT;\n"
+        "CREATE TABLE site_sources(\n"
+        "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+        "  idx INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT,\n"
+        "  power_w REAL NOT NULL, energy_j REAL NOT NULL,\n"
+        "  PRIMARY KEY(run_id, idx)) STRICT;\n"
+        "CREATE TABLE jobs(\n"
+        "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+        "  job INTEGER NOT NULL, name TEXT NOT NULL, model TEXT, precision TEXT,\n"
+        "  gpu_type TEXT, gpus INTEGER NOT NULL, tokens REAL,\n"
+        "  PRIMARY KEY(run_id, job)) STRICT;\n");
+    sb_add(&b, "CREATE TABLE job_reps(\n"
+               "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+               "  job INTEGER NOT NULL,\n  replication INTEGER NOT NULL");
+    sb_fields(&b, resfield_job, resfield_n_job);
+    sb_add(&b, ",\n  PRIMARY KEY(run_id, job, replication),\n"
+               "  FOREIGN KEY(run_id, job) REFERENCES jobs(run_id, job)"
+               " ON DELETE CASCADE) STRICT;\n");
+    sb_add(&b, "CREATE TABLE job_summary(\n"
+               "  run_id INTEGER NOT NULL " RUN_FK ",\n  job INTEGER NOT NULL");
+    sb_summary_cols(&b);
+    sb_add(&b, ",\n  PRIMARY KEY(run_id, job, metric)) STRICT;\n");
+    sb_add(&b, "CREATE TABLE site_reps(\n"
+               "  run_id INTEGER NOT NULL " RUN_FK ",\n  replication INTEGER NOT NULL");
+    sb_fields(&b, resfield_site, resfield_n_site);
+    sb_add(&b, ",\n  PRIMARY KEY(run_id, replication)) STRICT;\n");
+    sb_add(&b, "CREATE TABLE site_summary(\n"
+               "  run_id INTEGER NOT NULL " RUN_FK);
+    sb_summary_cols(&b);
+    sb_add(&b, ",\n  PRIMARY KEY(run_id, metric)) STRICT;\n");
+    sb_add(&b, "CREATE TABLE timeseries(\n"
+               "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+               "  replication INTEGER NOT NULL,\n  step INTEGER NOT NULL,\n"
+               "  dt_s REAL NOT NULL");
+    sb_fields(&b, resfield_step, resfield_n_step);
+    sb_add(&b, ",\n  PRIMARY KEY(run_id, replication, step)) STRICT, WITHOUT ROWID;\n");
+    sb_add(&b, "CREATE TABLE events(\n"
+               "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+               "  replication INTEGER NOT NULL, seq INTEGER NOT NULL,\n"
+               "  t_s REAL NOT NULL, job INTEGER NOT NULL, kind TEXT NOT NULL,\n"
+               "  cause TEXT NOT NULL, value REAL,\n"
+               "  PRIMARY KEY(run_id, replication, seq)) STRICT, WITHOUT ROWID;\n");
+    sb_add(&b, "PRAGMA application_id = %d;\nPRAGMA user_version = %d;\n",
+           DB_APPLICATION_ID, DB_SCHEMA_VERSION);
+    return b.s;
+}
+
+/* Creates the schema in a fresh database. Another process may be doing the
+ * same: the version is read again inside the write transaction. */
+static int create_schema(db *d, sim_err *err)
+{
+    int64_t uv = 0;
+    char *sql;
+    int rc;
+    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "creating the schema")) != SIM_OK)
+        return rc;
+    if ((rc = db_int(d, "PRAGMA user_version;", &uv, err)) != SIM_OK)
+        goto fail;
+    if (uv != 0) /* created meanwhile; the caller's checks run again */
+        return db_exec(d, "ROLLBACK;", err, "creating the schema");
+    sql = schema_sql();
+    rc = db_exec(d, sql, err, "creating the schema");
+    free(sql);
+    if (rc != SIM_OK)
+        goto fail;
+    return db_exec(d, "COMMIT;", err, "creating the schema");
+fail:
+    sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+    return rc;
+}
+
+/* ---- open ---- */
+
+/* Runs the check pragma sql; on anything but one "ok" row, sets the first
+ * message. */
+static int check_pragma(db *d, const char *sql, sim_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
+                           sqlite3_errmsg(d->h));
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        rc = sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
+                         sqlite3_errmsg(d->h));
+    } else {
+        const char *r = (const char *)sqlite3_column_text(st, 0);
+        if (r && strcmp(r, "ok") == 0)
+            rc = SIM_OK;
+        else
+            rc = sim_err_set(err, SIM_ECONFIG, d->path, 0,
+                             DB_NOT_OURS " (integrity check: %s)",
+                             r ? r : "no answer");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Checks that d is ours and of our version; *fresh = 1 if it is an empty
+ * SQLite file with no schema yet. */
+static int check_header(db *d, int *fresh, sim_err *err)
+{
+    int64_t app = 0, uv = 0, nobj = 0;
+    int rc;
+    *fresh = 0;
+    if (db_int(d, "PRAGMA application_id;", &app, err) != SIM_OK)
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
+                           sqlite3_errmsg(d->h));
+    if ((rc = check_pragma(d, "PRAGMA quick_check;", err)) != SIM_OK)
+        return rc;
+    if ((rc = db_int(d, "PRAGMA user_version;", &uv, err)) != SIM_OK ||
+        (rc = db_int(d, "SELECT count(*) FROM sqlite_schema;", &nobj, err)) != SIM_OK)
+        return rc;
+    if (app == 0 && uv == 0 && nobj == 0) {
+        *fresh = 1;
+        return SIM_OK;
+    }
+    if (app != DB_APPLICATION_ID)
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0,
+                           DB_NOT_OURS " (application_id 0x%08llx, expected 0x%08x)",
+                           (unsigned long long)(uint32_t)app, DB_APPLICATION_ID);
+    if (uv > DB_SCHEMA_VERSION)
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0,
+                           "written by a newer factorysim (schema version %lld; "
+                           "this build reads version %d)", (long long)uv,
+                           DB_SCHEMA_VERSION);
+    if (uv != DB_SCHEMA_VERSION)
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0,
+                           DB_NOT_OURS " (schema version %lld, expected %d)",
+                           (long long)uv, DB_SCHEMA_VERSION);
+    return SIM_OK;
+}
+
+int db_integrity_check(db *d, sim_err *err)
+{
+    return check_pragma(d, "PRAGMA integrity_check;", err);
+}
+
+static int set_wal(db *d, sim_err *err)
+{
+    sqlite3_stmt *st;
+    const char *mode;
+    int rc;
+    if ((rc = db_prep(d, "PRAGMA journal_mode=WAL;", &st, err)) != SIM_OK)
+        return rc;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        rc = db_fail(d, err, "setting WAL mode");
+        sqlite3_finalize(st);
+        return rc;
+    }
+    mode = (const char *)sqlite3_column_text(st, 0);
+    if (!mode || strcmp(mode, "wal") != 0)
+        rc = sim_err_set(err, SIM_EIO, d->path, 0,
+                         "cannot use WAL journal mode (SQLite answered \"%s\")",
+                         mode ? mode : "");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int open_common(const char *path, int ro, db **out, sim_err *err)
+{
+    db *d;
+    int rc, fresh = 0;
+    struct stat sb;
+
+    *out = NULL;
+    if (ro && stat(path, &sb) != 0)
+        return sim_err_set(err, SIM_ENOTFOUND, path, 0,
+                           "cannot open results database (%s)", strerror(errno));
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "is a directory, expected a results database file");
+    d = sim_xcalloc(1, sizeof *d);
+    d->readonly = ro;
+    snprintf(d->path, sizeof d->path, "%s", path);
+    rc = sqlite3_open_v2(path, &d->h,
+                         ro ? SQLITE_OPEN_READONLY
+                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        rc = sim_err_set(err, SIM_EIO, path, 0,
+                         "cannot open results database (%s%s)",
+                         d->h ? sqlite3_errmsg(d->h) : "out of memory",
+                         ro ? "" : "; does the folder exist and is it writable?");
+        goto fail;
+    }
+    sqlite3_extended_result_codes(d->h, 1);
+    sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+    if ((rc = check_header(d, &fresh, err)) != SIM_OK)
+        goto fail;
+    if (ro) {
+        if (fresh) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, 0,
+                             DB_NOT_OURS " (empty file, no runs stored)");
+            goto fail;
+        }
+    } else {
+        if (sqlite3_db_readonly(d->h, "main") == 1) {
+            rc = sim_err_set(err, SIM_EIO, path, 0,
+                             "database is read-only (cannot store results; "
+                             "check the file's and folder's permissions)");
+            goto fail;
+        }
+        if ((rc = set_wal(d, err)) != SIM_OK ||
+            (rc = db_exec(d, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                          err, "setting pragmas")) != SIM_OK)
+            goto fail;
+        if (fresh) {
+            if ((rc = create_schema(d, err)) != SIM_OK ||
+                (rc = check_header(d, &fresh, err)) != SIM_OK)
+                goto fail;
+        }
+    }
+    *out = d;
+    return SIM_OK;
+fail:
+    db_close(d);
+    return rc;
+}
+
+int db_open(const char *path, db **out, sim_err *err)
+{
+    return open_common(path, 0, out, err);
+}
+
+int db_open_readonly(const char *path, db **out, sim_err *err)
+{
+    return open_common(path, 1, out, err);
+}
+
+void db_close(db *d)
+{
+    if (!d)
+        return;
+    sqlite3_close(d->h);
+    free(d);
+}
+
+/* ---- store ---- */
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* INSERT INTO table(prefix cols, fields) VALUES(?...) */
+static char *insert_sql(const char *table, const char *prefix, int n_prefix,
+                        const resfield *t, size_t n)
+{
+    sbuf b = { NULL, 0, 0 };
+    sb_add(&b, "INSERT INTO %s(%s", table, prefix);
+    for (size_t i = 0; i < n; i++)
+        sb_add(&b, ", %s", t[i].name);
+    sb_add(&b, ") VALUES(");
+    for (size_t i = 0; i < (size_t)n_prefix + n; i++)
+        sb_add(&b, i ? ", ?%zu" : "?%zu", i + 1);
+    sb_add(&b, ");");
+    return b.s;
+}
+
+static void bind_fields(sqlite3_stmt *st, int first, const void *rec,
+                        const resfield *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = resfield_get(rec, &t[i]);
+        int k = first + (int)i;
+        if (t[i].type != RESFIELD_DOUBLE)
+            sqlite3_bind_int64(st, k, (sqlite3_int64)v);
+        else if (isnan(v))
+            sqlite3_bind_null(st, k);
+        else
+            sqlite3_bind_double(st, k, v);
+    }
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(st, i);
+    else
+        sqlite3_bind_double(st, i, v);
+}
+
+static int store_summary(db *d, sqlite3_stmt *st, int first, const char *metric,
+                         stat_summary s, sim_err *err)
+{
+    sqlite3_bind_text(st, first, metric, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, first + 1, (sqlite3_int64)s.n);
+    bind_real(st, first + 2, s.mean);
+    bind_real(st, first + 3, s.p10);
+    bind_real(st, first + 4, s.p50);
+    bind_real(st, first + 5, s.p90);
+    bind_real(st, first + 6, s.min);
+    bind_real(st, first + 7, s.max);
+    return db_done(d, st, err, "storing a summary");
+}
+
+static int check_run(const db *d, const db_run_meta *m, const res_rep *reps,
+                     size_t n_reps, sim_err *err)
+{
+    if (!m->scenario || !*m->scenario || !m->config_text)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "storing a run: scenario name and configuration text are required");
+    if (n_reps == 0 || m->replications == 0)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "storing a run: no replications");
+    if (!(m->horizon_s > 0))
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "storing a run: horizon_s must be > 0 (got %g)", m->horizon_s);
+    if (m->status && strcmp(m->status, "complete") != 0 &&
+        strcmp(m->status, "interrupted") != 0)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "storing a run: status must be complete or interrupted (got %s)",
+                           m->status);
+    if (!m->sweep_key != !m->case_key)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "storing a run: sweep_key and case_key go together");
+    if (m->n_jobs && !m->jobs)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0, "storing a run: jobs missing");
+    for (size_t j = 0; j < m->n_jobs; j++)
+        if (!m->jobs[j].name)
+            return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                               "storing a run: job %zu has no name", j);
+    for (size_t r = 0; r < n_reps; r++) {
+        if (reps[r].n_jobs != m->n_jobs)
+            return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                               "storing a run: replication %u has %zu jobs, expected %zu",
+                               reps[r].replication, reps[r].n_jobs, m->n_jobs);
+        for (size_t q = 0; q < r; q++)
+            if (reps[q].replication == reps[r].replication)
+                return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                                   "storing a run: replication %u appears twice",
+                                   reps[r].replication);
+        for (size_t i = 1; m->store_timeseries && i < reps[r].n_steps; i++)
+            if (!(reps[r].steps[i].t_s > reps[r].steps[i - 1].t_s))
+                return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                                   "storing a run: replication %u: steps[%zu].t_s = %g "
+                                   "not after the previous step (%g)", reps[r].replication,
+                                   i, reps[r].steps[i].t_s, reps[r].steps[i - 1].t_s);
+        if (m->store_timeseries && reps[r].n_steps == 1 && !(m->step_s > 0))
+            return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                               "storing a run: one time step needs step_s > 0");
+    }
+    return SIM_OK;
+}
+
+/* Duration of step i of n [s]: up to the next step; the last one lasts
+ * step_s, or as long as the one before it when step_s is 0. */
+static double step_dt(const res_step *s, size_t n, size_t i, double step_s)
+{
+    if (i + 1 < n)
+        return s[i + 1].t_s - s[i].t_s;
+    if (step_s > 0)
+        return step_s;
+    return s[i].t_s - s[i - 1].t_s;
+}
+
+/* Merges steps [i0, i1) into *out: every field is the duration-weighted
+ * mean, so sum(power x dt) (energy) is the same before and after; PUE is
+ * recomputed as facility / IT power. Returns the merged duration [s]. */
+static double merge_steps(const res_step *s, size_t n, size_t i0, size_t i1,
+                          double step_s, res_step *out)
+{
+    double dt_sum = 0;
+    if (i1 - i0 == 1) { /* kept as is, bit for bit */
+        *out = s[i0];
+        return step_dt(s, n, i0, step_s);
+    }
+    memset(out, 0, sizeof *out);
+    for (size_t i = i0; i < i1; i++)
+        dt_sum += step_dt(s, n, i, step_s);
+    for (size_t f = 1; f < resfield_n_step; f++) {
+        double acc = 0;
+        for (size_t i = i0; i < i1; i++)
+            acc += resfield_get(&s[i], &resfield_step[f]) * step_dt(s, n, i, step_s);
+        resfield_set(out, &resfield_step[f], acc / dt_sum);
+    }
+    out->t_s = s[i0].t_s;
+    if (out->it_w > 0)
+        out->pue = out->facility_w / out->it_w;
+    return dt_sum;
+}
+
+static int store_steps(db *d, sqlite3_stmt *st, int64_t run_id, const res_rep *r,
+                       double step_s, uint32_t k, sim_err *err)
+{
+    int rc;
+    size_t out_i = 0;
+    if (k == 0)
+        k = 1;
+    for (size_t i0 = 0; i0 < r->n_steps; i0 += k, out_i++) {
+        size_t i1 = i0 + k < r->n_steps ? i0 + k : r->n_steps;
+        res_step m;
+        double dt = merge_steps(r->steps, r->n_steps, i0, i1, step_s, &m);
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, r->replication);
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)out_i);
+        sqlite3_bind_double(st, 4, dt);
+        bind_fields(st, 5, &m, resfield_step, resfield_n_step);
+        if ((rc = db_done(d, st, err, "storing the time series")) != SIM_OK)
+            return rc;
+    }
+    return SIM_OK;
+}
+
+static int store_events(db *d, sqlite3_stmt *st, int64_t run_id, const res_rep *r,
+                        sim_err *err)
+{
+    int rc;
+    for (size_t i = 0; i < r->n_events; i++) {
+        const res_event *e = &r->events[i];
+        if (e->kind < 0 || e->kind >= RES_EV_N || e->cause < 0 || e->cause >= RES_CAUSE_N)
+            return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                               "storing a run: replication %u: event %zu has kind %d, "
+                               "cause %d (out of range)", r->replication, i, e->kind,
+                               e->cause);
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, r->replication);
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)i);
+        sqlite3_bind_double(st, 4, e->t_s);
+        sqlite3_bind_int64(st, 5, e->job);
+        sqlite3_bind_text(st, 6, res_event_name[e->kind], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 7, res_cause_name[e->cause], -1, SQLITE_STATIC);
+        bind_real(st, 8, e->value);
+        if ((rc = db_done(d, st, err, "storing the event log")) != SIM_OK)
+            return rc;
+    }
+    return SIM_OK;
+}
+
+static void now_utc(char buf[32])
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The scenario row for (name, text), inserted if new. */
+static int store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err)
+{
+    sqlite3_stmt *st;
+    char hex[17];
+    int rc;
+    db_hash_hex(m->config_text, strlen(m->config_text), hex);
+    if ((rc = db_prep(d, "INSERT INTO scenarios(name, config_hash, config_text) "
+                         "VALUES(?1, ?2, ?3) ON CONFLICT(name, config_hash) DO NOTHING;",
+                      &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_text(st, 1, m->scenario, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, m->config_text, -1, SQLITE_STATIC);
+    rc = db_done(d, st, err, "storing the scenario");
+    sqlite3_finalize(st);
+    if (rc != SIM_OK)
+        return rc;
+    if ((rc = db_prep(d, "SELECT id, config_text FROM scenarios WHERE name = ?1 "
+                         "AND config_hash = ?2;", &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_text(st, 1, m->scenario, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        rc = db_fail(d, err, "reading the scenario back");
+    } else if (strcmp((const char *)sqlite3_column_text(st, 1), m->config_text) != 0) {
+        rc = sim_err_set(err, SIM_EINVAL, d->path, 0,
+                         "scenario %s: another configuration has the same hash %s",
+                         m->scenario, hex);
+    } else {
+        *id = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int store_counts(db *d, int64_t run_id, const char *table, const char *col,
+                        const db_count *c, size_t n, sim_err *err)
+{
+    char sql[160];
+    sqlite3_stmt *st;
+    int rc = SIM_OK;
+    snprintf(sql, sizeof sql, "INSERT INTO %s(run_id, idx, %s, count) VALUES(?1, ?2, ?3, ?4);",
+             table, col);
+    if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
+        return rc;
+    for (size_t i = 0; i < n && rc == SIM_OK; i++) {
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+        bind_text(st, 3, c[i].type ? c[i].type : "");
+        sqlite3_bind_int64(st, 4, c[i].count);
+        rc = db_done(d, st, err, "storing site facts");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m, sim_err *err)
+{
+    sqlite3_stmt *st;
+    int rc;
+    if ((rc = store_counts(d, run_id, "site_modules", "module_type", m->modules,
+                           m->n_modules, err)) != SIM_OK ||
+        (rc = store_counts(d, run_id, "site_gpus", "gpu_type", m->gpus, m->n_gpus,
+                           err)) != SIM_OK)
+        return rc;
+    if ((rc = db_prep(d, "INSERT INTO site_sources(run_id, idx, kind, name, power_w, "
+                         "energy_j) VALUES(?1, ?2, ?3, ?4, ?5, ?6);", &st, err)) != SIM_OK)
+        return rc;
+    for (size_t i = 0; i < m->n_sources && rc == SIM_OK; i++) {
+        const db_source_def *s = &m->sources[i];
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+        bind_text(st, 3, s->kind ? s->kind : "");
+        bind_text(st, 4, s->name);
+        sqlite3_bind_double(st, 5, isfinite(s->power_w) ? s->power_w : 0);
+        sqlite3_bind_double(st, 6, isfinite(s->energy_j) ? s->energy_j : 0);
+        rc = db_done(d, st, err, "storing site sources");
+    }
+    sqlite3_finalize(st);
+    if (rc != SIM_OK)
+        return rc;
+    if ((rc = db_prep(d, "INSERT INTO jobs(run_id, job, name, model, precision, gpu_type, "
+                         "gpus, tokens) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);", &st,
+                      err)) != SIM_OK)
+        return rc;
+    for (size_t j = 0; j < m->n_jobs && rc == SIM_OK; j++) {
+        const db_job_def *jd = &m->jobs[j];
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)j);
+        bind_text(st, 3, jd->name);
+        bind_text(st, 4, jd->model);
+        bind_text(st, 5, jd->precision);
+        bind_text(st, 6, jd->gpu_type);
+        sqlite3_bind_int64(st, 7, jd->gpus);
+        bind_real(st, 8, jd->tokens);
+        rc = db_done(d, st, err, "storing jobs");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The run row; *run_id receives its id. */
+static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m, size_t n_reps,
+                         int64_t *run_id, sim_err *err)
+{
+    sqlite3_stmt *st;
+    char created[32];
+    int rc;
+    int has_ts = 0, has_ev = m->store_events ? 1 : 0;
+    if (m->store_timeseries)
+        has_ts = (int)(m->ts_downsample ? m->ts_downsample : 1);
+    if (m->created_utc)
+        snprintf(created, sizeof created, "%s", m->created_utc);
+    else
+        now_utc(created);
+    if ((rc = db_prep(d, "INSERT INTO runs(scenario_id, seed, replications, n_reps, version, "
+                         "created_utc, horizon_s, step_s, ts_downsample, has_events, "
+                         "site_name, it_capacity_w, sweep_key, case_key, case_index, "
+                         "overrides_json, mpi_rank, status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+                         "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18);",
+                      &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, scen_id);
+    /* uint64 seeds above 2^63 are stored as their two's-complement int64. */
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)m->seed);
+    sqlite3_bind_int64(st, 3, m->replications);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)n_reps);
+    bind_text(st, 5, m->version ? m->version : FACTORYSIM_VERSION);
+    bind_text(st, 6, created);
+    sqlite3_bind_double(st, 7, m->horizon_s);
+    if (m->step_s > 0)
+        sqlite3_bind_double(st, 8, m->step_s);
+    else
+        sqlite3_bind_null(st, 8);
+    sqlite3_bind_int(st, 9, has_ts);
+    sqlite3_bind_int(st, 10, has_ev);
+    bind_text(st, 11, m->site_name);
+    bind_real(st, 12, m->it_capacity_w);
+    bind_text(st, 13, m->sweep_key);
+    bind_text(st, 14, m->case_key);
+    if (m->case_index >= 0)
+        sqlite3_bind_int64(st, 15, m->case_index);
+    else
+        sqlite3_bind_null(st, 15);
+    bind_text(st, 16, m->overrides_json);
+    if (m->mpi_rank >= 0)
+        sqlite3_bind_int(st, 17, m->mpi_rank);
+    else
+        sqlite3_bind_null(st, 17);
+    bind_text(st, 18, m->status ? m->status : "complete");
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        rc = sim_err_set(err, SIM_EINVAL, d->path, 0,
+                         "sweep %s case %s is already stored", m->sweep_key, m->case_key);
+    else if (rc != SQLITE_DONE)
+        rc = db_fail(d, err, "storing the run");
+    else
+        rc = SIM_OK;
+    sqlite3_finalize(st);
+    *run_id = sqlite3_last_insert_rowid(d->h);
+    return rc;
+}
+
+static int store_reps(db *d, int64_t run_id, const db_run_meta *m, const res_rep *reps,
+                      size_t n_reps, sim_err *err)
+{
+    sqlite3_stmt *sj = NULL, *ss = NULL, *sts = NULL, *sev = NULL;
+    char *q;
+    int rc;
+    q = insert_sql("job_reps", "run_id, job, replication", 3, resfield_job, resfield_n_job);
+    rc = db_prep(d, q, &sj, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    q = insert_sql("site_reps", "run_id, replication", 2, resfield_site, resfield_n_site);
+    rc = db_prep(d, q, &ss, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    q = insert_sql("timeseries", "run_id, replication, step, dt_s", 4, resfield_step,
+                   resfield_n_step);
+    rc = db_prep(d, q, &sts, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    if ((rc = db_prep(d, "INSERT INTO events(run_id, replication, seq, t_s, job, kind, "
+                         "cause, value) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);", &sev,
+                      err)) != SIM_OK)
+        goto done;
+    for (size_t r = 0; r < n_reps; r++) {
+        const res_rep *rp = &reps[r];
+        for (size_t j = 0; j < rp->n_jobs; j++) {
+            sqlite3_bind_int64(sj, 1, run_id);
+            sqlite3_bind_int64(sj, 2, (sqlite3_int64)j);
+            sqlite3_bind_int64(sj, 3, rp->replication);
+            bind_fields(sj, 4, &rp->jobs[j], resfield_job, resfield_n_job);
+            if ((rc = db_done(d, sj, err, "storing job results")) != SIM_OK)
+                goto done;
+        }
+        sqlite3_bind_int64(ss, 1, run_id);
+        sqlite3_bind_int64(ss, 2, rp->replication);
+        bind_fields(ss, 3, &rp->site, resfield_site, resfield_n_site);
+        if ((rc = db_done(d, ss, err, "storing site results")) != SIM_OK)
+            goto done;
+        if (m->store_timeseries &&
+            (rc = store_steps(d, sts, run_id, rp, m->step_s, m->ts_downsample, err)) != SIM_OK)
+            goto done;
+        if (m->store_events && (rc = store_events(d, sev, run_id, rp, err)) != SIM_OK)
+            goto done;
+    }
+done:
+    sqlite3_finalize(sj);
+    sqlite3_finalize(ss);
+    sqlite3_finalize(sts);
+    sqlite3_finalize(sev);
+    return rc;
+}
+
+static int store_summaries(db *d, int64_t run_id, const db_run_meta *m,
+                           const res_rep *reps, size_t n_reps, sim_err *err)
+{
+    sqlite3_stmt *sj = NULL, *ss = NULL;
+    double *x = sim_xmalloc(n_reps * sizeof *x);
+    int rc;
+    if ((rc = db_prep(d, "INSERT INTO job_summary(run_id, job, metric, n, mean, p10, p50, "
+                         "p90, min, max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);",
+                      &sj, err)) != SIM_OK ||
+        (rc = db_prep(d, "INSERT INTO site_summary(run_id, metric, n, mean, p10, p50, p90, "
+                         "min, max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9);",
+                      &ss, err)) != SIM_OK)
+        goto done;
+    for (size_t j = 0; j < m->n_jobs; j++)
+        for (size_t f = 0; f < resfield_n_job; f++) {
+            for (size_t r = 0; r < n_reps; r++)
+                x[r] = resfield_get(&reps[r].jobs[j], &resfield_job[f]);
+            sqlite3_bind_int64(sj, 1, run_id);
+            sqlite3_bind_int64(sj, 2, (sqlite3_int64)j);
+            if ((rc = store_summary(d, sj, 3, resfield_job[f].name,
+                                    stats_summarize(x, 1, n_reps), err)) != SIM_OK)
+                goto done;
+        }
+    for (size_t f = 0; f < resfield_n_site; f++) {
+        for (size_t r = 0; r < n_reps; r++)
+            x[r] = resfield_get(&reps[r].site, &resfield_site[f]);
+        sqlite3_bind_int64(ss, 1, run_id);
+        if ((rc = store_summary(d, ss, 2, resfield_site[f].name,
+                                stats_summarize(x, 1, n_reps), err)) != SIM_OK)
+            goto done;
+    }
+done:
+    free(x);
+    sqlite3_finalize(sj);
+    sqlite3_finalize(ss);
+    return rc;
+}
+
+int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps, size_t n_reps,
+                 int64_t *run_id, sim_err *err)
+{
+    int64_t scen_id = 0, id = 0;
+    int rc;
+    if (d->readonly)
+        return sim_err_set(err, SIM_EIO, d->path, 0,
+                           "database is opened read-only (cannot store results)");
+    if ((rc = check_run(d, meta, reps, n_reps, err)) != SIM_OK)
+        return rc;
+    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "starting to store a run")) != SIM_OK)
+        return rc;
+    if ((rc = store_scenario(d, meta, &scen_id, err)) != SIM_OK ||
+        (rc = store_run_row(d, scen_id, meta, n_reps, &id, err)) != SIM_OK ||
+        (rc = store_site_facts(d, id, meta, err)) != SIM_OK ||
+        (rc = store_reps(d, id, meta, reps, n_reps, err)) != SIM_OK ||
+        (rc = store_summaries(d, id, meta, reps, n_reps, err)) != SIM_OK)
+        goto fail;
+    if ((rc = db_exec(d, "COMMIT;", err, "committing the run")) != SIM_OK)
+        goto fail;
+    if (run_id)
+        *run_id = id;
+    return SIM_OK;
+fail:
+    sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+    return rc;
+}
+
+/* ---- read ---- */
+
+int db_latest_run(db *d, int64_t *run_id, sim_err *err)
+{
+    int64_t n = 0;
+    int rc;
+    if ((rc = db_int(d, "SELECT count(*) FROM runs;", &n, err)) != SIM_OK)
+        return rc;
+    if (n == 0)
+        return sim_err_set(err, SIM_ENOTFOUND, d->path, 0, "no runs stored yet");
+    return db_int(d, "SELECT max(id) FROM runs;", run_id, err);
+}
+
+int db_case_done(db *d, const char *sweep_key, const char *case_key, sim_err *err)
+{
+    sqlite3_stmt *st;
+    int rc;
+    if (!sweep_key || !case_key)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0, "db_case_done: NULL key");
+    if ((rc = db_prep(d, "SELECT count(*) FROM runs WHERE sweep_key = ?1 AND case_key = ?2 "
+                         "AND status = 'complete';", &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_text(st, 1, sweep_key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, case_key, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        rc = sqlite3_column_int64(st, 0) > 0;
+    else
+        rc = db_fail(d, err, "looking up a sweep case");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static char *col_str(sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? sim_xstrdup((const char *)s) : NULL;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? (double)NAN : sqlite3_column_double(st, i);
+}
+
+static void read_fields(sqlite3_stmt *st, int first, void *rec, const resfield *t,
+                        size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        resfield_set(rec, &t[i], col_real(st, first + (int)i));
+}
+
+/* Owned storage of a loaded run: every string and array meta points to. */
+typedef struct run_mem {
+    db_run pub;
+    char *strs[24];
+    size_t n_strs;
+    db_job_def *jobs;
+    db_count *modules, *gpus;
+    db_source_def *sources;
+} run_mem;
+
+static const char *keep(run_mem *m, char *s)
+{
+    if (s && m->n_strs < sizeof m->strs / sizeof m->strs[0])
+        m->strs[m->n_strs++] = s;
+    else if (s) /* never reached: the string count below is fixed */
+        free(s);
+    return s;
+}
+
+/* Every string of a job/source/count list is freed through these. */
+static void free_defs(run_mem *m)
+{
+    for (size_t j = 0; j < m->pub.meta.n_jobs; j++) {
+        free((char *)m->jobs[j].name);
+        free((char *)m->jobs[j].model);
+        free((char *)m->jobs[j].precision);
+        free((char *)m->jobs[j].gpu_type);
+    }
+    for (size_t i = 0; i < m->pub.meta.n_modules; i++)
+        free((char *)m->modules[i].type);
+    for (size_t i = 0; i < m->pub.meta.n_gpus; i++)
+        free((char *)m->gpus[i].type);
+    for (size_t i = 0; i < m->pub.meta.n_sources; i++) {
+        free((char *)m->sources[i].kind);
+        free((char *)m->sources[i].name);
+    }
+    free(m->jobs);
+    free(m->modules);
+    free(m->gpus);
+    free(m->sources);
+}
+
+void db_run_free(db_run *r)
+{
+    run_mem *m = (run_mem *)r;
+    if (!r)
+        return;
+    for (size_t i = 0; i < m->n_strs; i++)
+        free(m->strs[i]);
+    free_defs(m);
+    for (size_t i = 0; i < r->n_reps; i++) {
+        res_rep_free(&r->reps[i]);
+        if (r->step_dt_s)
+            free(r->step_dt_s[i]);
+    }
+    free(r->reps);
+    free(r->step_dt_s);
+    free(r->job_summary);
+    free(r->site_summary);
+    free(m);
+}
+
+static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
+{
+    sqlite3_stmt *st;
+    db_run_meta *mt = &m->pub.meta;
+    int rc;
+    if ((rc = db_prep(d, "SELECT s.name, s.config_text, s.config_hash, r.seed, "
+                         "r.replications, r.n_reps, r.version, r.created_utc, r.horizon_s, "
+                         "r.step_s, r.ts_downsample, r.has_events, r.site_name, "
+                         "r.it_capacity_w, r.sweep_key, r.case_key, r.case_index, "
+                         "r.overrides_json, r.mpi_rank, r.status FROM runs r JOIN scenarios s "
+                         "ON s.id = r.scenario_id WHERE r.id = ?1;", &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return sim_err_set(err, SIM_ENOTFOUND, d->path, 0, "no run with id %lld",
+                           (long long)id);
+    }
+    if (rc != SQLITE_ROW) {
+        rc = db_fail(d, err, "reading a run");
+        sqlite3_finalize(st);
+        return rc;
+    }
+    m->pub.id = id;
+    mt->scenario = keep(m, col_str(st, 0));
+    mt->config_text = keep(m, col_str(st, 1));
+    snprintf(m->pub.config_hash, sizeof m->pub.config_hash, "%s",
+             (const char *)sqlite3_column_text(st, 2));
+    mt->seed = (uint64_t)sqlite3_column_int64(st, 3);
+    mt->replications = (uint32_t)sqlite3_column_int64(st, 4);
+    m->pub.n_reps = (size_t)sqlite3_column_int64(st, 5);
+    mt->version = keep(m, col_str(st, 6));
+    mt->created_utc = keep(m, col_str(st, 7));
+    mt->horizon_s = sqlite3_column_double(st, 8);
+    mt->step_s = sqlite3_column_type(st, 9) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 9);
+    mt->ts_downsample = (uint32_t)sqlite3_column_int64(st, 10);
+    mt->store_timeseries = mt->ts_downsample > 0;
+    mt->store_events = sqlite3_column_int(st, 11);
+    mt->site_name = keep(m, col_str(st, 12));
+    mt->it_capacity_w = col_real(st, 13);
+    mt->sweep_key = keep(m, col_str(st, 14));
+    mt->case_key = keep(m, col_str(st, 15));
+    mt->case_index = sqlite3_column_type(st, 16) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 16);
+    mt->overrides_json = keep(m, col_str(st, 17));
+    mt->mpi_rank = sqlite3_column_type(st, 18) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 18);
+    mt->status = keep(m, col_str(st, 19));
+    sqlite3_finalize(st);
+    return SIM_OK;
+}
+
+/* Reads "SELECT ... WHERE run_id = ?1 ORDER BY idx" rows through fn. */
+static int load_rows(db *d, const char *sql, int64_t id,
+                     void (*fn)(sqlite3_stmt *, run_mem *, size_t), run_mem *m,
+                     sim_err *err)
+{
+    sqlite3_stmt *st;
+    int rc;
+    size_t i = 0;
+    if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fn(st, m, i++);
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading a run");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void row_module(sqlite3_stmt *st, run_mem *m, size_t i)
+{
+    m->modules = sim_xrealloc(m->modules, (i + 1) * sizeof *m->modules);
+    m->modules[i].type = col_str(st, 0);
+    m->modules[i].count = sqlite3_column_int64(st, 1);
+    m->pub.meta.n_modules = i + 1;
+}
+
+static void row_gpu(sqlite3_stmt *st, run_mem *m, size_t i)
+{
+    m->gpus = sim_xrealloc(m->gpus, (i + 1) * sizeof *m->gpus);
+    m->gpus[i].type = col_str(st, 0);
+    m->gpus[i].count = sqlite3_column_int64(st, 1);
+    m->pub.meta.n_gpus = i + 1;
+}
+
+static void row_source(sqlite3_stmt *st, run_mem *m, size_t i)
+{
+    m->sources = sim_xrealloc(m->sources, (i + 1) * sizeof *m->sources);
+    m->sources[i].kind = col_str(st, 0);
+    m->sources[i].name = col_str(st, 1);
+    m->sources[i].power_w = sqlite3_column_double(st, 2);
+    m->sources[i].energy_j = sqlite3_column_double(st, 3);
+    m->pub.meta.n_sources = i + 1;
+}
+
+static void row_job(sqlite3_stmt *st, run_mem *m, size_t i)
+{
+    m->jobs = sim_xrealloc(m->jobs, (i + 1) * sizeof *m->jobs);
+    m->jobs[i].name = col_str(st, 0);
+    m->jobs[i].model = col_str(st, 1);
+    m->jobs[i].precision = col_str(st, 2);
+    m->jobs[i].gpu_type = col_str(st, 3);
+    m->jobs[i].gpus = (int32_t)sqlite3_column_int64(st, 4);
+    m->jobs[i].tokens = col_real(st, 5);
+    m->pub.meta.n_jobs = i + 1;
+}
+
+/* Index of the rep with replication number rep, or n if none (reps are
+ * sorted by replication). */
+static size_t rep_index(const db_run *r, int64_t rep)
+{
+    size_t lo = 0, hi = r->n_reps;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)r->reps[mid].replication < rep)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->n_reps && (int64_t)r->reps[lo].replication == rep ? lo : r->n_reps;
+}
+
+static int load_reps(db *d, db_run *r, sim_err *err)
+{
+    sqlite3_stmt *st;
+    sbuf b = { NULL, 0, 0 };
+    size_t i = 0, nj = r->meta.n_jobs;
+    int rc;
+    sb_add(&b, "SELECT replication");
+    for (size_t f = 0; f < resfield_n_site; f++)
+        sb_add(&b, ", %s", resfield_site[f].name);
+    sb_add(&b, " FROM site_reps WHERE run_id = ?1 ORDER BY replication;");
+    rc = db_prep(d, b.s, &st, err);
+    free(b.s);
+    if (rc != SIM_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, r->id);
+    r->reps = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *r->reps);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && i < r->n_reps) {
+        res_rep *rp = &r->reps[i++];
+        rp->replication = (uint32_t)sqlite3_column_int64(st, 0);
+        read_fields(st, 1, &rp->site, resfield_site, resfield_n_site);
+        rp->n_jobs = nj;
+        rp->jobs = sim_xcalloc(nj ? nj : 1, sizeof *rp->jobs);
+    }
+    sqlite3_finalize(st);
+    if (i != r->n_reps)
+        return sim_err_set(err, SIM_ECONFIG, d->path, 0,
+                           "run %lld: %zu replications stored, expected %zu",
+                           (long long)r->id, i, r->n_reps);
+    b.s = NULL;
+    b.len = b.cap = 0;
+    sb_add(&b, "SELECT replication, job");
+    for (size_t f = 0; f < resfield_n_job; f++)
+        sb_add(&b, ", %s", resfield_job[f].name);
+    sb_add(&b, " FROM job_reps WHERE run_id = ?1;");
+    rc = db_prep(d, b.s, &st, err);
+    free(b.s);
+    if (rc != SIM_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        size_t k = rep_index(r, sqlite3_column_int64(st, 0));
+        int64_t j = sqlite3_column_int64(st, 1);
+        if (k < r->n_reps && j >= 0 && (size_t)j < nj)
+            read_fields(st, 2, &r->reps[k].jobs[j], resfield_job, resfield_n_job);
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading job results");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int load_steps(db *d, db_run *r, sim_err *err)
+{
+    sqlite3_stmt *st;
+    sbuf b = { NULL, 0, 0 };
+    size_t *cap = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *cap);
+    int rc;
+    sb_add(&b, "SELECT replication, dt_s");
+    for (size_t f = 0; f < resfield_n_step; f++)
+        sb_add(&b, ", %s", resfield_step[f].name);
+    sb_add(&b, " FROM timeseries WHERE run_id = ?1 ORDER BY replication, step;");
+    rc = db_prep(d, b.s, &st, err);
+    free(b.s);
+    if (rc != SIM_OK) {
+        free(cap);
+        return rc;
+    }
+    r->step_dt_s = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *r->step_dt_s);
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        size_t k = rep_index(r, sqlite3_column_int64(st, 0)), n;
+        res_rep *rp;
+        if (k >= r->n_reps)
+            continue;
+        rp = &r->reps[k];
+        n = rp->n_steps;
+        if (n + 1 > cap[k]) {
+            size_t c = cap[k];
+            sim_grow((void **)&rp->steps, &c, n + 1, sizeof *rp->steps);
+            r->step_dt_s[k] = sim_xrealloc(r->step_dt_s[k], c * sizeof(double));
+            cap[k] = c;
+        }
+        r->step_dt_s[k][n] = sqlite3_column_double(st, 1);
+        read_fields(st, 2, &rp->steps[n], resfield_step, resfield_n_step);
+        rp->n_steps = n + 1;
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading the time series");
+    sqlite3_finalize(st);
+    free(cap);
+    return rc;
+}
+
+static int name_index(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+static int load_events(db *d, db_run *r, sim_err *err)
+{
+    sqlite3_stmt *st;
+    size_t *cap = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *cap);
+    int rc;
+    if ((rc = db_prep(d, "SELECT replication, t_s, job, kind, cause, value FROM events "
+                         "WHERE run_id = ?1 ORDER BY replication, seq;", &st, err)) != SIM_OK) {
+        free(cap);
+        return rc;
+    }
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        size_t k = rep_index(r, sqlite3_column_int64(st, 0));
+        res_rep *rp;
+        res_event *e;
+        if (k >= r->n_reps)
+            continue;
+        rp = &r->reps[k];
+        sim_grow((void **)&rp->events, &cap[k], rp->n_events + 1, sizeof *rp->events);
+        e = &rp->events[rp->n_events++];
+        e->t_s = sqlite3_column_double(st, 1);
+        e->job = (int32_t)sqlite3_column_int64(st, 2);
+        e->kind = name_index(res_event_name, RES_EV_N,
+                             (const char *)sqlite3_column_text(st, 3));
+        e->cause = name_index(res_cause_name, RES_CAUSE_N,
+                              (const char *)sqlite3_column_text(st, 4));
+        e->value = col_real(st, 5);
+        if (e->kind < 0 || e->cause < 0) {
+            sqlite3_finalize(st);
+            free(cap);
+            return sim_err_set(err, SIM_ECONFIG, d->path, 0,
+                               "run %lld: unknown event kind or cause in the event log",
+                               (long long)r->id);
+        }
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading the event log");
+    sqlite3_finalize(st);
+    free(cap);
+    return rc;
+}
+
+static int load_summaries(db *d, db_run *r, sim_err *err)
+{
+    sqlite3_stmt *st;
+    size_t nj = r->meta.n_jobs;
+    int rc;
+    r->job_summary = sim_xcalloc(nj * resfield_n_job + 1, sizeof *r->job_summary);
+    r->site_summary = sim_xcalloc(resfield_n_site, sizeof *r->site_summary);
+    for (size_t i = 0; i < nj * resfield_n_job; i++)
+        r->job_summary[i] = (stat_summary){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+    for (size_t i = 0; i < resfield_n_site; i++)
+        r->site_summary[i] = (stat_summary){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+    for (int pass = 0; pass < 2; pass++) {
+        const char *sql = pass == 0
+            ? "SELECT job, metric, n, mean, p10, p50, p90, min, max FROM job_summary "
+              "WHERE run_id = ?1;"
+            : "SELECT 0, metric, n, mean, p10, p50, p90, min, max FROM site_summary "
+              "WHERE run_id = ?1;";
+        if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
+            return rc;
+        sqlite3_bind_int64(st, 1, r->id);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            int64_t j = sqlite3_column_int64(st, 0);
+            const char *metric = (const char *)sqlite3_column_text(st, 1);
+            int f = pass == 0 ? resfield_find(resfield_job, resfield_n_job, metric)
+                              : resfield_find(resfield_site, resfield_n_site, metric);
+            stat_summary *s;
+            if (f < 0 || j < 0 || (pass == 0 && (size_t)j >= nj))
+                continue;
+            s = pass == 0 ? &r->job_summary[(size_t)j * resfield_n_job + (size_t)f]
+                          : &r->site_summary[f];
+            s->n = (size_t)sqlite3_column_int64(st, 2);
+            s->mean = col_real(st, 3);
+            s->p10 = col_real(st, 4);
+            s->p50 = col_real(st, 5);
+            s->p90 = col_real(st, 6);
+            s->min = col_real(st, 7);
+            s->max = col_real(st, 8);
+        }
+        rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading summaries");
+        sqlite3_finalize(st);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    return SIM_OK;
+}
+
+int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
+{
+    run_mem *m = sim_xcalloc(1, sizeof *m);
+    int rc;
+    *out = NULL;
+    /* A read transaction gives one consistent snapshot of the run. */
+    if ((rc = db_exec(d, "BEGIN;", err, "reading a run")) != SIM_OK) {
+        free(m);
+        return rc;
+    }
+    if ((rc = load_head(d, run_id, m, err)) != SIM_OK ||
+        (rc = load_rows(d, "SELECT module_type, count FROM site_modules WHERE run_id = ?1 "
+                           "ORDER BY idx;", run_id, row_module, m, err)) != SIM_OK ||
+        (rc = load_rows(d, "SELECT gpu_type, count FROM site_gpus WHERE run_id = ?1 "
+                           "ORDER BY idx;", run_id, row_gpu, m, err)) != SIM_OK ||
+        (rc = load_rows(d, "SELECT kind, name, power_w, energy_j FROM site_sources "
+                           "WHERE run_id = ?1 ORDER BY idx;", run_id, row_source, m,
+                        err)) != SIM_OK ||
+        (rc = load_rows(d, "SELECT name, model, precision, gpu_type, gpus, tokens FROM jobs "
+                           "WHERE run_id = ?1 ORDER BY job;", run_id, row_job, m,
+                        err)) != SIM_OK)
+        goto fail;
+    m->pub.meta.jobs = m->jobs;
+    m->pub.meta.modules = m->modules;
+    m->pub.meta.gpus = m->gpus;
+    m->pub.meta.sources = m->sources;
+    if ((rc = load_reps(d, &m->pub, err)) != SIM_OK ||
+        (rc = load_summaries(d, &m->pub, err)) != SIM_OK ||
+        ((flags & DB_LOAD_STEPS) && (rc = load_steps(d, &m->pub, err)) != SIM_OK) ||
+        ((flags & DB_LOAD_EVENTS) && (rc = load_events(d, &m->pub, err)) != SIM_OK))
+        goto fail;
+    sqlite3_exec(d->h, "COMMIT;", NULL, NULL, NULL);
+    *out = &m->pub;
+    return SIM_OK;
+fail:
+    sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+    db_run_free(&m->pub);
+    return rc;
+}
+
+int db_list_runs(db *d, db_run_row **rows, size_t *n, sim_err *err)
+{
+    sqlite3_stmt *st;
+    size_t cap = 0;
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if ((rc = db_prep(d, "SELECT r.id, s.name, s.config_hash, r.version, r.created_utc, "
+                         "r.status, r.sweep_key, r.case_key, r.overrides_json, r.seed, "
+                         "r.replications, r.case_index, r.mpi_rank FROM runs r JOIN "
+                         "scenarios s ON s.id = r.scenario_id ORDER BY r.id;", &st,
+                      err)) != SIM_OK)
+        return rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_run_row *w;
+        sim_grow((void **)rows, &cap, *n + 1, sizeof **rows);
+        w = &(*rows)[(*n)++];
+        w->id = sqlite3_column_int64(st, 0);
+        w->scenario = col_str(st, 1);
+        w->config_hash = col_str(st, 2);
+        w->version = col_str(st, 3);
+        w->created_utc = col_str(st, 4);
+        w->status = col_str(st, 5);
+        w->sweep_key = col_str(st, 6);
+        w->case_key = col_str(st, 7);
+        w->overrides_json = col_str(st, 8);
+        w->seed = (uint64_t)sqlite3_column_int64(st, 9);
+        w->replications = (uint32_t)sqlite3_column_int64(st, 10);
+        w->case_index = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1
+                                                                   : sqlite3_column_int64(st, 11);
+        w->mpi_rank = sqlite3_column_type(st, 12) == SQLITE_NULL ? -1
+                                                                 : sqlite3_column_int(st, 12);
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "listing runs");
+    sqlite3_finalize(st);
+    if (rc != SIM_OK) {
+        db_run_rows_free(*rows, *n);
+        *rows = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void db_run_rows_free(db_run_row *rows, size_t n)
+{
+    if (!rows)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].scenario);
+        free(rows[i].config_hash);
+        free(rows[i].version);
+        free(rows[i].created_utc);
+        free(rows[i].status);
+        free(rows[i].sweep_key);
+        free(rows[i].case_key);
+        free(rows[i].overrides_json);
+    }
+    free(rows);
+}

@@ -1,0 +1,187 @@
+/* io/db.h: the SQLite results store (the only file that includes
+ * <sqlite3.h> is io/db.c). Schema and units: docs/results-schema.md.
+ *
+ * A database holds scenarios (name, fully resolved configuration text and
+ * its FNV-1a-64 hash) and runs of them: per-job and per-site outcomes of
+ * every replication with their summaries (mean, P10, P50, P90, min, max,
+ * models/stats.h), optionally the per-step site time series (downsampled by
+ * an integer factor, energy preserved) and the event log. Values are SI as
+ * in models/results.h; NAN is stored as NULL and read back as NAN.
+ *
+ * Guarantees: each db_store_run is one transaction (BEGIN IMMEDIATE ...
+ * COMMIT), so a process killed at any point leaves the database valid with
+ * every earlier run complete; the file is in WAL mode with
+ * synchronous=NORMAL (a power loss may lose the last commits, never
+ * consistency). db_open refuses a file that is not a factorysim results
+ * database (not SQLite, corrupt or truncated, another application's, or a
+ * newer schema) with "not a factorysim results database (...)". Several
+ * processes may store into one file at once (writers wait up to 60 s).
+ * The wall-clock creation time is stored in runs.created_utc only.
+ */
+#ifndef IO_DB_H
+#define IO_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/results.h"
+#include "models/stats.h"
+#include "sim/err.h"
+
+/* Schema version kept in PRAGMA user_version. */
+#define DB_SCHEMA_VERSION 1
+/* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
+#define DB_APPLICATION_ID 0x4653696d
+
+typedef struct db db;
+
+/* A job of the scenario as the report names it. */
+typedef struct db_job_def {
+    const char *name;       /* unique within the scenario */
+    const char *model;      /* LLM from the catalog, e.g. "llama3-70b" */
+    const char *precision;  /* e.g. "bf16", "fp8" */
+    const char *gpu_type;   /* GPU it runs on, e.g. "GB300" */
+    int32_t gpus;           /* GPUs requested, >= 0 */
+    double tokens;          /* training target [tokens] */
+} db_job_def;
+
+/* A count of things of one type: modules by module type, GPUs by GPU type. */
+typedef struct db_count {
+    const char *type;
+    int64_t count;          /* >= 0 */
+} db_count;
+
+/* An energy source of the site and its size. */
+typedef struct db_source_def {
+    const char *kind;       /* a res_source_name: "solar", "battery", ... */
+    const char *name;       /* instance name in the scenario, may be NULL */
+    double power_w;         /* rated power [W]: AC rating (solar), discharge
+                             * power (battery), plant or contract power */
+    double energy_j;        /* storage capacity [J], 0 if not storage */
+} db_source_def;
+
+/* What db_store_run records about a run besides the replications. Strings
+ * are copied; NULL strings are stored as NULL unless said otherwise. */
+typedef struct db_run_meta {
+    const char *scenario;        /* scenario name, required */
+    const char *config_text;     /* fully resolved configuration, required */
+    uint64_t seed;               /* master seed */
+    uint32_t replications;       /* R requested (n_reps stored may be fewer
+                                  * only when status is "interrupted") */
+    const char *version;         /* factorysim version; NULL: this build's */
+    double horizon_s;            /* simulated horizon [s], > 0 */
+    double step_s;               /* time-series step [s]; 0: from t_s spacing */
+    /* Site facts for the report. */
+    const char *site_name;
+    double it_capacity_w;        /* IT power the online modules can draw [W] */
+    size_t n_modules;            /* entries in modules */
+    const db_count *modules;     /* modules by module type */
+    size_t n_gpus;
+    const db_count *gpus;        /* GPUs by GPU type */
+    size_t n_sources;
+    const db_source_def *sources;
+    size_t n_jobs;               /* must equal every rep's n_jobs */
+    const db_job_def *jobs;
+    /* What to store. */
+    int store_timeseries;        /* 1: the steps of every rep that has them */
+    uint32_t ts_downsample;      /* merge this many steps into one (0, 1: all) */
+    int store_events;            /* 1: the event log of every rep */
+    /* Sweeps (issue 8); leave NULL / -1 for a plain run. */
+    const char *sweep_key;       /* identifies the sweep (grid + base) */
+    const char *case_key;        /* identifies the case within the sweep */
+    int64_t case_index;          /* position in the grid, -1 if none */
+    const char *overrides_json;  /* {"key": value, ...} of the case, or NULL */
+    int32_t mpi_rank;            /* rank that ran the case, -1 if none */
+    const char *status;          /* "complete" (NULL) or "interrupted" */
+    const char *created_utc;     /* NULL: now, "YYYY-MM-DDTHH:MM:SSZ" */
+} db_run_meta;
+
+/* A run read back (db_load_run). meta's strings and arrays point into this
+ * struct's own memory; free it with db_run_free. */
+typedef struct db_run {
+    int64_t id;
+    db_run_meta meta;
+    char config_hash[17];        /* FNV-1a-64 of config_text, 16 hex digits */
+    size_t n_reps;
+    res_rep *reps;               /* replication order; steps and events only
+                                  * when stored and asked for */
+    double **step_dt_s;          /* n_reps arrays of each stored step's
+                                  * duration [s] (NULL where no steps) */
+    stat_summary *job_summary;   /* n_jobs x resfield_n_job, row-major */
+    stat_summary *site_summary;  /* resfield_n_site */
+} db_run;
+
+/* One row of the run list (db_list_runs); strings owned by the list. */
+typedef struct db_run_row {
+    int64_t id;
+    char *scenario, *config_hash, *version, *created_utc, *status;
+    char *sweep_key, *case_key, *overrides_json;  /* NULL for a plain run */
+    uint64_t seed;
+    uint32_t replications;
+    int64_t case_index;          /* -1 if none */
+    int32_t mpi_rank;            /* -1 if none */
+} db_run_row;
+
+/* Flags for db_load_run. */
+enum { DB_LOAD_STEPS = 1, DB_LOAD_EVENTS = 2 };
+
+/* Opens path for storing, creating the file and schema if it does not
+ * exist (the folder must exist). *out is NULL on failure.
+ * Errors: SIM_EIO (cannot open or create, read-only file or folder:
+ * "FILE: ..."), SIM_ECONFIG ("FILE: not a factorysim results database
+ * (...)", or a newer schema). */
+int db_open(const char *path, db **out /* OUT: db_close */, sim_err *err);
+
+/* Opens an existing database read-only (report, export); never creates or
+ * writes. Errors: as db_open, and SIM_ENOTFOUND when path does not exist. */
+int db_open_readonly(const char *path, db **out /* OUT */, sim_err *err);
+
+/* Closes d and frees it. NULL is a no-op. */
+void db_close(db *d);
+
+/* Stores one run: the scenario (deduplicated by name and hash), the run row,
+ * site facts, every rep's jobs and site totals, the summaries, and when meta
+ * asks the time series and event log, in one transaction. *run_id (may be
+ * NULL) receives the new run's id. Nothing is stored on failure.
+ * Errors: SIM_EINVAL (missing scenario/config, n_reps == 0, a rep with
+ * n_jobs != meta->n_jobs, steps not in time order, a duplicate complete
+ * sweep case), SIM_EIO (write failed, read-only database, disk full). */
+int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
+                 size_t n_reps, int64_t *run_id /* OUT */, sim_err *err);
+
+/* The id of the most recently stored run. Errors: SIM_ENOTFOUND (no run
+ * stored yet), SIM_EIO. */
+int db_latest_run(db *d, int64_t *run_id /* OUT */, sim_err *err);
+
+/* Reads run run_id into *out with its jobs, site totals and summaries, plus
+ * the time series (DB_LOAD_STEPS) and event log (DB_LOAD_EVENTS) when
+ * stored. Errors: SIM_ENOTFOUND (no such run), SIM_EIO. */
+int db_load_run(db *d, int64_t run_id, int flags, db_run **out /* OUT */,
+                sim_err *err);
+
+/* Frees r. NULL is a no-op. */
+void db_run_free(db_run *r);
+
+/* Every run, ordered by id (storage order). *rows is NULL when *n is 0.
+ * Errors: SIM_EIO. */
+int db_list_runs(db *d, db_run_row **rows /* OUT: db_run_rows_free */,
+                 size_t *n /* OUT */, sim_err *err);
+
+/* Frees a list from db_list_runs. NULL is a no-op. */
+void db_run_rows_free(db_run_row *rows, size_t n);
+
+/* 1 if a complete run of (sweep_key, case_key) is stored, 0 if not, or a
+ * negative SIM_E* code (SIM_EINVAL for NULL keys, SIM_EIO). */
+int db_case_done(db *d, const char *sweep_key, const char *case_key,
+                 sim_err *err);
+
+/* Runs PRAGMA integrity_check (reads every page: O(database size)).
+ * Returns SIM_OK when SQLite answers "ok", else SIM_ECONFIG with SQLite's
+ * first complaint. */
+int db_integrity_check(db *d, sim_err *err);
+
+/* FNV-1a-64 of the n bytes at p as 16 lower-case hex digits plus NUL into
+ * hex (at least 17 bytes). Returns hex. */
+char *db_hash_hex(const void *p, size_t n, char hex[17]);
+
+#endif
