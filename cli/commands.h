@@ -6,3 +6,4 @@ CMD(catalog, "list the component catalog: GPUs, systems, modules, models, source
 CMD(solar, "annual yield and capacity factor of a PV plant at a site")
 CMD(calibrate, "fit the throughput model to measured rows; accuracy table, parity plot")
 CMD(predict, "predict training throughput (step time, tokens/s/GPU) for a configuration or a CSV")
+CMD(run, "simulate a scenario: time, energy, carbon and cost per training job")

@@ -5,6 +5,7 @@
  * fabric, energy, jobs and policy, converting the file's units (named in
  * each key) to SI. The first error stops the load; nothing partial is
  * returned. Key names are a contract: docs/scenario-reference.md. */
+#include "models/reliability.h"
 #include "models/scenario.h"
 
 #include <math.h>
@@ -947,13 +948,50 @@ static int read_policy(cfg_reader *r, const config_setting_t *root,
     return SIM_OK;
 }
 
+static int read_reliability(cfg_reader *r, const config_setting_t *root,
+                            scenario *s)
+{
+    static const char *const keys[] = { "failures", "interruptions_per_gpu_hour",
+                                        "node_repair_h", "module_mtbf_days",
+                                        "module_mttr_h", NULL };
+    scen_reliability *y = &s->reliability;
+    config_setting_t *g;
+    int rc;
+
+    y->failures = 1;
+    y->rate_per_gpu_s = REL_LLAMA3_RATE_PER_GPU_S;
+    y->node_repair_s = REL_NODE_REPAIR_S_DEFAULT;
+    y->module_mtbf_s = REL_MODULE_MTBF_S_DEFAULT;
+    y->module_mttr_s = REL_MODULE_MTTR_S_DEFAULT;
+    if ((rc = cfg_member(r, root, "reliability", CONFIG_TYPE_GROUP, 0, &g)) !=
+            SIM_OK || !g)
+        return rc;
+    if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+        (rc = cfg_bool(r, g, "failures", 0, 1, &y->failures)) != SIM_OK ||
+        (rc = cfg_double(r, g, "interruptions_per_gpu_hour", 0,
+                         REL_LLAMA3_RATE_PER_GPU_S * 3600.0, 0.0, 1.0,
+                         1.0 / 3600.0, &y->rate_per_gpu_s)) != SIM_OK ||
+        (rc = cfg_double(r, g, "node_repair_h", 0,
+                         REL_NODE_REPAIR_S_DEFAULT / 3600.0, 0.0, 8760.0,
+                         3600.0, &y->node_repair_s)) != SIM_OK ||
+        (rc = cfg_double(r, g, "module_mtbf_days", 0,
+                         REL_MODULE_MTBF_S_DEFAULT / 86400.0, 0.0, 1.0e5,
+                         86400.0, &y->module_mtbf_s)) != SIM_OK ||
+        (rc = cfg_double(r, g, "module_mttr_h", 0,
+                         REL_MODULE_MTTR_S_DEFAULT / 3600.0, 0.0, 8760.0,
+                         3600.0, &y->module_mttr_s)) != SIM_OK)
+        return rc;
+    return SIM_OK;
+}
+
 int scenario_load(const char *path, const catalog *cat,
                   const char *const *overrides, size_t n_overrides,
                   scenario **out, sim_err *err)
 {
     static const char *const keys[] = { "description", "site", "modules",
                                         "fabric", "energy", "jobs", "policy",
-                                        "simulation", "catalog", NULL };
+                                        "reliability", "simulation", "catalog",
+                                        NULL };
     cfg_reader r;
     scenario *s = NULL;
     config_setting_t *root, *cg;
@@ -1007,7 +1045,8 @@ int scenario_load(const char *path, const catalog *cat,
         (rc = read_fabric(&r, root, s)) != SIM_OK ||
         (rc = read_energy(&r, root, s)) != SIM_OK ||
         (rc = read_jobs(&r, root, s)) != SIM_OK ||
-        (rc = read_policy(&r, root, s)) != SIM_OK)
+        (rc = read_policy(&r, root, s)) != SIM_OK ||
+        (rc = read_reliability(&r, root, s)) != SIM_OK)
         goto fail;
     if (!(s->resolved_text = cfg_write_text(&r))) {
         rc = sim_err_set(err, SIM_EIO, path, 0, "cannot write the resolved "

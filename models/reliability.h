@@ -40,6 +40,14 @@
  * 419 / (16,384 GPUs x 54 days x 86,400 s). */
 #define REL_LLAMA3_RATE_PER_GPU_S (419.0 / (16384.0 * 54.0 * 86400.0))
 
+/* Defaults for what no source gives (assumptions, scenario keys in the
+ * reliability group, docs/scenario-reference.md): mean repair time of a
+ * failed system, and whole-module outages (power train or cooling of one
+ * container) once per module-year lasting 12 h on average. */
+#define REL_NODE_REPAIR_S_DEFAULT (4.0 * 3600.0)
+#define REL_MODULE_MTBF_S_DEFAULT (365.0 * 86400.0)
+#define REL_MODULE_MTTR_S_DEFAULT (12.0 * 3600.0)
+
 typedef struct rel_mix {
     double frac[RES_CAUSE_N];   /* probability of each cause, sums to 1 */
 } rel_mix;

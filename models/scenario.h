@@ -207,6 +207,17 @@ typedef struct scen_sim {
     int replications;            /* >= 1 */
 } scen_sim;
 
+/* Interruptions (models/reliability.h; defaults: Llama 3's rate, and the
+ * marked assumptions REL_*_DEFAULT). */
+typedef struct scen_reliability {
+    int failures;                /* 0: no random interruptions or outages */
+    double rate_per_gpu_s;       /* unexpected interruptions [1/(GPU s)] */
+    double node_repair_s;        /* mean repair time of a failed system [s] */
+    double module_mtbf_s;        /* whole-module outages, mean time between
+                                    [s]; 0 = none */
+    double module_mttr_s;        /* mean module repair time [s] */
+} scen_reliability;
+
 typedef struct scenario {
     char path[SCEN_PATH_MAX];    /* file as given */
     char dir[SCEN_PATH_MAX];     /* its folder (relative paths resolve here) */
@@ -220,6 +231,7 @@ typedef struct scenario {
     size_t n_jobs;
     scen_job *jobs;
     shortage_policy policy;
+    scen_reliability reliability;
     scen_sim sim;
     char *resolved_text;         /* see scenario_resolved_text */
 } scenario;

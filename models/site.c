@@ -147,15 +147,25 @@ void site_rel_default(site_rel *r)
     r->enabled = 1;
     r->rate_per_gpu_s = REL_LLAMA3_RATE_PER_GPU_S;
     r->mix = rel_mix_llama3();
-    r->node_repair_s = 4.0 * 3600.0;
-    r->module_mtbf_s = 8760.0 * 3600.0;
-    r->module_mttr_s = 12.0 * 3600.0;
+    r->node_repair_s = REL_NODE_REPAIR_S_DEFAULT;
+    r->module_mtbf_s = REL_MODULE_MTBF_S_DEFAULT;
+    r->module_mttr_s = REL_MODULE_MTTR_S_DEFAULT;
 }
 
 void site_opts_default(site_opts *o)
 {
     memset(o, 0, sizeof *o);
     site_rel_default(&o->rel);
+}
+
+void site_rel_from_scenario(site_rel *r, const scenario *s)
+{
+    site_rel_default(r);
+    r->enabled = s->reliability.failures;
+    r->rate_per_gpu_s = s->reliability.rate_per_gpu_s;
+    r->node_repair_s = s->reliability.node_repair_s;
+    r->module_mtbf_s = s->reliability.module_mtbf_s;
+    r->module_mttr_s = s->reliability.module_mttr_s;
 }
 
 /* ---------------------------------------------------------------- events */
@@ -191,7 +201,6 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     tp_query q;
     int rc;
 
-    (void)s;
     memset(&q, 0, sizeof q);
     q.gpu = j->gpu;
     q.llm = j->model;
@@ -209,7 +218,22 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.layout.ep = j->tp ? (j->ep ? j->ep : 1) : 0;
     q.layout.vp = j->tp ? (j->vp ? j->vp : 1) : 0;
     q.layout.fsdp = j->fsdp;
-    q.release = j->release[0] ? j->release : NULL;
+    {
+        /* Scenario releases are written as in the data ("NeMo 26.04");
+         * the model keys them by short id ("26.04"). */
+        static _Thread_local char rel[48];
+        q.release = j->release[0] ? tp_release_id(j->release, rel, sizeof rel) : NULL;
+        if (q.release && tp_model_release(tp, q.release) < 0) {
+            char valid[1024] = "";
+            for (int i = 0; i < tp->n_releases; i++) {
+                size_t l = strlen(valid);
+                snprintf(valid + l, sizeof valid - l, "%s%s", i ? ", " : "", tp->releases[i]);
+            }
+            return sim_err_set(err, SIM_ENOTFOUND, s->path, 0,
+                               "jobs.%s.release: no calibration for release '%s' (expected one of: %s)",
+                               j->name, j->release, valid);
+        }
+    }
     q.dp_link_bps = dp_link_bps;
     q.dp_link_latency_s = dp_latency_s;
     rc = tp_predict(tp, &q, out);
@@ -1290,5 +1314,22 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     accrue_util(&R);
     fill_results(&R);
     run_free(&R);
+    return SIM_OK;
+}
+
+int site_run_reps(const scenario *s, const site_opts *base, uint32_t first_rep,
+                  size_t n, res_rep *reps, sim_err *err)
+{
+    site_opts o = *base;
+    for (size_t r = 0; r < n; r++) {
+        int rc;
+        o.replication = first_rep + (uint32_t)r;
+        rc = site_run(s, &o, &reps[r], err);
+        if (rc != SIM_OK) {
+            for (size_t k = 0; k < r; k++)
+                res_rep_free(&reps[k]);
+            return rc;
+        }
+    }
     return SIM_OK;
 }

@@ -68,6 +68,10 @@ typedef struct site_rel {
 /* Fills r with the defaults above. */
 void site_rel_default(site_rel *r);
 
+/* Fills r from the scenario's reliability group (whose defaults are the
+ * same). */
+void site_rel_from_scenario(site_rel *r, const scenario *s);
+
 typedef struct site_opts {
     uint64_t seed;             /* master seed */
     uint32_t replication;      /* replication index, >= 0 */
@@ -89,6 +93,13 @@ void site_opts_default(site_opts *o);
  * invalid), SIM_ENUMERIC (an energy balance that does not close). Nothing
  * is left allocated on failure. */
 int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err);
+
+/* Runs replications first_rep .. first_rep + n - 1 of s into reps[0..n-1]
+ * (OUT; free each with res_rep_free). base supplies everything but the
+ * replication index. Stops at the first error (reps already filled are
+ * freed). */
+int site_run_reps(const scenario *s, const site_opts *base, uint32_t first_rep,
+                  size_t n, res_rep *reps, sim_err *err);
 
 /* The throughput query a job gets when placed on n_modules modules with
  * dp_link_bps per GPU across them (0 = one module). Exposed for tests and

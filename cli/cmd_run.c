@@ -1,0 +1,162 @@
+/* cli/cmd_run.c: `factorysim run SCENARIO`: the main job. Loads the
+ * catalog, the scenario (with --set overrides), its weather file and the
+ * calibrated throughput model, runs R replications (models/site.h) and
+ * prints every job's and the site's metrics with P10-P90 ranges. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "io/calib_file.h"
+#include "io/epw.h"
+#include "io/run_out.h"
+#include "models/catalog.h"
+#include "models/site.h"
+#include "sim/mem.h"
+
+static const char run_help[] =
+    "Usage: factorysim run SCENARIO [OPTIONS]\n"
+    "\n"
+    "Simulates the scenario over its horizon: jobs scheduled on the site's\n"
+    "modules, failures and checkpoints, the site's power every step. Prints\n"
+    "per job: time to train, GPU-hours, IT and facility energy, renewable\n"
+    "share, carbon, cost, interruptions, goodput; per site: utilization,\n"
+    "energy by source, curtailment, hours short, battery cycles and health;\n"
+    "each as mean, P10, P50, P90, min and max over the replications.\n"
+    "\n"
+    "Options:\n"
+    "  --seed N             master seed (default: simulation.seed)\n"
+    "  --replications R     replications (default: simulation.replications)\n"
+    "  --set KEY=VALUE      override a scenario key (repeatable), e.g.\n"
+    "                       --set energy.battery.capacity_mwh=120\n"
+    "  --format F           table (default), json or csv\n"
+    "  --no-failures        no random interruptions or module outages\n"
+    "  --calibration FILE   throughput calibration (default models/calibration.cfg)\n"
+    "  --catalog DIR        catalog folder (default: the built-in models/)\n"
+    "  -h, --help           this help\n";
+
+/* Loads the scenario's weather file when it names one; NULL otherwise. */
+static int load_weather(const scenario *s, climate_year **out, sim_err *err)
+{
+    *out = NULL;
+    if (s->site.climate.kind != CLIMATE_EPW)
+        return SIM_OK;
+    *out = climate_year_new();
+    if (epw_read(s->site.climate.path, *out, err) != SIM_OK) {
+        climate_year_free(*out);
+        *out = NULL;
+        return err->code ? err->code : SIM_EIO;
+    }
+    return SIM_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "seed", required_argument, NULL, 's' },
+        { "replications", required_argument, NULL, 'r' },
+        { "set", required_argument, NULL, 'S' },
+        { "format", required_argument, NULL, 'f' },
+        { "no-failures", no_argument, NULL, 'F' },
+        { "calibration", required_argument, NULL, 'c' },
+        { "catalog", required_argument, NULL, 'C' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *cmd = "run", *calib = NULL, *catdir = NULL;
+    const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
+    size_t n_sets = 0;
+    uint64_t seed = 0;
+    uint32_t reps_opt = 0;
+    int have_seed = 0, fmt = CLI_FMT_TABLE, failures = 1, o, rc = CLI_EXIT_ERR;
+    catalog *cat = NULL;
+    scenario *s = NULL;
+    tp_model *tp = NULL;
+    climate_year *wx = NULL;
+    res_rep *reps = NULL;
+    size_t n_reps = 0;
+    sim_err err;
+
+    sim_err_clear(&err);
+    while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (o) {
+        case 's':
+            if (cli_u64(cmd, "--seed", optarg, &seed) < 0)
+                goto usage;
+            have_seed = 1;
+            break;
+        case 'r':
+            if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps_opt) < 0)
+                goto usage;
+            break;
+        case 'S': sets[n_sets++] = optarg; break;
+        case 'f':
+            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            if (fmt < 0)
+                goto usage;
+            break;
+        case 'F': failures = 0; break;
+        case 'c': calib = optarg; break;
+        case 'C': catdir = optarg; break;
+        case 'h': fputs(run_help, stdout); free(sets); return CLI_EXIT_OK;
+        case ':': cli_usage_error(cmd, "%s needs a value", argv[optind - 1]); goto usage;
+        default: cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]); goto usage;
+        }
+    }
+    if (optind + 1 != argc) {
+        cli_usage_error(cmd, optind >= argc ? "missing SCENARIO" : "unexpected argument '%s'",
+                        optind < argc ? argv[optind + 1] : "");
+        goto usage;
+    }
+    if (catalog_load(catdir, &cat, &err) != SIM_OK ||
+        scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
+        load_weather(s, &wx, &err) != SIM_OK ||
+        (calib ? tp_model_load(calib, &tp, &err) : tp_model_default(&tp, &err)) != SIM_OK) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    {
+        site_opts so;
+        run_info ri;
+        char name[256];
+        site_opts_default(&so);
+        so.seed = have_seed ? seed : s->sim.seed;
+        site_rel_from_scenario(&so.rel, s);
+        if (!failures)
+            so.rel.enabled = 0;
+        so.tp = tp;
+        so.weather = wx;
+        n_reps = reps_opt ? reps_opt : (size_t)s->sim.replications;
+        reps = sim_xcalloc(n_reps, sizeof *reps);
+        if (site_run_reps(s, &so, 0, n_reps, reps, &err) != SIM_OK) {
+            n_reps = 0;
+            rc = cli_report(&err);
+            goto done;
+        }
+        ri.name = run_scenario_name(s, name, sizeof name);
+        ri.seed = so.seed;
+        ri.replications = (uint32_t)n_reps;
+        if (fmt == CLI_FMT_JSON)
+            rc = run_out_json(stdout, &ri, s, reps, n_reps);
+        else if (fmt == CLI_FMT_CSV)
+            rc = run_out_csv(stdout, &ri, s, reps, n_reps);
+        else
+            rc = run_out_table(stdout, &ri, s, reps, n_reps);
+        rc = rc == SIM_OK && fflush(stdout) == 0 ? CLI_EXIT_OK
+                                                 : cli_error("writing the results failed");
+    }
+done:
+    for (size_t r = 0; r < n_reps; r++)
+        res_rep_free(&reps[r]);
+    free(reps);
+    tp_model_free(tp);
+    climate_year_free(wx);
+    scenario_free(s);
+    catalog_free(cat);
+    free(sets);
+    return rc;
+usage:
+    free(sets);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,151 @@
+/* io/run_out.c: run results as a table, JSON or CSV (see run_out.h). */
+#include "io/run_out.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "io/csv.h"
+#include "io/json.h"
+#include "models/metrics.h"
+#include "sim/err.h"
+
+char *run_scenario_name(const scenario *s, char *buf, size_t n)
+{
+    const char *b = strrchr(s->path, '/');
+    size_t len;
+    b = b ? b + 1 : s->path;
+    snprintf(buf, n, "%s", b);
+    len = strlen(buf);
+    if (len > 4 && strcmp(buf + len - 4, ".cfg") == 0)
+        buf[len - 4] = '\0';
+    return buf;
+}
+
+static size_t finished(const res_rep *reps, size_t n, size_t i)
+{
+    size_t k = 0;
+    for (size_t r = 0; r < n; r++)
+        k += reps[r].jobs[i].completed != 0;
+    return k;
+}
+
+static jv *summary_json(stat_summary s)
+{
+    jv *o = jv_obj();
+    jv_set(o, "mean", jv_num(s.mean));
+    jv_set(o, "p10", jv_num(s.p10));
+    jv_set(o, "p50", jv_num(s.p50));
+    jv_set(o, "p90", jv_num(s.p90));
+    jv_set(o, "min", jv_num(s.min));
+    jv_set(o, "max", jv_num(s.max));
+    return o;
+}
+
+int run_out_json(FILE *f, const run_info *ri, const scenario *s,
+                 const res_rep *reps, size_t n)
+{
+    jv *root = jv_obj(), *jobs = jv_arr(), *site = jv_obj();
+    int rc;
+    jv_set(root, "scenario", jv_str(ri->name));
+    jv_set(root, "seed", jv_int((int64_t)ri->seed));
+    jv_set(root, "replications", jv_int(ri->replications));
+    for (size_t i = 0; i < s->n_jobs; i++) {
+        jv *j = jv_obj(), *m = jv_obj();
+        jv_set(j, "name", jv_str(s->jobs[i].name));
+        jv_set(j, "model", jv_str(s->jobs[i].model->name));
+        jv_set(j, "precision", jv_str(s->jobs[i].precision));
+        jv_set(j, "gpu", jv_str(s->jobs[i].gpu->name));
+        jv_set(j, "gpus", jv_int(s->jobs[i].gpus));
+        jv_set(j, "tokens", jv_num(s->jobs[i].tokens));
+        jv_set(j, "finished", jv_int((int64_t)finished(reps, n, i)));
+        for (size_t k = 0; k < metric_n_job; k++)
+            jv_set(m, metric_job[k].name, summary_json(metric_job_summary(k, reps, n, i)));
+        jv_set(j, "metrics", m);
+        jv_push(jobs, j);
+    }
+    jv_set(root, "jobs", jobs);
+    for (size_t k = 0; k < metric_n_site; k++)
+        jv_set(site, metric_site[k].name, summary_json(metric_site_summary(k, reps, n)));
+    jv_set(root, "site", site);
+    rc = jv_write(root, f, 1);
+    jv_free(root);
+    return rc;
+}
+
+static int csv_summary_row(FILE *f, const char *scope, const char *name,
+                           const metric_def *d, stat_summary s)
+{
+    char num[7][40];
+    const char *cells[11];
+    double v[6] = { s.mean, s.p10, s.p50, s.p90, s.min, s.max };
+    snprintf(num[0], sizeof num[0], "%zu", s.n);
+    for (int k = 0; k < 6; k++) {
+        if (isfinite(v[k]))
+            snprintf(num[k + 1], sizeof num[k + 1], "%.10g", v[k]);
+        else
+            num[k + 1][0] = '\0';
+    }
+    cells[0] = scope;
+    cells[1] = name;
+    cells[2] = d->name;
+    cells[3] = d->unit;
+    for (int k = 0; k < 7; k++)
+        cells[4 + k] = num[k];
+    return csvt_write_row(f, cells, 11);
+}
+
+int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
+                const res_rep *reps, size_t n)
+{
+    static const char *const hdr[] = { "scope", "name", "metric", "unit", "n", "mean",
+                                       "p10", "p50", "p90", "min", "max" };
+    int rc = csvt_write_row(f, hdr, 11);
+    (void)ri;
+    for (size_t i = 0; i < s->n_jobs && rc == SIM_OK; i++)
+        for (size_t k = 0; k < metric_n_job && rc == SIM_OK; k++)
+            rc = csv_summary_row(f, "job", s->jobs[i].name, &metric_job[k],
+                                 metric_job_summary(k, reps, n, i));
+    for (size_t k = 0; k < metric_n_site && rc == SIM_OK; k++)
+        rc = csv_summary_row(f, "site", s->site.name, &metric_site[k],
+                             metric_site_summary(k, reps, n));
+    return rc;
+}
+
+static void table_row(FILE *f, const metric_def *d, stat_summary s)
+{
+    double v[6] = { s.mean, s.p10, s.p50, s.p90, s.min, s.max };
+    fprintf(f, "  %-36s %-12s", d->label, d->unit);
+    for (int k = 0; k < 6; k++) {
+        if (!isfinite(v[k]))
+            fprintf(f, " %11s", "-");
+        else if (fabs(v[k]) >= 1e7 || (fabs(v[k]) < 1e-3 && v[k] != 0))
+            fprintf(f, " %11.3e", v[k]);
+        else
+            fprintf(f, " %11.4g", v[k]);
+    }
+    fputc('\n', f);
+}
+
+int run_out_table(FILE *f, const run_info *ri, const scenario *s,
+                  const res_rep *reps, size_t n)
+{
+    static const char hdr[] = "  %-36s %-12s %11s %11s %11s %11s %11s %11s\n";
+    fprintf(f, "scenario %s: %s\n", ri->name, s->description);
+    fprintf(f, "site %s, %zu module group(s), %.2f MW IT, seed %llu, %u replication(s)\n",
+            s->site.name, s->n_modules, scenario_it_power_w(s) / 1e6,
+            (unsigned long long)ri->seed, ri->replications);
+    for (size_t i = 0; i < s->n_jobs; i++) {
+        const scen_job *j = &s->jobs[i];
+        fprintf(f, "\njob %s: %s %s on %d %s, %.3g tokens; finished in %zu of %zu replication(s)\n",
+                j->name, j->model->name, j->precision, j->gpus, j->gpu->name, j->tokens,
+                finished(reps, n, i), n);
+        fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min", "max");
+        for (size_t k = 0; k < metric_n_job; k++)
+            table_row(f, &metric_job[k], metric_job_summary(k, reps, n, i));
+    }
+    fprintf(f, "\nsite %s\n", s->site.name);
+    fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min", "max");
+    for (size_t k = 0; k < metric_n_site; k++)
+        table_row(f, &metric_site[k], metric_site_summary(k, reps, n));
+    return ferror(f) ? SIM_EIO : SIM_OK;
+}

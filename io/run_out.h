@@ -1,0 +1,45 @@
+/* io/run_out.h: a run's results as text: the table a planner reads, one
+ * JSON object, or CSV (long format). All three carry the same numbers:
+ * every metric of models/metrics.h summarised over the replications as
+ * mean, P10, P50, P90, min and max, with units. Nothing time- or
+ * machine-dependent is printed, so the same scenario and seed give the same
+ * bytes. */
+#ifndef IO_RUN_OUT_H
+#define IO_RUN_OUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "models/results.h"
+#include "models/scenario.h"
+
+/* What the run was. name: the scenario's name (its file name without
+ * folder and extension). */
+typedef struct run_info {
+    const char *name;
+    uint64_t seed;
+    uint32_t replications;
+} run_info;
+
+/* The scenario's name for output: file name without folder and ".cfg",
+ * into buf. Returns buf. */
+char *run_scenario_name(const scenario *s, char *buf, size_t n);
+
+/* JSON: {"scenario": ..., "seed": ..., "replications": R, "jobs": [{"name":
+ * ..., "model": ..., "gpu": ..., "gpus": ..., "finished": k, "metrics":
+ * {"time_to_train_days": {"mean": .., "p10": .., "p50": .., "p90": ..,
+ * "min": .., "max": ..}, ...}}], "site": {"utilization": {...}, ...}}.
+ * Returns 0 or SIM_EIO. */
+int run_out_json(FILE *f, const run_info *ri, const scenario *s,
+                 const res_rep *reps, size_t n);
+
+/* CSV with header scope,name,metric,unit,n,mean,p10,p50,p90,min,max; one
+ * row per job metric and per site metric. */
+int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
+                const res_rep *reps, size_t n);
+
+/* The human-readable table. */
+int run_out_table(FILE *f, const run_info *ri, const scenario *s,
+                  const res_rep *reps, size_t n);
+
+#endif
