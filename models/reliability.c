@@ -27,11 +27,18 @@ double rel_daly_interval_s(double write_s, double mtbi_s)
     return sqrt(2.0 * write_s * mtbi_s) * (1.0 + sqrt(x) / 3.0 + x / 9.0) - write_s;
 }
 
+double rel_expected_segment_s(double rate_per_s, double seg_s, double restart_s)
+{
+    /* M e^(R/M) (e^(s/M) - 1) = e^(R lambda) expm1(s lambda) / lambda. */
+    if (!(rate_per_s > 0))
+        return seg_s;
+    return exp(restart_s * rate_per_s) * expm1(seg_s * rate_per_s) / rate_per_s;
+}
+
 double rel_expected_goodput(double rate_per_s, double interval_s,
                             double write_s, double restart_s)
 {
-    double seg = interval_s + write_s;
-    return interval_s / seg / (1.0 + rate_per_s * (restart_s + seg / 2.0));
+    return interval_s / rel_expected_segment_s(rate_per_s, interval_s + write_s, restart_s);
 }
 
 res_cause rel_draw_cause(const rel_mix *mix, gsl_rng *r)

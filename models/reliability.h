@@ -20,12 +20,14 @@
  * delta for delta < 2M, else tau = M; delta is the checkpoint write (blocking)
  * time and M the job's mean time between interruptions (facts.md 4.5).
  *
- * Goodput. With Poisson failures at rate lambda, checkpoints every tau of
- * training, write time delta and restart time R, the expected fraction of
- * wall time spent on useful training is (first-order, Daly 2006):
- *   G = tau / (tau + delta) * 1 / (1 + lambda (R + (tau + delta) / 2)).
- * The simulation does not use this formula; tests compare the simulated
- * goodput with it.
+ * Expected time of a segment. With Poisson failures at rate 1/M, a
+ * segment of s seconds (tau of training plus the checkpoint write delta)
+ * that restarts from its beginning after each failure, each restart taking
+ * R and itself exposed to failures, takes on average (Daly 2006, eq. 5)
+ *   E[T(s)] = M e^(R/M) (e^(s/M) - 1),
+ * which tends to s as M -> infinity. Goodput (useful training time over
+ * wall time) of such segments is tau / E[T(tau + delta)]. The simulation
+ * does not use these formulas; tests compare its run times with them.
  *
  * All functions are pure and O(1). Times in seconds.
  */
@@ -61,7 +63,11 @@ double rel_young_interval_s(double write_s, double mtbi_s);
 /* Daly's higher-order interval [s] (formula above). delta, M > 0. */
 double rel_daly_interval_s(double write_s, double mtbi_s);
 
-/* First-order expected goodput (formula above), in (0, 1]. */
+/* Expected wall time to complete a segment of seg_s seconds (formula
+ * above) [s]. rate_per_s = 1/M >= 0; rate 0 gives seg_s. */
+double rel_expected_segment_s(double rate_per_s, double seg_s, double restart_s);
+
+/* Expected goodput tau / E[T(tau + delta)], in (0, 1]. */
 double rel_expected_goodput(double rate_per_s, double interval_s,
                             double write_s, double restart_s);
 

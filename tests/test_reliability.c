@@ -59,10 +59,14 @@ static void test_reliability_cause_draws_follow_mix(void **state)
 }
 
 /* Expected goodput decreases with the failure rate and is 1 without
- * failures or checkpoint cost. */
+ * failures or checkpoint cost; for small rates Daly's exact segment time
+ * approaches the first-order s (1 + lambda (R + s / 2)). */
 static void test_reliability_expected_goodput_limits(void **state)
 {
+    double lam = 1e-7, s = 1800.0, r = 600.0;
     (void)state;
+    assert_close(rel_expected_segment_s(lam, s, r), s * (1.0 + lam * (r + s / 2.0)), 1e-6);
+    assert_close(rel_expected_segment_s(0.0, s, r), s, 0);
     assert_close(rel_expected_goodput(0.0, 3600.0, 0.0, 600.0), 1.0, 1e-12);
     assert_true(rel_expected_goodput(1e-5, 3600.0, 10.0, 600.0) >
                 rel_expected_goodput(1e-4, 3600.0, 10.0, 600.0));

@@ -1,0 +1,267 @@
+/* tests/test_site.c: the site simulation's sanity properties (issue 6.7)
+ * and its promises (models/site.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+#include "models/metrics.h"
+#include "models/reliability.h"
+#include "tests/site_util.h"
+#include "tests/testutil.h"
+
+static test_world W;
+
+static int setup(void **state)
+{
+    (void)state;
+    world_open(&W);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    world_close(&W);
+    return 0;
+}
+
+/* "one job with no failures and unlimited power takes exactly tokens /
+ * throughput" */
+static void test_site_one_job_takes_tokens_over_throughput(void **state)
+{
+    scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", NULL, 0);
+    res_rep *r = run_reps(&W, s, 1, 0, 0);
+    tp_result tr;
+    sim_err e;
+    double rate;
+    (void)state;
+    assert_int_equal(site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
+    rate = tr.tokens_per_s_per_gpu * s->jobs[0].gpus;
+    assert_true(r[0].jobs[0].completed);
+    assert_close(r[0].jobs[0].start_s, 0.0, 0);
+    assert_close(r[0].jobs[0].run_time_s, s->jobs[0].tokens / rate, 1e-12);
+    assert_close(r[0].jobs[0].goodput, 1.0, 1e-12);
+    assert_int_equal(r[0].jobs[0].interruptions, 0);
+    assert_close(r[0].jobs[0].tokens, s->jobs[0].tokens, 1e-12);
+    free_reps(r, 1);
+    scenario_free(s);
+}
+
+/* "with failures, goodput matches the analytical expectation within the
+ * Monte Carlo confidence interval": the mean run time of R replications
+ * against Daly's expected time of each checkpoint segment
+ * (reliability.h), summed over the job's segments. */
+static void test_site_failures_match_daly_expectation(void **state)
+{
+    const char *sets[] = {
+        "reliability.failures=true",
+        "reliability.interruptions_per_gpu_hour=1.0e-3",
+        "reliability.node_repair_h=0.01",
+        "reliability.module_mtbf_days=0.0",
+        "jobs.[0].checkpoint.policy=\"fixed\"",
+        "jobs.[0].checkpoint.interval_min=30.0",
+        "jobs.[0].checkpoint.write_s=60.0",
+        "jobs.[0].checkpoint.restart_min=10.0",
+    };
+    enum { R = 40 };
+    scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", sets, 8);
+    res_rep *r = run_reps(&W, s, R, 0, 0);
+    double t[R], lam = 1.0e-3 / 3600.0 * s->jobs[0].gpus, tau = 1800.0, w, expect = 0;
+    double mean, se, ints = 0, int_min = 1e9, int_max = 0;
+    tp_result tr;
+    sim_err e;
+    (void)state;
+    assert_int_equal(site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
+    w = s->jobs[0].tokens / (tr.tokens_per_s_per_gpu * s->jobs[0].gpus);
+    while (w > tau) {
+        expect += rel_expected_segment_s(lam, tau + 60.0, 600.0);
+        w -= tau;
+    }
+    expect += rel_expected_segment_s(lam, w, 600.0);
+    for (int i = 0; i < R; i++) {
+        assert_true(r[i].jobs[0].completed);
+        t[i] = r[i].jobs[0].run_time_s;
+        ints += r[i].jobs[0].interruptions;
+        int_min = fmin(int_min, r[i].jobs[0].interruptions);
+        int_max = fmax(int_max, r[i].jobs[0].interruptions);
+    }
+    mean = gsl_stats_mean(t, 1, R);
+    se = gsl_stats_sd(t, 1, R) / sqrt((double)R);
+    if (fabs(mean - expect) > 3.5 * se)
+        fail_msg("mean run time %.1f s, Daly %.1f s, se %.1f s", mean, expect, se);
+    /* Interruptions are events: their count varies across replications. */
+    assert_true(int_max > int_min);
+    assert_true(ints / R > 2.0);
+    free_reps(r, R);
+    scenario_free(s);
+}
+
+/* "adding battery never slows a job on a solar-only site" */
+static void test_site_more_battery_never_slows(void **state)
+{
+    const char *caps[] = { "energy.battery.capacity_mwh=0.5", "energy.battery.capacity_mwh=4.0",
+                           "energy.battery.capacity_mwh=12.0" };
+    const char *pw[] = { "energy.battery.power_mw=0.1", "energy.battery.power_mw=0.8",
+                         "energy.battery.power_mw=2.4" };
+    double prev = INFINITY;
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        const char *sets[] = { caps[k], pw[k], "jobs.[0].tokens=1.0e11" };
+        scenario *s = load_scn(&W, "tests/data/run/solar-only.cfg", sets, 3);
+        res_rep *r = run_reps(&W, s, 1, 0, 0);
+        assert_true(r[0].jobs[0].completed);
+        assert_true(r[0].jobs[0].time_to_train_s <= prev * (1 + 1e-12));
+        if (k == 2)
+            assert_true(r[0].jobs[0].time_to_train_s < prev);   /* and it helps */
+        prev = r[0].jobs[0].time_to_train_s;
+        free_reps(r, 1);
+        scenario_free(s);
+    }
+}
+
+/* "a pause never loses completed work": with the pause policy on solar
+ * alone the job pauses every night; the saved progress never goes back,
+ * nothing is interrupted, and every token is trained exactly once. */
+static void test_site_pause_never_loses_work(void **state)
+{
+    const char *sets[] = { "policy.shortage=\"pause\"", "jobs.[0].tokens=1.0e11" };
+    scenario *s = load_scn(&W, "tests/data/run/solar-only.cfg", sets, 2);
+    res_rep *r = run_reps(&W, s, 1, 0, 1);
+    double saved = 0, ideal;
+    int pauses = 0;
+    (void)state;
+    assert_true(r[0].jobs[0].completed);
+    for (size_t i = 0; i < r[0].n_events; i++) {
+        const res_event *ev = &r[0].events[i];
+        assert_true(ev->kind != RES_EV_INTERRUPT && ev->kind != RES_EV_SHED);
+        if (ev->kind == RES_EV_PAUSE || ev->kind == RES_EV_CHECKPOINT ||
+            ev->kind == RES_EV_RESUME) {
+            assert_true(ev->value >= saved);
+            saved = ev->value;
+            pauses += ev->kind == RES_EV_PAUSE;
+        }
+    }
+    assert_true(pauses >= 2);
+    assert_int_equal(pauses, r[0].jobs[0].pauses);
+    ideal = s->jobs[0].tokens / (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+    assert_true(r[0].jobs[0].run_time_s > ideal);
+    assert_close(r[0].jobs[0].tokens, s->jobs[0].tokens, 1e-12);
+    free_reps(r, 1);
+    scenario_free(s);
+}
+
+/* "facility energy is at least IT energy" and "P10 <= P50 <= P90", on the
+ * bundled Nevada scenario with failures on. */
+static void test_site_facility_at_least_it_and_ordered_percentiles(void **state)
+{
+    enum { R = 6 };
+    scenario *s = load_scn(&W, "scenarios/nevada-solar.cfg", NULL, 0);
+    res_rep *r = run_reps(&W, s, R, 0, 0);
+    (void)state;
+    for (int i = 0; i < R; i++) {
+        assert_true(r[i].site.facility_energy_j >= r[i].site.it_energy_j);
+        for (size_t j = 0; j < r[i].n_jobs; j++) {
+            assert_true(r[i].jobs[j].facility_energy_j >= r[i].jobs[j].it_energy_j);
+            assert_true(r[i].jobs[j].it_energy_j > 0);
+        }
+    }
+    for (size_t j = 0; j < s->n_jobs; j++)
+        for (size_t k = 0; k < metric_n_job; k++) {
+            stat_summary m = metric_job_summary(k, r, R, j);
+            if (m.n == 0)
+                continue;
+            assert_true(m.min <= m.p10 && m.p10 <= m.p50 && m.p50 <= m.p90 && m.p90 <= m.max);
+        }
+    free_reps(r, R);
+    scenario_free(s);
+}
+
+/* Job energies are shares of the audited site totals: they never exceed
+ * them, and on a site with one job that holds every system for most of
+ * the run, they are most of it. */
+static void test_site_job_energy_is_a_share_of_site_energy(void **state)
+{
+    scenario *s = load_scn(&W, "scenarios/nevada-solar.cfg", NULL, 0);
+    res_rep *r = run_reps(&W, s, 1, 0, 0);
+    double jobs = 0, src = 0;
+    (void)state;
+    for (size_t j = 0; j < r[0].n_jobs; j++) {
+        double by = 0;
+        jobs += r[0].jobs[j].facility_energy_j;
+        for (int k = 0; k < RES_N_SOURCES; k++)
+            by += r[0].jobs[j].energy_by_source_j[k];
+        assert_close(by, r[0].jobs[j].facility_energy_j, 1e-9);
+    }
+    for (int k = 0; k < RES_N_SOURCES; k++)
+        src += r[0].site.energy_by_source_j[k];
+    assert_true(jobs <= r[0].site.facility_energy_j * (1 + 1e-9));
+    assert_close(src, r[0].site.facility_energy_j, 1e-6);
+    free_reps(r, 1);
+    scenario_free(s);
+}
+
+/* Placement changes speed: a job spanning two modules sends its
+ * data-parallel traffic over their link; a thin link slows it, and the
+ * job waits for the second module's commissioning (day 10). */
+static void test_site_spanning_job_follows_link_and_commissioning(void **state)
+{
+    const char *thin[] = { "fabric.links.[0].bandwidth_gbps=800.0" };
+    scenario *a = load_scn(&W, "tests/data/run/two-groups.cfg", NULL, 0);
+    scenario *b = load_scn(&W, "tests/data/run/two-groups.cfg", thin, 1);
+    res_rep *ra = run_reps(&W, a, 1, 0, 0), *rb = run_reps(&W, b, 1, 0, 0);
+    (void)state;
+    assert_int_equal(ra[0].jobs[0].modules_spanned, 2);
+    assert_close(ra[0].jobs[0].start_s, 10 * 86400.0, 0);
+    assert_true(rb[0].jobs[0].tokens_per_s_per_gpu < ra[0].jobs[0].tokens_per_s_per_gpu);
+    assert_true(rb[0].jobs[0].run_time_s > ra[0].jobs[0].run_time_s);
+    free_reps(ra, 1);
+    free_reps(rb, 1);
+    scenario_free(a);
+    scenario_free(b);
+}
+
+/* "A run is a pure function of (scenario, options, seed, replication)":
+ * the same replication twice gives identical results, another seed not. */
+static void test_site_run_is_pure(void **state)
+{
+    scenario *s = load_scn(&W, "scenarios/nevada-solar.cfg", NULL, 0);
+    res_rep *a = run_reps(&W, s, 2, 0, 1), *b = run_reps(&W, s, 2, 0, 1);
+    res_rep *c = run_reps(&W, s, 1, 99, 0);
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(a[i].n_events, b[i].n_events);
+        assert_memory_equal(a[i].jobs, b[i].jobs, a[i].n_jobs * sizeof *a[i].jobs);
+        assert_memory_equal(&a[i].site, &b[i].site, sizeof a[i].site);
+        for (size_t k = 0; k < a[i].n_events; k++) {
+            const res_event *x = &a[i].events[k], *y = &b[i].events[k];
+            assert_true(x->t_s == y->t_s && x->job == y->job && x->kind == y->kind &&
+                        x->cause == y->cause && x->value == y->value);
+        }
+    }
+    assert_true(memcmp(a[0].jobs, c[0].jobs, a[0].n_jobs * sizeof *a[0].jobs) != 0);
+    free_reps(a, 2);
+    free_reps(b, 2);
+    free_reps(c, 1);
+    scenario_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest site_tests[] = {
+        cmocka_unit_test(test_site_one_job_takes_tokens_over_throughput),
+        cmocka_unit_test(test_site_failures_match_daly_expectation),
+        cmocka_unit_test(test_site_more_battery_never_slows),
+        cmocka_unit_test(test_site_pause_never_loses_work),
+        cmocka_unit_test(test_site_facility_at_least_it_and_ordered_percentiles),
+        cmocka_unit_test(test_site_job_energy_is_a_share_of_site_energy),
+        cmocka_unit_test(test_site_spanning_job_follows_link_and_commissioning),
+        cmocka_unit_test(test_site_run_is_pure),
+    };
+    return cmocka_run_group_tests_name("site", site_tests, setup, teardown);
+}
