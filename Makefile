@@ -100,8 +100,7 @@ demo: deps
 	@$(MAKE) --no-print-directory _demo
 
 _demo: $(BIN)/factorysim
-	$(BIN)/factorysim bench phold --lps 1024 --start-events 16 --end 2000 \
-	    --remote 0.25 --mean 1 --lookahead 1 --seed 1
+	$(BIN)/factorysim run scenarios/nevada-solar.cfg
 
 format:
 	clang-format -i sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] tests/*.c

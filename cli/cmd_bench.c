@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+
+int bench_site(int argc, char **argv);
 #include "io/json.h"
 #include "cli/tp_common.h"
 #include "models/phold.h"
@@ -115,5 +117,7 @@ int cmd_bench(int argc, char **argv)
         return bench_phold(argc - 1, argv + 1);
     if (strcmp(argv[1], "predict") == 0)
         return bench_predict(argc - 1, argv + 1);
-    return cli_usage_error("bench", "unknown benchmark '%s' (expected: phold, predict)", argv[1]);
+    if (strcmp(argv[1], "site") == 0)
+        return bench_site(argc - 1, argv + 1);
+    return cli_usage_error("bench", "unknown benchmark '%s' (expected: phold, predict, site)", argv[1]);
 }
