@@ -78,9 +78,10 @@ typedef struct sjob {
     const scen_job *sj;
     int state;
     int *take;             /* [n_mod] working systems per module */
+    int *spare;            /* [n_mod] hot-spare systems per module */
     int sys_needed;        /* working systems the job needs */
     int spares_total;      /* spare systems requested */
-    int spares;            /* spare systems still held */
+    int spares;            /* spare systems still held (sum of spare[]) */
     int sys_gpus;
     int gpu_type;
     int wait_module;       /* JS_WAIT_REPAIR: module whose repair it awaits */
@@ -357,9 +358,9 @@ static void enter_restart(run *R, sjob *j)
 
 static int held_systems(const run *R, const sjob *j)
 {
-    int n = j->spares;
+    int n = 0;
     for (size_t m = 0; m < R->n_mod; m++)
-        n += j->take[m];
+        n += j->take[m] + j->spare[m];
     return n;
 }
 
@@ -414,25 +415,9 @@ static void release_systems(run *R, sjob *j)
     accrue_held(R, j);
     refund_step(R, j);
     for (size_t m = 0; m < R->n_mod; m++) {
-        R->mod[m].free_sys += j->take[m];
+        R->mod[m].free_sys += j->take[m] + j->spare[m];
         j->take[m] = 0;
-    }
-    /* Spares sit in the job's first modules; return them to any module of
-     * its GPU type with room (installed counts are never exceeded). */
-    for (size_t m = 0; m < R->n_mod && j->spares > 0; m++) {
-        smod *md = &R->mod[m];
-        int room = md->n_sys - md->free_sys - md->repairing;
-        int held_elsewhere = 0;
-        for (size_t k = 0; k < R->n_job; k++)
-            if (&R->job[k] != j)
-                held_elsewhere += R->job[k].take[m];
-        room -= held_elsewhere;
-        if (md->gpu_type != j->gpu_type || room <= 0)
-            continue;
-        if (room > j->spares)
-            room = j->spares;
-        md->free_sys += room;
-        j->spares -= room;
+        j->spare[m] = 0;
     }
     j->spares = 0;
     j->held_since_s = NAN;
@@ -572,10 +557,16 @@ static void job_fail_fn(sim *e, void *ctx, uint64_t arg)
         accrue_held(R, j);
         j->take[m]--;
         if (j->spares > 0) {
-            /* A hot spare takes over; the failed system returns to the pool
-             * after repair. */
+            /* A hot spare takes over (one in the failed system's module if
+             * there is one); the failed system returns to the pool after
+             * repair. */
+            size_t ms = m;
+            if (j->spare[ms] == 0)
+                for (ms = 0; ms < R->n_mod && j->spare[ms] == 0; ms++)
+                    ;
+            j->spare[ms]--;
             j->spares--;
-            j->take[m]++;
+            j->take[ms]++;
             send_to_repair(R, m, NULL);
         } else {
             size_t alt = R->n_mod;
@@ -730,21 +721,17 @@ static int try_place(run *R, sjob *j, int need_total)
             fail_run(R, SIM_EINVAL);
             return 0;
         }
-        /* Working systems first, spares from the last modules taken. */
+        /* The spares are the last systems taken, from the last modules. */
         for (size_t m = R->n_mod; m-- > 0 && spares > 0;) {
             int k = R->place_tmp[m] < spares ? R->place_tmp[m] : spares;
-            if (k >= R->place_tmp[m] && used > 1)
-                k = R->place_tmp[m] - 1 < spares ? R->place_tmp[m] - 1 : spares;
-            if (k <= 0)
-                continue;
             R->place_tmp[m] -= k;
-            R->mod[m].free_sys -= k;
-            j->spares += k;
+            j->spare[m] = k;
             spares -= k;
         }
+        j->spares = j->spares_total;
         for (size_t m = 0; m < R->n_mod; m++) {
             j->take[m] = R->place_tmp[m];
-            R->mod[m].free_sys -= R->place_tmp[m];
+            R->mod[m].free_sys -= R->place_tmp[m] + j->spare[m];
         }
         j->rate = tr.tokens_per_s_per_gpu * j->sj->gpus;
         if (!(j->rate > 0)) {
@@ -983,11 +970,10 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
         for (size_t g = 0; g < R->n_grp; g++) {
             double nsys = 0;
             load_demand d;
+            /* Hot spares idle: they stay in the module's base load. */
             for (size_t m = 0; m < R->n_mod; m++)
                 if (R->mod[m].grp == g)
-                    nsys += j->take[m] + (g == R->mod[m].grp && m == 0 ? 0 : 0);
-            if (g == 0)
-                nsys += j->spares;   /* spares idle in the first group */
+                    nsys += j->take[m];
             if (nsys <= 0)
                 continue;
             R->busy_grp[g] += nsys;
@@ -1110,6 +1096,7 @@ static void run_free(run *R)
     for (size_t k = 0; k < R->n_job; k++) {
         gsl_rng_free(R->job[k].r);
         free(R->job[k].take);
+        free(R->job[k].spare);
     }
     free(R->mod);
     free(R->job);
@@ -1263,6 +1250,7 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
         char name[96];
         j->sj = sj;
         j->take = sim_xcalloc(R.n_mod ? R.n_mod : 1, sizeof *j->take);
+        j->spare = sim_xcalloc(R.n_mod ? R.n_mod : 1, sizeof *j->spare);
         j->gpu_type = gpu_type_index(s, sj->gpu);
         j->sys_gpus = 8;
         for (size_t g = 0; g < s->n_modules; g++)
