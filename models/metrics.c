@@ -22,6 +22,7 @@ static double j_good(const res_job *j) { return j->goodput; }
 static double j_ckpt(const res_job *j) { return j->checkpoints; }
 static double j_pause(const res_job *j) { return j->pauses; }
 static double j_tps(const res_job *j) { return j->tokens_per_s_per_gpu; }
+static double j_submit(const res_job *j) { return j->submit_s / 86400.0; }
 static double j_start(const res_job *j) { return j->start_s / 86400.0; }
 static double j_end(const res_job *j) { return j->end_s / 86400.0; }
 static double j_done(const res_job *j) { return j->completed ? 1.0 : 0.0; }
@@ -38,6 +39,7 @@ const metric_def metric_job[] = {
     { "interruptions", "1", "interruptions", j_int, NULL, -1 },
     { "goodput", "1", "goodput (ideal / actual run time)", j_good, NULL, -1 },
     { "run_time_days", "d", "run time (start to end)", j_run, NULL, -1 },
+    { "submit_day", "d", "submit", j_submit, NULL, -1 },
     { "start_day", "d", "start", j_start, NULL, -1 },
     { "end_day", "d", "end", j_end, NULL, -1 },
     { "checkpoints", "1", "checkpoints", j_ckpt, NULL, -1 },
