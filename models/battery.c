@@ -45,6 +45,7 @@ void battery_cfg_default(battery_cfg *c, size_t n_packs, double pack_energy_j)
     c->soh_sd = 0.05;
     c->soh_min = 0.60;
     c->soh_max = 0.85;
+    c->soh_uniform = 0;
     c->p_max_w = 0.0;
     c->c_rate_max = 0.2;
     c->rte = 0.88;
@@ -109,8 +110,12 @@ battery *battery_new(const battery_cfg *c, uint64_t master, uint64_t rep,
             /* One stream per pack: reseeding keeps draws independent of how
              * many packs precede it. */
             rng_stream_reset(r, master, rep, stream_base + i);
-            s = c->soh_mean + gsl_ran_gaussian(r, c->soh_sd);
-            s = s < c->soh_min ? c->soh_min : s > c->soh_max ? c->soh_max : s;
+            if (c->soh_uniform) {
+                s = c->soh_min + (c->soh_max - c->soh_min) * gsl_rng_uniform(r);
+            } else {
+                s = c->soh_mean + gsl_ran_gaussian(r, c->soh_sd);
+                s = s < c->soh_min ? c->soh_min : s > c->soh_max ? c->soh_max : s;
+            }
         }
         b->soh0[i] = s;
         b->cap_new_j += c->pack_energy_j;

@@ -8,7 +8,8 @@
  * health at second-life start soh0_i drawn from its own random stream
  * (stream id = stream_base + i): N(soh_mean, soh_sd) clipped to
  * [soh_min, soh_max], default N(0.70, 0.05) on [0.60, 0.85] (facts-more.md 4:
- * EV packs retire at 70-80%, Leaf Gen-1 60-67%; sd is an assumption). Packs
+ * EV packs retire at 70-80%, Leaf Gen-1 60-67%; sd is an assumption), or
+ * U(soh_min, soh_max) with soh_uniform. Packs
  * share current in proportion to capacity, so all see the same equivalent
  * full cycles (EFC) and calendar time and keep their relative health:
  * SOH_i(t) = soh0_i q(t), bank capacity C(t) = q(t) sum_i pack_energy_j
@@ -51,6 +52,8 @@ typedef struct battery_cfg {
     double pack_energy_j;   /* nameplate of one pack when new, > 0 */
     int second_life;        /* 1: draw soh0 per pack; 0: soh0 = 1 */
     double soh_mean, soh_sd, soh_min, soh_max;   /* soh0 draw, see above */
+    int soh_uniform;        /* 1: soh0 ~ U(soh_min, soh_max) instead of the
+                               clipped normal (soh_mean, soh_sd unused) */
     double p_max_w;         /* charge and discharge limit of the bank,
                                0 = from c_rate_max only */
     double c_rate_max;      /* per hour of current capacity, 0.2 */

@@ -135,6 +135,13 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     if ((unsigned)c->policy > DISPATCH_POLICY_SHED)
         return sim_err_set(err, SIM_EINVAL, NULL, 0, "site.policy: unknown (%d)",
                            (int)c->policy), NULL;
+    if (!(c->solar_degradation_per_s >= 0 && c->solar_degradation_per_s < 1e-6) ||
+        !(c->battery_carbon_g_per_j >= 0 && isfinite(c->battery_carbon_g_per_j)) ||
+        !(c->battery_price_usd_per_j >= 0 && isfinite(c->battery_price_usd_per_j)))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "site: solar degradation, battery carbon and price must be >= 0 "
+                           "(got %g /s, %g g/J, %g USD/J)", c->solar_degradation_per_s,
+                           c->battery_carbon_g_per_j, c->battery_price_usd_per_j), NULL;
     for (size_t i = 0; i < c->n_solar; i++)
         if (solar_cfg_check(&c->solar[i], err) != SIM_OK)
             return NULL;
@@ -292,7 +299,8 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
     size_t k = 0;
     for (size_t i = 0; i < c->n_solar; i++, k++) {
         sp->dsrc[k].role = DISPATCH_MUST_TAKE;
-        sp->dsrc[k].avail_w = sp->pv_ac[i * CLIMATE_HOURS + hour];
+        sp->dsrc[k].avail_w = sp->pv_ac[i * CLIMATE_HOURS + hour] *
+                              fmax(0.0, 1.0 - c->solar_degradation_per_s * t_s);
         sp->dsrc[k].carbon_g_per_j = c->solar_carbon_g_per_j;
         sp->dsrc[k].price_usd_per_j = c->solar_price_usd_per_j;
         sp->dsrc[k].renewable = 1;
@@ -314,8 +322,12 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
         d->discharge_max_w = battery_discharge_limit_w(bt, dt);
         d->eta_c = battery_eta_charge(bt);
         d->eta_d = battery_eta_discharge(bt);
-        d->carbon_g_per_j = st > 0 ? sp->pool_c[b] / st : 0;
-        d->cost_usd_per_j = st > 0 ? sp->pool_cost[b] / st : 0;
+        /* Per stored joule: the charging mix, plus the storage's own
+         * carbon and cost per joule delivered (x eta_d converts). */
+        d->carbon_g_per_j = (st > 0 ? sp->pool_c[b] / st : 0) +
+                            c->battery_carbon_g_per_j * battery_eta_discharge(bt);
+        d->cost_usd_per_j = (st > 0 ? sp->pool_cost[b] / st : 0) +
+                            c->battery_price_usd_per_j * battery_eta_discharge(bt);
         d->renewable_frac = st > 0 ? fmin(1.0, sp->pool_ren[b] / st) : 0;
     }
     for (size_t m = 0; m < c->n_module; m++) {
@@ -392,6 +404,8 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
     t->discharge_j += o->discharge_w * dt;
     t->charge_j += o->charge_w * dt;
     t->curtailed_j += o->curtailed_w * dt;
+    t->stored_j += o->stored_w * dt;
+    t->withdrawn_j += o->withdrawn_w * dt;
     t->shortfall_j += o->shortfall_w * dt;
     t->loss_j += o->loss_w * dt;
     t->fade_loss_j += fade;

@@ -81,6 +81,15 @@ typedef struct site_power_cfg {
                                        median (facts.md 3.5) */
     double solar_price_usd_per_j;   /* 58 $/MWh, middle of Lazard v18
                                        utility PV 38-78 (facts.md 3.7) */
+    double solar_degradation_per_s; /* PV output fades linearly from t = 0:
+                                       x (1 - d t); 0 default (the plant's
+                                       first-year yield; NREL ATB gives
+                                       0.7 %/yr, facts.md 3.1) */
+    double battery_carbon_g_per_j;  /* per J discharged, on top of the
+                                       stored energy's own mix; 0 */
+    double battery_price_usd_per_j; /* per J discharged (levelized storage
+                                       cost), on top of the stored
+                                       energy's cost; 0 */
     int record;                     /* 1 = keep per-step records */
 } site_power_cfg;
 
@@ -119,6 +128,8 @@ typedef struct site_power_totals {
     double battery_efc;       /* capacity-weighted mean over banks */
     double battery_soh0, battery_soh;   /* at start and now */
     double solar_p_ac0_w, solar_p_dc0_w;  /* nameplates */
+    double stored_j;          /* added to storage (charge x eta_c) */
+    double withdrawn_j;       /* removed from storage (discharge / eta_d) */
     double balance_max_rel;   /* worst step energy balance */
     double grid_max_w;        /* peak import */
     uint64_t outages;         /* forced outages begun */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "models/normals.h"
 #include "sim/mem.h"
 
 /* Hour of the (non-leap) year at the start date, local standard time. */
@@ -50,7 +51,9 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     c.policy = s->policy == SHORTAGE_PAUSE ? DISPATCH_POLICY_PAUSE
                : s->policy == SHORTAGE_SHED ? DISPATCH_POLICY_SHED
                                             : DISPATCH_POLICY_THROTTLE;
-    if (s->site.climate.kind == CLIMATE_EPW) {
+    if (s->site.climate.kind != CLIMATE_NORMALS) {
+        /* EPW and hourly CSV alike: the caller loads the file
+         * (io/climate_load.h); never fall back to normals silently. */
         if (!weather)
             return sim_err_set(err, SIM_EINVAL, s->path, 0,
                                "site.climate: the weather file '%s' was not loaded",
@@ -69,6 +72,19 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
                 c.normals.t_mean_c[m] = s->site.climate.monthly_mean_c[m];
                 c.normals.t_range_k[m] = s->site.climate.diurnal_range_k;
             }
+        } else {
+            /* A diurnal_range_k given with built-in normals rescales the
+             * monthly ranges so their annual mean is the given one (the
+             * month-to-month shape is kept). */
+            const climate_normals *cn = normals_find(s->site.climate.normals);
+            double mean = 0;
+            for (int m = 0; m < 12; m++)
+                mean += b->t_range_k[m] / 12.0;
+            if (cn && fabs(s->site.climate.diurnal_range_k - cn->diurnal_range_k) > 1e-9 &&
+                mean > 0)
+                for (int m = 0; m < 12; m++)
+                    c.normals.t_range_k[m] =
+                        b->t_range_k[m] * s->site.climate.diurnal_range_k / mean;
         }
         snprintf(c.normals.name, sizeof c.normals.name, "%s", s->site.name);
         c.normals.lat_deg = s->site.latitude_deg;
@@ -89,6 +105,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.n_solar = 1;
         c.solar_carbon_g_per_j = en->solar.carbon_kg_per_j * 1000.0;
         c.solar_price_usd_per_j = en->solar.cost_usd_per_j;
+        c.solar_degradation_per_s = en->solar.degradation_per_s;
     }
     if (en->battery.present) {
         const scen_battery *b = &en->battery;
@@ -96,7 +113,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         battery_cfg_default(&bat, (size_t)b->packs, b->capacity_j / (b->packs * soh));
         bat.second_life = 1;
         bat.soh_mean = soh;
-        bat.soh_sd = b->soh_dist == SOH_UNIFORM ? (b->soh_max - b->soh_min) / sqrt(12.0) : b->soh_sd;
+        bat.soh_sd = b->soh_dist == SOH_UNIFORM ? 0.0 : b->soh_sd;
+        bat.soh_uniform = b->soh_dist == SOH_UNIFORM;
         bat.soh_min = b->soh_min;
         bat.soh_max = b->soh_max;
         bat.p_max_w = b->power_w;
@@ -106,6 +124,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         bat.soc_init = b->initial_soc;
         c.battery = &bat;
         c.n_battery = 1;
+        c.battery_carbon_g_per_j = b->carbon_kg_per_j * 1000.0;
+        c.battery_price_usd_per_j = b->cost_usd_per_j;
     }
     {
         const scen_firm *f[2] = { &en->geothermal, &en->hydro };
@@ -120,8 +140,20 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
             snprintf(u->name, sizeof u->name, "%s", nm[i]);
             u->mtbf_s = f[i]->mtbf_s;
             u->mttr_s = f[i]->mttr_s;
-            if (!(f[i]->mtbf_s > 0))
+            /* Long-run availability = outage availability A_o = MTBF /
+             * (MTBF + MTTR) x derate while up: a lower `availability` than
+             * the outages give becomes a derate; without outages it is
+             * all derate. */
+            if (f[i]->mtbf_s > 0) {
+                double ao = f[i]->mtbf_s / (f[i]->mtbf_s + f[i]->mttr_s);
+                u->derate = fmin(1.0, f[i]->availability / ao);
+            } else {
                 u->derate = f[i]->availability;
+            }
+            /* A scenario's hydro is contracted firm capacity (sources.cfg
+             * notes): its energy is limited by monthly_cf, not by the
+             * Norwegian fleet's capacity factor. */
+            u->cf = 0.0;
             for (int m = 0; m < 12; m++)
                 u->month_frac[m] = f[i]->monthly_cf[m];
             u->price_usd_per_j = f[i]->cost_usd_per_j;

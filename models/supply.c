@@ -165,7 +165,7 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
     case SUPPLY_GEOTHERMAL:
         return s->c.capacity_w * s->c.derate;
     case SUPPLY_HYDRO: {
-        double p = s->c.capacity_w * s->c.month_frac[m];
+        double p = s->c.capacity_w * s->c.month_frac[m] * s->c.derate;
         if (s->c.cf > 0 && dt_s > 0) {
             double budget = s->c.cf * s->c.capacity_w * month_hours[m] * 3600.0;
             double used = s->month == m ? s->month_used_j : 0.0;

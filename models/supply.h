@@ -6,7 +6,8 @@
  * Model. A source has a nameplate capacity_w and, while up, offers
  *   geothermal: capacity_w x derate (baseload, must-run: unused output is
  *               curtailed, the dispatch treats it like solar);
- *   hydro:      capacity_w x month_frac[month] (seasonal capacity), limited
+ *   hydro:      capacity_w x month_frac[month] x derate (seasonal
+ *               capacity), limited
  *               by a monthly energy budget cf x capacity x month hours when
  *               cf > 0 (reservoir; dispatchable: unused water stays);
  *   grid:       import_limit_w (dispatchable, after batteries).
@@ -44,7 +45,8 @@ typedef struct supply_cfg {
     char name[48];
     supply_kind kind;
     double capacity_w;        /* nameplate (grid: import limit), >= 0 */
-    double derate;            /* geothermal: fraction available when up, 1 */
+    double derate;            /* geothermal, hydro: fraction available when
+                                 up, 1 */
     double month_frac[12];    /* hydro: capacity fraction per month, 1 */
     double cf;                /* hydro: monthly energy budget as a capacity
                                  factor, 0 = unlimited */

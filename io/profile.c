@@ -1,0 +1,296 @@
+/* io/profile.c: hourly weather CSV -> climate_year (see profile.h for the
+ * format). The table comes from io/csv.h (libcsv); this file maps the
+ * header to columns, checks every cell and fills the year.
+ *
+ * Rows are checked in file order against the hour they must hold, so a
+ * missing, repeated or shuffled hour fails at its own line. Feb 29 rows of a
+ * timestamped leap year are dropped before counting.
+ */
+#include "io/profile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/csv.h"
+#include "models/solar.h"
+
+enum { C_HOUR, C_TS, C_TDB, C_TDP, C_RH, C_P, C_GHI, C_DNI, C_DHI, C_WIND, N_COLS };
+
+/* Column names, ranges and units, indexed by the enum above. */
+static const struct {
+    const char *name;
+    double lo, hi;
+    const char *unit;
+} cols[N_COLS] = {
+    { "hour", 0, CLIMATE_HOURS - 1, "h" },
+    { "timestamp", 0, 0, "" },
+    { "dry_bulb_c", -70, 70, "degC" },
+    { "dew_point_c", -90, 70, "degC" },
+    { "rh_pct", 0, 110, "%" },
+    { "pressure_pa", 31000, 120000, "Pa" },
+    { "ghi_w_m2", 0, 1600, "W/m^2" },
+    { "dni_w_m2", 0, 1600, "W/m^2" },
+    { "dhi_w_m2", 0, 1000, "W/m^2" },
+    { "wind_m_s", 0, 70, "m/s" },
+};
+
+static const int month_days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+void profile_site_default(profile_site *site, double lat_deg, double lon_deg, double tz_h,
+                          double elevation_m)
+{
+    site->name = NULL;
+    site->lat_deg = lat_deg;
+    site->lon_deg = lon_deg;
+    site->tz_h = tz_h;
+    site->elevation_m = elevation_m;
+    site->wind_default_m_s = PROFILE_WIND_DEFAULT_M_S;
+}
+
+/* Strict number: the whole cell (surrounding blanks allowed) is a finite
+ * number. Returns 0 or -1. */
+static int parse_num(const char *s, double *out)
+{
+    char *end;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parses "YYYY-MM-DD[ T]HH:MM[:SS]" into year, month (1..12), day and hour.
+ * Returns 0, or -1 when malformed, -2 when minutes or seconds are not 0. */
+static int parse_ts(const char *s, int *y, int *mo, int *d, int *h)
+{
+    int mi = 0, se = 0, n = 0;
+    char sep;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (sscanf(s, "%4d-%2d-%2d%c%2d:%2d%n", y, mo, d, &sep, h, &mi, &n) != 6 ||
+        (sep != ' ' && sep != 'T'))
+        return -1;
+    s += n;
+    if (*s == ':') {
+        int k = 0;
+        if (sscanf(s, ":%2d%n", &se, &k) != 1)
+            return -1;
+        s += k;
+    }
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s || *mo < 1 || *mo > 12 || *h < 0 || *h > 23 || mi < 0 || mi > 59 || se < 0 ||
+        se > 59)
+        return -1;
+    int leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
+    int dmax = *mo == 2 && leap ? 29 : month_days[*mo - 1];
+    if (*d < 1 || *d > dmax)
+        return -1;
+    return mi || se ? -2 : 0;
+}
+
+/* Hour of the non-leap year of month mo (1..12), day d, hour h. */
+static long hour_of_year(int mo, int d, int h)
+{
+    long days = 0;
+    for (int m = 0; m < mo - 1; m++)
+        days += month_days[m];
+    return (days + d - 1) * 24 + h;
+}
+
+int profile_read(const char *path, const profile_site *site, climate_year *out,
+                 profile_info *info, sim_err *err)
+{
+    csvt *t = NULL;
+    int idx[N_COLS], rc;
+    profile_info inf;
+    memset(&inf, 0, sizeof inf);
+    if ((rc = csvt_read(path, &t, err)) != SIM_OK)
+        return rc;
+    for (int c = 0; c < N_COLS; c++)
+        idx[c] = -1;
+    for (size_t k = 0; k < t->n_cols; k++) {
+        const char *h = t->header[k];
+        int c;
+        for (c = 0; c < N_COLS; c++)
+            if (strcmp(h, cols[c].name) == 0)
+                break;
+        if (c == N_COLS) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                             "column '%.60s': unknown (expected hour or timestamp, dry_bulb_c, "
+                             "dew_point_c or rh_pct, pressure_pa, ghi_w_m2, dni_w_m2, "
+                             "dhi_w_m2, wind_m_s)", h);
+            goto done;
+        }
+        if (idx[c] >= 0) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, 1, "column '%s': given twice", h);
+            goto done;
+        }
+        idx[c] = (int)k;
+    }
+    if ((idx[C_HOUR] >= 0) == (idx[C_TS] >= 0)) {
+        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                         "header: needs exactly one time column (got %s, expected hour or "
+                         "timestamp)", idx[C_HOUR] >= 0 ? "both" : "neither");
+        goto done;
+    }
+    if (idx[C_TDB] < 0) {
+        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                         "header: dry_bulb_c: missing (expected a dry-bulb column in degC)");
+        goto done;
+    }
+    if (idx[C_TDP] >= 0 && idx[C_RH] >= 0) {
+        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                         "header: dew_point_c and rh_pct both given (expected at most one)");
+        goto done;
+    }
+    if ((idx[C_DNI] >= 0) != (idx[C_DHI] >= 0) || (idx[C_DNI] >= 0 && idx[C_GHI] < 0)) {
+        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                         "header: irradiance columns (got ghi %s, dni %s, dhi %s; expected "
+                         "ghi_w_m2 alone, all three, or none)",
+                         idx[C_GHI] >= 0 ? "yes" : "no", idx[C_DNI] >= 0 ? "yes" : "no",
+                         idx[C_DHI] >= 0 ? "yes" : "no");
+        goto done;
+    }
+    inf.has_irradiance = idx[C_GHI] >= 0;
+    inf.has_dni_dhi = idx[C_DNI] >= 0;
+    inf.has_humidity = idx[C_TDP] >= 0 || idx[C_RH] >= 0;
+    inf.has_pressure = idx[C_P] >= 0;
+    inf.has_wind = idx[C_WIND] >= 0;
+
+    double p_std = climate_pressure_pa(site->elevation_m);
+    size_t n = 0;   /* hours filled */
+    int first_year = 0, last_line = 1;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        char **row = t->rows[r];
+        int line = t->line[r];
+        long want = (long)n, got;
+        last_line = line;
+        if (idx[C_TS] >= 0) {
+            int y, mo, d, h, tr = parse_ts(row[idx[C_TS]], &y, &mo, &d, &h);
+            if (tr != 0) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "timestamp: %s (got '%.40s', expected YYYY-MM-DD HH:00 in "
+                                 "local standard time)",
+                                 tr == -2 ? "not at the start of an hour" : "malformed",
+                                 row[idx[C_TS]]);
+                goto done;
+            }
+            if (mo == 2 && d == 29)
+                continue;
+            if (n == 0)
+                first_year = y;
+            if (y != first_year) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "timestamp: a second year (got %d, expected %d: one year of "
+                                 "hours)", y, first_year);
+                goto done;
+            }
+            got = hour_of_year(mo, d, h);
+        } else {
+            double v;
+            if (parse_num(row[idx[C_HOUR]], &v) != 0 || v != floor(v)) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "hour: not a whole number (got '%.40s', expected 0..8759)",
+                                 row[idx[C_HOUR]]);
+                goto done;
+            }
+            got = (long)v;
+        }
+        if (n >= CLIMATE_HOURS) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                             "too many rows (got more than %d, expected one per hour of a "
+                             "year)", CLIMATE_HOURS);
+            goto done;
+        }
+        if (got != want) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                             "%s: out of order (got hour %ld of the year, expected %ld: rows "
+                             "run Jan 1 00:00 to Dec 31 23:00, one per hour)",
+                             idx[C_TS] >= 0 ? "timestamp" : "hour", got, want);
+            goto done;
+        }
+        double v[N_COLS];
+        for (int c = C_TDB; c < N_COLS; c++) {
+            v[c] = NAN;
+            if (idx[c] < 0)
+                continue;
+            const char *cell = row[idx[c]];
+            if (parse_num(cell, &v[c]) != 0) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "%s: %s (got '%.40s', expected %s in %g..%g)", cols[c].name,
+                                 cell[0] ? "not a number" : "missing value", cell,
+                                 cols[c].unit, cols[c].lo, cols[c].hi);
+                goto done;
+            }
+            if (v[c] < cols[c].lo || v[c] > cols[c].hi) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "%s: out of range (got %g, expected %s in %g..%g)",
+                                 cols[c].name, v[c], cols[c].unit, cols[c].lo, cols[c].hi);
+                goto done;
+            }
+        }
+        climate_hour *h = &out->h[n];
+        memset(h, 0, sizeof *h);
+        h->t_db_c = v[C_TDB];
+        h->p_pa = idx[C_P] >= 0 ? v[C_P] : p_std;
+        if (idx[C_TDP] >= 0)
+            h->t_dp_c = fmin(v[C_TDP], h->t_db_c);
+        else if (idx[C_RH] >= 0)
+            h->t_dp_c = climate_dew_point(h->t_db_c, fmin(v[C_RH], 100.0) / 100.0);
+        else
+            h->t_dp_c = NAN;   /* the day's minimum, below */
+        h->ghi_w_m2 = idx[C_GHI] >= 0 ? v[C_GHI] : 0;
+        h->dni_w_m2 = idx[C_DNI] >= 0 ? v[C_DNI] : 0;
+        h->dhi_w_m2 = idx[C_DHI] >= 0 ? v[C_DHI] : 0;
+        h->wind_m_s = idx[C_WIND] >= 0 ? v[C_WIND] : site->wind_default_m_s;
+        n++;
+    }
+    inf.rows = t->n_rows;
+    if (n != CLIMATE_HOURS) {
+        rc = sim_err_set(err, SIM_ECONFIG, path, last_line,
+                         "too few rows (got %zu hours, expected %d: one per hour of a year)",
+                         n, CLIMATE_HOURS);
+        goto done;
+    }
+    for (size_t d = 0; d < CLIMATE_HOURS / 24; d++) {
+        double tmin = INFINITY;
+        for (size_t i = 24 * d; i < 24 * d + 24; i++)
+            tmin = fmin(tmin, out->h[i].t_db_c);
+        for (size_t i = 24 * d; i < 24 * d + 24; i++) {
+            climate_hour *h = &out->h[i];
+            if (isnan(h->t_dp_c))
+                h->t_dp_c = tmin;
+            h->rh = climate_rh(h->t_db_c, h->t_dp_c);
+            h->t_wb_c = climate_wet_bulb(h->t_db_c, h->t_dp_c, h->p_pa);
+            if (inf.has_irradiance && !inf.has_dni_dhi) {
+                solar_pos p;
+                solar_position_hour((double)i, site->lat_deg, site->lon_deg, site->tz_h, &p);
+                solar_decompose_erbs(h->ghi_w_m2, &p, &h->dni_w_m2, &h->dhi_w_m2);
+            }
+        }
+    }
+    snprintf(out->name, sizeof out->name, "%s", site->name ? site->name : path);
+    out->lat_deg = site->lat_deg;
+    out->lon_deg = site->lon_deg;
+    out->tz_h = site->tz_h;
+    out->elevation_m = site->elevation_m;
+    out->from_file = 1;
+    if (info)
+        *info = inf;
+    rc = SIM_OK;
+done:
+    csvt_free(t);
+    return rc;
+}
