@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "io/calib_file.h"
 #include "io/epw.h"
+#include "cli/run_store.h"
 #include "io/run_out.h"
 #include "models/catalog.h"
 #include "models/site.h"
@@ -32,6 +33,11 @@ static const char run_help[] =
     "                       --set energy.battery.capacity_mwh=120\n"
     "  --format F           table (default), json or csv\n"
     "  --no-failures        no random interruptions or module outages\n"
+    "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB ")\n"
+    "  --no-db              do not store the run\n"
+    "  --series WHICH       per-step site series to store: first (default:\n"
+    "                       replication 0), all or none\n"
+    "  --downsample K       store one averaged step per K steps (default 1)\n"
     "  --calibration FILE   throughput calibration (default models/calibration.cfg)\n"
     "  --catalog DIR        catalog folder (default: the built-in models/)\n"
     "  -h, --help           this help\n";
@@ -61,10 +67,17 @@ int cmd_run(int argc, char **argv)
         { "no-failures", no_argument, NULL, 'F' },
         { "calibration", required_argument, NULL, 'c' },
         { "catalog", required_argument, NULL, 'C' },
+        { "db", required_argument, NULL, 'd' },
+        { "no-db", no_argument, NULL, 'N' },
+        { "series", required_argument, NULL, 'T' },
+        { "downsample", required_argument, NULL, 'D' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *cmd = "run", *calib = NULL, *catdir = NULL;
+    const char *cmd = "run", *calib = NULL, *catdir = NULL, *db_path = RUN_STORE_DEFAULT_DB;
+    int series = 1;   /* 0 none, 1 first, 2 all */
+    uint32_t downsample = 1;
+    db *d = NULL;
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
     size_t n_sets = 0;
     uint64_t seed = 0;
@@ -99,6 +112,24 @@ int cmd_run(int argc, char **argv)
         case 'F': failures = 0; break;
         case 'c': calib = optarg; break;
         case 'C': catdir = optarg; break;
+        case 'd': db_path = optarg; break;
+        case 'N': db_path = NULL; break;
+        case 'T':
+            if (strcmp(optarg, "none") == 0)
+                series = 0;
+            else if (strcmp(optarg, "first") == 0)
+                series = 1;
+            else if (strcmp(optarg, "all") == 0)
+                series = 2;
+            else {
+                cli_usage_error(cmd, "--series: expected first, all or none (got '%s')", optarg);
+                goto usage;
+            }
+            break;
+        case 'D':
+            if (cli_u32(cmd, "--downsample", optarg, 1, 1000000, &downsample) < 0)
+                goto usage;
+            break;
         case 'h': fputs(run_help, stdout); free(sets); return CLI_EXIT_OK;
         case ':': cli_usage_error(cmd, "%s needs a value", argv[optind - 1]); goto usage;
         default: cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]); goto usage;
@@ -112,7 +143,9 @@ int cmd_run(int argc, char **argv)
     if (catalog_load(catdir, &cat, &err) != SIM_OK ||
         scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
         load_weather(s, &wx, &err) != SIM_OK ||
-        (calib ? tp_model_load(calib, &tp, &err) : tp_model_default(&tp, &err)) != SIM_OK) {
+        (calib ? tp_model_load(calib, &tp, &err) : tp_model_default(&tp, &err)) != SIM_OK ||
+        (db_path && (run_store_prepare_dir(db_path, &err) != SIM_OK ||
+                     db_open(db_path, &d, &err) != SIM_OK))) {
         rc = cli_report(&err);
         goto done;
     }
@@ -129,12 +162,31 @@ int cmd_run(int argc, char **argv)
         so.weather = wx;
         n_reps = reps_opt ? reps_opt : (size_t)s->sim.replications;
         reps = sim_xcalloc(n_reps, sizeof *reps);
-        if (site_run_reps(s, &so, 0, n_reps, reps, &err) != SIM_OK) {
+        so.record_events = d != NULL;
+        /* The series of replication 0 (or of all): recording never changes
+         * the simulation, only what is kept. */
+        so.record_steps = d != NULL && series > 0;
+        if (site_run_reps(s, &so, 0, 1, reps, &err) != SIM_OK ||
+            (so.record_steps = d != NULL && series == 2,
+             site_run_reps(s, &so, 1, n_reps - 1, reps + 1, &err)) != SIM_OK) {
             n_reps = 0;
             rc = cli_report(&err);
             goto done;
         }
         ri.name = run_scenario_name(s, name, sizeof name);
+        if (d) {
+            run_store_opts st;
+            int64_t id;
+            run_store_opts_default(&st);
+            st.scenario_name = ri.name;
+            st.seed = so.seed;
+            st.ts_downsample = downsample;
+            if (run_store(d, s, &st, reps, n_reps, &id, &err) != SIM_OK) {
+                rc = cli_report(&err);
+                goto done;
+            }
+            fprintf(stderr, "factorysim: stored as run %lld in %s\n", (long long)id, db_path);
+        }
         ri.seed = so.seed;
         ri.replications = (uint32_t)n_reps;
         if (fmt == CLI_FMT_JSON)
@@ -150,6 +202,7 @@ done:
     for (size_t r = 0; r < n_reps; r++)
         res_rep_free(&reps[r]);
     free(reps);
+    db_close(d);
     tp_model_free(tp);
     climate_year_free(wx);
     scenario_free(s);

@@ -19,16 +19,16 @@ static void test_run_cli_same_seed_same_bytes(void **state)
     for (int k = 0; k < 3; k++) {
         char args[256];
         snprintf(args, sizeof args,
-                 "run scenarios/nevada-solar.cfg --replications 3 --seed 5 --format %s", fmts[k]);
+                 "run scenarios/nevada-solar.cfg --no-db --replications 3 --seed 5 --format %s", fmts[k]);
         assert_int_equal(fs_run(args, a, sizeof a, NULL, 0), 0);
         assert_int_equal(fs_run(args, b, sizeof b, NULL, 0), 0);
         assert_true(strlen(a) > 1000);
         assert_string_equal(a, b);
     }
     /* Another seed changes the numbers. */
-    assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --replications 3 --seed 6 --format csv",
+    assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --no-db --replications 3 --seed 6 --format csv",
                             b, sizeof b, NULL, 0), 0);
-    assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --replications 3 --seed 5 --format csv",
+    assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --no-db --replications 3 --seed 5 --format csv",
                             a, sizeof a, NULL, 0), 0);
     assert_true(strcmp(a, b) != 0);
 }
@@ -45,7 +45,7 @@ static void test_run_cli_json_contract(void **state)
                            "\"p10\":", "\"p50\":", "\"p90\":", "\"min\":", "\"max\":",
                            "\"mean\":" };
     (void)state;
-    assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --replications 2 --format json",
+    assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --no-db --replications 2 --format json",
                             a, sizeof a, NULL, 0), 0);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (!strstr(a, keys[k]))
@@ -57,7 +57,7 @@ static void test_run_cli_json_contract(void **state)
 static void test_run_cli_errors(void **state)
 {
     (void)state;
-    assert_int_equal(fs_run("run tests/data/run/no-such.cfg", a, sizeof a, err, sizeof err), 1);
+    assert_int_equal(fs_run("run tests/data/run/no-such.cfg --no-db", a, sizeof a, err, sizeof err), 1);
     assert_non_null(strstr(err, "factorysim: "));
     assert_int_equal(fs_run("run tests/data/run/grid-one-job.cfg --set jobs.[0].gpus=-3",
                             a, sizeof a, err, sizeof err), 1);
@@ -68,12 +68,42 @@ static void test_run_cli_errors(void **state)
                             a, sizeof a, err, sizeof err), 2);
 }
 
+/* `run --db FILE` stores every run (issue 7): the second run gets the
+ * next id, and the results printed do not depend on storing. */
+static void test_run_cli_stores_runs(void **state)
+{
+    char path[64], args[256];
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/factorysim-run-%ld.db", (long)getpid());
+    remove(path);
+    snprintf(args, sizeof args, "run tests/data/run/grid-one-job.cfg --format csv --db %s", path);
+    assert_int_equal(fs_run(args, a, sizeof a, err, sizeof err), 0);
+    assert_non_null(strstr(err, "stored as run 1 in"));
+    assert_int_equal(fs_run(args, b, sizeof b, err, sizeof err), 0);
+    assert_non_null(strstr(err, "stored as run 2 in"));
+    assert_string_equal(a, b);
+    assert_int_equal(fs_run("run tests/data/run/grid-one-job.cfg --format csv --no-db",
+                            b, sizeof b, NULL, 0), 0);
+    assert_string_equal(a, b);
+    /* A database path in a folder that cannot be created. */
+    assert_int_equal(fs_run("run tests/data/run/grid-one-job.cfg --db /proc/nope/x.db",
+                            a, sizeof a, err, sizeof err), 1);
+    assert_non_null(strstr(err, "factorysim: /proc/nope/x.db"));
+    assert_string_equal(a, "");
+    remove(path);
+    snprintf(args, sizeof args, "%s-wal", path);
+    remove(args);
+    snprintf(args, sizeof args, "%s-shm", path);
+    remove(args);
+}
+
 int main(void)
 {
     const struct CMUnitTest run_cli_tests[] = {
         cmocka_unit_test(test_run_cli_same_seed_same_bytes),
         cmocka_unit_test(test_run_cli_json_contract),
         cmocka_unit_test(test_run_cli_errors),
+        cmocka_unit_test(test_run_cli_stores_runs),
     };
     return cmocka_run_group_tests_name("run_cli", run_cli_tests, NULL, NULL);
 }

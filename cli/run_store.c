@@ -1,0 +1,129 @@
+/* cli/run_store.c: scenario + replications -> db_store_run (see
+ * run_store.h). */
+#include "cli/run_store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sim/mem.h"
+
+void run_store_opts_default(run_store_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->store_timeseries = 1;
+    o->ts_downsample = 1;
+    o->store_events = 1;
+    o->case_index = -1;
+    o->mpi_rank = -1;
+}
+
+/* Adds count to the entry of type in v (n entries), appending if new. */
+static void add_count(db_count *v, size_t *n, const char *type, int64_t count)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(v[i].type, type) == 0) {
+            v[i].count += count;
+            return;
+        }
+    v[*n].type = type;
+    v[*n].count = count;
+    (*n)++;
+}
+
+void run_store_meta_fill(run_store_meta *rm, const scenario *s, const run_store_opts *o,
+                         uint32_t n_reps)
+{
+    db_run_meta *m = &rm->m;
+    const scen_energy *en = &s->energy;
+    size_t nm = s->n_modules ? s->n_modules : 1;
+
+    memset(rm, 0, sizeof *rm);
+    rm->modules = sim_xcalloc(nm, sizeof *rm->modules);
+    rm->gpus = sim_xcalloc(nm, sizeof *rm->gpus);
+    rm->sources = sim_xcalloc(5, sizeof *rm->sources);
+    rm->jobs = sim_xcalloc(s->n_jobs ? s->n_jobs : 1, sizeof *rm->jobs);
+    m->scenario = o->scenario_name;
+    m->config_text = scenario_resolved_text(s);
+    m->seed = o->seed;
+    m->replications = n_reps;
+    m->horizon_s = s->sim.horizon_s;
+    m->step_s = s->sim.step_s;
+    m->site_name = s->site.name;
+    for (size_t i = 0; i < s->n_modules; i++) {
+        const scen_module *sm = &s->modules[i];
+        m->it_capacity_w += sm->it_capacity_w;
+        add_count(rm->modules, &m->n_modules, sm->type->name, sm->count);
+        add_count(rm->gpus, &m->n_gpus, sm->gpu->name, sm->gpus);
+    }
+    m->modules = rm->modules;
+    m->gpus = rm->gpus;
+    if (en->solar.present)
+        rm->sources[m->n_sources++] = (db_source_def){ "solar", "solar", en->solar.inverter_limit_w, 0 };
+    if (en->battery.present)
+        rm->sources[m->n_sources++] = (db_source_def){ "battery", "battery", en->battery.power_w,
+                                                       en->battery.capacity_j };
+    if (en->geothermal.present)
+        rm->sources[m->n_sources++] = (db_source_def){ "geothermal", "geothermal",
+                                                       en->geothermal.capacity_w, 0 };
+    if (en->hydro.present)
+        rm->sources[m->n_sources++] = (db_source_def){ "hydro", "hydro", en->hydro.capacity_w, 0 };
+    if (en->grid.present)
+        rm->sources[m->n_sources++] = (db_source_def){ "grid", "grid", en->grid.import_limit_w, 0 };
+    m->sources = rm->sources;
+    for (size_t j = 0; j < s->n_jobs; j++) {
+        const scen_job *sj = &s->jobs[j];
+        rm->jobs[j] = (db_job_def){ sj->name, sj->model->name, sj->precision, sj->gpu->name,
+                                    sj->gpus, sj->tokens };
+    }
+    m->n_jobs = s->n_jobs;
+    m->jobs = rm->jobs;
+    m->store_timeseries = o->store_timeseries;
+    m->ts_downsample = o->ts_downsample;
+    m->store_events = o->store_events;
+    m->sweep_key = o->sweep_key;
+    m->case_key = o->case_key;
+    m->case_index = o->case_index;
+    m->overrides_json = o->overrides_json;
+    m->mpi_rank = o->mpi_rank;
+    m->status = o->status;
+}
+
+void run_store_meta_free(run_store_meta *rm)
+{
+    free(rm->modules);
+    free(rm->gpus);
+    free(rm->sources);
+    free(rm->jobs);
+    memset(rm, 0, sizeof *rm);
+}
+
+int run_store(db *d, const scenario *s, const run_store_opts *o, const res_rep *reps,
+              size_t n, int64_t *run_id, sim_err *err)
+{
+    run_store_meta rm;
+    int rc;
+    run_store_meta_fill(&rm, s, o, (uint32_t)n);
+    rc = db_store_run(d, &rm.m, reps, n, run_id, err);
+    run_store_meta_free(&rm);
+    return rc;
+}
+
+int run_store_prepare_dir(const char *path, sim_err *err)
+{
+    char dir[1024];
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    if (!slash || slash == path)
+        return SIM_OK;
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? SIM_OK
+                                   : sim_err_set(err, SIM_EIO, path, 0, "'%s' is not a folder", dir);
+    if (mkdir(dir, 0777) != 0)
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot create the folder '%s': %s", dir,
+                           strerror(errno));
+    return SIM_OK;
+}
