@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "io/calib_file.h"
+#include "io/climate_load.h"
 #include "io/json.h"
 #include "models/catalog.h"
 #include "models/site.h"
@@ -36,6 +37,7 @@ int bench_site(int argc, char **argv)
     catalog *cat = NULL;
     scenario *s = NULL;
     tp_model *tp = NULL;
+    climate_year *wx = NULL;
     res_rep *reps = NULL;
     sim_err err;
     double t0, t1;
@@ -64,6 +66,7 @@ int bench_site(int argc, char **argv)
     sim_err_clear(&err);
     if (catalog_load(NULL, &cat, &err) != SIM_OK ||
         scenario_load(argv[optind], cat, NULL, 0, &s, &err) != SIM_OK ||
+        climate_load_for_scenario(s, &wx, &err) != SIM_OK ||
         tp_model_default(&tp, &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
@@ -75,6 +78,7 @@ int bench_site(int argc, char **argv)
         site_rel_from_scenario(&so.rel, s);
         so.seed = s->sim.seed;
         so.tp = tp;
+        so.weather = wx;
         t0 = wall_s();
         if (site_run_reps(s, &so, 0, n, reps, &err) != SIM_OK) {
             free(reps);
@@ -117,6 +121,7 @@ done:
             res_rep_free(&reps[r]);
     free(reps);
     tp_model_free(tp);
+    climate_year_free(wx);
     scenario_free(s);
     catalog_free(cat);
     return rc;

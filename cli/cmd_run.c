@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "io/calib_file.h"
-#include "io/epw.h"
+#include "io/climate_load.h"
 #include "cli/run_store.h"
 #include "io/run_out.h"
 #include "models/catalog.h"
@@ -41,21 +41,6 @@ static const char run_help[] =
     "  --calibration FILE   throughput calibration (default models/calibration.cfg)\n"
     "  --catalog DIR        catalog folder (default: the built-in models/)\n"
     "  -h, --help           this help\n";
-
-/* Loads the scenario's weather file when it names one; NULL otherwise. */
-static int load_weather(const scenario *s, climate_year **out, sim_err *err)
-{
-    *out = NULL;
-    if (s->site.climate.kind != CLIMATE_EPW)
-        return SIM_OK;
-    *out = climate_year_new();
-    if (epw_read(s->site.climate.path, *out, err) != SIM_OK) {
-        climate_year_free(*out);
-        *out = NULL;
-        return err->code ? err->code : SIM_EIO;
-    }
-    return SIM_OK;
-}
 
 int cmd_run(int argc, char **argv)
 {
@@ -142,7 +127,7 @@ int cmd_run(int argc, char **argv)
     }
     if (catalog_load(catdir, &cat, &err) != SIM_OK ||
         scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
-        load_weather(s, &wx, &err) != SIM_OK ||
+        climate_load_for_scenario(s, &wx, &err) != SIM_OK ||
         (calib ? tp_model_load(calib, &tp, &err) : tp_model_default(&tp, &err)) != SIM_OK ||
         (db_path && (run_store_prepare_dir(db_path, &err) != SIM_OK ||
                      db_open(db_path, &d, &err) != SIM_OK))) {
