@@ -88,6 +88,8 @@ typedef struct sjob {
     int restart_pending;   /* re-placed after an outage: restart first */
     double rate;           /* tokens/s of the whole job, undisturbed */
     double rate0;          /* rate at the first placement (goodput) */
+    double rate_est;       /* rate in one module, for backfill estimates */
+    int skip;              /* scheduler: could not be placed in this pass */
     double tps_gpu0;
     int modules0;
     double thr;            /* throughput factor from dispatch, (0, 1] */
@@ -641,7 +643,6 @@ static void mod_event_fn(sim *e, void *ctx, uint64_t arg)
             j->interruptions++;
             log_event(R, j, RES_EV_INTERRUPT, RES_CAUSE_MODULE, lost);
         }
-        md->free_sys += 0;
         release_systems(R, j);
         j->state = JS_QUEUED;
         j->restart_pending = 1;
@@ -666,7 +667,15 @@ static void submit_fn(sim *e, void *ctx, uint64_t arg)
 {
     run *R = ctx;
     sjob *j = &R->job[arg];
+    tp_result tr;
     (void)e;
+    /* The backfill estimate, and an early error for a job that cannot be
+     * predicted at all. */
+    if (site_job_throughput(R->s, j->sj, R->o->tp, 0.0, 0.0, &tr, R->err) != SIM_OK) {
+        fail_run(R, SIM_EINVAL);
+        return;
+    }
+    j->rate_est = tr.tokens_per_s_per_gpu * j->sj->gpus;
     j->state = JS_QUEUED;
     log_event(R, j, RES_EV_SUBMIT, RES_CAUSE_NONE, 0);
 }
@@ -816,11 +825,11 @@ static void schedule_jobs(run *R)
                     sjob *j = &R->job[k];
                     int need = j->sys_needed + j->spares_total;
                     double est;
-                    if (j == head || j->state != JS_QUEUED || j->timer_kind == -1)
+                    if (j == head || j->state != JS_QUEUED || j->skip)
                         continue;
-                    est = R->e.now_s + (j->total - j->done) / (j->rate0 > 0 ? j->rate0 : 1e-300);
+                    est = R->e.now_s + (j->total - j->done) / j->rate_est;
                     if (j->gpu_type == head->gpu_type &&
-                        !sched_may_backfill(j->rate0 > 0 ? est : (double)INFINITY, need, shadow, extra))
+                        !sched_may_backfill(est, need, shadow, extra))
                         continue;
                     if (!best || queue_before(j, best))
                         best = j;
@@ -832,14 +841,13 @@ static void schedule_jobs(run *R)
                     if (best->gpu_type == head->gpu_type && best->est_end_s > shadow)
                         extra -= best->sys_needed + best->spares_total;
                 } else {
-                    best->timer_kind = -1;   /* skip for the rest of this pass */
+                    best->skip = 1;   /* for the rest of this pass */
                 }
                 if (R->err_code)
                     return;
             }
             for (size_t k = 0; k < R->n_job; k++)
-                if (R->job[k].timer_kind == -1)
-                    R->job[k].timer_kind = 0;
+                R->job[k].skip = 0;
         }
         (void)placed;
         return;

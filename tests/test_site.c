@@ -226,6 +226,28 @@ static void test_site_spanning_job_follows_link_and_commissioning(void **state)
     scenario_free(b);
 }
 
+/* FIFO with EASY backfill (models/sched.h): a short job jumps the queue
+ * when it ends before the waiting head can start; a long one that would
+ * delay the head waits; the head starts at the first step after the
+ * systems it needs free up. */
+static void test_site_easy_backfill(void **state)
+{
+    scenario *s = load_scn(&W, "tests/data/run/backfill.cfg", NULL, 0);
+    res_rep *r = run_reps(&W, s, 1, 0, 0);
+    const res_job *first = &r[0].jobs[0], *big = &r[0].jobs[1];
+    const res_job *shrt = &r[0].jobs[2], *lng = &r[0].jobs[3];
+    (void)state;
+    for (int k = 0; k < 4; k++)
+        assert_true(r[0].jobs[k].completed);
+    assert_close(shrt->start_s, 2 * 3600.0, 0);                 /* backfilled */
+    assert_true(shrt->end_s < big->start_s);
+    assert_true(big->start_s >= first->end_s);
+    assert_true(big->start_s - first->end_s <= s->sim.step_s);
+    assert_true(lng->start_s >= big->start_s);                 /* waited */
+    free_reps(r, 1);
+    scenario_free(s);
+}
+
 /* "A run is a pure function of (scenario, options, seed, replication)":
  * the same replication twice gives identical results, another seed not. */
 static void test_site_run_is_pure(void **state)
@@ -261,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_site_facility_at_least_it_and_ordered_percentiles),
         cmocka_unit_test(test_site_job_energy_is_a_share_of_site_energy),
         cmocka_unit_test(test_site_spanning_job_follows_link_and_commissioning),
+        cmocka_unit_test(test_site_easy_backfill),
         cmocka_unit_test(test_site_run_is_pure),
     };
     return cmocka_run_group_tests_name("site", site_tests, setup, teardown);
