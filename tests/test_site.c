@@ -226,6 +226,34 @@ static void test_site_spanning_job_follows_link_and_commissioning(void **state)
     scenario_free(b);
 }
 
+/* "a module outage takes all its GPUs down": with module outages only, every
+ * interruption is a module one, the job waits for the repair (no other
+ * module), and it still finishes every token. */
+static void test_site_module_outage_takes_job_down(void **state)
+{
+    const char *sets[] = { "reliability.failures=true", "reliability.interruptions_per_gpu_hour=0.0",
+                           "reliability.module_mtbf_days=0.5", "reliability.module_mttr_h=3.0",
+                           "jobs.[0].tokens=2.0e11" };
+    scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", sets, 5);
+    res_rep *r = run_reps(&W, s, 1, 0, 1);
+    int module_ints = 0;
+    double ideal;
+    (void)state;
+    for (size_t i = 0; i < r[0].n_events; i++)
+        if (r[0].events[i].kind == RES_EV_INTERRUPT) {
+            assert_int_equal(r[0].events[i].cause, RES_CAUSE_MODULE);
+            module_ints++;
+        }
+    assert_true(module_ints >= 2);
+    assert_int_equal(module_ints, r[0].jobs[0].interruptions);
+    assert_true(r[0].jobs[0].completed);
+    ideal = s->jobs[0].tokens / (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+    assert_true(r[0].jobs[0].run_time_s > ideal + module_ints * 600.0);
+    assert_true(r[0].site.utilization < 1.0);
+    free_reps(r, 1);
+    scenario_free(s);
+}
+
 /* FIFO with EASY backfill (models/sched.h): a short job jumps the queue
  * when it ends before the waiting head can start; a long one that would
  * delay the head waits; the head starts at the first step after the
@@ -283,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_site_facility_at_least_it_and_ordered_percentiles),
         cmocka_unit_test(test_site_job_energy_is_a_share_of_site_energy),
         cmocka_unit_test(test_site_spanning_job_follows_link_and_commissioning),
+        cmocka_unit_test(test_site_module_outage_takes_job_down),
         cmocka_unit_test(test_site_easy_backfill),
         cmocka_unit_test(test_site_run_is_pure),
     };
