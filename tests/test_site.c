@@ -254,6 +254,66 @@ static void test_site_module_outage_takes_job_down(void **state)
     scenario_free(s);
 }
 
+/* Common random numbers: adding a solar plant to a grid-fed site (which
+ * does not change what the job can draw) leaves the job's interruption
+ * times exactly as they were: each entity draws from its own stream. */
+static void test_site_common_random_numbers(void **state)
+{
+    const char *fail[] = { "reliability.failures=true", "reliability.interruptions_per_gpu_hour=2.0e-4" };
+    const char *plus[] = { "reliability.failures=true", "reliability.interruptions_per_gpu_hour=2.0e-4",
+                           "energy.solar.capacity_mw=5.0" };
+    scenario *a = load_scn(&W, "tests/data/run/grid-one-job.cfg", fail, 2);
+    scenario *b = load_scn(&W, "tests/data/run/grid-one-job.cfg", plus, 3);
+    res_rep *ra = run_reps(&W, a, 1, 0, 1), *rb = run_reps(&W, b, 1, 0, 1);
+    size_t na = 0, nb = 0;
+    (void)state;
+    assert_true(rb[0].site.energy_by_source_j[RES_SOLAR] > 0);
+    assert_true(ra[0].jobs[0].interruptions > 0);
+    for (size_t i = 0, k = 0; i < ra[0].n_events; i++) {
+        if (ra[0].events[i].kind != RES_EV_INTERRUPT)
+            continue;
+        na++;
+        while (k < rb[0].n_events && rb[0].events[k].kind != RES_EV_INTERRUPT)
+            k++;
+        assert_true(k < rb[0].n_events);
+        assert_true(ra[0].events[i].t_s == rb[0].events[k].t_s);
+        assert_int_equal(ra[0].events[i].cause, rb[0].events[k].cause);
+        k++;
+        nb++;
+    }
+    assert_int_equal(na, nb);
+    assert_close(ra[0].jobs[0].run_time_s, rb[0].jobs[0].run_time_s, 0);
+    free_reps(ra, 1);
+    free_reps(rb, 1);
+    scenario_free(a);
+    scenario_free(b);
+}
+
+/* "Throughput follows power throttling": on solar alone with the throttle
+ * policy, the job's throughput factor drops below 1 at times, and the run
+ * takes longer than at full power. */
+static void test_site_throughput_follows_throttling(void **state)
+{
+    /* 0.5 MW DC: at midday the plant covers most but not all of the
+     * module's load, so the policy caps GPU power instead of pausing. */
+    const char *sets[] = { "jobs.[0].tokens=1.0e11", "energy.solar.capacity_mw=0.5" };
+    scenario *s = load_scn(&W, "tests/data/run/solar-only.cfg", sets, 2);
+    res_rep *r = run_reps(&W, s, 1, 0, 1);
+    int throttled = 0;
+    double ideal;
+    (void)state;
+    for (size_t i = 0; i < r[0].n_events; i++)
+        if (r[0].events[i].kind == RES_EV_THROTTLE) {
+            assert_true(r[0].events[i].value > 0 && r[0].events[i].value <= 1.0);
+            throttled += r[0].events[i].value < 1.0;
+        }
+    assert_true(throttled > 0);
+    ideal = s->jobs[0].tokens / (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+    assert_true(r[0].jobs[0].run_time_s > ideal);
+    free_reps(r, 1);
+    scenario_free(s);
+}
+
 /* FIFO with EASY backfill (models/sched.h): a short job jumps the queue
  * when it ends before the waiting head can start; a long one that would
  * delay the head waits; the head starts at the first step after the
@@ -313,6 +373,8 @@ int main(void)
         cmocka_unit_test(test_site_spanning_job_follows_link_and_commissioning),
         cmocka_unit_test(test_site_module_outage_takes_job_down),
         cmocka_unit_test(test_site_easy_backfill),
+        cmocka_unit_test(test_site_common_random_numbers),
+        cmocka_unit_test(test_site_throughput_follows_throttling),
         cmocka_unit_test(test_site_run_is_pure),
     };
     return cmocka_run_group_tests_name("site", site_tests, setup, teardown);
