@@ -888,6 +888,10 @@ static int holds_power(const sjob *j)
 static void apply_decision(run *R, sjob *j, const dispatch_job_out *jo)
 {
     int st = jo->state;
+    /* A job waiting for a repaired system is idle already; it keeps its
+     * place for the system (the repair event hands it over). */
+    if (j->state == JS_WAIT_REPAIR)
+        return;
     if (st == DISPATCH_PAUSED || st == DISPATCH_SHED) {
         if (j->state == JS_PAUSED || j->state == JS_SHED)
             return;
