@@ -291,7 +291,7 @@ int cmd_power(int argc, char **argv)
         { "pue_max", "PUE max", t->pue_max, "" },
         { "ambient_min_c", "ambient dry bulb min", t->t_db_min_c, "degC" },
         { "ambient_max_c", "ambient dry bulb max", t->t_db_max_c, "degC" },
-        { "solar_cf_ac", "solar capacity factor (AC)", cf_ac, "" },
+        { "solar_cf_ac", "solar capacity factor (AC, this run)", cf_ac, "" },
         { "renewable_share", "renewable share of the load", t->renewable_j / load, "" },
         { "carbon_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6, "tCO2e" },
         { "carbon_g_per_kwh", "carbon intensity", t->carbon_g / (load / 3.6e6), "gCO2e/kWh" },

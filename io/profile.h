@@ -1,7 +1,7 @@
 /* io/profile.h: reader for hourly weather profiles in CSV (a scenario's
  * site.climate.hourly_csv), turned into a climate_year (models/climate.h).
  *
- * Format (docs/power-model.md 11). A header row, then one row per hour of a
+ * Format (docs/power-model.md 13). A header row, then one row per hour of a
  * nominal year in local standard time, 8760 rows (8784 for a leap year
  * given by timestamp: its Feb 29 rows are dropped, as io/epw.h does).
  * Columns, by name, in any order:

@@ -1,24 +1,33 @@
 /* models/site_power_scn.h: a scenario's site and energy sections as the
  * power model's configuration (models/site_power.h).
  *
- * Mapping (every field from the resolved scenario, SI units):
- *   - weather: the caller's climate_year for an EPW scenario, else the
- *     built-in monthly normals named by site.climate.normals; user normals
- *     (monthly means and a diurnal range) replace the temperatures of the
- *     Las Vegas normals, keeping its humidity, clearness and wind (stated in
- *     docs/site-model.md; an assumption the user can avoid with an EPW file);
+ * Mapping (every field from the resolved scenario, SI units; the table is
+ * in docs/power-model.md 12):
+ *   - weather: the caller's climate_year for an EPW or hourly-CSV scenario
+ *     (io/climate_load.h; required, never replaced by normals), else the
+ *     built-in monthly normals named by site.climate.normals, with a
+ *     diurnal_range_k that differs from the normals' own rescaling the
+ *     monthly ranges to that annual mean; user normals (monthly means and a
+ *     diurnal range) replace the temperatures of the Las Vegas normals,
+ *     keeping its humidity, clearness and wind (an assumption the user can
+ *     avoid with a weather file); the site's location and UTC offset;
  *   - one power-model module per scenario module group: IT capacity =
  *     count x type IT power, systems = count x units, cooling by type
  *     (air: economizer curve, liquid: warm-water dry coolers), online at the
  *     group's commissioning time;
  *   - solar: one plant of the DC size, tracking, tilt, azimuth, losses,
- *     DC/AC ratio, inverter efficiency and temperature coefficient;
+ *     DC/AC ratio, inverter efficiency and temperature coefficient; its
+ *     degradation as a linear fade from t = 0;
  *   - battery: `packs` packs whose new nameplate is capacity / (packs x
- *     soh_mean), so the usable energy at commissioning averages the
- *     scenario's capacity; power limit, round trip, floor, initial SOC;
+ *     mean SOH), so the usable energy at commissioning averages the
+ *     scenario's capacity; the SOH draw (clipped normal or uniform), power
+ *     limit, C-rate, round trip, floor, initial SOC; its gco2_per_kwh and
+ *     usd_per_mwh per MWh discharged, on top of the charging energy's;
  *   - geothermal, hydro, grid: firm supplies (carbon kg/J -> g/J, monthly
- *     factors, outages from MTBF/MTTR, or a derate of `availability` when no
- *     outages are given), time-of-day grid prices as hourly multipliers;
+ *     factors, outages from MTBF/MTTR; `availability` below MTBF / (MTBF +
+ *     MTTR) becomes a derate while up, and is all derate without outages);
+ *     hydro is contracted firm capacity (no fleet capacity-factor budget);
+ *     time-of-day grid prices as hourly multipliers (by each hour's middle);
  *   - dispatch order: the solar plant is dispatch source 0, then geothermal,
  *     hydro, grid in that order (those present).
  * Errors: SIM_ECONFIG naming the scenario key when a value is out of the
