@@ -18,7 +18,7 @@
 #include "io/catalog_cfg.h"
 #include "io/cfg.h"
 #include "models/catalog_int.h"
-#include "models/normals.h"
+#include "models/climate.h"
 #include "sim/mem.h"
 
 #define DAY_S 86400.0
@@ -163,7 +163,7 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
     config_setting_t *g;
     scen_climate *c = &s->site.climate;
     int given = 0, rc;
-    char names[256] = "", rel[SCEN_PATH_MAX];
+    char rel[SCEN_PATH_MAX];
     const char *which[] = { "normals", "monthly_mean_c", "epw", "hourly_csv" };
 
     if ((rc = cfg_member(r, site, "climate", CONFIG_TYPE_GROUP, 1, &g)) !=
@@ -177,22 +177,24 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
                         "%d, expected one of normals, monthly_mean_c, epw, "
                         "hourly_csv)", given);
     if (config_setting_get_member(g, "normals")) {
-        const climate_normals *cn;
+        /* The power model's built-in normals (models/climate.c) are the one
+         * table; the default diurnal range is the mean of its monthly
+         * ranges. */
+        const climate_monthly *cn;
+        double range = 0;
         if ((rc = cfg_string(r, g, "normals", 1, NULL, c->normals,
                              sizeof c->normals)) != SIM_OK)
             return rc;
-        if (!(cn = normals_find(c->normals))) {
-            for (size_t i = 0; i < normals_count(); i++)
-                snprintf(names + strlen(names), sizeof names - strlen(names),
-                         "%s\"%s\"", i ? ", " : "", normals_at(i)->name);
+        if (!(cn = climate_builtin(c->normals)))
             return cfg_fail(r, config_setting_get_member(g, "normals"), NULL,
                             "unknown built-in normals (got \"%s\", expected "
-                            "one of: %s)", c->normals, names);
-        }
+                            "one of: %s)", c->normals, climate_builtin_names());
         c->kind = CLIMATE_NORMALS;
-        snprintf(c->normals, sizeof c->normals, "%s", cn->name);
-        memcpy(c->monthly_mean_c, cn->monthly_mean_c, sizeof c->monthly_mean_c);
-        return cfg_double(r, g, "diurnal_range_k", 0, cn->diurnal_range_k, 0,
+        snprintf(c->normals, sizeof c->normals, "%.31s", cn->name);
+        memcpy(c->monthly_mean_c, cn->t_mean_c, sizeof c->monthly_mean_c);
+        for (int m = 0; m < 12; m++)
+            range += cn->t_range_k[m] / 12.0;
+        return cfg_double(r, g, "diurnal_range_k", 0, range, 0,
                           40, 1, &c->diurnal_range_k);
     }
     if (config_setting_get_member(g, "monthly_mean_c")) {

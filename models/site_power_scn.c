@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "models/normals.h"
 #include "sim/mem.h"
 
 /* Hour of the (non-leap) year at the start date, local standard time. */
@@ -76,12 +75,10 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
             /* A diurnal_range_k given with built-in normals rescales the
              * monthly ranges so their annual mean is the given one (the
              * month-to-month shape is kept). */
-            const climate_normals *cn = normals_find(s->site.climate.normals);
             double mean = 0;
             for (int m = 0; m < 12; m++)
                 mean += b->t_range_k[m] / 12.0;
-            if (cn && fabs(s->site.climate.diurnal_range_k - cn->diurnal_range_k) > 1e-9 &&
-                mean > 0)
+            if (fabs(s->site.climate.diurnal_range_k - mean) > 1e-9 && mean > 0)
                 for (int m = 0; m < 12; m++)
                     c.normals.t_range_k[m] =
                         b->t_range_k[m] * s->site.climate.diurnal_range_k / mean;
