@@ -8,3 +8,5 @@ CMD(power, "site power of a scenario at nominal load: energy mix, shortage, PUE,
 CMD(calibrate, "fit the throughput model to measured rows; accuracy table, parity plot")
 CMD(predict, "predict training throughput (step time, tokens/s/GPU) for a configuration or a CSV")
 CMD(run, "simulate a scenario: time, energy, carbon and cost per training job")
+CMD(report, "write a site-proposal bundle for a stored run: charts, summary.md, summary.csv")
+CMD(export, "export stored results (jobs, time series, runs) as CSV or JSON")

@@ -10,6 +10,7 @@
 
 #define J(v) ((json_t *)(v))
 #define V(j) ((jv *)(j))
+#define CJ(v) ((const json_t *)(v))
 
 jv *jv_obj(void) { return V(json_object()); }
 jv *jv_arr(void) { return V(json_array()); }
@@ -55,4 +56,52 @@ void jv_free(jv *v)
 {
     if (v)
         json_decref(J(v));
+}
+
+int jv_parse(const char *text, jv **out, sim_err *err)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+    *out = NULL;
+    if (!j)
+        return sim_err_set(err, SIM_ECONFIG, NULL, e.line, "line %d, column %d: %s",
+                           e.line, e.column, e.text);
+    *out = V(j);
+    return SIM_OK;
+}
+
+const jv *jv_get(const jv *obj, const char *key)
+{
+    return json_is_object(CJ(obj)) ? (const jv *)json_object_get(CJ(obj), key) : NULL;
+}
+
+const jv *jv_at(const jv *arr, size_t i)
+{
+    return json_is_array(CJ(arr)) ? (const jv *)json_array_get(CJ(arr), i) : NULL;
+}
+
+size_t jv_len(const jv *v)
+{
+    if (json_is_array(CJ(v)))
+        return json_array_size(CJ(v));
+    if (json_is_object(CJ(v)))
+        return json_object_size(CJ(v));
+    return 0;
+}
+
+int jv_number(const jv *v, double *x)
+{
+    if (json_is_null(CJ(v))) {
+        *x = NAN;
+        return 1;
+    }
+    if (!json_is_number(CJ(v)))
+        return 0;
+    *x = json_number_value(CJ(v));
+    return 1;
+}
+
+const char *jv_string(const jv *v)
+{
+    return json_is_string(CJ(v)) ? json_string_value(CJ(v)) : NULL;
 }

@@ -53,23 +53,6 @@ static const char *out(const char *name)
     return p[k];
 }
 
-/* Reads a whole file; *n receives its size. NULL if unreadable. */
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b;
-    long len;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = malloc((size_t)len + 1);
-    *n = fread(b, 1, (size_t)len, f);
-    fclose(f);
-    return b;
-}
-
 static uint32_t be32(const unsigned char *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -79,7 +62,7 @@ static uint32_t be32(const unsigned char *p)
 static void assert_png(const char *path)
 {
     size_t n = 0;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = test_slurp(path, &n);
     static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     assert_non_null(b);
     assert_true(n > 8000); /* axes, text and data, not a blank page */
@@ -93,7 +76,7 @@ static void assert_png(const char *path)
 static void assert_same_bytes(const char *a, const char *b)
 {
     size_t na = 0, nb = 0;
-    unsigned char *x = slurp(a, &na), *y = slurp(b, &nb);
+    unsigned char *x = test_slurp(a, &na), *y = test_slurp(b, &nb);
     assert_non_null(x);
     assert_non_null(y);
     assert_int_equal(na, nb);
@@ -187,14 +170,14 @@ static void test_charts_svg_and_pdf_follow_the_extension(void **state)
     sim_err e;
     (void)state;
     assert_int_equal(c_power(out("p.svg"), &e), SIM_OK);
-    b = slurp(out("p.svg"), &n);
+    b = test_slurp(out("p.svg"), &n);
     assert_non_null(b);
     b[n] = '\0';
     assert_non_null(strstr((char *)b, "<svg"));
     assert_non_null(strstr((char *)b, "width=\"1200pt\" height=\"700pt\""));
     free(b);
     assert_int_equal(c_gantt(out("g.pdf"), &e), SIM_OK);
-    b = slurp(out("g.pdf"), &n);
+    b = test_slurp(out("g.pdf"), &n);
     assert_non_null(b);
     assert_true(n > 1000);
     assert_memory_equal(b, "%PDF", 4);
