@@ -10,3 +10,4 @@ CMD(predict, "predict training throughput (step time, tokens/s/GPU) for a config
 CMD(run, "simulate a scenario: time, energy, carbon and cost per training job")
 CMD(report, "write a site-proposal bundle for a stored run: charts, summary.md, summary.csv")
 CMD(export, "export stored results (jobs, time series, runs) as CSV or JSON")
+CMD(exemplar, "check measured throughput against the Exemplar bar (95% of reference); diagnose shortfalls")

@@ -228,6 +228,7 @@ static int eval_layout(const tp_model *m, const tp_query *q, const tp_layout *ly
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0, t_tp, t_cp, t_ep, t_pp, t_mb;
     double Pd, Pe, Pd_loc, Pe_loc, act = 0, mem, t_dp_d, t_dp_e, t_dp, t_opt;
     int fmt = q->prec.fmt;
+    double cs = q->comm_slowdown > 0 ? q->comm_slowdown : 1.0; /* comm factor */
     double qb = q->prec.recipe == PREC_FP8_TENSOR ? p[TP_Q_FP8T]
                 : q->prec.recipe == PREC_FP8_BLOCK ? p[TP_Q_FP8B]
                 : q->prec.recipe == PREC_NVFP4 ? p[TP_Q_FP4] : 0.0;
@@ -340,13 +341,13 @@ static int eval_layout(const tp_model *m, const tp_query *q, const tp_layout *ly
     t_tp = tp > 1 ? coll_t(vol_tp * T * h * 2.0 * (tp - 1) / tp, tp, 1, domain,
                            nvl, so, m->dp_latency_s, (int)(vol_tp + 0.5))
                   : 0.0;
-    t_tp = exposed(t_tp, p[TP_OVL_TP], 1e300);
+    t_tp = exposed(t_tp * cs, p[TP_OVL_TP], 1e300);
     t_cp = cp > 1 ? coll_t(vol_cp, cp, tp, domain, nvl, so, m->dp_latency_s,
                            (int)(3 * (cp - 1) * nl.attn / pp))
                   : 0.0;
-    t_cp = exposed(t_cp, p[TP_OVL_CP], t_core);
+    t_cp = exposed(t_cp * cs, p[TP_OVL_CP], t_core);
     t_ep = ep > 1 ? a2a_t(vol_ep, ep, domain, nvl, so, m->dp_latency_s) : 0.0;
-    t_ep = exposed(t_ep, p[TP_OVL_EP], 1e300);
+    t_ep = exposed(t_ep * cs, p[TP_OVL_EP], 1e300);
     /* Pipeline point-to-point: 2 sends per virtual stage per micro-batch. */
     t_pp = 0.0;
     if (pp > 1) {
@@ -354,7 +355,7 @@ static int eval_layout(const tp_model *m, const tp_query *q, const tp_layout *ly
         double vol = 2.0 * vp * Ts * h * 2.0;
         t_pp = st >= domain ? vol / so + 2 * vp * m->dp_latency_s
                             : vol / nvl + 2 * vp * TP_NVLINK_LAT_S;
-        t_pp = exposed(t_pp, p[TP_OVL_PP], 1e300);
+        t_pp = exposed(t_pp * cs, p[TP_OVL_PP], 1e300);
     }
 
     /* Data parallel: RS of gradients + AG of parameters (2 bytes each),
@@ -371,7 +372,7 @@ static int eval_layout(const tp_model *m, const tp_query *q, const tp_layout *ly
         t_dp_e = Pe > 0 ? coll_t(ve, ge, ep, domain, nvl, so_dp, lat_dp, (int)(2 * log2d(ge)))
                         : 0.0;
         out->dp_crosses_scaleout = (double)N / pp > domain && (gd > 1 || ge > 1);
-        t_dp = t_dp_d + t_dp_e;
+        t_dp = (t_dp_d + t_dp_e) * cs;
         out->t_dp_raw_s = t_dp;
         t_dp = exposed(t_dp, p[TP_OVL_DP], t_mb);
         t_opt = (Pd_loc / gd + Pe_loc / ge) * TP_OPT_BYTES / e.bw * relf;
@@ -442,6 +443,8 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
         rel = m->default_release;
     }
     relf = rel >= 0 ? exp(m->rel_log[rel][cls]) : 1.0;
+    if (q->compute_slowdown > 0)
+        relf *= q->compute_slowdown;
     gi = tp_model_gpu(m, g->name);
     gpuf = gi >= 0 ? exp(m->gpu_log[gi]) : 1.0;
     out->extrapolated = gi < 0 || g->announced;

@@ -58,6 +58,14 @@ typedef struct tp_query {
                                 0 = the GPU's scale-out NIC. When a job spans
                                 modules pass the inter-module fabric's share. */
     double dp_link_latency_s;/* latency of that link [s]; 0 = model default */
+    double compute_slowdown; /* multiplies every compute time (GEMMs,
+                                attention, scan, per-layer, optimizer), as a
+                                slower GPU or software stack would; 0 = 1.
+                                Used by models/exemplar.h to diagnose. */
+    double comm_slowdown;    /* multiplies every collective's time before
+                                overlap (TP, CP, EP, PP, DP), as if every link
+                                ran 1/x of its bandwidth and x times its
+                                latency; 0 = 1 */
 } tp_query;
 
 typedef struct tp_result {

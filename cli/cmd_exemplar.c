@@ -1,0 +1,339 @@
+/* cli/cmd_exemplar.c: `factorysim exemplar MEASURED.csv`: a user's measured
+ * training throughput checked row by row against the Exemplar bar (95% of
+ * the published reference row, else of the calibrated model's prediction),
+ * with the compute-or-communication diagnosis of models/exemplar.h. The
+ * reference table defaults to models/reference/megatron_throughput.csv. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/tp_common.h"
+#include "io/calib_file.h"
+#include "io/json.h"
+#include "models/exemplar.h"
+#include "sim/mem.h"
+
+static const char exemplar_help[] =
+    "Usage: factorysim exemplar MEASURED.csv [OPTIONS]\n"
+    "\n"
+    "Compares measured rows (the columns of megatron_throughput.csv; extra\n"
+    "columns ignored; the measurement is tokens_per_sec_per_gpu, else\n"
+    "tokens_per_sec_total, else step_time_s) with their reference: the\n"
+    "published row of the same configuration (same release preferred, else\n"
+    "the newest), else the calibrated model's prediction and its 80%\n"
+    "interval. Verdict (the Exemplar criterion): pass when measured >= 0.95 x\n"
+    "reference; against the model, inconclusive when 0.95 x the interval\n"
+    "straddles the measurement. A failing row's shortfall is attributed to\n"
+    "compute or communication: the factor slowing the model's compute, or its\n"
+    "communication, that reproduces the measured step times of all rows on\n"
+    "the same GPU type (one row alone cannot tell; it is then attributed to\n"
+    "the smaller change, marked basis 'row'). A row that cannot be handled\n"
+    "gets blank results, a FILE:LINE reason on stderr and exit status 1.\n"
+    "\n"
+    "Options:\n"
+    "  --reference FILE     published reference rows (default: the copy in\n"
+    "                       models/reference/megatron_throughput.csv)\n"
+    "  --calibration FILE   calibration file (default: built-in)\n"
+    "  --format F           table (default), json or csv\n"
+    "  -h, --help           this help\n";
+
+/* $FACTORYSIM_HOME/models/reference/..., else beside the executable's bin/,
+ * else relative to the working directory (as tp_model_default_path). */
+static const char *default_reference(void)
+{
+    static char buf[4096];
+    const char *rel = "models/reference/megatron_throughput.csv";
+    const char *home = getenv("FACTORYSIM_HOME");
+    char exe[3000];
+    ssize_t k;
+    if (home && *home) {
+        snprintf(buf, sizeof buf, "%s/%s", home, rel);
+        return buf;
+    }
+    k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        char *s;
+        exe[k] = '\0';
+        s = strrchr(exe, '/');
+        if (s) {
+            *s = '\0';
+            s = strrchr(exe, '/');
+            if (s && strcmp(s, "/bin") == 0) {
+                *s = '\0';
+                snprintf(buf, sizeof buf, "%s/%s", exe, rel);
+                if (access(buf, R_OK) == 0)
+                    return buf;
+            }
+        }
+    }
+    return rel;
+}
+
+static const char *basename_of(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Output cells of one row; blank where the row failed. */
+enum { O_LINE, O_MODEL, O_GPU, O_PREC, O_GPUS, O_RELEASE, O_MEAS, O_REF, O_REF_REL,
+       O_REF_LINE, O_REF_TPS, O_REF_LO, O_REF_HI, O_RATIO, O_VERDICT, O_STEP, O_COMM,
+       O_FA, O_FB, O_CAUSE, O_BASIS, O_NOTE, O_N };
+static const char *const col_names[O_N] = {
+    "line", "model", "gpu", "precision", "num_gpus", "release",
+    "measured_tokens_per_sec_per_gpu", "reference", "reference_release", "reference_line",
+    "reference_tokens_per_sec_per_gpu", "reference_low_tokens_per_sec_per_gpu",
+    "reference_high_tokens_per_sec_per_gpu", "ratio", "verdict", "model_step_time_s",
+    "model_comm_share", "compute_factor", "comm_factor", "cause", "cause_basis", "note",
+};
+
+typedef struct cells {
+    char v[O_N][160];
+} cells;
+
+static void fmt_num(char *b, size_t n, const char *f, double x)
+{
+    if (isfinite(x))
+        snprintf(b, n, f, x);
+    else
+        b[0] = '\0';
+}
+
+static void fill(cells *c, const csvt *t, size_t i, const calib_row *row, int ok,
+                 const exemplar_row *e, int done, const calib_row *refs, const csvt *rt)
+{
+    int col;
+    memset(c, 0, sizeof *c);
+    snprintf(c->v[O_LINE], sizeof c->v[0], "%d", t->line[i]);
+    col = csvt_col(t, "model");
+    snprintf(c->v[O_MODEL], sizeof c->v[0], "%s", t->rows[i][col]);
+    col = csvt_col(t, "gpu");
+    snprintf(c->v[O_GPU], sizeof c->v[0], "%s", t->rows[i][col]);
+    col = csvt_col(t, "precision");
+    snprintf(c->v[O_PREC], sizeof c->v[0], "%s", t->rows[i][col]);
+    col = csvt_col(t, "num_gpus");
+    snprintf(c->v[O_GPUS], sizeof c->v[0], "%s", t->rows[i][col]);
+    if (ok)
+        snprintf(c->v[O_RELEASE], sizeof c->v[0], "%s", row->release);
+    if (!done)
+        return;
+    fmt_num(c->v[O_MEAS], sizeof c->v[0], "%.1f", e->meas_tps);
+    snprintf(c->v[O_REF], sizeof c->v[0], "%s", exemplar_ref_name(e->ref_kind));
+    if (e->ref_kind == EXEMPLAR_REF_PUBLISHED) {
+        snprintf(c->v[O_REF_REL], sizeof c->v[0], "%s", refs[e->ref_index].release);
+        snprintf(c->v[O_REF_LINE], sizeof c->v[0], "%d", rt->line[e->ref_index]);
+    }
+    fmt_num(c->v[O_REF_TPS], sizeof c->v[0], "%.1f", e->ref_tps);
+    fmt_num(c->v[O_REF_LO], sizeof c->v[0], "%.1f", e->ref_low_tps);
+    fmt_num(c->v[O_REF_HI], sizeof c->v[0], "%.1f", e->ref_high_tps);
+    fmt_num(c->v[O_RATIO], sizeof c->v[0], "%.4f", e->ratio);
+    snprintf(c->v[O_VERDICT], sizeof c->v[0], "%s", exemplar_verdict_name(e->verdict));
+    fmt_num(c->v[O_STEP], sizeof c->v[0], "%.5g", e->step_model_s);
+    fmt_num(c->v[O_COMM], sizeof c->v[0], "%.4f", e->comm_share);
+    fmt_num(c->v[O_FA], sizeof c->v[0], "%.4f", e->compute_factor);
+    fmt_num(c->v[O_FB], sizeof c->v[0], "%.4f", e->comm_factor);
+    snprintf(c->v[O_CAUSE], sizeof c->v[0], "%s", exemplar_cause_name(e->cause));
+    snprintf(c->v[O_BASIS], sizeof c->v[0], "%s", exemplar_basis_name(e->basis));
+    if (!e->has_model)
+        snprintf(c->v[O_NOTE], sizeof c->v[0], "no diagnosis: %.140s", e->why);
+    else if (e->release_fallback)
+        snprintf(c->v[O_NOTE], sizeof c->v[0], "release %.40s not calibrated: model uses the newest",
+                 row->release);
+}
+
+static const char *header_text =
+    "Exemplar check: pass when measured >= 0.95 x reference (published row of\n"
+    "the same configuration, same release preferred, else newest; else the\n"
+    "model's prediction: pass above 0.95 x its 80% interval's high end, fail\n"
+    "below 0.95 x its low end, inconclusive between). Diagnosis of a failing\n"
+    "row: compute factor a (all compute x a) or communication factor b (all\n"
+    "collectives x b) that reproduces the measured step time through the\n"
+    "model's breakdown; the rows of one GPU type are fitted with one a and\n"
+    "with one b, and the clearly better fit names the cause (basis 'group');\n"
+    "otherwise the smaller change |log a| vs |log b| (basis 'row': weak).\n";
+
+static void print_table(const cells *cs, size_t n, const exemplar_group *g, size_t ng,
+                        const char *meas, const char *ref)
+{
+    size_t counts[4] = { 0 };
+    fputs(header_text, stdout);
+    printf("measured: %s   reference: %s\n\n", meas, ref);
+    printf("%5s %-22s %-6s %-8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s %s\n", "line",
+           "model", "gpu", "precision", "gpus", "measured", "reference", "ref", "ratio",
+           "verdict", "comm", "a", "b", "cause");
+    printf("%5s %-22s %-6s %-8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s\n", "", "", "",
+           "", "", "tok/s/GPU", "tok/s/GPU", "", "", "", "share", "", "");
+    for (size_t i = 0; i < n; i++) {
+        const cells *c = &cs[i];
+        char refk[48];
+        snprintf(refk, sizeof refk, "%s", c->v[O_REF][0] == 'p' ? "published"
+                                          : c->v[O_REF][0] == 'm' ? "model" : "");
+        printf("%5s %-22.22s %-6.6s %-8.8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s %s%s%s%s\n",
+               c->v[O_LINE], c->v[O_MODEL], c->v[O_GPU], c->v[O_PREC], c->v[O_GPUS],
+               c->v[O_MEAS], c->v[O_REF_TPS], refk, c->v[O_RATIO],
+               c->v[O_VERDICT][0] ? c->v[O_VERDICT] : "(error)", c->v[O_COMM], c->v[O_FA],
+               c->v[O_FB], c->v[O_CAUSE], c->v[O_BASIS][0] ? " (" : "", c->v[O_BASIS],
+               c->v[O_BASIS][0] ? ")" : "");
+        if (c->v[O_REF][0] == 'm')
+            printf("%5s   model 80%% interval %s - %s tokens/s/GPU\n", "", c->v[O_REF_LO],
+                   c->v[O_REF_HI]);
+        if (c->v[O_NOTE][0])
+            printf("%5s   note: %s\n", "", c->v[O_NOTE]);
+        counts[!strcmp(c->v[O_VERDICT], "pass")   ? 0
+               : !strcmp(c->v[O_VERDICT], "fail") ? 1
+               : c->v[O_VERDICT][0]               ? 2
+                                                  : 3]++;
+    }
+    printf("\n%zu rows: %zu pass, %zu fail, %zu inconclusive, %zu not handled\n", n, counts[0],
+           counts[1], counts[2], counts[3]);
+    for (size_t k = 0; k < ng; k++)
+        printf("%s: %zu rows (%zu failing): one compute factor a = %.3f leaves rms log "
+               "residual %.4f; one communication factor b = %.3f leaves %.4f -> %s\n",
+               g[k].gpu, g[k].n, g[k].n_fail, g[k].a, g[k].rms_a, g[k].b, g[k].rms_b,
+               g[k].cause ? exemplar_cause_name(g[k].cause)
+                          : "not clearly either (rows attributed one by one)");
+}
+
+static void print_json(const cells *cs, size_t n, const exemplar_group *g, size_t ng,
+                       const char *ref)
+{
+    jv *root = jv_obj(), *arr = jv_arr(), *ga = jv_arr();
+    jv_set(root, "criterion", jv_num(EXEMPLAR_BAR));
+    jv_set(root, "reference_file", jv_str(basename_of(ref)));
+    for (size_t i = 0; i < n; i++) {
+        jv *o = jv_obj();
+        for (int k = 0; k < O_N; k++) {
+            const char *v = cs[i].v[k];
+            int numeric = k == O_LINE || k == O_GPUS || k == O_MEAS || k == O_REF_LINE ||
+                          (k >= O_REF_TPS && k <= O_REF_HI) || k == O_RATIO ||
+                          (k >= O_STEP && k <= O_FB);
+            if (!v[0])
+                jv_set(o, col_names[k], jv_null());
+            else if (numeric)
+                jv_set(o, col_names[k], jv_num(strtod(v, NULL)));
+            else
+                jv_set(o, col_names[k], jv_str(v));
+        }
+        jv_push(arr, o);
+    }
+    jv_set(root, "rows", arr);
+    for (size_t k = 0; k < ng; k++) {
+        jv *o = jv_obj();
+        jv_set(o, "gpu", jv_str(g[k].gpu));
+        jv_set(o, "rows", jv_int((int64_t)g[k].n));
+        jv_set(o, "failing", jv_int((int64_t)g[k].n_fail));
+        jv_set(o, "compute_factor", jv_num(g[k].a));
+        jv_set(o, "compute_rms_log", jv_num(g[k].rms_a));
+        jv_set(o, "comm_factor", jv_num(g[k].b));
+        jv_set(o, "comm_rms_log", jv_num(g[k].rms_b));
+        jv_set(o, "cause", g[k].cause ? jv_str(exemplar_cause_name(g[k].cause)) : jv_null());
+        jv_push(ga, o);
+    }
+    jv_set(root, "groups", ga);
+    jv_write(root, stdout, 1);
+    jv_free(root);
+}
+
+int cmd_exemplar(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "reference", required_argument, NULL, 'r' },
+        { "calibration", required_argument, NULL, 'C' },
+        { "format", required_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL;
+    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
+    catalog *cat = NULL;
+    tp_model *m = NULL;
+    csvt *t = NULL, *rt = NULL;
+    calib_row *rows = NULL, *refs = NULL;
+    unsigned char *ok = NULL, *rok = NULL, *done = NULL;
+    size_t n = 0, n_bad = 0, nr = 0, nr_bad = 0, ng = 0;
+    exemplar_row *ex = NULL;
+    exemplar_group *groups = NULL;
+    cells *cs = NULL;
+    sim_err err;
+
+    while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (o) {
+        case 'r': ref_path = optarg; break;
+        case 'C': calib = optarg; break;
+        case 'f':
+            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            if (fmt < 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': fputs(exemplar_help, stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error(cmd, "expected one MEASURED.csv argument");
+    if (!ref_path)
+        ref_path = default_reference();
+    sim_err_clear(&err);
+    if (catalog_load(NULL, &cat, &err) != SIM_OK)
+        return cli_report(&err);
+    if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) != SIM_OK ||
+        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, &err) != SIM_OK ||
+        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    if (n_bad || nr_bad)
+        rc = CLI_EXIT_ERR;
+    /* Reference rows that did not parse cannot match: drop their measure. */
+    for (size_t i = 0; i < nr; i++)
+        if (!rok[i])
+            refs[i].meas_tps = 0;
+    ex = sim_xcalloc(n ? n : 1, sizeof *ex);
+    done = sim_xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        if (exemplar_compare(m, &rows[i], refs, nr, &ex[i]) != SIM_OK) {
+            fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i], ex[i].why);
+            rc = CLI_EXIT_ERR;
+            continue;
+        }
+        done[i] = 1;
+    }
+    exemplar_diagnose(m, ex, done, n, &groups, &ng);
+    cs = sim_xcalloc(n ? n : 1, sizeof *cs);
+    for (size_t i = 0; i < n; i++)
+        fill(&cs[i], t, i, &rows[i], ok[i], &ex[i], done[i], refs, rt);
+    if (fmt == CLI_FMT_CSV) {
+        const char *cells_p[O_N];
+        csvt_write_row(stdout, col_names, O_N);
+        for (size_t i = 0; i < n; i++) {
+            for (int k = 0; k < O_N; k++)
+                cells_p[k] = cs[i].v[k];
+            csvt_write_row(stdout, cells_p, O_N);
+        }
+    } else if (fmt == CLI_FMT_JSON) {
+        print_json(cs, n, groups, ng, ref_path);
+    } else {
+        print_table(cs, n, groups, ng, argv[optind], ref_path);
+    }
+done:
+    free(cs);
+    free(groups);
+    free(ex);
+    free(done);
+    free(rows);
+    free(ok);
+    free(refs);
+    free(rok);
+    csvt_free(t);
+    csvt_free(rt);
+    tp_model_free(m);
+    catalog_free(cat);
+    return rc;
+}
