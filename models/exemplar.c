@@ -63,18 +63,21 @@ const char *exemplar_basis_name(int b)
 static int last_version(const char *s, int v[3])
 {
     int found = 0;
-    for (const char *p = s; *p; p++) {
-        int a, b, c = 0, n = 0;
-        if (!isdigit((unsigned char)*p) || (p > s && isdigit((unsigned char)p[-1])))
+    const char *p = s;
+    while (*p) {
+        int a, b, c = 0, n = 0, k = 0;
+        if (!isdigit((unsigned char)*p) || (p > s && isdigit((unsigned char)p[-1])) ||
+            sscanf(p, "%d.%d%n", &a, &b, &n) != 2) {
+            p++;
             continue;
-        if (sscanf(p, "%d.%d%n", &a, &b, &n) == 2) {
-            if (p[n] != '.' || sscanf(p + n, ".%d", &c) != 1)
-                c = 0;
-            v[0] = a;
-            v[1] = b;
-            v[2] = c;
-            found = 1;
         }
+        if (p[n] != '.' || sscanf(p + n, ".%d%n", &c, &k) != 1)
+            c = k = 0;
+        v[0] = a;
+        v[1] = b;
+        v[2] = c;
+        found = 1;
+        p += n + k; /* past this version, so "04.01" is not read again */
     }
     return found;
 }
