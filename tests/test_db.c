@@ -615,6 +615,25 @@ static void test_db_sigkill_mid_write_keeps_earlier_runs(void **state)
     }
 }
 
+/* docs/results-schema.md names every generated column. */
+static void test_db_schema_doc_names_every_column(void **state)
+{
+    size_t n = 0;
+    char *doc = (char *)test_slurp("docs/results-schema.md", &n);
+    const resfield *t[3] = { resfield_job, resfield_site, resfield_step };
+    const size_t nt[3] = { resfield_n_job, resfield_n_site, resfield_n_step };
+    (void)state;
+    assert_non_null(doc);
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < nt[k]; i++) {
+            char want[80];
+            snprintf(want, sizeof want, "| `%s` |", t[k][i].name);
+            if (!strstr(doc, want))
+                fail_msg("docs/results-schema.md does not list %s", t[k][i].name);
+        }
+    free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -632,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_db_missing_folder_is_a_clear_error),
         cmocka_unit_test(test_db_read_only_database_refuses_writes),
         cmocka_unit_test(test_db_sigkill_mid_write_keeps_earlier_runs),
+        cmocka_unit_test(test_db_schema_doc_names_every_column),
     };
     return cmocka_run_group_tests_name("db", tests, setup, teardown);
 }
