@@ -147,7 +147,7 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
         const db_source_def *s = &m->sources[i];
         fputs(i ? "; " : "", f);
         md_cell(f, s->kind);
-        if (s->name && *s->name) {
+        if (s->name && *s->name && (!s->kind || strcmp(s->name, s->kind) != 0)) {
             fputs(" ", f);
             md_cell(f, s->name);
         }
