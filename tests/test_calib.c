@@ -94,7 +94,7 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     a.default_seq_len = 8192;
     {
         tp_query q = { &g, &a, { PREC_BF16, NUM_BF16 }, 16, 128, 1, 8192, { 1, 1, 1, 1, 1, 0 },
-                       0, NULL, 0, 0 };
+                       0, NULL, 0, 0, 0, 0 };
         assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
         assert_int_equal(tp_predict(back, &q, &r2), SIM_OK);
         assert_close(r1.step_time_s, r2.step_time_s, 1e-9);
