@@ -137,9 +137,9 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     assert_int_equal(t->steps, 35040);
     assert_true(t->balance_max_rel <= 1e-9);
     /* Bus balance over the year. */
-    double supply = t->solar_j + t->geothermal_j + t->hydro_j + t->grid_j + t->discharge_j;
+    double supply_j = t->solar_j + t->geothermal_j + t->hydro_j + t->grid_j + t->discharge_j;
     double sinks = t->facility_j + t->charge_j + t->curtailed_j;
-    assert_close(supply, sinks, 1e-9);
+    assert_close(supply_j, sinks, 1e-9);
     /* Every step's record closes too, and respects the grid limit. */
     size_t n;
     const site_power_record *r = site_power_records(sp, &n);
