@@ -1,7 +1,8 @@
 /* io/calib_rows.c: CSV rows -> calib_row (see calib_rows.h). Numbers are
  * parsed strictly (the whole cell must be a number); the configuration key
- * joins every column except release, source, status, notes and the
- * measured values, so that all releases of one configuration group together.
+ * is built from the parsed values plus every other column except release,
+ * source, status, notes, the measured values and redundant labels, so that
+ * all releases of one configuration group together.
  */
 #include "io/calib_rows.h"
 
@@ -15,6 +16,10 @@ static const char *required[] = { "model", "gpu", "num_gpus", "precision", "gbs"
 static const char *not_config[] = { "release", "source", "status", "notes",
                                     "tokens_per_sec_per_gpu", "model_tflops_per_gpu",
                                     "step_time_s", "tokens_per_sec_total", "mfu_pct" };
+/* Columns the configuration key takes parsed (or drops as redundant). */
+static const char *parsed[] = { "model", "gpu", "precision", "num_gpus", "gbs", "mbs",
+                                "seq_len", "tp", "pp", "cp", "ep", "vp", "num_layers_run",
+                                "fsdp", "model_as_written", "system_as_written", "ga" };
 
 int calib_rows_check(const csvt *t, sim_err *err)
 {
@@ -149,19 +154,31 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
                 out->meas_tps = (double)out->q.gbs * out->q.seq_len / v / out->q.n_gpus;
         }
     }
-    /* Configuration key. */
+    /* Configuration key: the resolved model and GPU, the precision label,
+     * the parsed numbers (a blank layout cell and its default are the same
+     * configuration; so are fsdp "" and "0"), then every other column raw,
+     * except the redundant labels model_as_written, system_as_written and ga
+     * (they restate model, GPU, GPU count, batch and layout, and some embed
+     * the release, e.g. "Llama 3.1 70b 24.09 BF16", which would split one
+     * configuration's releases into different groups). */
     {
         size_t k = 0;
-        for (size_t c = 0; c < t->n_cols; c++) {
+        const tp_query *q = &out->q;
+        k += (size_t)snprintf(out->config, sizeof out->config,
+                              "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|", out->llm->name,
+                              out->gpu->name, prec, q->n_gpus, q->gbs, q->mbs, q->seq_len,
+                              q->layout.tp, q->layout.pp, q->layout.cp, q->layout.ep,
+                              q->layout.vp, q->layers_run, fsdp);
+        for (size_t c = 0; c < t->n_cols && k < sizeof out->config; c++) {
             int skip = 0;
             for (size_t j = 0; j < sizeof not_config / sizeof not_config[0]; j++)
                 skip |= strcmp(t->header[c], not_config[j]) == 0;
+            for (size_t j = 0; j < sizeof parsed / sizeof parsed[0]; j++)
+                skip |= strcmp(t->header[c], parsed[j]) == 0;
             if (skip)
                 continue;
-            k += (size_t)snprintf(out->config + k, k < sizeof out->config ? sizeof out->config - k : 0,
-                                  "%s|", t->rows[i][c]);
-            if (k >= sizeof out->config)
-                break;
+            k += (size_t)snprintf(out->config + k, sizeof out->config - k, "%s|",
+                                  t->rows[i][c]);
         }
     }
     return SIM_OK;
