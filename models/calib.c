@@ -30,7 +30,7 @@ static const int fit_par[] = {
     TP_ETA_BF16, TP_ETA_FP8, TP_ETA_FP4, TP_ETA_ATTN, TP_ETA_SSM,
     TP_GEMM_SAT, TP_ELEM_PASSES, TP_Q_FP8T, TP_Q_FP8B, TP_Q_FP4,
     TP_MOE_PERM, TP_T_LAYER, TP_OVL_TP, TP_OVL_CP, TP_OVL_EP, TP_OVL_DP,
-    TP_OVL_PP,
+    TP_OVL_PP, TP_T_MOE_LAYER,
 };
 #define N_FIT ((int)(sizeof fit_par / sizeof fit_par[0]))
 

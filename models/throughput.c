@@ -39,6 +39,7 @@ static const char *const par_names[TP_NPAR][2] = {
     { "t_layer_s", "s" }, { "ovl_tp", "fraction" }, { "ovl_cp", "fraction" },
     { "ovl_ep", "fraction" }, { "ovl_dp", "fraction" }, { "ovl_pp", "fraction" },
     { "bw_nvlink", "fraction" }, { "bw_scaleout", "fraction" },
+    { "t_moe_layer_s", "s" },
 };
 
 const char *tp_param_name(int k)
@@ -74,6 +75,7 @@ void tp_model_init(tp_model *m)
     m->p[TP_OVL_PP] = 0.8;
     m->p[TP_BW_NVLINK] = 0.7;
     m->p[TP_BW_SCALEOUT] = 0.8;
+    m->p[TP_T_MOE_LAYER] = 200e-6;
     m->sigma_log[0] = m->sigma_log[1] = m->sigma_log[2] = 0.15;
     m->sigma_extrap = 0.15;
     m->dp_latency_s = TP_SCALEOUT_LAT_S;
@@ -334,7 +336,7 @@ static int eval_layout(const tp_model *m, const tp_query *q, const tp_layout *ly
     fwd += gemm_t(&e, T, h, (double)flops_vocab(a) / tp) / pp;
 
     /* One micro-batch on one stage, forward + backward. */
-    t_mb = (3.0 * fwd + Lst * p[TP_T_LAYER]) * relf;
+    t_mb = (3.0 * fwd + Lst * p[TP_T_LAYER] + nl.moe / pp * p[TP_T_MOE_LAYER]) * relf;
     t_core *= relf;
 
     /* Tensor parallel: AG + RS of the T x h activation per collective. */
@@ -347,7 +349,9 @@ static int eval_layout(const tp_model *m, const tp_query *q, const tp_layout *ly
                   : 0.0;
     t_cp = exposed(t_cp * cs, p[TP_OVL_CP], t_core);
     t_ep = ep > 1 ? a2a_t(vol_ep, ep, domain, nvl, so, m->dp_latency_s) : 0.0;
-    t_ep = exposed(t_ep * cs, p[TP_OVL_EP], 1e300);
+    /* The overlapped all-to-all hides behind at most one micro-batch's
+     * compute (the other micro-batch in flight, 1F1B EP overlap). */
+    t_ep = exposed(t_ep * cs, p[TP_OVL_EP], t_mb);
     /* Pipeline point-to-point: 2 sends per virtual stage per micro-batch. */
     t_pp = 0.0;
     if (pp > 1) {

@@ -117,6 +117,9 @@ enum {
     TP_OVL_PP,        /* ... of PP point-to-point */
     TP_BW_NVLINK,     /* achieved fraction of NVLink bandwidth */
     TP_BW_SCALEOUT,   /* achieved fraction of scale-out bandwidth */
+    TP_T_MOE_LAYER,   /* extra fixed time per MoE layer per micro-batch
+                         (fwd+bwd): router, token-count host sync of
+                         dropless routing, permutation launches [s] */
     TP_NPAR
 };
 
