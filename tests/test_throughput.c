@@ -99,14 +99,14 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
     tp_model_init(&m);
     for (size_t i = 0; i < 3; i++) {
         tp_query q = { &g, &a, { PREC_FP8_TENSOR, NUM_FP8 }, 256, 512, 1, 8192, lys[i],
-                       0, NULL, 0, 0 };
+                       0, NULL, 0, 0, 0, 0 };
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.step_time_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
     }
     {
         tp_query q = { &gb, &q3, { PREC_FP8_BLOCK, NUM_FP8 }, 128, 1024, 2, 4096,
-                       { 1, 2, 1, 16, 1, 0 }, 0, NULL, 0, 0 };
+                       { 1, 2, 1, 16, 1, 0 }, 0, NULL, 0, 0, 0, 0 };
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.t_ep_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
@@ -122,7 +122,7 @@ static void test_throughput_halving_scaleout_slows_dp_crossing_it(void **state)
     llm_arch a = llama70();
     tp_result full, half;
     tp_query q = { &g, &a, { PREC_BF16, NUM_BF16 }, 64, 16, 1, 8192, { 8, 1, 1, 1, 1, 0 },
-                   0, NULL, 0, 0 };
+                   0, NULL, 0, 0, 0, 0 };
     (void)state;
     tp_model_init(&m);
     q.dp_link_bps = 400e9;
@@ -143,7 +143,7 @@ static void test_throughput_layout_inside_nvlink_domain_ignores_scaleout(void **
     llm_arch a = llama70();
     tp_result full, half;
     tp_query q = { &g, &a, { PREC_BF16, NUM_BF16 }, 64, 64, 1, 8192, { 4, 2, 1, 1, 1, 0 },
-                   0, NULL, 400e9, 0 };
+                   0, NULL, 400e9, 0, 0, 0 };
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &full), SIM_OK);
@@ -162,7 +162,7 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
     llm_arch a = llama70();
     tp_result r;
     tp_query q = { &g, &a, { PREC_FP8_TENSOR, NUM_FP8 }, 512, 0, 0, 0, { 0, 0, 0, 0, 0, 0 },
-                   0, NULL, 0, 0 };
+                   0, NULL, 0, 0, 0, 0 };
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
@@ -183,7 +183,7 @@ static void test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval
     llm_arch a = llama70();
     tp_result r1, r2;
     tp_query q = { &g, &a, { PREC_FP8_TENSOR, NUM_FP8 }, 64, 128, 1, 8192, { 4, 2, 1, 1, 1, 0 },
-                   0, NULL, 0, 0 };
+                   0, NULL, 0, 0, 0, 0 };
     (void)state;
     tp_model_init(&m);
     strcpy(m.gpus[0], "H100");
@@ -207,7 +207,7 @@ static void test_throughput_rejects_bad_queries(void **state)
     llm_arch a = llama70();
     tp_result r;
     tp_query q = { &g, &a, { PREC_NVFP4, NUM_FP4 }, 64, 128, 1, 8192, { 4, 2, 1, 1, 1, 0 },
-                   0, NULL, 0, 0 };
+                   0, NULL, 0, 0, 0, 0 };
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_EINVAL); /* H100 has no FP4 */
