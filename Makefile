@@ -7,6 +7,7 @@ DEB_PKGS := build-essential pkg-config libgsl-dev libconfig-dev libsqlite3-dev \
             sqlite3 libplplot-dev plplot-driver-cairo libcmocka-dev \
             fonts-dejavu-core libjansson-dev libcsv-dev
 MPI_PKGS := libopenmpi-dev openmpi-bin
+FUZZ_PKGS := clang libclang-rt-14-dev
 
 CC      ?= cc
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
@@ -33,7 +34,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libfactorysim.a
 
 .PHONY: all deps deps-mpi test check _test asan valgrind noopt bench _bench \
-        demo _demo clean format
+        demo _demo clean format fuzz fuzz-build _fuzz_build
 all: $(BIN)/factorysim
 
 $(LIB): $(LIB_OBJS)
@@ -86,6 +87,27 @@ valgrind: deps
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	 sh tests/run.sh $(VALGRIND_TESTS:%=$(BUILD)/tests/%)
 
+# Fuzzing (tests/fuzz/, docs/bad-input.md): every tests/fuzz/fuzz_*.c is a
+# libFuzzer harness for one reader, built with clang, ASan and UBSan into
+# build-fuzz/; `make fuzz` runs each for FUZZ_SECONDS on its seed corpus.
+FUZZ_SECONDS   ?= 60
+FUZZ_HARNESSES ?= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+                  -fno-omit-frame-pointer
+fuzz-build:
+	@$(MAKE) --no-print-directory deps EXTRA_DEB="$(FUZZ_PKGS)"
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz BIN=build-fuzz/bin \
+	    OPT=-O1 SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" _fuzz_build
+
+_fuzz_build: $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(PKG_LIBS)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
 noopt:
 	@$(MAKE) --no-print-directory OPT=-O0 BUILD=build-noopt BIN=build-noopt/bin all
 
@@ -106,4 +128,4 @@ format:
 	clang-format -i sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] tests/*.c
 
 clean:
-	rm -rf build build-asan build-noopt bin
+	rm -rf build build-asan build-noopt build-fuzz bin

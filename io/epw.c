@@ -137,6 +137,17 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
                              fv[1], fv[2], fv[3]);
             goto done;
         }
+        /* Checked before any cast: a double outside int's range makes the
+         * conversion undefined (found by tests/fuzz/fuzz_epw.c, inputs in
+         * tests/data/fuzz-regress/fuzz_epw/). */
+        if (mo != floor(mo) || dy != floor(dy) || hr != floor(hr) || mo < 1 ||
+            mo > 12 || dy < 1 || dy > 31 || hr < 1 || hr > 24) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
+                             "fields 1-3 (month, day, hour): not a date (got %g/%g hour %g, "
+                             "expected month 1..12, day 1..31, hour 1..24)",
+                             mo, dy, hr);
+            goto done;
+        }
         if ((int)mo == 2 && (int)dy == 29)
             continue;   /* leap day: dropped (nominal non-leap year) */
         if (row >= CLIMATE_HOURS) {

@@ -206,6 +206,14 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
                                  row[idx[C_HOUR]]);
                 goto done;
             }
+            /* Range first: casting a double beyond long's range is
+             * undefined (tests/data/fuzz-regress/fuzz_profile/). */
+            if (v < 0 || v > CLIMATE_HOURS) {
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "hour: out of range (got %g, expected 0..%d)", v,
+                                 CLIMATE_HOURS - 1);
+                goto done;
+            }
             got = (long)v;
         }
         if (n >= CLIMATE_HOURS) {
