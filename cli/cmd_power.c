@@ -148,6 +148,10 @@ static int write_steps(const char *path, const site_power *sp, sim_err *err)
         if (csvt_write_row(f, cells, NC) != SIM_OK)
             rc = SIM_EIO;
     }
+    /* ferror too: a flush that failed mid-file (a full disk) is not
+     * reported again by fclose. */
+    if (ferror(f))
+        rc = SIM_EIO;
     if (fclose(f) != 0)
         rc = SIM_EIO;
     if (rc != SIM_OK) {

@@ -1,6 +1,7 @@
 /* cli/cmd_predict.c: `factorysim predict`: one configuration from options,
  * or every row of a CSV (--csv), through the calibrated throughput model
  * (models/throughput.h, models/calibration.cfg by default). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,9 +152,14 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in, co
     }
     free(cells);
     if (out) {
-        if (fclose(f) != 0 || rename(tmp, out) != 0) {
+        /* ferror first: a write that failed before the last flush leaves
+         * fclose returning 0 (a full disk must not pass for success). */
+        int bad = ferror(f);
+        errno = 0;
+        if (fclose(f) != 0 || bad || rename(tmp, out) != 0) {
             remove(tmp);
-            rc = cli_error("%s: cannot write file", out);
+            rc = cli_error("%s: cannot write file (%s)", out,
+                           errno ? strerror(errno) : "write error");
         }
     }
 done:

@@ -1,5 +1,6 @@
 /* cli/main.c: factorysim's entry point: global flags, then dispatch to one
  * command per file (cli/cmd_*.c), listed in cli/commands.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,21 @@ static const command commands[] = {
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* Every command's output ends here: a write to standard output that failed
+ * (a full disk, a closed pipe, /dev/full) turns a success into exit 1 with
+ * a message, because stdio reports such errors only on flush, after the
+ * command has returned (tests/test_faults.c). */
+static int finish(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "factorysim: writing standard output failed: %s\n",
+                errno ? strerror(errno) : "write error");
+        return CLI_EXIT_ERR;
+    }
+    return rc;
+}
 
 static void usage(FILE *f)
 {
@@ -42,16 +58,16 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return finish(CLI_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("factorysim %s\n", FACTORYSIM_VERSION);
-        return CLI_EXIT_OK;
+        return finish(CLI_EXIT_OK);
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
             cli_getopt_reset();
-            return commands[i].fn(argc - 1, argv + 1);
+            return finish(commands[i].fn(argc - 1, argv + 1));
         }
     if (argv[1][0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);

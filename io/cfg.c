@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "sim/mem.h"
 
@@ -134,6 +135,99 @@ static const char *resolve(cfg_reader *r, const char *name, char *buf,
     return buf;
 }
 
+/* libconfig 1.5 opens an @include with fopen and, when the name is a
+ * folder (or "" names the include folder itself), its flex scanner fails
+ * to read it and calls exit(2) ("input in flex scanner failed"); a FIFO or
+ * a device would block or never end. 1.5 has no include hook, so the
+ * directives are checked first, as its scanner reads them: a line
+ * starting (after blanks) with @include, blanks, a quoted name with the
+ * escapes \\ \" \f \n \r \t \xHH; relative names start at the include
+ * folder. Included files are checked in turn, to libconfig's nesting depth
+ * of 10 (deeper is its own "nesting too deep" error). A name that cannot
+ * be opened is left to libconfig, whose message says so. Found by
+ * tests/fuzz/fuzz_scenario.c. */
+#define CFG_INCLUDE_DEPTH 10
+
+static int include_name(const char *p, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *p && *p != '"' && *p != '\n'; p++) {
+        char c = *p;
+        if (c == '\\' && p[1]) {
+            p++;
+            switch (*p) {
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'x':
+                if (isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
+                    char hex[3] = { p[1], p[2], '\0' };
+                    c = (char)strtol(hex, NULL, 16);
+                    p += 2;
+                } else {
+                    c = 'x';
+                }
+                break;
+            default: c = *p; break;
+            }
+        }
+        if (k + 1 >= n)
+            return -1;
+        out[k++] = c;
+    }
+    out[k] = '\0';
+    return *p == '"' ? 0 : -1;
+}
+
+static int check_includes(cfg_reader *r, const char *file, const char *text,
+                          int depth, sim_err *err)
+{
+    const char *p = text;
+    int line = 1;
+    for (; *p; line++) {
+        const char *q = p, *nl = strchr(p, '\n');
+        char name[1024], full[2100];
+        struct stat st;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "@include", 8) == 0 && (q[8] == ' ' || q[8] == '\t')) {
+            q += 8;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q == '"' && include_name(q + 1, name, sizeof name) == 0) {
+                if (name[0] == '/')
+                    snprintf(full, sizeof full, "%s", name);
+                else
+                    snprintf(full, sizeof full, "%s/%s", r->incdir, name);
+                if (stat(full, &st) == 0) {
+                    size_t len;
+                    char *sub;
+                    int rc;
+                    if (!S_ISREG(st.st_mode))
+                        return sim_err_set(err, SIM_ECONFIG, file, line,
+                                           "@include: not a regular file (got "
+                                           "'%.200s', expected a libconfig fragment; "
+                                           "include paths are relative to %s)",
+                                           name, r->incdir);
+                    if (depth + 1 < CFG_INCLUDE_DEPTH && (sub = read_all(full, &len))) {
+                        rc = memchr(sub, '\0', len) ? SIM_OK
+                                                    : check_includes(r, full, sub,
+                                                                     depth + 1, err);
+                        free(sub);
+                        if (rc != SIM_OK)
+                            return rc;
+                    }
+                }
+            }
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return SIM_OK;
+}
+
 int cfg_read(cfg_reader *r, const char *path, sim_err *err)
 {
     char dir[1024];
@@ -159,12 +253,17 @@ int cfg_read(cfg_reader *r, const char *path, sim_err *err)
                            "not a text file (NUL byte at offset %zu, "
                            "expected libconfig text)", at);
     }
-    free(text);
+    snprintf(r->incdir, sizeof r->incdir, "%s", dirname_of(path, dir, sizeof dir));
+    {
+        int rc = check_includes(r, path, text, 0, err);
+        free(text);
+        if (rc != SIM_OK)
+            return rc;
+    }
     config_init(&r->cfg);
     r->inited = 1;
     config_set_auto_convert(&r->cfg, CONFIG_TRUE);
-    config_set_include_dir(&r->cfg, dirname_of(path, dir, sizeof dir));
-    snprintf(r->incdir, sizeof r->incdir, "%s", dir);
+    config_set_include_dir(&r->cfg, dir);
     if (config_read_file(&r->cfg, path) != CONFIG_TRUE) {
         char eb[1200];
         const char *ef = resolve(r, config_error_file(&r->cfg), eb,

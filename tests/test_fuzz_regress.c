@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
@@ -137,8 +138,11 @@ static void check_harness(const char *harness, int (*feed)(const char *, sim_err
         char name[256], code[32], text[512];
         int found = 0, rc;
         sim_err e;
-        if (de->d_name[0] == '.' || strcmp(de->d_name, "EXPECT") == 0)
-            continue;
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (de->d_name[0] == '.' || strcmp(de->d_name, "EXPECT") == 0 ||
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;   /* folders are what inputs include */
         rewind(ex);
         while (fgets(line, sizeof line, ex)) {
             if (line[0] == '#' || sscanf(line, "%255s %31s %511[^\n]", name, code, text) != 3)
@@ -150,7 +154,6 @@ static void check_harness(const char *harness, int (*feed)(const char *, sim_err
         }
         if (!found)
             fail_msg("%s/%s: not listed in EXPECT", dir, de->d_name);
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         sim_err_clear(&e);
         rc = feed(path, &e);
         if (rc != code_of(code))
