@@ -1,0 +1,385 @@
+/* cli/sweep_table.c: one sweep's cases read back from the results store and
+ * summarized (see sweep_table.h). Cost: one db_load_run per case (without
+ * steps or events), one case in memory at a time. */
+#include "cli/sweep_table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "io/csv.h"
+#include "io/json.h"
+#include "models/metrics.h"
+#include "sim/mem.h"
+
+static const char *const default_specs[] = { "#0.time_to_train_days", "site.renewable_fraction",
+                                             "site.co2_t", "site.cost_usd" };
+
+/* Resolves one metric name against the jobs of the sweep. "#0.NAME" is
+ * the first job (the default). */
+int sweep_metric_parse(const char *spec, const db_run_meta *m, sweep_metric_ref *out,
+                       sim_err *err)
+{
+    const char *dot = strrchr(spec, '.');
+    memset(out, 0, sizeof *out);
+    if (!dot || strncmp(spec, "site.", 5) == 0) {
+        const char *nm = dot ? spec + 5 : spec;
+        int k = metric_site_index(nm);
+        if (k < 0)
+            return sim_err_set(err, SIM_EUSAGE, "--metric", 0,
+                               "%s: not a site metric (expected site.NAME with a NAME of "
+                               "docs/site-model.md, e.g. site.co2_t, or JOB.NAME, e.g. %s.%s)",
+                               spec, m->n_jobs ? m->jobs[0].name : "JOB", metric_job[0].name);
+        out->site = 1;
+        out->k = k;
+        out->unit = metric_site[k].unit;
+        snprintf(out->name, sizeof out->name, "site.%s", nm);
+        return SIM_OK;
+    }
+    {
+        size_t jl = (size_t)(dot - spec);
+        int k = metric_job_index(dot + 1);
+        size_t j = m->n_jobs;
+        if (k < 0)
+            return sim_err_set(err, SIM_EUSAGE, "--metric", 0,
+                               "%s: '%s' is not a job metric (expected e.g. %s, %s)", spec,
+                               dot + 1, metric_job[0].name, metric_job[3].name);
+        if (jl == 2 && strncmp(spec, "#0", 2) == 0 && m->n_jobs)
+            j = 0;
+        for (size_t i = 0; i < m->n_jobs && j == m->n_jobs; i++)
+            if (strlen(m->jobs[i].name) == jl && strncmp(m->jobs[i].name, spec, jl) == 0)
+                j = i;
+        if (j == m->n_jobs)
+            return sim_err_set(err, SIM_EUSAGE, "--metric", 0,
+                               "%s: no job named '%.*s' in the scenario (expected one of "
+                               "the jobs, e.g. %s)", spec, (int)jl, spec,
+                               m->n_jobs ? m->jobs[0].name : "none: use site.NAME");
+        out->site = 0;
+        out->k = k;
+        out->job = j;
+        out->unit = metric_job[k].unit;
+        snprintf(out->name, sizeof out->name, "%s.%s", m->jobs[j].name, dot + 1);
+        return SIM_OK;
+    }
+}
+
+/* Splits case key "k1=v1;k2=v2" into keys (when keys is not NULL) and
+ * values; returns the count. */
+static size_t split_key(const char *ck, char **keys, char **vals, size_t max)
+{
+    size_t n = 0;
+    const char *p = ck;
+    while (*p && n < max) {
+        const char *semi = strchr(p, ';');
+        const char *eq = strchr(p, '=');
+        size_t len = semi ? (size_t)(semi - p) : strlen(p);
+        if (!eq || eq > p + len)
+            eq = p + len;
+        if (keys)
+            keys[n] = strndup(p, (size_t)(eq - p));
+        vals[n] = eq < p + len ? strndup(eq + 1, (size_t)(p + len - eq - 1)) : sim_xstrdup("");
+        n++;
+        p = semi ? semi + 1 : p + len;
+    }
+    return n;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const sweep_row *x = a, *y = b;
+    return x->case_index < y->case_index ? -1 : x->case_index > y->case_index;
+}
+
+int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, size_t n_specs,
+                     sweep_table **out, sim_err *err)
+{
+    db_run_row *runs = NULL;
+    size_t n_runs = 0, n_sw = 0;
+    sweep_table *t = NULL;
+    int rc;
+
+    *out = NULL;
+    if ((rc = db_list_runs(d, &runs, &n_runs, err)) != SIM_OK)
+        return rc;
+    for (size_t i = 0; i < n_runs; i++)
+        n_sw += runs[i].sweep_key && strcmp(runs[i].sweep_key, sweep_key) == 0 &&
+                strcmp(runs[i].status, "complete") == 0;
+    if (n_sw == 0) {
+        db_run_rows_free(runs, n_runs);
+        return sim_err_set(err, SIM_ENOTFOUND, NULL, 0, "no finished case of sweep %s",
+                           sweep_key);
+    }
+    t = sim_xcalloc(1, sizeof *t);
+    t->sweep_key = sim_xstrdup(sweep_key);
+    t->rows = sim_xcalloc(n_sw, sizeof *t->rows);
+    for (size_t i = 0; i < n_runs; i++) {
+        db_run_row *w = &runs[i];
+        db_run *run = NULL;
+        sweep_row *row;
+        if (!w->sweep_key || strcmp(w->sweep_key, sweep_key) != 0 ||
+            strcmp(w->status, "complete") != 0)
+            continue;
+        if ((rc = db_load_run(d, w->id, 0, &run, err)) != SIM_OK)
+            goto fail;
+        if (t->n_rows == 0) {
+            /* The first case fixes the axes and the metrics. */
+            size_t n = 1;
+            for (const char *p = w->case_key; *p; p++)
+                n += *p == ';';
+            t->axis_keys = sim_xcalloc(n, sizeof *t->axis_keys);
+            {
+                char **tmp = sim_xcalloc(n, sizeof *tmp);
+                t->n_axes = split_key(w->case_key, t->axis_keys, tmp, n);
+                for (size_t a = 0; a < t->n_axes; a++)
+                    free(tmp[a]);
+                free(tmp);
+            }
+            if (n_specs == 0) {
+                specs = default_specs;
+                n_specs = run->meta.n_jobs ? 4 : 3;
+                if (!run->meta.n_jobs)
+                    specs = default_specs + 1;
+            }
+            t->metrics = sim_xcalloc(n_specs, sizeof *t->metrics);
+            for (size_t k = 0; k < n_specs; k++)
+                if ((rc = sweep_metric_parse(specs[k], &run->meta, &t->metrics[k], err)) != SIM_OK) {
+                    db_run_free(run);
+                    goto fail;
+                }
+            t->n_metrics = n_specs;
+        }
+        row = &t->rows[t->n_rows++];
+        row->run_id = w->id;
+        row->case_index = w->case_index;
+        row->mpi_rank = w->mpi_rank;
+        row->case_key = sim_xstrdup(w->case_key);
+        row->values = sim_xcalloc(t->n_axes ? t->n_axes : 1, sizeof *row->values);
+        if (split_key(w->case_key, NULL, row->values, t->n_axes) != t->n_axes) {
+            db_run_free(run);
+            rc = sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                             "run %lld: case key '%s' does not match the sweep's keys",
+                             (long long)w->id, w->case_key);
+            goto fail;
+        }
+        row->sum = sim_xcalloc(t->n_metrics, sizeof *row->sum);
+        for (size_t k = 0; k < t->n_metrics; k++) {
+            const sweep_metric_ref *m = &t->metrics[k];
+            row->sum[k] = m->site ? metric_site_summary((size_t)m->k, run->reps, run->n_reps)
+                                  : metric_job_summary((size_t)m->k, run->reps, run->n_reps,
+                                                       m->job);
+        }
+        db_run_free(run);
+    }
+    db_run_rows_free(runs, n_runs);
+    qsort(t->rows, t->n_rows, sizeof *t->rows, cmp_row);
+    *out = t;
+    return SIM_OK;
+fail:
+    db_run_rows_free(runs, n_runs);
+    sweep_table_free(t);
+    return rc;
+}
+
+void sweep_table_free(sweep_table *t)
+{
+    if (!t)
+        return;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        for (size_t a = 0; a < t->n_axes; a++)
+            free(t->rows[r].values[a]);
+        free(t->rows[r].values);
+        free(t->rows[r].sum);
+        free(t->rows[r].case_key);
+    }
+    for (size_t a = 0; a < t->n_axes; a++)
+        free(t->axis_keys[a]);
+    free(t->axis_keys);
+    free(t->rows);
+    free(t->metrics);
+    free(t->sweep_key);
+    free(t);
+}
+
+int sweep_table_axis(const sweep_table *t, const char *key)
+{
+    for (size_t a = 0; a < t->n_axes; a++)
+        if (strcmp(t->axis_keys[a], key) == 0)
+            return (int)a;
+    return -1;
+}
+
+/* A swept value as typed JSON: number, boolean or string. */
+static jv *value_json(const char *v)
+{
+    char *e;
+    double x = strtod(v, &e);
+    size_t n = strlen(v);
+    if (*v && *e == '\0' && isfinite(x))
+        return jv_num(x);
+    if (n >= 2 && v[n - 1] == 'L') {
+        char *e2;
+        long long y = strtoll(v, &e2, 10);
+        if (e2 == v + n - 1)
+            return jv_int(y);
+    }
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
+        return jv_bool(v[0] == 't');
+    if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+        char *s = strndup(v + 1, n - 2);
+        jv *j = jv_str(s);
+        free(s);
+        return j;
+    }
+    return jv_str(v);
+}
+
+static jv *summary_json(const stat_summary *s)
+{
+    jv *o = jv_obj();
+    jv_set(o, "n", jv_int((int64_t)s->n));
+    jv_set(o, "mean", jv_num(s->mean));
+    jv_set(o, "p10", jv_num(s->p10));
+    jv_set(o, "p50", jv_num(s->p50));
+    jv_set(o, "p90", jv_num(s->p90));
+    jv_set(o, "min", jv_num(s->min));
+    jv_set(o, "max", jv_num(s->max));
+    return o;
+}
+
+static int write_json(FILE *f, const sweep_table *t)
+{
+    jv *root = jv_obj(), *cases = jv_arr();
+    int rc;
+    jv_set(root, "sweep_key", jv_str(t->sweep_key));
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const sweep_row *w = &t->rows[r];
+        jv *c = jv_obj(), *ov = jv_obj(), *ms = jv_obj();
+        jv_set(c, "case_index", jv_int(w->case_index));
+        jv_set(c, "case_key", jv_str(w->case_key));
+        for (size_t a = 0; a < t->n_axes; a++)
+            jv_set(ov, t->axis_keys[a], value_json(w->values[a]));
+        jv_set(c, "overrides", ov);
+        for (size_t k = 0; k < t->n_metrics; k++)
+            jv_set(ms, t->metrics[k].name, summary_json(&w->sum[k]));
+        jv_set(c, "metrics", ms);
+        jv_push(cases, c);
+    }
+    jv_set(root, "cases", cases);
+    rc = jv_write(root, f, 1);
+    jv_free(root);
+    return rc;
+}
+
+/* %.6g, or "-" for NAN (a job that finished in no replication). */
+static const char *num(char *buf, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.6g", v);
+    return buf;
+}
+
+static int write_csv(FILE *f, const sweep_table *t)
+{
+    static const char *const stat[] = { "mean", "p10", "p50", "p90", "min", "max" };
+    size_t nc = 2 + t->n_axes + 6 * t->n_metrics;
+    char **cells = sim_xcalloc(nc, sizeof *cells);
+    int rc = SIM_OK;
+    size_t c = 0;
+    cells[c++] = sim_xstrdup("case_index");
+    cells[c++] = sim_xstrdup("case_key");
+    for (size_t a = 0; a < t->n_axes; a++)
+        cells[c++] = sim_xstrdup(t->axis_keys[a]);
+    for (size_t k = 0; k < t->n_metrics; k++)
+        for (size_t s = 0; s < 6; s++) {
+            char h[260];
+            snprintf(h, sizeof h, "%s_%s", t->metrics[k].name, stat[s]);
+            cells[c++] = sim_xstrdup(h);
+        }
+    if (csvt_write_row(f, (const char *const *)cells, nc) != SIM_OK)
+        rc = SIM_EIO;
+    for (size_t r = 0; r < t->n_rows && rc == SIM_OK; r++) {
+        const sweep_row *w = &t->rows[r];
+        for (size_t i = 0; i < nc; i++)
+            free(cells[i]);
+        c = 0;
+        {
+            char b[32];
+            snprintf(b, sizeof b, "%lld", (long long)w->case_index);
+            cells[c++] = sim_xstrdup(b);
+        }
+        cells[c++] = sim_xstrdup(w->case_key);
+        for (size_t a = 0; a < t->n_axes; a++)
+            cells[c++] = sim_xstrdup(w->values[a]);
+        for (size_t k = 0; k < t->n_metrics; k++) {
+            const stat_summary *s = &w->sum[k];
+            const double v[6] = { s->mean, s->p10, s->p50, s->p90, s->min, s->max };
+            for (size_t q = 0; q < 6; q++) {
+                char b[64];
+                /* 17 digits: the CSV is for machines, and must round-trip. */
+                if (isnan(v[q]))
+                    b[0] = '\0';
+                else
+                    snprintf(b, sizeof b, "%.17g", v[q]);
+                cells[c++] = sim_xstrdup(b);
+            }
+        }
+        if (csvt_write_row(f, (const char *const *)cells, nc) != SIM_OK)
+            rc = SIM_EIO;
+    }
+    for (size_t i = 0; i < nc; i++)
+        free(cells[i]);
+    free(cells);
+    return rc;
+}
+
+static int write_table(FILE *f, const sweep_table *t)
+{
+    size_t *wa = sim_xcalloc(t->n_axes ? t->n_axes : 1, sizeof *wa);
+    char b[64];
+    for (size_t a = 0; a < t->n_axes; a++) {
+        wa[a] = strlen(t->axis_keys[a]);
+        for (size_t r = 0; r < t->n_rows; r++)
+            if (strlen(t->rows[r].values[a]) > wa[a])
+                wa[a] = strlen(t->rows[r].values[a]);
+    }
+    fprintf(f, "sweep %s: %zu case(s); each metric as P10 / P50 / P90 over the replications\n",
+            t->sweep_key, t->n_rows);
+    for (size_t k = 0; k < t->n_metrics; k++)
+        fprintf(f, "  [%zu] %s [%s]\n", k + 1, t->metrics[k].name, t->metrics[k].unit);
+    fprintf(f, "%5s", "case");
+    for (size_t a = 0; a < t->n_axes; a++)
+        fprintf(f, "  %*s", (int)wa[a], t->axis_keys[a]);
+    for (size_t k = 0; k < t->n_metrics; k++) {
+        char h[3][32];
+        for (int q = 0; q < 3; q++)
+            snprintf(h[q], sizeof h[q], "[%zu] %s", k + 1, q == 0 ? "P10" : q == 1 ? "P50" : "P90");
+        fprintf(f, "  %11s %11s %11s", h[0], h[1], h[2]);
+    }
+    fputc('\n', f);
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const sweep_row *w = &t->rows[r];
+        fprintf(f, "%5lld", (long long)w->case_index);
+        for (size_t a = 0; a < t->n_axes; a++)
+            fprintf(f, "  %*s", (int)wa[a], w->values[a]);
+        for (size_t k = 0; k < t->n_metrics; k++) {
+            fprintf(f, "  %11s", num(b, sizeof b, w->sum[k].p10));
+            fprintf(f, " %11s", num(b, sizeof b, w->sum[k].p50));
+            fprintf(f, " %11s", num(b, sizeof b, w->sum[k].p90));
+        }
+        fputc('\n', f);
+    }
+    free(wa);
+    return ferror(f) ? SIM_EIO : SIM_OK;
+}
+
+int sweep_table_write(FILE *f, const sweep_table *t, int fmt)
+{
+    if (fmt == CLI_FMT_JSON)
+        return write_json(f, t);
+    if (fmt == CLI_FMT_CSV)
+        return write_csv(f, t);
+    return write_table(f, t);
+}

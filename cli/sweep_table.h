@@ -1,0 +1,75 @@
+/* cli/sweep_table.h: the finished cases of one sweep read back from the
+ * results database, one row per case in grid order, with the swept values
+ * and a summary (mean, P10, P50, P90, min, max over replications) of
+ * chosen metrics. `sweep` prints it; `report` charts a metric against a
+ * swept key from it.
+ *
+ * Metric names (models/metrics.h): "site.NAME" (or a bare site metric name)
+ * for a site metric, "JOB.NAME" for job metric NAME of the job named JOB.
+ * Swept values come from the stored case key "k1=v1;k2=v2" (sweep values
+ * never contain ';').
+ */
+#ifndef CLI_SWEEP_TABLE_H
+#define CLI_SWEEP_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "io/db.h"
+#include "models/stats.h"
+
+typedef struct sweep_metric_ref {
+    int site;               /* 1: site metric, 0: job metric */
+    int k;                  /* index in metric_site / metric_job */
+    size_t job;             /* job index for a job metric */
+    char name[200];         /* as printed: "site.co2_t", "llama.time_to_train_days" */
+    const char *unit;       /* metric unit */
+} sweep_metric_ref;
+
+typedef struct sweep_row {
+    int64_t run_id, case_index;
+    int32_t mpi_rank;       /* -1 without MPI */
+    char *case_key;
+    char **values;          /* n_axes swept values, axis order */
+    stat_summary *sum;      /* n_metrics summaries */
+} sweep_row;
+
+typedef struct sweep_table {
+    char *sweep_key;
+    size_t n_axes;
+    char **axis_keys;
+    size_t n_metrics;
+    sweep_metric_ref *metrics;
+    size_t n_rows;
+    sweep_row *rows;        /* by case_index */
+} sweep_table;
+
+/* Resolves metric name spec against the jobs in m (only m->jobs and
+ * m->n_jobs are read) into *out. "#0.NAME" is the first job. Errors:
+ * SIM_EUSAGE naming the metric and the valid forms. */
+int sweep_metric_parse(const char *spec, const db_run_meta *m, sweep_metric_ref *out,
+                       sim_err *err);
+
+/* Reads every complete case of sweep_key from d and summarizes the n_specs
+ * metrics named in specs (n_specs == 0: the defaults, the first job's
+ * time_to_train_days and the site's renewable_fraction, co2_t and
+ * cost_usd). Errors: SIM_ENOTFOUND (no case of that sweep), SIM_EUSAGE (an
+ * unknown metric or job, with the valid names), SIM_EIO. */
+int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, size_t n_specs,
+                     sweep_table **out /* OUT: sweep_table_free */, sim_err *err);
+
+/* Frees t. NULL is a no-op. */
+void sweep_table_free(sweep_table *t);
+
+/* Index of the axis named key, or -1. */
+int sweep_table_axis(const sweep_table *t, const char *key);
+
+/* Writes t as an aligned table (override columns, then P10/P50/P90 of
+ * each metric with its unit), CSV (case_index, case_key, the keys, then
+ * metric_mean/p10/p50/p90/min/max) or JSON ({"sweep_key", "cases": [{
+ * "case_index", "case_key", "overrides": {...}, "metrics": {NAME: {...}}}]}).
+ * fmt is a cli_format. Returns SIM_OK or SIM_EIO. */
+int sweep_table_write(FILE *f, const sweep_table *t, int fmt);
+
+#endif

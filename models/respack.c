@@ -1,0 +1,127 @@
+/* models/respack.c: flat packing of replications (see respack.h). The
+ * reader checks every count against the remaining length before it
+ * allocates, so a short or corrupt buffer is an error, never an overrun. */
+#include "models/respack.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/resfield.h"
+#include "sim/mem.h"
+
+#define EV_FIELDS 5
+
+size_t respack_size(const res_rep *reps, size_t n)
+{
+    size_t k = 1;
+    for (size_t r = 0; r < n; r++)
+        k += 4 + reps[r].n_jobs * resfield_n_job + resfield_n_site +
+             reps[r].n_steps * resfield_n_step + reps[r].n_events * EV_FIELDS;
+    return k;
+}
+
+size_t respack_pack(const res_rep *reps, size_t n, double *buf)
+{
+    size_t k = 0;
+    buf[k++] = (double)n;
+    for (size_t r = 0; r < n; r++) {
+        const res_rep *p = &reps[r];
+        buf[k++] = (double)p->replication;
+        buf[k++] = (double)p->n_jobs;
+        buf[k++] = (double)p->n_steps;
+        buf[k++] = (double)p->n_events;
+        for (size_t j = 0; j < p->n_jobs; j++)
+            for (size_t f = 0; f < resfield_n_job; f++)
+                buf[k++] = resfield_get(&p->jobs[j], &resfield_job[f]);
+        for (size_t f = 0; f < resfield_n_site; f++)
+            buf[k++] = resfield_get(&p->site, &resfield_site[f]);
+        for (size_t s = 0; s < p->n_steps; s++)
+            for (size_t f = 0; f < resfield_n_step; f++)
+                buf[k++] = resfield_get(&p->steps[s], &resfield_step[f]);
+        for (size_t e = 0; e < p->n_events; e++) {
+            const res_event *ev = &p->events[e];
+            buf[k++] = ev->t_s;
+            buf[k++] = (double)ev->job;
+            buf[k++] = (double)ev->kind;
+            buf[k++] = (double)ev->cause;
+            buf[k++] = ev->value;
+        }
+    }
+    return k;
+}
+
+/* An int32 read from the buffer (0 when out of range, never UB). */
+static int32_t get_i32(double v)
+{
+    return v >= -2147483648.0 && v <= 2147483647.0 ? (int32_t)v : 0;
+}
+
+/* A count read from the buffer: a whole number in [0, max]. */
+static int get_count(double v, size_t max, size_t *out)
+{
+    if (!(v >= 0) || v > (double)max || v != floor(v))
+        return 0;
+    *out = (size_t)v;
+    return 1;
+}
+
+int respack_unpack(const double *buf, size_t len, res_rep **reps, size_t *n_reps, sim_err *err)
+{
+    size_t k = 0, n, r = 0;
+    res_rep *v = NULL;
+
+    *reps = NULL;
+    *n_reps = 0;
+    if (len < 1 || !get_count(buf[0], len, &n))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0, "result buffer: bad replication count");
+    k = 1;
+    v = sim_xcalloc(n ? n : 1, sizeof *v);
+    for (r = 0; r < n; r++) {
+        res_rep *p = &v[r];
+        size_t rep, nj, ns, ne, left;
+        if (len - k < 4)
+            goto bad;
+        left = len - k - 4;
+        if (!get_count(buf[k], UINT32_MAX, &rep) || !get_count(buf[k + 1], left, &nj) ||
+            !get_count(buf[k + 2], left, &ns) || !get_count(buf[k + 3], left, &ne))
+            goto bad;
+        k += 4;
+        if (nj * resfield_n_job + resfield_n_site + ns * resfield_n_step + ne * EV_FIELDS > left)
+            goto bad;
+        p->replication = (uint32_t)rep;
+        p->n_jobs = nj;
+        p->jobs = nj ? sim_xcalloc(nj, sizeof *p->jobs) : NULL;
+        for (size_t j = 0; j < nj; j++)
+            for (size_t f = 0; f < resfield_n_job; f++)
+                resfield_set(&p->jobs[j], &resfield_job[f], buf[k++]);
+        for (size_t f = 0; f < resfield_n_site; f++)
+            resfield_set(&p->site, &resfield_site[f], buf[k++]);
+        p->n_steps = ns;
+        p->steps = ns ? sim_xcalloc(ns, sizeof *p->steps) : NULL;
+        for (size_t s = 0; s < ns; s++)
+            for (size_t f = 0; f < resfield_n_step; f++)
+                resfield_set(&p->steps[s], &resfield_step[f], buf[k++]);
+        p->n_events = ne;
+        p->events = ne ? sim_xcalloc(ne, sizeof *p->events) : NULL;
+        for (size_t e = 0; e < ne; e++) {
+            res_event *ev = &p->events[e];
+            ev->t_s = buf[k++];
+            ev->job = get_i32(buf[k++]);
+            ev->kind = get_i32(buf[k++]);
+            ev->cause = get_i32(buf[k++]);
+            ev->value = buf[k++];
+        }
+    }
+    if (k != len)
+        goto bad;
+    *reps = v;
+    *n_reps = n;
+    return SIM_OK;
+bad:
+    for (size_t i = 0; i <= r && i < n; i++)
+        res_rep_free(&v[i]);
+    free(v);
+    return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                       "result buffer: truncated or inconsistent at double %zu of %zu", k, len);
+}
