@@ -20,7 +20,8 @@ SAN     ?=
 VERSION := 0.1.0
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
-CFLAGS  := $(STD) $(WARN) $(WERROR) $(OPT) $(DEBUG) $(SAN) -DHAVE_INLINE \
+MPI_DEF ?=
+CFLAGS  := $(STD) $(WARN) $(WERROR) $(OPT) $(DEBUG) $(SAN) $(MPI_DEF) -DHAVE_INLINE \
            -DFACTORYSIM_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
 LDFLAGS := $(SAN)
 BUILD   ?= build
@@ -33,7 +34,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libfactorysim.a
 
-.PHONY: all deps deps-mpi test check _test asan valgrind noopt bench _bench \
+.PHONY: all deps deps-mpi mpi _mpi test check _test asan valgrind noopt bench _bench \
         demo _demo clean format fuzz fuzz-build _fuzz_build
 all: $(BIN)/factorysim
 
@@ -62,6 +63,18 @@ deps:
 
 deps-mpi:
 	@$(MAKE) --no-print-directory deps EXTRA_DEB="$(MPI_PKGS)"
+
+# bin/factorysim-mpi: the same sources built with mpicc and -DFACTORYSIM_MPI
+# into build-mpi/ (so the plain build is untouched); installs OpenMPI first
+# when it is missing. `mpirun -n K bin/factorysim-mpi sweep ...` (docs/sweeps.md).
+mpi: deps-mpi
+	@$(MAKE) --no-print-directory CC=mpicc BUILD=build-mpi MPI_DEF=-DFACTORYSIM_MPI _mpi
+
+_mpi: $(BIN)/factorysim-mpi
+
+$(BIN)/factorysim-mpi: $(BUILD)/cli/main.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # The test entry point: install, build warning-free, run every cmocka binary.
 test check: deps
@@ -136,4 +149,4 @@ format:
 	clang-format -i sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] tests/*.c
 
 clean:
-	rm -rf build build-asan build-noopt build-fuzz bin
+	rm -rf build build-asan build-noopt build-fuzz build-mpi bin

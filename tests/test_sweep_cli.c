@@ -1,0 +1,374 @@
+/* tests/test_sweep_cli.c: `factorysim sweep` from the command line:
+ * results identical for --jobs 1 and --jobs 2 (stored rows compared byte
+ * for byte, ids and timestamps aside), resume skips stored cases, SIGINT
+ * stops cleanly and SIGKILL loses at most the cases in flight (both for
+ * real: the binary is forked, signalled and rerun, and the final database
+ * equals an uninterrupted run's), and the CLI's errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tests/cli_util.h"
+#include "tests/sweep_util.h"
+#include "tests/testutil.h"
+
+static char out1[1 << 18], out2[1 << 18], err[1 << 16];
+
+#define SMALL "tests/data/sweep/small.cfg"
+/* 2 x 2 x 2 = 8 cases of 2 replications, every stored part exercised. */
+#define GRID8 "--set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 " \
+              "--set simulation.seed=1,2 --series first --events --quiet"
+/* 16 cases of 4 replications, slow enough to be interrupted. */
+#define GRID16 "--set energy.solar.capacity_mw=2:5:1 --set energy.battery.capacity_mwh=4:10:2 " \
+               "--replications 4"
+
+static const char *tpath(const char *name)
+{
+    static char p[8][128];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(p[k], sizeof p[k], "/tmp/factorysim-sweep-%ld-%s", (long)getpid(), name);
+    return p[k];
+}
+
+static void rm_db(const char *p)
+{
+    char s[160];
+    remove(p);
+    snprintf(s, sizeof s, "%s-wal", p);
+    remove(s);
+    snprintf(s, sizeof s, "%s-shm", p);
+    remove(s);
+}
+
+/* Dumps path and checks it has n cases. */
+static char *dump_n(const char *path, size_t *len, long n)
+{
+    char *d = NULL;
+    long got = sweep_dump(path, &d, len, NULL);
+    if (got != n)
+        fail_msg("%s: %ld cases stored, expected %ld", path, got, n);
+    return d;
+}
+
+/* "Results identical whatever N": the stored rows and the summary. */
+static void test_sweep_cli_jobs_1_and_2_store_identical_results(void **state)
+{
+    const char *a = tpath("j1.db"), *b = tpath("j2.db");
+    char args[1024], *da, *db_;
+    size_t la, lb;
+    (void)state;
+    rm_db(a);
+    rm_db(b);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 1 --format csv --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --format csv --db %s", b);
+    assert_int_equal(fs_run(args, out2, sizeof out2, NULL, 0), 0);
+    assert_string_equal(out1, out2);
+    assert_non_null(strstr(out1, "case_index,case_key,energy.battery.capacity_mwh,"));
+    da = dump_n(a, &la, 8);
+    db_ = dump_n(b, &lb, 8);
+    assert_int_equal(la, lb);
+    assert_true(la > 100000); /* steps and events are in it */
+    assert_true(memcmp(da, db_, la) == 0);
+    free(da);
+    free(db_);
+    /* The seed axis changes the numbers: cases are not all alike. */
+    {
+        char *l1 = strstr(out1, "\n0,"), *l2 = strstr(out1, "\n1,");
+        assert_non_null(l1);
+        assert_non_null(l2);
+        assert_true(strncmp(strchr(l1 + 1, ',') + 60, strchr(l2 + 1, ',') + 60, 40) != 0);
+    }
+    rm_db(a);
+    rm_db(b);
+}
+
+/* Counts "complete" sweep cases in path (-1 on error). */
+static long cases_in(const char *path)
+{
+    char *d = NULL;
+    size_t n;
+    long k = sweep_dump(path, &d, &n, NULL);
+    free(d);
+    return k;
+}
+
+/* "Running the same sweep again skips finished cases": nothing is run
+ * again, a deleted case is run again alone, and the database ends equal
+ * to the first run's. */
+static void test_sweep_cli_resume_skips_stored_cases(void **state)
+{
+    const char *a = tpath("resume.db");
+    char args[1024], cmd[512], *d0, *d1;
+    size_t l0, l1;
+    (void)state;
+    rm_db(a);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    d0 = dump_n(a, &l0, 8);
+    /* Again: every case is skipped; the summary is the same. */
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --db %s", a);
+    /* --quiet is in GRID8; the count line needs stderr, so drop it here. */
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "
+             "--set simulation.seed=1,2 --series first --events --jobs 2 --db %s", a);
+    assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
+    assert_non_null(strstr(err, "8 case(s), 8 already stored, 0 to run"));
+    assert_string_equal(out1, out2);
+    assert_int_equal(cases_in(a), 8);
+    /* Drop one case (as if it had never finished): only it runs again. */
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s \"PRAGMA foreign_keys=ON; DELETE FROM runs WHERE case_index = 5;\"", a);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(cases_in(a), 7);
+    assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
+    assert_non_null(strstr(err, "8 case(s), 7 already stored, 1 to run"));
+    d1 = dump_n(a, &l1, 8);
+    assert_int_equal(l0, l1);
+    assert_true(memcmp(d0, d1, l0) == 0);
+    /* Another replication count is another sweep: nothing is skipped. */
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "
+             "--set simulation.seed=1,2 --replications 1 --jobs 2 --db %s", a);
+    assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
+    assert_non_null(strstr(err, "8 case(s), 0 already stored, 8 to run"));
+    free(d0);
+    free(d1);
+    rm_db(a);
+}
+
+/* Starts factorysim with args (split at spaces), stdout to /dev/null and
+ * stderr to errfile. Returns the pid. */
+static pid_t spawn(const char *args, const char *errfile)
+{
+    static char buf[2048];
+    char *argv[64];
+    int n = 0;
+    pid_t pid;
+    snprintf(buf, sizeof buf, "%s", args);
+    argv[n++] = (char *)fs_bin();
+    for (char *t = strtok(buf, " "); t && n < 63; t = strtok(NULL, " "))
+        argv[n++] = t;
+    argv[n] = NULL;
+    pid = fork();
+    if (pid == 0) {
+        int o = open("/dev/null", O_WRONLY), e = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Waits until errfile has at least k progress lines ("cases done"), up to
+ * 60 s. Returns 1 if it did. */
+static int wait_progress(const char *errfile, int k)
+{
+    for (int t = 0; t < 6000; t++) {
+        FILE *f = fopen(errfile, "r");
+        char line[512];
+        int n = 0;
+        if (f) {
+            while (fgets(line, sizeof line, f))
+                n += strstr(line, "cases done") != NULL;
+            fclose(f);
+        }
+        if (n >= k)
+            return 1;
+        {
+            struct timespec ts = { 0, 10000000L };
+            nanosleep(&ts, NULL);
+        }
+    }
+    return 0;
+}
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t m = f ? fread(buf, 1, n - 1, f) : 0;
+    buf[m] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* The reference: GRID16 uninterrupted (computed once; callers copy). */
+static char *reference16(size_t *len)
+{
+    static char *ref;
+    static size_t ref_len;
+    const char *r = tpath("ref16.db");
+    char args[1024], *d;
+    if (ref) {
+        *len = ref_len;
+        d = malloc(ref_len);
+        memcpy(d, ref, ref_len);
+        return d;
+    }
+    rm_db(r);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --quiet --jobs 2 --db %s", r);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    ref = dump_n(r, &ref_len, 16);
+    rm_db(r);
+    return reference16(len);
+}
+
+/* Interrupts GRID16 with sig after the first stored case, checks what the
+ * process said and kept, resumes, and compares with the reference. */
+static void interrupt_and_resume(int sig, const char *name)
+{
+    const char *a = tpath(name), *ef = tpath("stderr.txt");
+    char args[1024], *dref, *d;
+    size_t lref, l;
+    int st;
+    long kept;
+    pid_t pid;
+    dref = reference16(&lref);
+    rm_db(a);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --jobs 1 --db %s", a);
+    pid = spawn(args, ef);
+    assert_true(pid > 0);
+    assert_true(wait_progress(ef, 1));
+    kill(pid, sig);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    slurp(ef, err, sizeof err);
+    kept = cases_in(a);
+    print_message("%s after the first case: %ld of 16 cases kept\n", name, kept);
+    if (sig == SIGINT) {
+        /* Clean stop: exit 1 and a message with the count. */
+        char want[128];
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 1);
+        snprintf(want, sizeof want, "interrupted: %ld of 16 cases are stored", kept);
+        if (!strstr(err, want))
+            fail_msg("stderr lacks '%s':\n%s", want, err);
+        assert_non_null(strstr(err, "run the same command again to resume"));
+    } else {
+        assert_true(WIFSIGNALED(st));
+        assert_int_equal(WTERMSIG(st), SIGKILL);
+    }
+    /* At least the case seen finished is kept; the sweep did not finish. */
+    assert_true(kept >= 1);
+    assert_true(kept < 16);
+    /* Resume: only the missing cases run, and the result is the same as
+     * an uninterrupted sweep's. */
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --jobs 2 --db %s", a);
+    assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
+    {
+        char want[128];
+        snprintf(want, sizeof want, "16 case(s), %ld already stored, %ld to run", kept, 16 - kept);
+        if (!strstr(err, want))
+            fail_msg("stderr lacks '%s':\n%s", want, err);
+    }
+    d = dump_n(a, &l, 16);
+    assert_int_equal(l, lref);
+    assert_true(memcmp(d, dref, l) == 0);
+    free(d);
+    free(dref);
+    rm_db(a);
+    remove(ef);
+}
+
+/* "SIGINT stops cleanly (keep every finished case, exit nonzero with a
+ * message saying how many are done)". */
+static void test_sweep_cli_sigint_keeps_finished_cases(void **state)
+{
+    (void)state;
+    interrupt_and_resume(SIGINT, "int.db");
+}
+
+/* "SIGKILL loses at most the cases in flight". */
+static void test_sweep_cli_sigkill_loses_only_cases_in_flight(void **state)
+{
+    (void)state;
+    interrupt_and_resume(SIGKILL, "kill.db");
+}
+
+/* Usage errors (exit 2) name the key; a broken scenario is exit 1; no
+ * database is created by a usage error. */
+static void test_sweep_cli_errors(void **state)
+{
+    const char *a = tpath("err.db");
+    char args[512];
+    struct stat sb;
+    (void)state;
+    rm_db(a);
+    snprintf(args, sizeof args, "sweep " SMALL " --set energy.battery.capacity_mhw=1,2 --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "energy.battery.capacity_mhw"));
+    assert_int_equal(stat(a, &sb), -1);
+    snprintf(args, sizeof args, "sweep " SMALL " --set energy.solar.capacity_mw=5:1:1 --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "energy.solar.capacity_mw: range end below its start"));
+    snprintf(args, sizeof args, "sweep " SMALL " --set energy.solar.capacity_mw=1:3:0 --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "energy.solar.capacity_mw: range step must be > 0"));
+    /* A value the scenario refuses is named with its key. */
+    snprintf(args, sizeof args, "sweep " SMALL " --set jobs.[0].gpus=256,-3 --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "--set jobs.[0].gpus=-3"));
+    assert_string_equal(out1, "");
+    snprintf(args, sizeof args, "sweep " SMALL " --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "at least one --set"));
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set simulation.seed=1 --metric site.nope --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "site.nope"));
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set simulation.seed=1 --metric nojob.co2_t --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "no job named 'nojob'"));
+    assert_int_equal(stat(a, &sb), -1);
+    assert_int_equal(fs_run("sweep " SMALL " --set simulation.seed=1 --jobs 0", out1, sizeof out1,
+                            err, sizeof err), 2);
+    assert_int_equal(fs_run("sweep", out1, sizeof out1, err, sizeof err), 2);
+    assert_int_equal(fs_run("sweep tests/data/sweep/none.cfg --set simulation.seed=1", out1,
+                            sizeof out1, err, sizeof err), 1);
+    assert_int_equal(fs_run("sweep --help", out1, sizeof out1, NULL, 0), 0);
+    assert_non_null(strstr(out1, "KEY=LO:HI:STEP"));
+}
+
+/* The JSON summary: one object per case with typed overrides and the
+ * metrics' summaries; --metric picks the columns. */
+static void test_sweep_cli_json_summary(void **state)
+{
+    const char *a = tpath("json.db");
+    char args[512];
+    (void)state;
+    rm_db(a);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.solar.capacity_mw=2,4 --replications 1 --quiet "
+             "--metric llama70b.time_to_train_days --metric site.curtailed_mwh --format json --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    assert_non_null(strstr(out1, "\"case_key\": \"energy.solar.capacity_mw=4\""));
+    assert_non_null(strstr(out1, "\"energy.solar.capacity_mw\": 4"));
+    assert_non_null(strstr(out1, "\"llama70b.time_to_train_days\": {"));
+    assert_non_null(strstr(out1, "\"site.curtailed_mwh\": {"));
+    assert_non_null(strstr(out1, "\"p90\":"));
+    assert_null(strstr(out1, "site.co2_t"));
+    rm_db(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_cli_jobs_1_and_2_store_identical_results),
+        cmocka_unit_test(test_sweep_cli_resume_skips_stored_cases),
+        cmocka_unit_test(test_sweep_cli_sigint_keeps_finished_cases),
+        cmocka_unit_test(test_sweep_cli_sigkill_loses_only_cases_in_flight),
+        cmocka_unit_test(test_sweep_cli_errors),
+        cmocka_unit_test(test_sweep_cli_json_summary),
+    };
+    return cmocka_run_group_tests_name("sweep_cli", tests, NULL, NULL);
+}
