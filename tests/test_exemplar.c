@@ -367,6 +367,43 @@ static void test_exemplar_cli_reference_option_and_json(void **state)
     assert_int_equal(fs_run("exemplar", out, sizeof out, err, sizeof err), 2);
 }
 
+/* The seed's virtualization case (NVIDIA's Exemplar investigation): MoE FP8
+ * iterations 12-14% longer than the reference while dense models stayed
+ * within 3%. Rows that differ in communication share tell the cause. */
+static void test_exemplar_cli_seed_moe_slow_is_communication(void **state)
+{
+    static char out[16384], err[4096];
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_seed_moe_slow.csv --format csv", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "\n2,DeepSeek-V3 671B,"));
+    assert_non_null(strstr(out, ",0.8700,fail,"));
+    assert_non_null(strstr(out, ",0.8750,fail,"));
+    assert_non_null(strstr(out, ",0.9800,pass,"));
+    assert_non_null(strstr(out, ",communication,group,"));
+    assert_null(strstr(out, ",compute,"));
+}
+
+/* The same rows all 8% slow (a capped clock, a slow stack): compute. */
+static void test_exemplar_cli_uniform_slow_is_compute(void **state)
+{
+    static char out[16384], err[4096];
+    const char *p;
+    int n = 0;
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_uniform_slow.csv --format csv", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    for (p = out; (p = strstr(p, ",fail,")) != NULL; p++)
+        n++;
+    assert_int_equal(n, 5);
+    assert_null(strstr(out, ",communication,"));
+    for (p = out, n = 0; (p = strstr(p, ",compute,group,")) != NULL; p++)
+        n++;
+    assert_int_equal(n, 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +420,8 @@ int main(void)
         cmocka_unit_test(test_exemplar_cli_every_row_gives_a_row),
         cmocka_unit_test(test_exemplar_cli_missing_column),
         cmocka_unit_test(test_exemplar_cli_reference_option_and_json),
+        cmocka_unit_test(test_exemplar_cli_seed_moe_slow_is_communication),
+        cmocka_unit_test(test_exemplar_cli_uniform_slow_is_compute),
     };
     return cmocka_run_group_tests_name("exemplar", tests, setup, teardown);
 }
