@@ -247,7 +247,7 @@ int cmd_exemplar(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL;
+    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
     catalog *cat = NULL;
     tp_model *m = NULL;
@@ -276,6 +276,7 @@ int cmd_exemplar(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
+    ref_shown = ref_path ? ref_path : "built-in models/reference/megatron_throughput.csv";
     if (!ref_path)
         ref_path = default_reference();
     sim_err_clear(&err);
@@ -320,7 +321,7 @@ int cmd_exemplar(int argc, char **argv)
     } else if (fmt == CLI_FMT_JSON) {
         print_json(cs, n, groups, ng, ref_path);
     } else {
-        print_table(cs, n, groups, ng, argv[optind], ref_path);
+        print_table(cs, n, groups, ng, argv[optind], ref_shown);
     }
 done:
     free(cs);
