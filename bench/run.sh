@@ -13,3 +13,18 @@ $bin bench predict --n 1000000
 echo "== site simulation: one year, 15-min steps, failures on (target <= 1 s per replication at 100 MW)"
 $bin bench site bench/site-10mw.cfg --replications 5
 $bin bench site bench/site-100mw.cfg --replications 5
+echo "== sweep: cases per second with 1 and 2 worker threads (target: 2 workers >= 1.8x on 2 cores)"
+echo "   12 cases of bench/site-10mw.cfg (one year, 15-min steps, failures on), 1 replication each"
+sweep_rate() {  # $1 = --jobs; prints cases/s
+    db=$(mktemp -u /tmp/factorysim-bench-sweep-XXXXXX.db)
+    t0=$(date +%s.%N)
+    $bin sweep bench/site-10mw.cfg --set energy.battery.capacity_mwh=40:90:10 \
+        --set energy.solar.capacity_mw=10,15 --replications 1 --jobs "$1" --quiet \
+        --db "$db" >/dev/null
+    t1=$(date +%s.%N)
+    rm -f "$db" "$db-wal" "$db-shm"
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", 12 / (b - a) }'
+}
+r1=$(sweep_rate 1)
+r2=$(sweep_rate 2)
+awk -v a="$r1" -v b="$r2" 'BEGIN { printf "   --jobs 1: %.2f cases/s   --jobs 2: %.2f cases/s   speed-up %.2fx\n", a, b, b / a }'

@@ -9,6 +9,7 @@
  * is written; summaries are written to a temporary file and renamed.
  */
 #include <errno.h>
+#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "cli/cli.h"
 #include "io/csv.h"
 #include "io/db.h"
+#include "cli/sweep_table.h"
 #include "io/plot_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
@@ -40,7 +42,14 @@ static const char report_help[] =
     "  --run ID         run to report (default: the latest)\n"
     "  --out DIR        output folder (required, must exist and be writable)\n"
     "  --format F       chart format: png (default), svg or pdf\n"
-    "  -h, --help       this help\n";
+    "  --metric NAME    sweep chart metric: site.NAME or JOB.NAME (default: the\n"
+    "                   first job's time_to_train_days)\n"
+    "  --by KEY         sweep chart x axis: a swept key (default: the first)\n"
+    "  -h, --help       this help\n"
+    "\n"
+    "When the run is a case of a sweep, the bundle also has sweep_<KEY>.<ext>:\n"
+    "the metric against the swept key over every case of that sweep, P50\n"
+    "with the P10-P90 band (docs/sweeps.md).\n";
 
 #define J_PER_MWH 3.6e9
 #define S_PER_DAY 86400.0
@@ -485,10 +494,13 @@ int cmd_report(int argc, char **argv)
         { "run", required_argument, NULL, 'r' },
         { "out", required_argument, NULL, 'o' },
         { "format", required_argument, NULL, 'f' },
+        { "metric", required_argument, NULL, 'm' },
+        { "by", required_argument, NULL, 'b' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *cmd = "report", *dbpath = "output/factorysim.db", *dir = NULL, *ext = "png";
+    const char *sw_metric = NULL, *sw_by = NULL;
     int64_t run_id = -1;
     uint64_t u;
     int o, rc;
@@ -514,6 +526,8 @@ int cmd_report(int argc, char **argv)
                 return cli_usage_error(cmd, "--format must be png, svg or pdf (got %s)", optarg);
             ext = optarg;
             break;
+        case 'm': sw_metric = optarg; break;
+        case 'b': sw_by = optarg; break;
         case 'h': fputs(report_help, stdout); return CLI_EXIT_OK;
         case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
         default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
@@ -535,9 +549,28 @@ int cmd_report(int argc, char **argv)
         db_close(d);
         return cli_report(&err);
     }
-    db_close(d);
+    if ((sw_metric || sw_by) && !r->meta.sweep_key) {
+        db_close(d);
+        db_run_free(r);
+        return cli_usage_error(cmd, "--metric/--by chart a sweep; run %" PRId64
+                               " is not a sweep case", run_id);
+    }
     memset(&cl, 0, sizeof cl);
     rc = draw_charts(r, dir, ext, &cl, &err);
+    if (rc == SIM_OK && r->meta.sweep_key && cl.n < 16) {
+        /* The sweep chart (cli/sweep_table.h) over every case of the sweep. */
+        char file[80], path[1200], what[120];
+        snprintf(file, sizeof file, "sweep%s%.50s.%s", sw_by ? "_" : "", sw_by ? sw_by : "", ext);
+        for (char *q = file; *q && strcmp(q, ext) != 0; q++)
+            if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
+                *q = '_';
+        file[strlen(file) - strlen(ext) - 1] = '.';
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        rc = sweep_chart(d, r->meta.sweep_key, sw_metric, sw_by, path, what, sizeof what, &err);
+        if (rc == SIM_OK)
+            chart_add(&cl, file, what);
+    }
+    db_close(d);
     if (rc == SIM_OK) {
         md_ctx mc = { r, &cl };
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "io/csv.h"
 #include "io/json.h"
+#include "io/plot_sweep.h"
 #include "models/metrics.h"
 #include "sim/mem.h"
 
@@ -382,4 +383,72 @@ int sweep_table_write(FILE *f, const sweep_table *t, int fmt)
     if (fmt == CLI_FMT_CSV)
         return write_csv(f, t);
     return write_table(f, t);
+}
+
+int sweep_chart(db *d, const char *sweep_key, const char *metric, const char *by,
+                const char *path, char *what, size_t what_n, sim_err *err)
+{
+    sweep_table *t = NULL;
+    double *x = NULL;
+    size_t *grp = NULL, ng = 0;
+    stat_summary *y = NULL;
+    char **names = NULL, title[512], ylab[256];
+    int rc, a;
+
+    if ((rc = sweep_table_load(d, sweep_key, metric ? &metric : NULL, metric ? 1 : 0, &t, err)) !=
+        SIM_OK)
+        return rc;
+    a = by ? sweep_table_axis(t, by) : 0;
+    if (a < 0) {
+        char keys[1024] = "";
+        for (size_t k = 0; k < t->n_axes; k++)
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", k ? ", " : "",
+                     t->axis_keys[k]);
+        rc = sim_err_set(err, SIM_EUSAGE, "--by", 0, "%s: not a swept key (expected one of: %s)",
+                         by, keys);
+        goto done;
+    }
+    x = sim_xcalloc(t->n_rows + 1, sizeof *x);
+    y = sim_xcalloc(t->n_rows + 1, sizeof *y);
+    grp = sim_xcalloc(t->n_rows + 1, sizeof *grp);
+    names = sim_xcalloc(t->n_rows + 1, sizeof *names);
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const sweep_row *w = &t->rows[r];
+        char *e, label[512] = "";
+        size_t g;
+        x[r] = strtod(w->values[a], &e);
+        if (e == w->values[a] || (*e && strcmp(e, "L") != 0)) {
+            rc = sim_err_set(err, SIM_EUSAGE, "--by", 0,
+                             "%s: swept values are not numbers (got %s); chart another key",
+                             t->axis_keys[a], w->values[a]);
+            goto done;
+        }
+        y[r] = w->sum[0];
+        /* The line: the other swept keys' values, in axis order. */
+        for (size_t k = 0; k < t->n_axes; k++)
+            if ((int)k != a)
+                snprintf(label + strlen(label), sizeof label - strlen(label), "%s%s=%s",
+                         label[0] ? ", " : "", t->axis_keys[k], w->values[k]);
+        for (g = 0; g < ng && strcmp(names[g], label) != 0; g++)
+            ;
+        if (g == ng)
+            names[ng++] = sim_xstrdup(label);
+        grp[r] = g;
+    }
+    snprintf(title, sizeof title, "%s against %s", t->metrics[0].name, t->axis_keys[a]);
+    snprintf(ylab, sizeof ylab, "%s [%s]", t->metrics[0].name, t->metrics[0].unit);
+    rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names, ng, t->axis_keys[a],
+                    ylab, title, err);
+    if (rc == SIM_OK && what)
+        snprintf(what, what_n, "Sweep: %s against %s, P50 with the P10-P90 band",
+                 t->metrics[0].name, t->axis_keys[a]);
+done:
+    for (size_t g = 0; g < ng; g++)
+        free(names[g]);
+    free(names);
+    free(x);
+    free(y);
+    free(grp);
+    sweep_table_free(t);
+    return rc;
 }

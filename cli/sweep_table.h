@@ -72,4 +72,13 @@ int sweep_table_axis(const sweep_table *t, const char *key);
  * fmt is a cli_format. Returns SIM_OK or SIM_EIO. */
 int sweep_table_write(FILE *f, const sweep_table *t, int fmt);
 
+/* Draws the sweep chart (io/plot_sweep.h) of sweep_key into path: metric
+ * (NULL: the first default metric) against the swept key by (NULL: the
+ * first swept key), one line per combination of the other swept keys.
+ * *what (OUT, may be NULL) receives a one-line description. Errors:
+ * SIM_EUSAGE (by is not a swept key, or its values are not numbers; the
+ * message lists the swept keys), as sweep_table_load and plot_sweep. */
+int sweep_chart(db *d, const char *sweep_key, const char *metric, const char *by,
+                const char *path, char *what, size_t what_n, sim_err *err);
+
 #endif

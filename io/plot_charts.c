@@ -89,7 +89,7 @@ static int page(const char *path, sim_err *err)
  * (<g id="surfaceN">), so the n-th SVG of a process would differ from the
  * same chart drawn first; the id is rewritten to surface1, which makes
  * every SVG depend on its input alone. Returns SIM_OK or SIM_EIO. */
-static int finish(const char *path, sim_err *err)
+int plot_finish(const char *path, sim_err *err)
 {
     FILE *f;
     char *b, *p;
@@ -287,7 +287,7 @@ int plot_power_stack(const char *path, const res_step *steps, const double *dt_s
     }
     plwidth(1.0);
     leg_draw(&L);
-    rc = finish(path, err);
+    rc = plot_finish(path, err);
     free(x);
     free(y);
     free(lo);
@@ -348,7 +348,7 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
     pllsty(1);
     plwidth(1.0);
     leg_draw(&L);
-    rc = finish(path, err);
+    rc = plot_finish(path, err);
     free(x);
     free(y);
     return rc;
@@ -455,7 +455,7 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
     leg_add(&L, PL_LEGEND_SYMBOL, C_RED, 1, 1.0, "Interruption");
     leg_add(&L, PL_LEGEND_LINE, C_BLACK, 2, 1.0, "Horizon");
     leg_draw(&L);
-    return finish(path, err);
+    return plot_finish(path, err);
 }
 
 int plot_time_to_train(const char *path, const char *job_name, const double *ttt_s,
@@ -531,7 +531,7 @@ int plot_time_to_train(const char *path, const char *job_name, const double *ttt
         plwidth(1.0);
     }
     leg_draw(&L);
-    rc = finish(path, err);
+    rc = plot_finish(path, err);
     free(count);
     return rc;
 }
@@ -599,5 +599,5 @@ int plot_energy_by_source(const char *path, const char *const *names,
     if (facility)
         leg_add(&L, PL_LEGEND_LINE, C_BLACK, 1, 2.0, "P10-P90 of the total");
     leg_draw(&L);
-    return finish(path, err);
+    return plot_finish(path, err);
 }

@@ -22,4 +22,10 @@ void plot_color(int r, int g, int b);
 /* Finishes and closes the file. */
 void plot_end(void);
 
+/* plot_end, then for an SVG rewrites cairo's process-wide surface counter
+ * (<g id="surfaceN">) to surface1, so an SVG's bytes depend on its input
+ * alone, however many charts the process drew before. Returns SIM_OK or
+ * SIM_EIO. (Defined in io/plot_charts.c.) */
+int plot_finish(const char *path, sim_err *err);
+
 #endif

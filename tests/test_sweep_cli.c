@@ -360,6 +360,70 @@ static void test_sweep_cli_json_summary(void **state)
     rm_db(a);
 }
 
+/* Reads the PNG width and height from the IHDR chunk; 0 if not a PNG. */
+static int png_size(const char *path, unsigned *w, unsigned *h)
+{
+    unsigned char b[24];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    if (n < 24 || memcmp(b, "\x89PNG", 4) != 0)
+        return 0;
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    return 1;
+}
+
+/* `report` on a sweep case draws the metric against a swept key with its
+ * band: a PNG of the chart size, byte-identical SVGs, usage errors for a
+ * key that was not swept and for --by on a plain run. */
+static void test_sweep_cli_report_draws_the_sweep_chart(void **state)
+{
+    const char *a = tpath("rep.db");
+    char dir[128], args[1024], f1[256], f2[256], cmd[1024];
+    unsigned w = 0, h = 0;
+    (void)state;
+    rm_db(a);
+    snprintf(dir, sizeof dir, "/tmp/factorysim-sweep-%ld-rep", (long)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/a %s/b", dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.battery.capacity_mwh=4:10:2 --set modules.[0].count=1,2 "
+             "--quiet --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    snprintf(args, sizeof args, "report --db %s --out %s/a --by energy.battery.capacity_mwh "
+             "--metric site.co2_t", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    assert_non_null(strstr(out1, "sweep_energy_battery_capacity_mwh.png"));
+    snprintf(f1, sizeof f1, "%s/a/sweep_energy_battery_capacity_mwh.png", dir);
+    assert_true(png_size(f1, &w, &h));
+    assert_int_equal(w, 1200);
+    assert_int_equal(h, 700);
+    /* Default metric and key; SVG twice gives the same bytes. */
+    snprintf(args, sizeof args, "report --db %s --out %s/a --format svg", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    snprintf(args, sizeof args, "report --db %s --out %s/b --format svg", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    snprintf(f1, sizeof f1, "%s/a/sweep.svg", dir);
+    snprintf(f2, sizeof f2, "%s/b/sweep.svg", dir);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s && test $(wc -c < %s) -gt 10000", f1, f2, f1);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "report --db %s --out %s/a --by site.name", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "site.name: not a swept key (expected one of: "
+                                "energy.battery.capacity_mwh, modules.[0].count)"));
+    /* A plain run has no sweep to chart. */
+    snprintf(args, sizeof args, "run " SMALL " --replications 1 --series none --db %s", a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    snprintf(args, sizeof args, "report --db %s --out %s/a --by modules.[0].count", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
+    assert_non_null(strstr(err, "is not a sweep case"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    rm_db(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_sweep_cli_sigkill_loses_only_cases_in_flight),
         cmocka_unit_test(test_sweep_cli_errors),
         cmocka_unit_test(test_sweep_cli_json_summary),
+        cmocka_unit_test(test_sweep_cli_report_draws_the_sweep_chart),
     };
     return cmocka_run_group_tests_name("sweep_cli", tests, NULL, NULL);
 }
