@@ -90,6 +90,12 @@ static int db_fail(db *d, sim_err *err, const char *what)
         return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
                            msg);
     default:
+        /* A write refused for want of space or by a file size limit comes
+         * back as a plain I/O error; the OS error says which. */
+        if ((rc & 0xff) == SQLITE_IOERR &&
+            (sqlite3_system_errno(d->h) == ENOSPC || sqlite3_system_errno(d->h) == EFBIG))
+            return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)", what,
+                               strerror(sqlite3_system_errno(d->h)));
         return sim_err_set(err, SIM_EIO, d->path, 0, "%s: %s (sqlite code %d)",
                            what, msg, rc);
     }
@@ -320,9 +326,22 @@ static int check_header(db *d, int *fresh, sim_err *err)
     int64_t app = 0, uv = 0, nobj = 0;
     int rc;
     *fresh = 0;
-    if (db_int(d, "PRAGMA application_id;", &app, err) != SIM_OK)
+    if (db_int(d, "PRAGMA application_id;", &app, err) != SIM_OK) {
+        int x = sqlite3_errcode(d->h);
+        /* A WAL database in a read-only folder or file system cannot
+         * create its -shm file: that is not a foreign file
+         * (tests/test_faults.c). */
+        if (x == SQLITE_CANTOPEN || x == SQLITE_READONLY)
+            return sim_err_set(err, SIM_EIO, d->path, 0,
+                               "database is read-only (%s: a WAL database needs "
+                               "to create %s-shm beside it; check the file's and "
+                               "folder's permissions)",
+                               sqlite3_errmsg(d->h), d->path);
+        if (x != SQLITE_NOTADB && x != SQLITE_CORRUPT)
+            return db_fail(d, err, "opening the results database");
         return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
                            sqlite3_errmsg(d->h));
+    }
     if ((rc = check_pragma(d, "PRAGMA quick_check;", err)) != SIM_OK)
         return rc;
     if ((rc = db_int(d, "PRAGMA user_version;", &uv, err)) != SIM_OK ||
