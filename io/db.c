@@ -393,6 +393,39 @@ static int set_wal(db *d, sim_err *err)
     return rc;
 }
 
+/* A WAL database on read-only media (a read-only mount, a folder without
+ * write permission) cannot be read the usual way: SQLite must create its
+ * -shm file. When no -wal file with commits is beside it, nothing can be
+ * missed by reading the main file alone, so d is reopened with the URI
+ * parameter immutable=1 (https://sqlite.org/uri.html), which takes no lock
+ * and needs no -shm. Returns an SQLite code. (tests/test_faults.c) */
+static int reopen_immutable(db *d)
+{
+    char wal[1100], uri[3200];
+    struct stat sb;
+    size_t k = 0;
+    snprintf(wal, sizeof wal, "%s-wal", d->path);
+    if (stat(wal, &sb) == 0 && sb.st_size > 0)
+        return SQLITE_CANTOPEN;
+    k += (size_t)snprintf(uri, sizeof uri, "file:");
+    for (const char *p = d->path; *p && k + 4 < sizeof uri; p++) {
+        if (*p == '?' || *p == '#' || *p == '%')
+            k += (size_t)snprintf(uri + k, sizeof uri - k, "%%%02X", (unsigned char)*p);
+        else
+            uri[k++] = *p;
+    }
+    uri[k] = '\0';
+    if (k + 13 >= sizeof uri)
+        return SQLITE_CANTOPEN;
+    strcat(uri, "?immutable=1");
+    sqlite3_close(d->h);
+    d->h = NULL;
+    if (sqlite3_open_v2(uri, &d->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)
+        return SQLITE_CANTOPEN;
+    sqlite3_extended_result_codes(d->h, 1);
+    return SQLITE_OK;
+}
+
 static int open_common(const char *path, int ro, db **out, sim_err *err)
 {
     db *d;
@@ -421,7 +454,11 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
     }
     sqlite3_extended_result_codes(d->h, 1);
     sqlite3_busy_timeout(d->h, DB_BUSY_MS);
-    if ((rc = check_header(d, &fresh, err)) != SIM_OK)
+    rc = check_header(d, &fresh, err);
+    if (rc != SIM_OK && ro && (sqlite3_errcode(d->h) & 0xff) == SQLITE_CANTOPEN &&
+        reopen_immutable(d) == SQLITE_OK)
+        rc = check_header(d, &fresh, err);
+    if (rc != SIM_OK)
         goto fail;
     if (ro) {
         if (fresh) {

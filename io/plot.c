@@ -63,6 +63,38 @@ void plot_color(int r, int g, int b)
 
 void plot_end(void) { plend(); }
 
+int plot_check_complete(const char *path, sim_err *err)
+{
+    static const unsigned char png_end[8] = { 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
+    const char *dev = plot_device_for(path);
+    unsigned char tail[64];
+    size_t n = 0;
+    long len;
+    int ok = 0;
+    FILE *f = fopen(path, "rb");
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0) {
+        long from = len > (long)sizeof tail ? len - (long)sizeof tail : 0;
+        if (fseek(f, from, SEEK_SET) == 0)
+            n = fread(tail, 1, sizeof tail, f);
+    }
+    if (f)
+        fclose(f);
+    if (strcmp(dev, "pngcairo") == 0) {
+        ok = n >= 8 && memcmp(tail + n - 8, png_end, 8) == 0;
+    } else {
+        const char *want = strcmp(dev, "svgcairo") == 0 ? "</svg>" : "%%EOF";
+        size_t w = strlen(want);
+        for (size_t i = 0; i + w <= n && !ok; i++)
+            ok = memcmp(tail + i, want, w) == 0;
+    }
+    if (ok)
+        return SIM_OK;
+    remove(path);
+    return sim_err_set(err, SIM_EIO, path, 0,
+                       "chart file incomplete after writing (disk full or a file "
+                       "size limit?); removed");
+}
+
 static const int palette[][3] = { { 31, 119, 180 }, { 255, 127, 14 }, { 44, 160, 44 },
                                   { 214, 39, 40 },  { 148, 103, 189 }, { 140, 86, 75 },
                                   { 227, 119, 194 }, { 127, 127, 127 } };
@@ -162,5 +194,5 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
     plot_end();
     free(x);
     free(y);
-    return SIM_OK;
+    return plot_check_complete(path, err);
 }

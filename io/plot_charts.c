@@ -95,7 +95,10 @@ int plot_finish(const char *path, sim_err *err)
     char *b, *p;
     long len;
     size_t n;
+    int rc;
     plot_end();
+    if ((rc = plot_check_complete(path, err)) != SIM_OK)
+        return rc;
     if (strcmp(plot_device_for(path), "svgcairo") != 0)
         return SIM_OK;
     if (!(f = fopen(path, "rb")))

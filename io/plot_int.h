@@ -22,7 +22,14 @@ void plot_color(int r, int g, int b);
 /* Finishes and closes the file. */
 void plot_end(void);
 
-/* plot_end, then for an SVG rewrites cairo's process-wide surface counter
+/* After plot_end: checks that path ends as a whole file of its format
+ * does (PNG's IEND chunk, SVG's </svg>, PDF's %%EOF). cairo reports no
+ * write error through PLplot, so a full disk or a file size limit would
+ * otherwise leave a truncated chart behind a success. On failure the file
+ * is removed. Returns SIM_OK or SIM_EIO. */
+int plot_check_complete(const char *path, sim_err *err);
+
+/* plot_end, plot_check_complete, then for an SVG rewrites cairo's process-wide surface counter
  * (<g id="surfaceN">) to surface1, so an SVG's bytes depend on its input
  * alone, however many charts the process drew before. Returns SIM_OK or
  * SIM_EIO. (Defined in io/plot_charts.c.) */

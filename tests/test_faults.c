@@ -1,6 +1,7 @@
 /* tests/test_faults.c: what factorysim does when the machine lets it down
  * (issue 9.4): standard output on a full disk, output files on a full disk
- * or in a missing folder, a results database that is read-only, full,
+ * or in a missing folder, report charts that do not fit, a results
+ * database that is read-only, full,
  * corrupt, or whose writer is killed. Each case must give a clear
  * "factorysim: ..." message and a nonzero exit, leave no partial output
  * file, and lose no stored run (tests/db_dump.sh compares the rows).
@@ -353,6 +354,15 @@ static void test_faults_read_only_database_refuses_the_run(void **state)
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "database is read-only"));
     assert_string_equal(out, "");
+    /* Reading still works: export, and report into a writable folder. */
+    snprintf(s, sizeof s, "\"$FS\" export --db %s --what runs --format csv", db);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "grid-one-job,"));
+    snprintf(s, sizeof s, "mkdir -p %s/ro-report && \"$FS\" report --db %s --out %s/ro-report",
+             dir, db, dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(cmd, sizeof cmd, "%s/ro-report/summary.md", dir);
+    assert_true(exists(cmd));
     snprintf(cmd, sizeof cmd, "mount -o remount,rw %s/mnt", dir);
     if (on_tmpfs)
         assert_int_equal(system(cmd), 0);
@@ -504,6 +514,44 @@ static void test_faults_corrupt_database_is_refused(void **state)
     free(orig);
 }
 
+/* report and export (issue 7) when the output fails: a missing folder, a
+ * chart that does not fit (a 40 KiB file size limit: the power chart is
+ * about 46 KB), standard output on a full disk, a corrupt database. */
+static void test_faults_report_and_export_outputs(void **state)
+{
+    char db[256], s[1024], rep[256];
+    (void)state;
+    snprintf(db, sizeof db, "%s/report.db", dir);
+    snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s >/dev/null", db);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(s, sizeof s, "\"$FS\" report --db %s --out %s/no-such-dir", db, dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "no-such-dir: output folder does not exist"));
+    snprintf(rep, sizeof rep, "%s/report-full", dir);
+    snprintf(s, sizeof s, "mkdir -p %s && ulimit -f 80 && trap '' XFSZ && "
+             "\"$FS\" report --db %s --out %s", rep, db, rep);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "power.png: chart file incomplete after writing"));
+    snprintf(s, sizeof s, "%s/power.png", rep);
+    assert_false(exists(s));
+    /* Without the limit the same report is written. */
+    snprintf(s, sizeof s, "\"$FS\" report --db %s --out %s", db, rep);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(s, sizeof s, "%s/power.png", rep);
+    assert_true(exists(s));
+    snprintf(s, sizeof s, "\"$FS\" export --db %s --what jobs --format csv >/dev/full", db);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "factorysim: "));
+    snprintf(s, sizeof s, "head -c 10240 %s > %s/cut.db; \"$FS\" export --db %s/cut.db "
+             "--what jobs --format csv", db, dir, dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "not a factorysim results database"));
+    assert_string_equal(out, "");
+    snprintf(s, sizeof s, "\"$FS\" report --db %s/cut.db --out %s", dir, rep);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "not a factorysim results database"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_faults_read_only_database_refuses_the_run),
         cmocka_unit_test(test_faults_killed_run_keeps_earlier_runs),
         cmocka_unit_test(test_faults_corrupt_database_is_refused),
+        cmocka_unit_test(test_faults_report_and_export_outputs),
     };
     return cmocka_run_group_tests_name("faults", tests, setup, teardown);
 }
