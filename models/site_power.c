@@ -184,6 +184,7 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
         sp->bat[i] = battery_new(&c->battery[i], seed, rep, rng_stream_id(name), err);
         if (!sp->bat[i])
             goto fail;
+        sp->pool_ren[i] = battery_stored_j(sp->bat[i]) * c->battery_initial_renewable;
     }
     for (size_t i = 0; i < c->n_source; i++) {
         char name[80];
@@ -326,8 +327,9 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
          * carbon and cost per joule delivered (x eta_d converts). */
         d->carbon_g_per_j = (st > 0 ? sp->pool_c[b] / st : 0) +
                             c->battery_carbon_g_per_j * battery_eta_discharge(bt);
-        d->cost_usd_per_j = (st > 0 ? sp->pool_cost[b] / st : 0) +
-                            c->battery_price_usd_per_j * battery_eta_discharge(bt);
+        d->cost_usd_per_j = c->battery_price_usd_per_j > 0
+                                ? c->battery_price_usd_per_j * battery_eta_discharge(bt)
+                                : (st > 0 ? sp->pool_cost[b] / st : 0);
         d->renewable_frac = st > 0 ? fmin(1.0, sp->pool_ren[b] / st) : 0;
     }
     for (size_t m = 0; m < c->n_module; m++) {

@@ -87,9 +87,18 @@ typedef struct site_power_cfg {
                                        0.7 %/yr, facts.md 3.1) */
     double battery_carbon_g_per_j;  /* per J discharged, on top of the
                                        stored energy's own mix; 0 */
-    double battery_price_usd_per_j; /* per J discharged (levelized storage
-                                       cost), on top of the stored
-                                       energy's cost; 0 */
+    double battery_price_usd_per_j; /* per J discharged (levelized cost
+                                       of storage). When > 0 it replaces
+                                       the stored energy's own cost: an
+                                       LCOS already includes the cost of
+                                       the charging energy (Lazard), so
+                                       adding both would count it twice.
+                                       0: the stored energy's cost only */
+    double battery_initial_renewable; /* renewable fraction of the charge
+                                       the batteries hold at t = 0, [0, 1];
+                                       0 default (site_power_scn: 1 for an
+                                       off-grid site, whose packs can only
+                                       have been charged on site) */
     int record;                     /* 1 = keep per-step records */
 } site_power_cfg;
 
