@@ -14,12 +14,12 @@ echo "== site simulation: one year, 15-min steps, failures on (target <= 1 s per
 $bin bench site bench/site-10mw.cfg --replications 5
 $bin bench site bench/site-100mw.cfg --replications 5
 echo "== sweep: cases per second with 1 and 2 worker threads (target: 2 workers >= 1.8x on 2 cores)"
-echo "   12 cases of bench/site-10mw.cfg (one year, 15-min steps, failures on), 1 replication each"
+echo "   12 cases of bench/site-100mw.cfg (one year, 15-min steps, failures on), 1 replication each"
 sweep_rate() {  # $1 = --jobs; prints cases/s
     db=$(mktemp -u /tmp/factorysim-bench-sweep-XXXXXX.db)
     t0=$(date +%s.%N)
-    $bin sweep bench/site-10mw.cfg --set energy.battery.capacity_mwh=40:90:10 \
-        --set energy.solar.capacity_mw=10,15 --replications 1 --jobs "$1" --quiet \
+    $bin sweep bench/site-100mw.cfg --set energy.battery.capacity_mwh=400:700:100 \
+        --set energy.solar.capacity_mw=100,150,200 --replications 1 --jobs "$1" --quiet \
         --db "$db" >/dev/null
     t1=$(date +%s.%N)
     rm -f "$db" "$db-wal" "$db-shm"
