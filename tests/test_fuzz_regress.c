@@ -3,7 +3,7 @@
  *
  * tests/data/fuzz-regress/<harness>/ holds the inputs and an EXPECT file,
  * one line per input: "NAME CODE TEXT", CODE one of OK, ECONFIG, EIO,
- * ENOTFOUND, TEXT a fragment the error message must contain ("-" for
+ * ENOTFOUND, EUSAGE, TEXT a fragment the error message must contain ("-" for
  * none). Every file in the folder must be listed, so a crash input cannot
  * be added without saying what the reader must answer. Run under `make
  * asan` (CI), a regression of the crash itself is a sanitizer report.
@@ -26,6 +26,7 @@
 #include "io/profile.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
+#include "models/sweep.h"
 #include "models/throughput.h"
 #include "tests/fuzz/fuzz_overrides.h"
 
@@ -103,11 +104,40 @@ static int feed_profile(const char *path, sim_err *e)
     return rc;
 }
 
+/* One spec a line, as tests/fuzz/fuzz_sweep.c splits them. */
+static int feed_sweep(const char *path, sim_err *e)
+{
+    size_t n;
+    char *text = slurp(path, &n), *specs[8], *p;
+    size_t k = 0;
+    sweep_grid *g = NULL;
+    int rc;
+    for (p = text; k < 8 && p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        specs[k++] = p;
+        p = nl ? nl + 1 : NULL;
+    }
+    rc = sweep_grid_parse((const char *const *)specs, k, &g, e);
+    sweep_grid_free(g);
+    free(text);
+    return rc;
+}
+
+static int feed_calibfile(const char *path, sim_err *e)
+{
+    tp_model *m = NULL;
+    int rc = tp_model_load(path, &m, e);
+    tp_model_free(m);
+    return rc;
+}
+
 static int code_of(const char *name)
 {
     static const struct { const char *name; int code; } codes[] = {
         { "OK", SIM_OK }, { "ECONFIG", SIM_ECONFIG }, { "EIO", SIM_EIO },
-        { "ENOTFOUND", SIM_ENOTFOUND },
+        { "ENOTFOUND", SIM_ENOTFOUND }, { "EUSAGE", SIM_EUSAGE },
     };
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         if (strcmp(name, codes[i].name) == 0)
@@ -195,6 +225,18 @@ static void test_fuzz_regress_profile_inputs_give_their_errors(void **state)
     check_harness("fuzz_profile", feed_profile);
 }
 
+static void test_fuzz_regress_sweep_inputs_give_their_errors(void **state)
+{
+    (void)state;
+    check_harness("fuzz_sweep", feed_sweep);
+}
+
+static void test_fuzz_regress_calibfile_inputs_give_their_errors(void **state)
+{
+    (void)state;
+    check_harness("fuzz_calibfile", feed_calibfile);
+}
+
 static int setup(void **state)
 {
     sim_err e;
@@ -222,6 +264,8 @@ int main(void)
         cmocka_unit_test(test_fuzz_regress_csv_inputs_give_their_errors),
         cmocka_unit_test(test_fuzz_regress_epw_inputs_give_their_errors),
         cmocka_unit_test(test_fuzz_regress_profile_inputs_give_their_errors),
+        cmocka_unit_test(test_fuzz_regress_sweep_inputs_give_their_errors),
+        cmocka_unit_test(test_fuzz_regress_calibfile_inputs_give_their_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

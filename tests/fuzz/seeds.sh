@@ -8,7 +8,8 @@ out=$1
 LV=../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw
 RENO=../shared/data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw
 TP=../shared/data/calibration/megatron_throughput.csv
-mkdir -p "$out/fuzz_scenario" "$out/fuzz_csv" "$out/fuzz_epw" "$out/fuzz_profile"
+mkdir -p "$out/fuzz_scenario" "$out/fuzz_csv" "$out/fuzz_epw" "$out/fuzz_profile" \
+         "$out/fuzz_sweep" "$out/fuzz_calibfile"
 
 # Scenarios: every .cfg the tests and examples use, good and bad.
 i=0
@@ -55,8 +56,18 @@ if [ -f "$LV" ]; then
     done
 fi
 
+# Sweep specs: the forms docs/sweeps.md shows, one spec a line.
+printf 'modules.[0].count=1,2,4\n' > "$out/fuzz_sweep/list"
+printf 'energy.battery.capacity_mwh=0:120:40\nsimulation.seed=1,2\n' > "$out/fuzz_sweep/range"
+printf 'x=0.5:2:0.5\ny=true,false\nz="a",b,12L\n' > "$out/fuzz_sweep/kinds"
+
+# Calibration files: the committed one and the test copies.
+for f in models/calibration.cfg tests/data/*calib*.cfg; do
+    [ -f "$f" ] && cp "$f" "$out/fuzz_calibfile/$(basename "$f")"
+done
+
 # Every input that ever failed stays in the corpus.
-for h in fuzz_scenario fuzz_csv fuzz_epw fuzz_profile; do
+for h in fuzz_scenario fuzz_csv fuzz_epw fuzz_profile fuzz_sweep fuzz_calibfile; do
     if [ -d "tests/data/fuzz-regress/$h" ]; then
         for f in tests/data/fuzz-regress/$h/*; do
             [ -f "$f" ] && cp "$f" "$out/$h/regress-$(basename "$f")"
