@@ -38,6 +38,7 @@ static const char run_help[] =
     "  --series WHICH       per-step site series to store: first (default:\n"
     "                       replication 0), all or none\n"
     "  --downsample K       store one averaged step per K steps (default 1)\n"
+    "  --no-events          do not store the event log\n"
     "  --calibration FILE   throughput calibration (default models/calibration.cfg)\n"
     "  --catalog DIR        catalog folder (default: the built-in models/)\n"
     "  -h, --help           this help\n";
@@ -56,11 +57,13 @@ int cmd_run(int argc, char **argv)
         { "no-db", no_argument, NULL, 'N' },
         { "series", required_argument, NULL, 'T' },
         { "downsample", required_argument, NULL, 'D' },
+        { "no-events", no_argument, NULL, 'E' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *cmd = "run", *calib = NULL, *catdir = NULL, *db_path = RUN_STORE_DEFAULT_DB;
     int series = 1;   /* 0 none, 1 first, 2 all */
+    int events = 1;
     uint32_t downsample = 1;
     db *d = NULL;
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
@@ -99,6 +102,7 @@ int cmd_run(int argc, char **argv)
         case 'C': catdir = optarg; break;
         case 'd': db_path = optarg; break;
         case 'N': db_path = NULL; break;
+        case 'E': events = 0; break;
         case 'T':
             if (strcmp(optarg, "none") == 0)
                 series = 0;
@@ -147,7 +151,7 @@ int cmd_run(int argc, char **argv)
         so.weather = wx;
         n_reps = reps_opt ? reps_opt : (size_t)s->sim.replications;
         reps = sim_xcalloc(n_reps, sizeof *reps);
-        so.record_events = d != NULL;
+        so.record_events = d != NULL && events;
         /* The series of replication 0 (or of all): recording never changes
          * the simulation, only what is kept. */
         so.record_steps = d != NULL && series > 0;
@@ -166,6 +170,7 @@ int cmd_run(int argc, char **argv)
             st.scenario_name = ri.name;
             st.seed = so.seed;
             st.ts_downsample = downsample;
+            st.store_events = events;
             if (run_store(d, s, &st, reps, n_reps, &id, &err) != SIM_OK) {
                 rc = cli_report(&err);
                 goto done;
