@@ -25,6 +25,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char fuzz_dir[256];
 
+/* Removes the private folder at exit (libFuzzer's fork mode starts a
+ * process per job, each with its own folder). */
+static void fuzz_remove_dir(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fuzz_dir);
+    if (system(cmd) != 0)
+        fprintf(stdout, "fuzz: could not remove %s\n", fuzz_dir);
+}
+
 /* Makes the private folder (under $TMPDIR or /tmp) once. */
 static void fuzz_make_dir(void)
 {
@@ -35,6 +45,7 @@ static void fuzz_make_dir(void)
         perror("fuzz: mkdtemp");
         abort();
     }
+    atexit(fuzz_remove_dir);
 }
 
 /* Writes n bytes to fuzz_dir/name; returns the path (static buffer). */
