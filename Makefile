@@ -77,8 +77,10 @@ $(BIN)/factorysim-mpi: $(BUILD)/cli/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # The test entry point: install, build warning-free, run every cmocka binary.
-test check: deps
+test: deps
 	@$(MAKE) --no-print-directory _test
+
+check: test
 
 _test: $(BIN)/factorysim $(TEST_BINS)
 	@FACTORYSIM=$(BIN)/factorysim sh tests/run.sh $(TEST_BINS)
