@@ -785,7 +785,6 @@ static void schedule_jobs(run *R)
 {
     for (;;) {
         sjob *head = NULL;
-        int placed = 0;
         for (size_t k = 0; k < R->n_job; k++) {
             sjob *j = &R->job[k];
             if (j->state == JS_QUEUED && (!head || queue_before(j, head)))
@@ -837,7 +836,6 @@ static void schedule_jobs(run *R)
                 if (!best)
                     break;
                 if (try_place(R, best, best->sys_needed + best->spares_total)) {
-                    placed = 1;
                     if (best->gpu_type == head->gpu_type && best->est_end_s > shadow)
                         extra -= best->sys_needed + best->spares_total;
                 } else {
@@ -849,7 +847,6 @@ static void schedule_jobs(run *R)
             for (size_t k = 0; k < R->n_job; k++)
                 R->job[k].skip = 0;
         }
-        (void)placed;
         return;
     }
 }
