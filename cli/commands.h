@@ -1,6 +1,6 @@
 /* cli/commands.h: the command table, one line per command (X-macro):
  * CMD(name, one-line summary). cli/main.c and cli/cli.h expand it. */
-CMD(bench, "run a benchmark: the PHOLD engine benchmark")
+CMD(bench, "benchmarks: phold (engine), predict (throughput model), site (one year of a site)")
 CMD(check, "validate a scenario file and summarize it")
 CMD(catalog, "list the component catalog: GPUs, systems, modules, models, sources")
 CMD(solar, "annual yield and capacity factor of a PV plant at a site")
