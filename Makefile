@@ -35,7 +35,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libfactorysim.a
 
 .PHONY: all deps deps-mpi mpi _mpi test check _test asan valgrind noopt bench _bench \
-        demo _demo clean format fuzz fuzz-build _fuzz_build
+        demo _demo clean format format-check fuzz fuzz-build _fuzz_build
 all: $(BIN)/factorysim
 
 $(LIB): $(LIB_OBJS)
@@ -147,8 +147,15 @@ demo: deps
 _demo: $(BIN)/factorysim
 	$(BIN)/factorysim run scenarios/nevada-solar.cfg
 
+FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] \
+                tests/*.[ch] tests/fuzz/*.[ch])
 format:
-	clang-format -i sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] tests/*.c
+	clang-format -i $(FORMAT_SRCS)
+
+# Fails (and names the files) when any source differs from .clang-format.
+format-check:
+	@command -v clang-format >/dev/null || $(MAKE) --no-print-directory deps EXTRA_DEB=clang-format
+	@clang-format --dry-run --Werror $(FORMAT_SRCS)
 
 clean:
 	rm -rf build build-asan build-noopt build-fuzz build-mpi bin

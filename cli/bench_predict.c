@@ -22,10 +22,10 @@ static double now_s(void)
 int bench_predict(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "n", required_argument, NULL, 'n' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"n", required_argument, NULL, 'n'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     uint32_t n = 1000000;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
@@ -43,29 +43,38 @@ int bench_predict(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'f':
-            fmt = cli_format_parse("bench", optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
+            fmt =
+                cli_format_parse("bench", optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
             break;
         case 'h':
-            fputs("Usage: factorysim bench predict [--n N] [--format table|json]\n"
-                  "N predictions (default 1e6) cycling over every catalog GPU x LLM\n"
-                  "with a fixed layout (64 GPUs, tp 2, pp 2, ep 8 for MoE, gbs 1024).\n",
+            fputs("Usage: factorysim bench predict [--n N] [--format "
+                  "table|json]\n"
+                  "N predictions (default 1e6) cycling over every catalog GPU "
+                  "x LLM\n"
+                  "with a fixed layout (64 GPUs, tp 2, pp 2, ep 8 for MoE, gbs "
+                  "1024).\n",
                   stdout);
             return CLI_EXIT_OK;
-        case ':': return cli_usage_error("bench", "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+            return cli_usage_error("bench", "%s needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cli_usage_error("bench", "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     sim_err_clear(&err);
-    if (catalog_load(NULL, &cat, &err) != SIM_OK || tp_model_default(&m, &err) != SIM_OK) {
+    if (catalog_load(NULL, &cat, &err) != SIM_OK ||
+        tp_model_default(&m, &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }
     qs = sim_xcalloc(catalog_n_gpus(cat) * catalog_n_llms(cat) + 1, sizeof *qs);
     for (size_t g = 0; g < catalog_n_gpus(cat); g++)
         for (size_t l = 0; l < catalog_n_llms(cat); l++) {
-            tp_query q = { 0 };
+            tp_query q = {0};
             tp_result r;
             q.gpu = catalog_gpu_at(cat, g);
             q.llm = catalog_llm_at(cat, l);
@@ -78,12 +87,14 @@ int bench_predict(int argc, char **argv)
             q.layout.pp = 2;
             q.layout.cp = 1;
             q.layout.vp = 1;
-            q.layout.ep = q.llm->cls != LLM_DENSE && q.llm->num_experts >= 8 ? 8 : 1;
+            q.layout.ep =
+                q.llm->cls != LLM_DENSE && q.llm->num_experts >= 8 ? 8 : 1;
             if (tp_predict(m, &q, &r) == SIM_OK)
                 qs[nq++] = q;
         }
     if (!nq) {
-        rc = cli_error("bench predict: no catalog GPU x LLM pair could be predicted");
+        rc = cli_error(
+            "bench predict: no catalog GPU x LLM pair could be predicted");
         goto done;
     }
     t0 = now_s();
@@ -102,7 +113,8 @@ int bench_predict(int argc, char **argv)
         jv_write(j, stdout, 0);
         jv_free(j);
     } else {
-        printf("throughput model: %u predictions over %zu GPU x LLM queries\n", n, nq);
+        printf("throughput model: %u predictions over %zu GPU x LLM queries\n",
+               n, nq);
         printf("  wall time           %14.3f s\n", wall);
         printf("  predictions/second  %14.0f (one core; checksum %.6g)\n",
                wall > 0 ? n / wall : 0, sink / n);

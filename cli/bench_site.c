@@ -26,10 +26,10 @@ static double wall_s(void)
 int bench_site(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "replications", required_argument, NULL, 'r' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"replications", required_argument, NULL, 'r'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *cmd = "bench";
     uint32_t n = 3;
@@ -54,11 +54,13 @@ int bench_site(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h':
-            puts("Usage: factorysim bench site SCENARIO [--replications R] [--format table|json]\n"
+            puts("Usage: factorysim bench site SCENARIO [--replications R] "
+                 "[--format table|json]\n"
                  "Times R replications of the site simulation (failures on).");
             return CLI_EXIT_OK;
         default:
-            return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind + 1 != argc)
@@ -105,7 +107,8 @@ int bench_site(int argc, char **argv)
             jv_write(js, stdout, 0);
             jv_free(js);
         } else {
-            printf("site: %s, %lld GPUs, %.1f MW IT, %.0f days at %.0f min steps\n",
+            printf("site: %s, %lld GPUs, %.1f MW IT, %.0f days at %.0f min "
+                   "steps\n",
                    argv[optind], (long long)gpus, scenario_it_power_w(s) / 1e6,
                    s->sim.horizon_s / 86400.0, s->sim.step_s / 60.0);
             printf("  replications           %10u\n", n);

@@ -52,8 +52,8 @@ int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
     *out = (uint64_t)v;
     return 0;
 bad:
-    cli_usage_error(cmd, "%s: expected a non-negative integer (got '%s')",
-                    opt, s ? s : "");
+    cli_usage_error(cmd, "%s: expected a non-negative integer (got '%s')", opt,
+                    s ? s : "");
     return -1;
 }
 
@@ -84,8 +84,8 @@ int cli_double(const char *cmd, const char *opt, const char *s, double lo,
     if (errno || *end || !isfinite(v))
         goto bad;
     if (v < lo || v > hi) {
-        cli_usage_error(cmd, "%s: expected a number in [%g, %g] (got %s)",
-                        opt, lo, hi, s);
+        cli_usage_error(cmd, "%s: expected a number in [%g, %g] (got %s)", opt,
+                        lo, hi, s);
         return -1;
     }
     *out = v;
@@ -97,8 +97,13 @@ bad:
 
 int cli_format_parse(const char *cmd, const char *s, int allowed)
 {
-    static const struct { const char *name; int f; } tab[] = {
-        { "table", CLI_FMT_TABLE }, { "json", CLI_FMT_JSON }, { "csv", CLI_FMT_CSV },
+    static const struct {
+        const char *name;
+        int f;
+    } tab[] = {
+        {"table", CLI_FMT_TABLE},
+        {"json", CLI_FMT_JSON},
+        {"csv", CLI_FMT_CSV},
     };
     char valid[64] = "";
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
@@ -110,12 +115,13 @@ int cli_format_parse(const char *cmd, const char *s, int allowed)
             strcat(valid, "|");
         strcat(valid, tab[i].name);
     }
-    cli_usage_error(cmd, "--format: unknown format '%s' (expected %s)", s, valid);
+    cli_usage_error(cmd, "--format: unknown format '%s' (expected %s)", s,
+                    valid);
     return -1;
 }
 
 void cli_getopt_reset(void)
 {
-    optind = 0;     /* glibc: 0 forces a full reinitialisation */
-    opterr = 0;     /* commands print their own messages */
+    optind = 0; /* glibc: 0 forces a full reinitialisation */
+    opterr = 0; /* commands print their own messages */
 }

@@ -35,18 +35,18 @@ static const char bench_help[] =
 static int bench_phold(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "lps", required_argument, NULL, 'n' },
-        { "start-events", required_argument, NULL, 'k' },
-        { "end", required_argument, NULL, 'e' },
-        { "remote", required_argument, NULL, 'r' },
-        { "mean", required_argument, NULL, 'm' },
-        { "lookahead", required_argument, NULL, 'l' },
-        { "seed", required_argument, NULL, 's' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"lps", required_argument, NULL, 'n'},
+        {"start-events", required_argument, NULL, 'k'},
+        {"end", required_argument, NULL, 'e'},
+        {"remote", required_argument, NULL, 'r'},
+        {"mean", required_argument, NULL, 'm'},
+        {"lookahead", required_argument, NULL, 'l'},
+        {"seed", required_argument, NULL, 's'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    phold_cfg c = { 1024, 16, 2000.0, 0.25, 1.0, 1.0, 1 };
+    phold_cfg c = {1024, 16, 2000.0, 0.25, 1.0, 1.0, 1};
     phold_result res;
     sim_err err;
     int fmt = CLI_FMT_TABLE, o;
@@ -55,20 +55,42 @@ static int bench_phold(int argc, char **argv)
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         int bad = 0;
         switch (o) {
-        case 'n': bad = cli_u32(cmd, "--lps", optarg, 1, 100000000u, &c.n_lps); break;
-        case 'k': bad = cli_u32(cmd, "--start-events", optarg, 1, 100000000u, &c.start_events); break;
-        case 'e': bad = cli_double(cmd, "--end", optarg, 1e-9, 1e15, &c.end_s); break;
-        case 'r': bad = cli_double(cmd, "--remote", optarg, 0.0, 1.0, &c.remote); break;
-        case 'm': bad = cli_double(cmd, "--mean", optarg, 0.0, 1e15, &c.mean_s); break;
-        case 'l': bad = cli_double(cmd, "--lookahead", optarg, 0.0, 1e15, &c.lookahead_s); break;
-        case 's': bad = cli_u64(cmd, "--seed", optarg, &c.seed); break;
+        case 'n':
+            bad = cli_u32(cmd, "--lps", optarg, 1, 100000000u, &c.n_lps);
+            break;
+        case 'k':
+            bad = cli_u32(cmd, "--start-events", optarg, 1, 100000000u,
+                          &c.start_events);
+            break;
+        case 'e':
+            bad = cli_double(cmd, "--end", optarg, 1e-9, 1e15, &c.end_s);
+            break;
+        case 'r':
+            bad = cli_double(cmd, "--remote", optarg, 0.0, 1.0, &c.remote);
+            break;
+        case 'm':
+            bad = cli_double(cmd, "--mean", optarg, 0.0, 1e15, &c.mean_s);
+            break;
+        case 'l':
+            bad = cli_double(cmd, "--lookahead", optarg, 0.0, 1e15,
+                             &c.lookahead_s);
+            break;
+        case 's':
+            bad = cli_u64(cmd, "--seed", optarg, &c.seed);
+            break;
         case 'f':
-            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            fmt = cli_format_parse(cmd, optarg,
+                                   CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
             bad = fmt < 0;
             break;
-        case 'h': fputs(bench_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'h':
+            fputs(bench_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
         if (bad)
             return CLI_EXIT_USAGE;
@@ -97,11 +119,15 @@ static int bench_phold(int argc, char **argv)
                    "       remote %g, delay %g s + Exp(mean %g s), seed %llu\n",
                    c.n_lps, c.start_events,
                    (unsigned long long)c.n_lps * c.start_events, c.end_s,
-                   c.remote, c.lookahead_s, c.mean_s, (unsigned long long)c.seed);
-            printf("  events processed    %14llu\n", (unsigned long long)res.events);
-            printf("  remote events       %14llu\n", (unsigned long long)res.remote_events);
+                   c.remote, c.lookahead_s, c.mean_s,
+                   (unsigned long long)c.seed);
+            printf("  events processed    %14llu\n",
+                   (unsigned long long)res.events);
+            printf("  remote events       %14llu\n",
+                   (unsigned long long)res.remote_events);
             printf("  wall time           %14.3f s\n", res.wall_s);
-            printf("  events per second   %14.0f events/s (%.2f M/s)\n", rate, rate / 1e6);
+            printf("  events per second   %14.0f events/s (%.2f M/s)\n", rate,
+                   rate / 1e6);
         }
     }
     return CLI_EXIT_OK;
@@ -109,7 +135,8 @@ static int bench_phold(int argc, char **argv)
 
 int cmd_bench(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0) {
         fputs(bench_help, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     }
@@ -119,5 +146,7 @@ int cmd_bench(int argc, char **argv)
         return bench_predict(argc - 1, argv + 1);
     if (strcmp(argv[1], "site") == 0)
         return bench_site(argc - 1, argv + 1);
-    return cli_usage_error("bench", "unknown benchmark '%s' (expected: phold, predict, site)", argv[1]);
+    return cli_usage_error(
+        "bench", "unknown benchmark '%s' (expected: phold, predict, site)",
+        argv[1]);
 }

@@ -38,8 +38,9 @@ static const char calibrate_help[] =
 /* Accuracy groups: all, three classes, then GPUs. */
 #define N_COLS 6
 enum { C_IN, C_LOCO, C_LOMO, B_IN, B_LOCO, B_LOMO };
-static const char *col_names[N_COLS] = { "model_in_sample", "model_loco", "model_lomo",
-                                         "lookup_in_sample", "lookup_loco", "lookup_lomo" };
+static const char *col_names[N_COLS] = {"model_in_sample", "model_loco",
+                                        "model_lomo",      "lookup_in_sample",
+                                        "lookup_loco",     "lookup_lomo"};
 
 typedef struct acc_row {
     char name[32];
@@ -59,22 +60,23 @@ static int in_group(const calib_row *r, int g, const char *gpu)
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "out", required_argument, NULL, 'o' },
-        { "plots", required_argument, NULL, 'p' },
-        { "plot-format", required_argument, NULL, 'P' },
-        { "no-cv", no_argument, NULL, 'n' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"out", required_argument, NULL, 'o'},
+        {"plots", required_argument, NULL, 'p'},
+        {"plot-format", required_argument, NULL, 'P'},
+        {"no-cv", no_argument, NULL, 'n'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *cmd = "calibrate", *out_path = NULL, *plots = NULL, *pfmt = "png";
+    const char *cmd = "calibrate", *out_path = NULL, *plots = NULL,
+               *pfmt = "png";
     int fmt = CLI_FMT_TABLE, o, cv = 1, rc = CLI_EXIT_OK;
     catalog *cat = NULL;
     csvt *t = NULL;
     calib_row *rows = NULL, *use_rows = NULL;
     unsigned char *ok = NULL;
     size_t n = 0, n_bad = 0, nu = 0, n_unpred = 0;
-    double *pred[N_COLS] = { NULL };
+    double *pred[N_COLS] = {NULL};
     tp_model m;
     calib_fit_info fi;
     sim_err err;
@@ -83,23 +85,36 @@ int cmd_calibrate(int argc, char **argv)
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
-        case 'o': out_path = optarg; break;
-        case 'p': plots = optarg; break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'p':
+            plots = optarg;
+            break;
         case 'P':
-            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
-                return cli_usage_error(cmd, "--plot-format: expected png, svg or pdf (got '%s')",
-                                       optarg);
+            if (strcmp(optarg, "png") && strcmp(optarg, "svg") &&
+                strcmp(optarg, "pdf"))
+                return cli_usage_error(
+                    cmd, "--plot-format: expected png, svg or pdf (got '%s')",
+                    optarg);
             pfmt = optarg;
             break;
-        case 'n': cv = 0; break;
+        case 'n':
+            cv = 0;
+            break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(calibrate_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'h':
+            fputs(calibrate_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
@@ -109,7 +124,8 @@ int cmd_calibrate(int argc, char **argv)
     sim_err_clear(&err);
     if (catalog_load(NULL, &cat, &err) != SIM_OK)
         return cli_report(&err);
-    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK) {
+    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) !=
+        SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }
@@ -124,17 +140,19 @@ int cmd_calibrate(int argc, char **argv)
         q = rows[i].q;
         q.release = NULL;
         if (tp_predict(&m, &q, &r) != SIM_OK) {
-            fprintf(stderr, "factorysim: %s:%d: skipped: %s\n", t->path, rows[i].line, r.why);
+            fprintf(stderr, "factorysim: %s:%d: skipped: %s\n", t->path,
+                    rows[i].line, r.why);
             n_unpred++;
             continue;
         }
         use_rows[nu] = rows[i];
-        use_rows[nu].q.release = use_rows[nu].release[0] ? use_rows[nu].release : NULL;
+        use_rows[nu].q.release =
+            use_rows[nu].release[0] ? use_rows[nu].release : NULL;
         nu++;
     }
     if (nu < 2 * TP_NPAR) {
-        rc = cli_error("%s: only %zu usable measured rows (need at least %d)", t->path, nu,
-                       2 * TP_NPAR);
+        rc = cli_error("%s: only %zu usable measured rows (need at least %d)",
+                       t->path, nu, 2 * TP_NPAR);
         goto done;
     }
     if (calib_fit(use_rows, nu, NULL, &m, 0, &fi, &err) != SIM_OK) {
@@ -148,8 +166,10 @@ int cmd_calibrate(int argc, char **argv)
     calib_baseline(use_rows, nu, CALIB_CV_CONFIG, pred[B_LOCO]);
     calib_baseline(use_rows, nu, CALIB_CV_MODEL, pred[B_LOMO]);
     if (cv) {
-        if (calib_cv(use_rows, nu, &m, CALIB_CV_CONFIG, pred[C_LOCO], &err) != SIM_OK ||
-            calib_cv(use_rows, nu, &m, CALIB_CV_MODEL, pred[C_LOMO], &err) != SIM_OK) {
+        if (calib_cv(use_rows, nu, &m, CALIB_CV_CONFIG, pred[C_LOCO], &err) !=
+                SIM_OK ||
+            calib_cv(use_rows, nu, &m, CALIB_CV_MODEL, pred[C_LOMO], &err) !=
+                SIM_OK) {
             rc = cli_report(&err);
             goto done;
         }
@@ -172,7 +192,7 @@ int cmd_calibrate(int argc, char **argv)
     for (int g = 0; g < 4 + m.n_gpus; g++) {
         acc_row *a = &acc[n_acc];
         const char *gpu = g >= 4 ? m.gpus[g - 4] : NULL;
-        static const char *gn[4] = { "all", "dense", "moe", "hybrid" };
+        static const char *gn[4] = {"all", "dense", "moe", "hybrid"};
         memset(a, 0, sizeof *a);
         snprintf(a->name, sizeof a->name, "%s", g < 4 ? gn[g] : gpu);
         for (size_t i = 0; i < nu; i++) {
@@ -181,7 +201,8 @@ int cmd_calibrate(int argc, char **argv)
             a->n++;
             for (int c = 0; c < N_COLS; c++) {
                 double pv = pred[c][i];
-                a->mape[c] += pv > 0 ? fabs(pv / use_rows[i].meas_tps - 1) : 1.0;
+                a->mape[c] +=
+                    pv > 0 ? fabs(pv / use_rows[i].meas_tps - 1) : 1.0;
             }
         }
         if (!a->n)
@@ -195,25 +216,33 @@ int cmd_calibrate(int argc, char **argv)
         size_t k = 0;
         const char *base = strrchr(argv[optind], '/');
         base = base ? base + 1 : argv[optind];
-        snprintf(hdr, sizeof hdr,
-                 "models/calibration.cfg: throughput-model calibration (docs/throughput-model.md).\n"
-                 "Made by: factorysim calibrate %s (%zu measured rows used of %zu; %zu\n"
-                 "unparsable, %zu with layouts the model cannot run). Fit: GSL\n"
-                 "multifit_nlinear, trust-region Levenberg-Marquardt with geodesic\n"
-                 "acceleration, %d starts (defaults and data-derived), %zu free parameters,\n"
-                 "SSR %.6g (ridge terms included), rms log residual %.4f. sd = standard\n"
-                 "errors from the fit covariance scaled by SSR/(n-p). %s",
-                 base, nu, n, n_bad, n_unpred, fi.starts, fi.n_free, fi.ssr, fi.rms_log,
-                 cv ? "sigma_log from leave-one-configuration-out residuals."
-                    : "sigma_log from in-sample residuals (--no-cv).");
+        snprintf(
+            hdr, sizeof hdr,
+            "models/calibration.cfg: throughput-model calibration "
+            "(docs/throughput-model.md).\n"
+            "Made by: factorysim calibrate %s (%zu measured rows used of %zu; "
+            "%zu\n"
+            "unparsable, %zu with layouts the model cannot run). Fit: GSL\n"
+            "multifit_nlinear, trust-region Levenberg-Marquardt with geodesic\n"
+            "acceleration, %d starts (defaults and data-derived), %zu free "
+            "parameters,\n"
+            "SSR %.6g (ridge terms included), rms log residual %.4f. sd = "
+            "standard\n"
+            "errors from the fit covariance scaled by SSR/(n-p). %s",
+            base, nu, n, n_bad, n_unpred, fi.starts, fi.n_free, fi.ssr,
+            fi.rms_log,
+            cv ? "sigma_log from leave-one-configuration-out residuals."
+               : "sigma_log from in-sample residuals (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
         for (int a = 0; a < n_acc && k < sizeof accs; a++) {
-            k += (size_t)snprintf(accs + k, sizeof accs - k, "  %s%s = { n = %zu;",
-                                  isdigit((unsigned char)acc[a].name[0]) ? "gpu_" : "",
-                                  acc[a].name, acc[a].n);
+            k += (size_t)snprintf(
+                accs + k, sizeof accs - k, "  %s%s = { n = %zu;",
+                isdigit((unsigned char)acc[a].name[0]) ? "gpu_" : "",
+                acc[a].name, acc[a].n);
             for (int c = 0; c < N_COLS && k < sizeof accs; c++)
                 if (cv || (c != C_LOCO && c != C_LOMO))
-                    k += (size_t)snprintf(accs + k, sizeof accs - k, " %s = %.2f;", col_names[c],
+                    k += (size_t)snprintf(accs + k, sizeof accs - k,
+                                          " %s = %.2f;", col_names[c],
                                           acc[a].mape[c]);
             if (k < sizeof accs)
                 k += (size_t)snprintf(accs + k, sizeof accs - k, " };\n");
@@ -255,35 +284,43 @@ int cmd_calibrate(int argc, char **argv)
             jv_set(r, "group", jv_str(acc[a].name));
             jv_set(r, "n", jv_int((int64_t)acc[a].n));
             for (int c = 0; c < N_COLS; c++)
-                jv_set(r, col_names[c], cv || (c != C_LOCO && c != C_LOMO)
-                                            ? jv_num(acc[a].mape[c]) : jv_null());
+                jv_set(r, col_names[c],
+                       cv || (c != C_LOCO && c != C_LOMO)
+                           ? jv_num(acc[a].mape[c])
+                           : jv_null());
             jv_push(arr, r);
         }
         jv_set(root, "mape_pct", arr);
         jv_write(root, stdout, 1);
         jv_free(root);
     } else {
-        printf("calibrated on %zu rows (%zu skipped), %zu free parameters, SSR %.4g, "
+        printf("calibrated on %zu rows (%zu skipped), %zu free parameters, SSR "
+               "%.4g, "
                "rms log residual %.4f\nwrote %s\n\n",
                nu, n - nu, fi.n_free, fi.ssr, fi.rms_log, out_path);
-        printf("MAPE of tokens/s/GPU [%%]   model: in-sample, leave-one-configuration-out,"
-               " leave-one-model-out\n                            lookup baseline "
-               "(median efficiency per GPU, precision, model): same splits\n\n");
-        printf("%-8s %5s | %9s %7s %7s | %9s %7s %7s\n", "group", "rows", "model in", "LOCO",
-               "LOMO", "lookup in", "LOCO", "LOMO");
+        printf(
+            "MAPE of tokens/s/GPU [%%]   model: in-sample, "
+            "leave-one-configuration-out,"
+            " leave-one-model-out\n                            lookup baseline "
+            "(median efficiency per GPU, precision, model): same splits\n\n");
+        printf("%-8s %5s | %9s %7s %7s | %9s %7s %7s\n", "group", "rows",
+               "model in", "LOCO", "LOMO", "lookup in", "LOCO", "LOMO");
         for (int a = 0; a < n_acc; a++) {
-            printf("%-8s %5zu | %9.1f", acc[a].name, acc[a].n, acc[a].mape[C_IN]);
+            printf("%-8s %5zu | %9.1f", acc[a].name, acc[a].n,
+                   acc[a].mape[C_IN]);
             if (cv)
-                printf(" %7.1f %7.1f", acc[a].mape[C_LOCO], acc[a].mape[C_LOMO]);
+                printf(" %7.1f %7.1f", acc[a].mape[C_LOCO],
+                       acc[a].mape[C_LOMO]);
             else
                 printf(" %7s %7s", "-", "-");
-            printf(" | %9.1f %7.1f %7.1f\n", acc[a].mape[B_IN], acc[a].mape[B_LOCO],
-                   acc[a].mape[B_LOMO]);
+            printf(" | %9.1f %7.1f %7.1f\n", acc[a].mape[B_IN],
+                   acc[a].mape[B_LOCO], acc[a].mape[B_LOMO]);
         }
         printf("\nparameters (value +- sd from the fit covariance):\n");
         for (int k = 0; k < TP_NPAR; k++)
-            printf("  %-18s %12.5g +- %-10.3g %s%s\n", tp_param_name(k), m.p[k], m.p_sd[k],
-                   tp_param_unit(k), m.p_sd[k] > 0 ? "" : " (fixed, assumption)");
+            printf("  %-18s %12.5g +- %-10.3g %s%s\n", tp_param_name(k), m.p[k],
+                   m.p_sd[k], tp_param_unit(k),
+                   m.p_sd[k] > 0 ? "" : " (fixed, assumption)");
     }
 done:
     for (int c = 0; c < N_COLS; c++)

@@ -22,8 +22,8 @@ static const char catalog_help[] =
     "  --catalog DIR  catalog folder (default: the built-in models/)\n"
     "  -h, --help     this help\n";
 
-static const char *const kinds[] = { "gpus", "systems", "modules", "models",
-                                     "sources", NULL };
+static const char *const kinds[] = {"gpus",   "systems", "modules",
+                                    "models", "sources", NULL};
 
 static jv *gpus_json(const catalog *c)
 {
@@ -60,12 +60,12 @@ static void gpus_table(const catalog *c)
         const gpu_spec *g = catalog_gpu_at(c, i);
         const char *as = catalog_cite(c, "gpus", i, "assumed");
         printf("  %-6s %9.0f %9.0f %9.0f %7.0f %8.2f %6.0f %11.0f %6d %10.0f"
-               "  %s%s%s\n", g->name, g->peak_flops[NUM_BF16] / 1e12,
+               "  %s%s%s\n",
+               g->name, g->peak_flops[NUM_BF16] / 1e12,
                g->peak_flops[NUM_FP8] / 1e12, g->peak_flops[NUM_FP4] / 1e12,
                g->hbm_bytes / 1e9, g->hbm_Bps / 1e12, g->tdp_w,
                g->nvlink_Bps / 1e9, g->nvlink_domain, g->scaleout_bps / 1e9,
-               g->announced ? "announced" : "shipping", as[0] ? "; *" : "",
-               as);
+               g->announced ? "announced" : "shipping", as[0] ? "; *" : "", as);
     }
     printf("  (NVLink per direction; NVIDIA quotes twice this, both "
            "directions)\n");
@@ -96,13 +96,13 @@ static void systems_table(const catalog *c)
 {
     printf("Systems and racks\n");
     printf("  %-15s %-6s %5s %11s %11s %12s %8s %-7s %s\n", "name", "gpu",
-           "GPUs", "max kW", "GPU TDP kW", "overhead kW", "typical",
-           "cooling", "status");
+           "GPUs", "max kW", "GPU TDP kW", "overhead kW", "typical", "cooling",
+           "status");
     for (size_t i = 0; i < catalog_n_systems(c); i++) {
         const system_spec *s = catalog_system_at(c, i);
-        printf("  %-15s %-6s %5d %11.1f %11.1f %12.1f %8.2f %-7s %s\n",
-               s->name, s->gpu, s->gpus, s->max_power_w / 1e3,
-               s->gpu_power_w / 1e3, s->overhead_w / 1e3, s->typical_fraction,
+        printf("  %-15s %-6s %5d %11.1f %11.1f %12.1f %8.2f %-7s %s\n", s->name,
+               s->gpu, s->gpus, s->max_power_w / 1e3, s->gpu_power_w / 1e3,
+               s->overhead_w / 1e3, s->typical_fraction,
                s->liquid ? "liquid" : "air",
                s->announced ? "announced" : "shipping");
     }
@@ -124,8 +124,8 @@ static jv *modules_json(const catalog *c)
             jv *x = jv_obj();
             jv_set(x, "system", jv_str(m->hosts[k]));
             jv_set(x, "max_units", jv_int(m->max_units[k]));
-            jv_set(x, "gpus", jv_int((int64_t)m->max_units[k] *
-                                     (s ? s->gpus : 0)));
+            jv_set(x, "gpus",
+                   jv_int((int64_t)m->max_units[k] * (s ? s->gpus : 0)));
             jv_push(h, x);
         }
         jv_set(o, "hosts", h);
@@ -163,7 +163,7 @@ static void modules_table(const catalog *c)
 static jv *models_json(const catalog *c)
 {
     jv *a = jv_arr();
-    static const char *const cls[] = { "dense", "moe", "hybrid" };
+    static const char *const cls[] = {"dense", "moe", "hybrid"};
     for (size_t i = 0; i < catalog_n_llms(c); i++) {
         const llm_arch *m = catalog_llm_at(c, i);
         jv *o = jv_obj();
@@ -186,12 +186,12 @@ static jv *models_json(const catalog *c)
 
 static void models_table(const catalog *c)
 {
-    static const char *const cls[] = { "dense", "moe", "hybrid" };
+    static const char *const cls[] = {"dense", "moe", "hybrid"};
     printf("LLM architectures (../shared/data/calibration/models.csv; "
            "* = filled as an assumption)\n");
     printf("  %-28s %-26s %-6s %6s %6s %8s %8s %8s %8s  %s\n", "name", "id",
-           "class", "layers", "hidden", "experts", "total B", "active B",
-           "seq", "assumed");
+           "class", "layers", "hidden", "experts", "total B", "active B", "seq",
+           "assumed");
     for (size_t i = 0; i < catalog_n_llms(c); i++) {
         const llm_arch *m = catalog_llm_at(c, i);
         const char *as = catalog_cite(c, "llms", i, "assumed");
@@ -218,10 +218,10 @@ static jv *sources_json(const catalog *c)
         jv_set(o, "mttr_s", jv_num(d->mttr_s));
         jv_set(o, "round_trip_eff", jv_num(d->round_trip_eff));
         jv_set(o, "c_rate_max_per_s", jv_num(d->c_rate_max_per_s));
-        jv_set(o, "assumed", jv_str(catalog_cite(c, "sources", (size_t)k,
-                                                 "assumed")));
-        jv_set(o, "source", jv_str(catalog_cite(c, "sources", (size_t)k,
-                                                "source")));
+        jv_set(o, "assumed",
+               jv_str(catalog_cite(c, "sources", (size_t)k, "assumed")));
+        jv_set(o, "source",
+               jv_str(catalog_cite(c, "sources", (size_t)k, "source")));
         jv_push(a, o);
     }
     return a;
@@ -240,8 +240,8 @@ static void sources_table(const catalog *c)
                d->availability, d->capacity_factor, d->mtbf_s / 3600,
                d->mttr_s / 3600);
         if (k == SRC_SOLAR)
-            printf("losses %.2f %%, DC/AC %.2f, inverter %.2f",
-                   d->losses * 100, d->dc_ac_ratio, d->inverter_eff);
+            printf("losses %.2f %%, DC/AC %.2f, inverter %.2f", d->losses * 100,
+                   d->dc_ac_ratio, d->inverter_eff);
         else if (k == SRC_BATTERY)
             printf("RTE %.2f, <= %.2f C, SOH %.2f +/- %.2f", d->round_trip_eff,
                    d->c_rate_max_per_s * 3600, d->soh_mean, d->soh_sd);
@@ -252,10 +252,10 @@ static void sources_table(const catalog *c)
 int cmd_catalog(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "format", required_argument, NULL, 'f' },
-        { "catalog", required_argument, NULL, 'c' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"format", required_argument, NULL, 'f'},
+        {"catalog", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     int fmt = CLI_FMT_TABLE, o, want = -1;
     const char *dir = NULL;
@@ -270,12 +270,18 @@ int cmd_catalog(int argc, char **argv)
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
             break;
-        case 'c': dir = optarg; break;
-        case 'h': fputs(catalog_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("catalog", "%s needs a value",
-                                         argv[optind - 1]);
-        default: return cli_usage_error("catalog", "unknown option '%s'",
-                                        argv[optind - 1]);
+        case 'c':
+            dir = optarg;
+            break;
+        case 'h':
+            fputs(catalog_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error("catalog", "%s needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cli_usage_error("catalog", "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind < argc) {
@@ -284,9 +290,11 @@ int cmd_catalog(int argc, char **argv)
                 (k == 3 && strcmp(argv[optind], "llms") == 0))
                 want = k;
         if (want < 0)
-            return cli_usage_error("catalog", "unknown kind '%s' (expected "
+            return cli_usage_error("catalog",
+                                   "unknown kind '%s' (expected "
                                    "gpus, systems, modules, models or "
-                                   "sources)", argv[optind]);
+                                   "sources)",
+                                   argv[optind]);
         if (optind + 1 < argc)
             return cli_usage_error("catalog", "unexpected argument '%s'",
                                    argv[optind + 1]);
@@ -295,18 +303,17 @@ int cmd_catalog(int argc, char **argv)
         return cli_report(&err);
     if (fmt == CLI_FMT_JSON) {
         jv *root = jv_obj();
-        jv *(*const js[])(const catalog *) = { gpus_json, systems_json,
-                                               modules_json, models_json,
-                                               sources_json };
+        jv *(*const js[])(const catalog *) = {
+            gpus_json, systems_json, modules_json, models_json, sources_json};
         for (int k = 0; kinds[k]; k++)
             if (want < 0 || want == k)
                 jv_set(root, kinds[k], js[k](c));
         jv_write(root, stdout, 1);
         jv_free(root);
     } else {
-        void (*const ts[])(const catalog *) = { gpus_table, systems_table,
-                                                modules_table, models_table,
-                                                sources_table };
+        void (*const ts[])(const catalog *) = {gpus_table, systems_table,
+                                               modules_table, models_table,
+                                               sources_table};
         int first = 1;
         for (int k = 0; kinds[k]; k++)
             if (want < 0 || want == k) {

@@ -34,8 +34,9 @@ static void print_summary(const scenario *s)
     printf("scenario    %s%s%s\n", s->path, s->description[0] ? ": " : "",
            s->description);
     printf("site        %s (%.4f %s, %.4f %s, %.0f m, UTC%+.1f h)\n",
-           s->site.name, s->site.latitude_deg >= 0 ? s->site.latitude_deg
-                                                   : -s->site.latitude_deg,
+           s->site.name,
+           s->site.latitude_deg >= 0 ? s->site.latitude_deg
+                                     : -s->site.latitude_deg,
            s->site.latitude_deg >= 0 ? "N" : "S",
            s->site.longitude_deg >= 0 ? s->site.longitude_deg
                                       : -s->site.longitude_deg,
@@ -55,8 +56,8 @@ static void print_summary(const scenario *s)
                s->site.climate.path);
     }
     printf("simulation  start %s, horizon %.1f days, step %.1f min, seed "
-           "%llu, %d replication(s)\n", s->sim.start_date,
-           s->sim.horizon_s / 86400.0, s->sim.step_s / 60.0,
+           "%llu, %d replication(s)\n",
+           s->sim.start_date, s->sim.horizon_s / 86400.0, s->sim.step_s / 60.0,
            (unsigned long long)s->sim.seed, s->sim.replications);
     printf("\nmodules\n");
     printf("  %-16s %-14s %5s  %-14s %6s %8s %11s %11s %8s\n", "name", "type",
@@ -66,8 +67,8 @@ static void print_summary(const scenario *s)
         const scen_module *m = &s->modules[i];
         printf("  %-16s %-14s %5d  %-14s %6d %8lld %11.3f %11.3f %8.1f\n",
                m->name, m->type->name, m->count, m->system->name, m->units,
-               (long long)m->gpus, m->it_power_w / 1e6,
-               m->it_capacity_w / 1e6, m->commission_t_s / 86400.0);
+               (long long)m->gpus, m->it_power_w / 1e6, m->it_capacity_w / 1e6,
+               m->commission_t_s / 86400.0);
         it_sys += m->it_power_w;
         it_cap += m->it_capacity_w;
     }
@@ -104,15 +105,16 @@ static void print_summary(const scenario *s)
                e->battery.reserve_floor * 100);
     if (e->geothermal.present)
         printf("  geothermal  %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
-               "%.0f h, %.0f gCO2/kWh\n", e->geothermal.capacity_w / 1e6,
-               e->geothermal.availability, e->geothermal.mtbf_s / 3600,
-               e->geothermal.mttr_s / 3600,
+               "%.0f h, %.0f gCO2/kWh\n",
+               e->geothermal.capacity_w / 1e6, e->geothermal.availability,
+               e->geothermal.mtbf_s / 3600, e->geothermal.mttr_s / 3600,
                e->geothermal.carbon_kg_per_j * 3.6e9);
     if (e->hydro.present)
         printf("  hydro       %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
-               "%.0f h, %.0f gCO2/kWh\n", e->hydro.capacity_w / 1e6,
-               e->hydro.availability, e->hydro.mtbf_s / 3600,
-               e->hydro.mttr_s / 3600, e->hydro.carbon_kg_per_j * 3.6e9);
+               "%.0f h, %.0f gCO2/kWh\n",
+               e->hydro.capacity_w / 1e6, e->hydro.availability,
+               e->hydro.mtbf_s / 3600, e->hydro.mttr_s / 3600,
+               e->hydro.carbon_kg_per_j * 3.6e9);
     if (e->grid.present)
         printf("  grid        import limit %.2f MW, %.1f USD/MWh (%zu "
                "time-of-day window(s)), %.0f gCO2/kWh\n",
@@ -123,8 +125,8 @@ static void print_summary(const scenario *s)
         printf("  (none)\n");
     else
         printf("  %-20s %-24s %-6s %-6s %6s %10s %9s %6s %6s  %s\n", "name",
-               "model", "prec", "gpu", "GPUs", "tokens", "steps", "gbs",
-               "seq", "submit h");
+               "model", "prec", "gpu", "GPUs", "tokens", "steps", "gbs", "seq",
+               "submit h");
     for (size_t i = 0; i < s->n_jobs; i++) {
         const scen_job *j = &s->jobs[i];
         printf("  %-20s %-24s %-6s %-6s %6d %10.3g %9lld %6d %6d  %.1f\n",
@@ -134,18 +136,19 @@ static void print_summary(const scenario *s)
     }
     printf("\npolicy      shortage = %s\n", scenario_policy_name(s->policy));
     printf("fabric      %s, oversubscription %.2f, %zu inter-module "
-           "link(s)\n", scenario_topology_name(s->fabric.topology),
+           "link(s)\n",
+           scenario_topology_name(s->fabric.topology),
            s->fabric.oversubscription, s->fabric.n_links);
 }
 
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "set", required_argument, NULL, 's' },
-        { "catalog", required_argument, NULL, 'c' },
-        { "resolved", no_argument, NULL, 'r' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"set", required_argument, NULL, 's'},
+        {"catalog", required_argument, NULL, 'c'},
+        {"resolved", no_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *sets[MAX_SETS];
     const char *catdir = NULL;
@@ -163,13 +166,21 @@ int cmd_check(int argc, char **argv)
                                        MAX_SETS);
             sets[n_sets++] = optarg;
             break;
-        case 'c': catdir = optarg; break;
-        case 'r': resolved = 1; break;
-        case 'h': fputs(check_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("check", "%s needs a value",
-                                         argv[optind - 1]);
-        default: return cli_usage_error("check", "unknown option '%s'",
-                                        argv[optind - 1]);
+        case 'c':
+            catdir = optarg;
+            break;
+        case 'r':
+            resolved = 1;
+            break;
+        case 'h':
+            fputs(check_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error("check", "%s needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cli_usage_error("check", "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind >= argc)

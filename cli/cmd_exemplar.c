@@ -81,15 +81,54 @@ static const char *basename_of(const char *p)
 }
 
 /* Output cells of one row; blank where the row failed. */
-enum { O_LINE, O_MODEL, O_GPU, O_PREC, O_GPUS, O_RELEASE, O_MEAS, O_REF, O_REF_REL,
-       O_REF_LINE, O_REF_TPS, O_REF_LO, O_REF_HI, O_RATIO, O_VERDICT, O_STEP, O_COMM,
-       O_FA, O_FB, O_CAUSE, O_BASIS, O_NOTE, O_N };
+enum {
+    O_LINE,
+    O_MODEL,
+    O_GPU,
+    O_PREC,
+    O_GPUS,
+    O_RELEASE,
+    O_MEAS,
+    O_REF,
+    O_REF_REL,
+    O_REF_LINE,
+    O_REF_TPS,
+    O_REF_LO,
+    O_REF_HI,
+    O_RATIO,
+    O_VERDICT,
+    O_STEP,
+    O_COMM,
+    O_FA,
+    O_FB,
+    O_CAUSE,
+    O_BASIS,
+    O_NOTE,
+    O_N
+};
 static const char *const col_names[O_N] = {
-    "line", "model", "gpu", "precision", "num_gpus", "release",
-    "measured_tokens_per_sec_per_gpu", "reference", "reference_release", "reference_line",
-    "reference_tokens_per_sec_per_gpu", "reference_low_tokens_per_sec_per_gpu",
-    "reference_high_tokens_per_sec_per_gpu", "ratio", "verdict", "model_step_time_s",
-    "model_comm_share", "compute_factor", "comm_factor", "cause", "cause_basis", "note",
+    "line",
+    "model",
+    "gpu",
+    "precision",
+    "num_gpus",
+    "release",
+    "measured_tokens_per_sec_per_gpu",
+    "reference",
+    "reference_release",
+    "reference_line",
+    "reference_tokens_per_sec_per_gpu",
+    "reference_low_tokens_per_sec_per_gpu",
+    "reference_high_tokens_per_sec_per_gpu",
+    "ratio",
+    "verdict",
+    "model_step_time_s",
+    "model_comm_share",
+    "compute_factor",
+    "comm_factor",
+    "cause",
+    "cause_basis",
+    "note",
 };
 
 typedef struct cells {
@@ -104,8 +143,9 @@ static void fmt_num(char *b, size_t n, const char *f, double x)
         b[0] = '\0';
 }
 
-static void fill(cells *c, const csvt *t, size_t i, const calib_row *row, int ok,
-                 const exemplar_row *e, int done, const calib_row *refs, const csvt *rt)
+static void fill(cells *c, const csvt *t, size_t i, const calib_row *row,
+                 int ok, const exemplar_row *e, int done, const calib_row *refs,
+                 const csvt *rt)
 {
     int col;
     memset(c, 0, sizeof *c);
@@ -125,24 +165,30 @@ static void fill(cells *c, const csvt *t, size_t i, const calib_row *row, int ok
     fmt_num(c->v[O_MEAS], sizeof c->v[0], "%.1f", e->meas_tps);
     snprintf(c->v[O_REF], sizeof c->v[0], "%s", exemplar_ref_name(e->ref_kind));
     if (e->ref_kind == EXEMPLAR_REF_PUBLISHED) {
-        snprintf(c->v[O_REF_REL], sizeof c->v[0], "%s", refs[e->ref_index].release);
-        snprintf(c->v[O_REF_LINE], sizeof c->v[0], "%d", rt->line[e->ref_index]);
+        snprintf(c->v[O_REF_REL], sizeof c->v[0], "%s",
+                 refs[e->ref_index].release);
+        snprintf(c->v[O_REF_LINE], sizeof c->v[0], "%d",
+                 rt->line[e->ref_index]);
     }
     fmt_num(c->v[O_REF_TPS], sizeof c->v[0], "%.1f", e->ref_tps);
     fmt_num(c->v[O_REF_LO], sizeof c->v[0], "%.1f", e->ref_low_tps);
     fmt_num(c->v[O_REF_HI], sizeof c->v[0], "%.1f", e->ref_high_tps);
     fmt_num(c->v[O_RATIO], sizeof c->v[0], "%.4f", e->ratio);
-    snprintf(c->v[O_VERDICT], sizeof c->v[0], "%s", exemplar_verdict_name(e->verdict));
+    snprintf(c->v[O_VERDICT], sizeof c->v[0], "%s",
+             exemplar_verdict_name(e->verdict));
     fmt_num(c->v[O_STEP], sizeof c->v[0], "%.5g", e->step_model_s);
     fmt_num(c->v[O_COMM], sizeof c->v[0], "%.4f", e->comm_share);
     fmt_num(c->v[O_FA], sizeof c->v[0], "%.4f", e->compute_factor);
     fmt_num(c->v[O_FB], sizeof c->v[0], "%.4f", e->comm_factor);
-    snprintf(c->v[O_CAUSE], sizeof c->v[0], "%s", exemplar_cause_name(e->cause));
-    snprintf(c->v[O_BASIS], sizeof c->v[0], "%s", exemplar_basis_name(e->basis));
+    snprintf(c->v[O_CAUSE], sizeof c->v[0], "%s",
+             exemplar_cause_name(e->cause));
+    snprintf(c->v[O_BASIS], sizeof c->v[0], "%s",
+             exemplar_basis_name(e->basis));
     if (!e->has_model)
         snprintf(c->v[O_NOTE], sizeof c->v[0], "no diagnosis: %.140s", e->why);
     else if (e->release_fallback)
-        snprintf(c->v[O_NOTE], sizeof c->v[0], "release %.40s not calibrated: model uses the newest",
+        snprintf(c->v[O_NOTE], sizeof c->v[0],
+                 "release %.40s not calibrated: model uses the newest",
                  row->release);
 }
 
@@ -157,31 +203,36 @@ static const char *header_text =
     "with one b, and the clearly better fit names the cause (basis 'group');\n"
     "otherwise the smaller change |log a| vs |log b| (basis 'row': weak).\n";
 
-static void print_table(const cells *cs, size_t n, const exemplar_group *g, size_t ng,
-                        const char *meas, const char *ref)
+static void print_table(const cells *cs, size_t n, const exemplar_group *g,
+                        size_t ng, const char *meas, const char *ref)
 {
-    size_t counts[4] = { 0 };
+    size_t counts[4] = {0};
     fputs(header_text, stdout);
     printf("measured: %s   reference: %s\n\n", meas, ref);
-    printf("%5s %-22s %-6s %-8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s %s\n", "line",
-           "model", "gpu", "precision", "gpus", "measured", "reference", "ref", "ratio",
-           "verdict", "comm", "a", "b", "cause");
-    printf("%5s %-22s %-6s %-8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s\n", "", "", "",
-           "", "", "tok/s/GPU", "tok/s/GPU", "", "", "", "share", "", "");
+    printf("%5s %-22s %-6s %-8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s %s\n",
+           "line", "model", "gpu", "precision", "gpus", "measured", "reference",
+           "ref", "ratio", "verdict", "comm", "a", "b", "cause");
+    printf("%5s %-22s %-6s %-8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s\n", "",
+           "", "", "", "", "tok/s/GPU", "tok/s/GPU", "", "", "", "share", "",
+           "");
     for (size_t i = 0; i < n; i++) {
         const cells *c = &cs[i];
         char refk[48];
-        snprintf(refk, sizeof refk, "%s", c->v[O_REF][0] == 'p' ? "published"
-                                          : c->v[O_REF][0] == 'm' ? "model" : "");
-        printf("%5s %-22.22s %-6.6s %-8.8s %5s %10s %10s %-9s %6s %-12s %5s %7s %7s %s%s%s%s\n",
-               c->v[O_LINE], c->v[O_MODEL], c->v[O_GPU], c->v[O_PREC], c->v[O_GPUS],
-               c->v[O_MEAS], c->v[O_REF_TPS], refk, c->v[O_RATIO],
-               c->v[O_VERDICT][0] ? c->v[O_VERDICT] : "(error)", c->v[O_COMM], c->v[O_FA],
-               c->v[O_FB], c->v[O_CAUSE], c->v[O_BASIS][0] ? " (" : "", c->v[O_BASIS],
+        snprintf(refk, sizeof refk, "%s",
+                 c->v[O_REF][0] == 'p'   ? "published"
+                 : c->v[O_REF][0] == 'm' ? "model"
+                                         : "");
+        printf("%5s %-22.22s %-6.6s %-8.8s %5s %10s %10s %-9s %6s %-12s %5s "
+               "%7s %7s %s%s%s%s\n",
+               c->v[O_LINE], c->v[O_MODEL], c->v[O_GPU], c->v[O_PREC],
+               c->v[O_GPUS], c->v[O_MEAS], c->v[O_REF_TPS], refk, c->v[O_RATIO],
+               c->v[O_VERDICT][0] ? c->v[O_VERDICT] : "(error)", c->v[O_COMM],
+               c->v[O_FA], c->v[O_FB], c->v[O_CAUSE],
+               c->v[O_BASIS][0] ? " (" : "", c->v[O_BASIS],
                c->v[O_BASIS][0] ? ")" : "");
         if (c->v[O_REF][0] == 'm')
-            printf("%5s   model 80%% interval %s - %s tokens/s/GPU\n", "", c->v[O_REF_LO],
-                   c->v[O_REF_HI]);
+            printf("%5s   model 80%% interval %s - %s tokens/s/GPU\n", "",
+                   c->v[O_REF_LO], c->v[O_REF_HI]);
         if (c->v[O_NOTE][0])
             printf("%5s   note: %s\n", "", c->v[O_NOTE]);
         counts[!strcmp(c->v[O_VERDICT], "pass")   ? 0
@@ -189,18 +240,22 @@ static void print_table(const cells *cs, size_t n, const exemplar_group *g, size
                : c->v[O_VERDICT][0]               ? 2
                                                   : 3]++;
     }
-    printf("\n%zu rows: %zu pass, %zu fail, %zu inconclusive, %zu not handled\n", n, counts[0],
-           counts[1], counts[2], counts[3]);
+    printf(
+        "\n%zu rows: %zu pass, %zu fail, %zu inconclusive, %zu not handled\n",
+        n, counts[0], counts[1], counts[2], counts[3]);
     for (size_t k = 0; k < ng; k++)
-        printf("%s: %zu rows (%zu failing): one compute factor a = %.3f leaves rms log "
-               "residual %.4f; one communication factor b = %.3f leaves %.4f -> %s\n",
-               g[k].gpu, g[k].n, g[k].n_fail, g[k].a, g[k].rms_a, g[k].b, g[k].rms_b,
+        printf("%s: %zu rows (%zu failing): one compute factor a = %.3f leaves "
+               "rms log "
+               "residual %.4f; one communication factor b = %.3f leaves %.4f "
+               "-> %s\n",
+               g[k].gpu, g[k].n, g[k].n_fail, g[k].a, g[k].rms_a, g[k].b,
+               g[k].rms_b,
                g[k].cause ? exemplar_cause_name(g[k].cause)
                           : "not clearly either (rows attributed one by one)");
 }
 
-static void print_json(const cells *cs, size_t n, const exemplar_group *g, size_t ng,
-                       const char *ref)
+static void print_json(const cells *cs, size_t n, const exemplar_group *g,
+                       size_t ng, const char *ref)
 {
     jv *root = jv_obj(), *arr = jv_arr(), *ga = jv_arr();
     jv_set(root, "criterion", jv_num(EXEMPLAR_BAR));
@@ -209,7 +264,8 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g, size_
         jv *o = jv_obj();
         for (int k = 0; k < O_N; k++) {
             const char *v = cs[i].v[k];
-            int numeric = k == O_LINE || k == O_GPUS || k == O_MEAS || k == O_REF_LINE ||
+            int numeric = k == O_LINE || k == O_GPUS || k == O_MEAS ||
+                          k == O_REF_LINE ||
                           (k >= O_REF_TPS && k <= O_REF_HI) || k == O_RATIO ||
                           (k >= O_STEP && k <= O_FB);
             if (!v[0])
@@ -231,7 +287,9 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g, size_
         jv_set(o, "compute_rms_log", jv_num(g[k].rms_a));
         jv_set(o, "comm_factor", jv_num(g[k].b));
         jv_set(o, "comm_rms_log", jv_num(g[k].rms_b));
-        jv_set(o, "cause", g[k].cause ? jv_str(exemplar_cause_name(g[k].cause)) : jv_null());
+        jv_set(o, "cause",
+               g[k].cause ? jv_str(exemplar_cause_name(g[k].cause))
+                          : jv_null());
         jv_push(ga, o);
     }
     jv_set(root, "groups", ga);
@@ -242,11 +300,11 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g, size_
 int cmd_exemplar(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "reference", required_argument, NULL, 'r' },
-        { "calibration", required_argument, NULL, 'C' },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"reference", required_argument, NULL, 'r'},
+        {"calibration", required_argument, NULL, 'C'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
@@ -263,29 +321,43 @@ int cmd_exemplar(int argc, char **argv)
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
-        case 'r': ref_path = optarg; break;
-        case 'C': calib = optarg; break;
+        case 'r':
+            ref_path = optarg;
+            break;
+        case 'C':
+            calib = optarg;
+            break;
         case 'f':
-            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            fmt = cli_format_parse(cmd, optarg,
+                                   CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(exemplar_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'h':
+            fputs(exemplar_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
-    ref_shown = ref_path ? ref_path : "built-in models/reference/megatron_throughput.csv";
+    ref_shown = ref_path ? ref_path
+                         : "built-in models/reference/megatron_throughput.csv";
     if (!ref_path)
         ref_path = default_reference();
     sim_err_clear(&err);
     if (catalog_load(NULL, &cat, &err) != SIM_OK)
         return cli_report(&err);
-    if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) != SIM_OK ||
-        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, &err) != SIM_OK ||
-        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK) {
+    if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) !=
+            SIM_OK ||
+        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, &err) !=
+            SIM_OK ||
+        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) !=
+            SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }
@@ -301,7 +373,8 @@ int cmd_exemplar(int argc, char **argv)
         if (!ok[i])
             continue;
         if (exemplar_compare(m, &rows[i], refs, nr, &ex[i]) != SIM_OK) {
-            fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i], ex[i].why);
+            fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i],
+                    ex[i].why);
             rc = CLI_EXIT_ERR;
             continue;
         }

@@ -92,21 +92,24 @@ static jv *run_head(const db_run *r, int with_times)
     if (with_times) {
         jv_set(o, "run_id", jv_int(r->id));
         jv_set(o, "created_utc", jv_str(r->meta.created_utc));
-        jv_set(o, "mpi_rank", r->meta.mpi_rank >= 0 ? jv_int(r->meta.mpi_rank) : jv_null());
+        jv_set(o, "mpi_rank",
+               r->meta.mpi_rank >= 0 ? jv_int(r->meta.mpi_rank) : jv_null());
     }
     jv_set(o, "scenario", jv_str(r->meta.scenario));
     jv_set(o, "config_hash", jv_str(r->config_hash));
     /* Seeds are uint64: an int64 JSON number would wrap above 2^63. */
-    jv_set(o, "seed", r->meta.seed <= INT64_MAX ? jv_int((int64_t)r->meta.seed)
-                                                : jv_str(seed_str(r->meta.seed)));
+    jv_set(o, "seed",
+           r->meta.seed <= INT64_MAX ? jv_int((int64_t)r->meta.seed)
+                                     : jv_str(seed_str(r->meta.seed)));
     jv_set(o, "replications", jv_int(r->meta.replications));
     jv_set(o, "version", jv_str(r->meta.version));
     jv_set(o, "status", jv_str(r->meta.status));
     if (r->meta.sweep_key) {
         jv_set(o, "sweep_key", jv_str(r->meta.sweep_key));
         jv_set(o, "case_key", jv_str(r->meta.case_key));
-        jv_set(o, "case_index", r->meta.case_index >= 0 ? jv_int(r->meta.case_index)
-                                                        : jv_null());
+        jv_set(o, "case_index",
+               r->meta.case_index >= 0 ? jv_int(r->meta.case_index)
+                                       : jv_null());
         jv_set(o, "overrides_json", jv_str(r->meta.overrides_json));
     }
     return o;
@@ -117,7 +120,7 @@ static int jobs_csv(FILE *f, const db_run *r, int with_times)
     const size_t pre = 7;
     size_t nc = pre + resfield_n_job + (with_times ? 1 : 0), c;
     const char **cells = sim_xcalloc(nc, sizeof *cells);
-    char (*buf)[40] = sim_xcalloc(nc, sizeof *buf);
+    char(*buf)[40] = sim_xcalloc(nc, sizeof *buf);
     int rc = SIM_OK;
     c = 0;
     if (with_times)
@@ -155,8 +158,9 @@ static int jobs_csv(FILE *f, const db_run *r, int with_times)
             cells[c] = buf[c];
             c++;
             for (size_t q = 0; q < resfield_n_job; q++, c++)
-                cells[c] = num_cell(resfield_get(&r->reps[k].jobs[j], &resfield_job[q]),
-                                    buf[c], sizeof buf[c]);
+                cells[c] = num_cell(
+                    resfield_get(&r->reps[k].jobs[j], &resfield_job[q]), buf[c],
+                    sizeof buf[c]);
             rc = csvt_write_row(f, cells, nc);
         }
     free(cells);
@@ -166,7 +170,8 @@ static int jobs_csv(FILE *f, const db_run *r, int with_times)
 
 static jv *jobs_json(const db_run *r, int with_times)
 {
-    jv *root = run_head(r, with_times), *jobs = jv_arr(), *site = jv_obj(), *sreps = jv_arr();
+    jv *root = run_head(r, with_times), *jobs = jv_arr(), *site = jv_obj(),
+       *sreps = jv_arr();
     jv *ssum = jv_obj();
     for (size_t j = 0; j < r->meta.n_jobs; j++) {
         const db_job_def *jd = &r->meta.jobs[j];
@@ -197,7 +202,8 @@ static jv *jobs_json(const db_run *r, int with_times)
         jv *rr = jv_obj();
         jv_set(rr, "replication", jv_int(r->reps[k].replication));
         for (size_t q = 0; q < resfield_n_site; q++)
-            jv_set(rr, resfield_site[q].name, field_json(&r->reps[k].site, &resfield_site[q]));
+            jv_set(rr, resfield_site[q].name,
+                   field_json(&r->reps[k].site, &resfield_site[q]));
         jv_push(sreps, rr);
     }
     for (size_t q = 0; q < resfield_n_site; q++)
@@ -213,7 +219,7 @@ static int ts_csv(FILE *f, const db_run *r)
 {
     size_t nc = 3 + resfield_n_step, c;
     const char **cells = sim_xcalloc(nc, sizeof *cells);
-    char (*buf)[40] = sim_xcalloc(nc, sizeof *buf);
+    char(*buf)[40] = sim_xcalloc(nc, sizeof *buf);
     int rc;
     c = 0;
     cells[c++] = "replication";
@@ -230,8 +236,9 @@ static int ts_csv(FILE *f, const db_run *r)
             cells[1] = buf[1];
             cells[2] = num_cell(r->step_dt_s[k][i], buf[2], sizeof buf[2]);
             for (size_t q = 0; q < resfield_n_step; q++)
-                cells[3 + q] = num_cell(resfield_get(&r->reps[k].steps[i], &resfield_step[q]),
-                                        buf[3 + q], sizeof buf[3 + q]);
+                cells[3 + q] = num_cell(
+                    resfield_get(&r->reps[k].steps[i], &resfield_step[q]),
+                    buf[3 + q], sizeof buf[3 + q]);
             rc = csvt_write_row(f, cells, nc);
         }
     free(cells);
@@ -243,7 +250,8 @@ static int ts_csv(FILE *f, const db_run *r)
 static jv *ts_json(const db_run *r, int with_times)
 {
     jv *root = run_head(r, with_times), *series = jv_arr();
-    jv_set(root, "step_s", r->meta.step_s > 0 ? jv_num(r->meta.step_s) : jv_null());
+    jv_set(root, "step_s",
+           r->meta.step_s > 0 ? jv_num(r->meta.step_s) : jv_null());
     jv_set(root, "downsample", jv_int(r->meta.ts_downsample));
     for (size_t k = 0; k < r->n_reps; k++) {
         const res_rep *rp = &r->reps[k];
@@ -261,7 +269,8 @@ static jv *ts_json(const db_run *r, int with_times)
         for (size_t q = 0; q < resfield_n_step; q++) {
             jv *a = jv_arr();
             for (size_t i = 0; i < rp->n_steps; i++)
-                jv_push(a, jv_num(resfield_get(&rp->steps[i], &resfield_step[q])));
+                jv_push(a,
+                        jv_num(resfield_get(&rp->steps[i], &resfield_step[q])));
             jv_set(cols, resfield_step[q].name, a);
         }
         jv_set(o, "columns", cols);
@@ -291,8 +300,8 @@ static int run_cmp(const void *pa, const void *pb)
 }
 
 static const char *const run_site_cols[] = {
-    "facility_energy_j", "it_energy_j", "renewable_fraction", "co2_kg", "cost_usd",
-    "utilization",
+    "facility_energy_j", "it_energy_j", "renewable_fraction", "co2_kg",
+    "cost_usd",          "utilization",
 };
 #define N_RUN_SITE (sizeof run_site_cols / sizeof run_site_cols[0])
 
@@ -327,7 +336,8 @@ static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
         hdr[c++] = "overrides_json";
         for (size_t q = 0; q < N_RUN_SITE; q++) {
             static char names[N_RUN_SITE][48];
-            snprintf(names[q], sizeof names[q], "site_%s_mean", run_site_cols[q]);
+            snprintf(names[q], sizeof names[q], "site_%s_mean",
+                     run_site_cols[q]);
             hdr[c++] = names[q];
         }
         rc = csvt_write_row(f, hdr, c);
@@ -339,8 +349,10 @@ static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
         if ((rc = db_load_run(d, w->id, 0, &r, err)) != SIM_OK)
             break;
         for (size_t q = 0; q < N_RUN_SITE; q++)
-            mean[q] = r->site_summary[resfield_find(resfield_site, resfield_n_site,
-                                                    run_site_cols[q])].mean;
+            mean[q] =
+                r->site_summary[resfield_find(resfield_site, resfield_n_site,
+                                              run_site_cols[q])]
+                    .mean;
         if (json) {
             jv *o = run_head(r, with_times);
             for (size_t q = 0; q < N_RUN_SITE; q++) {
@@ -410,8 +422,8 @@ static int what_parse(const char *s)
     return -1;
 }
 
-static int export_to(FILE *f, db *d, int what, int64_t run_id, int json, int with_times,
-                     sim_err *err)
+static int export_to(FILE *f, db *d, int what, int64_t run_id, int json,
+                     int with_times, sim_err *err)
 {
     db_run *r;
     int rc;
@@ -419,14 +431,17 @@ static int export_to(FILE *f, db *d, int what, int64_t run_id, int json, int wit
         return runs_out(f, d, json, with_times, err);
     if (run_id < 0 && (rc = db_latest_run(d, &run_id, err)) != SIM_OK)
         return rc;
-    if ((rc = db_load_run(d, run_id, what == W_TS ? DB_LOAD_STEPS : 0, &r, err)) != SIM_OK)
+    if ((rc = db_load_run(d, run_id, what == W_TS ? DB_LOAD_STEPS : 0, &r,
+                          err)) != SIM_OK)
         return rc;
     if (what == W_TS && r->meta.ts_downsample == 0) {
         rc = sim_err_set(err, SIM_ENOTFOUND, NULL, 0,
-                         "run %" PRId64 " has no stored time series (store it with the run)",
+                         "run %" PRId64
+                         " has no stored time series (store it with the run)",
                          run_id);
     } else if (json) {
-        jv *v = what == W_JOBS ? jobs_json(r, with_times) : ts_json(r, with_times);
+        jv *v =
+            what == W_JOBS ? jobs_json(r, with_times) : ts_json(r, with_times);
         rc = jv_write(v, f, what == W_JOBS);
         jv_free(v);
     } else {
@@ -441,14 +456,14 @@ static int export_to(FILE *f, db *d, int what, int64_t run_id, int json, int wit
 int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },
-        { "what", required_argument, NULL, 'w' },
-        { "run", required_argument, NULL, 'r' },
-        { "format", required_argument, NULL, 'f' },
-        { "out", required_argument, NULL, 'o' },
-        { "with-times", no_argument, NULL, 't' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"db", required_argument, NULL, 'd'},
+        {"what", required_argument, NULL, 'w'},
+        {"run", required_argument, NULL, 'r'},
+        {"format", required_argument, NULL, 'f'},
+        {"out", required_argument, NULL, 'o'},
+        {"with-times", no_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *cmd = "export", *dbpath = "output/factorysim.db", *out = NULL;
     int what = 0, fmt = CLI_FMT_CSV, with_times = 0, o, rc;
@@ -459,56 +474,76 @@ int cmd_export(int argc, char **argv)
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
-        case 'd': dbpath = optarg; break;
+        case 'd':
+            dbpath = optarg;
+            break;
         case 'w':
             if ((what = what_parse(optarg)) < 0)
-                return cli_usage_error(cmd, "--what must be jobs, timeseries or runs (got %s)",
-                                       optarg);
+                return cli_usage_error(
+                    cmd, "--what must be jobs, timeseries or runs (got %s)",
+                    optarg);
             break;
         case 'r':
             if (cli_u64(cmd, "--run", optarg, &u) != 0)
                 return CLI_EXIT_USAGE;
             if (u < 1 || u > INT64_MAX)
-                return cli_usage_error(cmd, "--run must be a run id >= 1 (got %s)", optarg);
+                return cli_usage_error(
+                    cmd, "--run must be a run id >= 1 (got %s)", optarg);
             run_id = (int64_t)u;
             break;
         case 'f':
-            if ((fmt = cli_format_parse(cmd, optarg, CLI_FMT_CSV | CLI_FMT_JSON)) < 0)
+            if ((fmt = cli_format_parse(cmd, optarg,
+                                        CLI_FMT_CSV | CLI_FMT_JSON)) < 0)
                 return CLI_EXIT_USAGE;
             break;
-        case 'o': out = optarg; break;
-        case 't': with_times = 1; break;
-        case 'h': fputs(export_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'o':
+            out = optarg;
+            break;
+        case 't':
+            with_times = 1;
+            break;
+        case 'h':
+            fputs(export_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     if (!what)
-        return cli_usage_error(cmd, "--what is required (jobs, timeseries or runs)");
+        return cli_usage_error(cmd,
+                               "--what is required (jobs, timeseries or runs)");
     if (what == W_RUNS && run_id >= 0)
         return cli_usage_error(cmd, "--run does not apply to --what runs");
     sim_err_clear(&err);
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
     if (!out) {
-        rc = export_to(stdout, d, what, run_id, fmt == CLI_FMT_JSON, with_times, &err);
+        rc = export_to(stdout, d, what, run_id, fmt == CLI_FMT_JSON, with_times,
+                       &err);
         if (rc == SIM_OK && fflush(stdout) != 0)
-            rc = sim_err_set(&err, SIM_EIO, NULL, 0, "cannot write to standard output");
+            rc = sim_err_set(&err, SIM_EIO, NULL, 0,
+                             "cannot write to standard output");
     } else {
         /* Whole file or nothing: write beside it, then rename over it. */
         char tmp[1100];
         FILE *f;
         snprintf(tmp, sizeof tmp, "%s.tmp", out);
         if (!(f = fopen(tmp, "wb"))) {
-            rc = sim_err_set(&err, SIM_EIO, out, 0, "cannot write file (does the folder exist?)");
+            rc = sim_err_set(&err, SIM_EIO, out, 0,
+                             "cannot write file (does the folder exist?)");
         } else {
-            rc = export_to(f, d, what, run_id, fmt == CLI_FMT_JSON, with_times, &err);
+            rc = export_to(f, d, what, run_id, fmt == CLI_FMT_JSON, with_times,
+                           &err);
             if (fclose(f) != 0 && rc == SIM_OK)
                 rc = sim_err_set(&err, SIM_EIO, out, 0, "write failed");
             if (rc == SIM_OK && rename(tmp, out) != 0)
-                rc = sim_err_set(&err, SIM_EIO, out, 0, "cannot rename %s into place", tmp);
+                rc = sim_err_set(&err, SIM_EIO, out, 0,
+                                 "cannot rename %s into place", tmp);
             if (rc != SIM_OK)
                 remove(tmp);
         }

@@ -20,9 +20,11 @@
 static const char power_help[] =
     "Usage: factorysim power SCENARIO [OPTIONS]\n"
     "\n"
-    "Runs the site's power over the scenario's horizon at the nominal training\n"
+    "Runs the site's power over the scenario's horizon at the nominal "
+    "training\n"
     "load of its modules (every system busy, from each module group's\n"
-    "commissioning on; GPUs at 0.90 of TDP, docs/power-model.md 7) through the\n"
+    "commissioning on; GPUs at 0.90 of TDP, docs/power-model.md 7) through "
+    "the\n"
     "dispatch of every step (solar, geothermal, hydro, batteries, grid, then\n"
     "the shortage policy), and prints energy by source [MWh], curtailment,\n"
     "hours short, unserved energy, battery cycles and health, PUE, ambient\n"
@@ -48,22 +50,24 @@ static const char power_help[] =
  * and shed act module by module), from the group's commissioning on. */
 typedef struct power_load {
     const scenario *s;
-    dispatch_job *all;        /* every module's job */
+    dispatch_job *all; /* every module's job */
     size_t n_all;
-    size_t *group_of;         /* [n_all] module group of each job */
-    dispatch_job *now;        /* the online ones this step */
-    double *base_it_w;        /* [n_modules] */
+    size_t *group_of;  /* [n_all] module group of each job */
+    dispatch_job *now; /* the online ones this step */
+    double *base_it_w; /* [n_modules] */
 } power_load;
 
-static int power_demand(void *ctx, const site_power *sp, double t_s, const dispatch_job **jobs,
-                        size_t *n_jobs, const double **base_it_w)
+static int power_demand(void *ctx, const site_power *sp, double t_s,
+                        const dispatch_job **jobs, size_t *n_jobs,
+                        const double **base_it_w)
 {
     power_load *L = ctx;
     size_t n = 0;
     for (size_t g = 0; g < L->s->n_modules; g++) {
         const scen_module *m = &L->s->modules[g];
         /* Every system is held by a job: only the module overhead is base. */
-        L->base_it_w[g] = site_power_module_base_it_w(sp, g, t_s, (double)m->count * m->units);
+        L->base_it_w[g] = site_power_module_base_it_w(
+            sp, g, t_s, (double)m->count * m->units);
     }
     for (size_t i = 0; i < L->n_all; i++)
         if (t_s >= L->s->modules[L->group_of[i]].commission_t_s)
@@ -74,7 +78,8 @@ static int power_demand(void *ctx, const site_power *sp, double t_s, const dispa
     return SIM_OK;
 }
 
-static void power_load_init(power_load *L, const scenario *s, const site_power *sp)
+static void power_load_init(power_load *L, const scenario *s,
+                            const site_power *sp)
 {
     size_t n = 0, k = 0;
     for (size_t g = 0; g < s->n_modules; g++)
@@ -84,7 +89,8 @@ static void power_load_init(power_load *L, const scenario *s, const site_power *
     L->all = sim_xcalloc(n ? n : 1, sizeof *L->all);
     L->now = sim_xcalloc(n ? n : 1, sizeof *L->now);
     L->group_of = sim_xcalloc(n ? n : 1, sizeof *L->group_of);
-    L->base_it_w = sim_xcalloc(s->n_modules ? s->n_modules : 1, sizeof *L->base_it_w);
+    L->base_it_w =
+        sim_xcalloc(s->n_modules ? s->n_modules : 1, sizeof *L->base_it_w);
     for (size_t g = 0; g < s->n_modules; g++) {
         load_demand d;
         double cnt = s->modules[g].count;
@@ -114,11 +120,13 @@ static void power_load_fini(power_load *L)
 static int write_steps(const char *path, const site_power *sp, sim_err *err)
 {
     static const char *const head[] = {
-        "t_h", "t_db_c", "t_wb_c", "pue", "demand_kw", "it_kw", "facility_kw",
-        "solar_kw", "geothermal_kw", "hydro_kw", "grid_kw", "discharge_kw",
-        "charge_kw", "curtailed_kw", "loss_kw", "shortfall_kw", "soc_frac",
-        "soh_frac", "throttle_frac", "n_throttled", "n_paused", "n_shed",
-        "renewable_kwh", "carbon_kg", "cost_usd",
+        "t_h",           "t_db_c",       "t_wb_c",        "pue",
+        "demand_kw",     "it_kw",        "facility_kw",   "solar_kw",
+        "geothermal_kw", "hydro_kw",     "grid_kw",       "discharge_kw",
+        "charge_kw",     "curtailed_kw", "loss_kw",       "shortfall_kw",
+        "soc_frac",      "soh_frac",     "throttle_frac", "n_throttled",
+        "n_paused",      "n_shed",       "renewable_kwh", "carbon_kg",
+        "cost_usd",
     };
     enum { NC = sizeof head / sizeof head[0] };
     size_t n;
@@ -126,20 +134,39 @@ static int write_steps(const char *path, const site_power *sp, sim_err *err)
     FILE *f = fopen(path, "w");
     int rc = SIM_OK;
     if (!f)
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot write the steps file");
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot write the steps file");
     if (csvt_write_row(f, head, NC) != SIM_OK)
         rc = SIM_EIO;
     for (size_t i = 0; i < n && rc == SIM_OK; i++) {
         char buf[NC][32];
         const char *cells[NC];
         double v[NC] = {
-            r[i].t_s / 3600.0, r[i].t_db_c, r[i].t_wb_c, r[i].pue, r[i].demand_w / 1e3,
-            r[i].it_w / 1e3, r[i].facility_w / 1e3, r[i].solar_w / 1e3,
-            r[i].geothermal_w / 1e3, r[i].hydro_w / 1e3, r[i].grid_w / 1e3,
-            r[i].discharge_w / 1e3, r[i].charge_w / 1e3, r[i].curtailed_w / 1e3,
-            r[i].loss_w / 1e3, r[i].shortfall_w / 1e3, r[i].soc, r[i].soh, r[i].throttle,
-            r[i].n_throttled, r[i].n_paused, r[i].n_shed, r[i].renewable_j / 3.6e6,
-            r[i].carbon_g / 1e3, r[i].cost_usd,
+            r[i].t_s / 3600.0,
+            r[i].t_db_c,
+            r[i].t_wb_c,
+            r[i].pue,
+            r[i].demand_w / 1e3,
+            r[i].it_w / 1e3,
+            r[i].facility_w / 1e3,
+            r[i].solar_w / 1e3,
+            r[i].geothermal_w / 1e3,
+            r[i].hydro_w / 1e3,
+            r[i].grid_w / 1e3,
+            r[i].discharge_w / 1e3,
+            r[i].charge_w / 1e3,
+            r[i].curtailed_w / 1e3,
+            r[i].loss_w / 1e3,
+            r[i].shortfall_w / 1e3,
+            r[i].soc,
+            r[i].soh,
+            r[i].throttle,
+            r[i].n_throttled,
+            r[i].n_paused,
+            r[i].n_shed,
+            r[i].renewable_j / 3.6e6,
+            r[i].carbon_g / 1e3,
+            r[i].cost_usd,
         };
         for (int c = 0; c < NC; c++) {
             snprintf(buf[c], sizeof buf[c], "%.10g", v[c]);
@@ -163,32 +190,35 @@ static int write_steps(const char *path, const site_power *sp, sim_err *err)
 
 /* One output metric: name, value, unit. */
 typedef struct metric {
-    const char *key;          /* JSON / CSV name, unit-suffixed */
-    const char *label;        /* table label */
+    const char *key;   /* JSON / CSV name, unit-suffixed */
+    const char *label; /* table label */
     double v;
-    const char *unit;         /* table / CSV unit */
+    const char *unit; /* table / CSV unit */
 } metric;
 
 static const char *weather_label(const scenario *s)
 {
     switch (s->site.climate.kind) {
-    case CLIMATE_EPW: return "epw";
-    case CLIMATE_HOURLY_CSV: return "hourly-csv";
-    default: return "normals";
+    case CLIMATE_EPW:
+        return "epw";
+    case CLIMATE_HOURLY_CSV:
+        return "hourly-csv";
+    default:
+        return "normals";
     }
 }
 
 int cmd_power(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "set", required_argument, NULL, 's' },
-        { "seed", required_argument, NULL, 'S' },
-        { "replication", required_argument, NULL, 'r' },
-        { "catalog", required_argument, NULL, 'c' },
-        { "format", required_argument, NULL, 'f' },
-        { "steps", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"set", required_argument, NULL, 's'},
+        {"seed", required_argument, NULL, 'S'},
+        {"replication", required_argument, NULL, 'r'},
+        {"catalog", required_argument, NULL, 'c'},
+        {"format", required_argument, NULL, 'f'},
+        {"steps", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *cmd = "power", *sets[MAX_SETS], *catdir = NULL, *steps = NULL;
     size_t n_sets = 0;
@@ -208,20 +238,36 @@ int cmd_power(int argc, char **argv)
         switch (o) {
         case 's':
             if (n_sets == MAX_SETS)
-                return cli_usage_error(cmd, "too many --set (max %d)", MAX_SETS);
+                return cli_usage_error(cmd, "too many --set (max %d)",
+                                       MAX_SETS);
             sets[n_sets++] = optarg;
             break;
-        case 'S': bad = cli_u64(cmd, "--seed", optarg, &seed); have_seed = 1; break;
-        case 'r': bad = cli_u64(cmd, "--replication", optarg, &rep); break;
-        case 'c': catdir = optarg; break;
-        case 'o': steps = optarg; break;
+        case 'S':
+            bad = cli_u64(cmd, "--seed", optarg, &seed);
+            have_seed = 1;
+            break;
+        case 'r':
+            bad = cli_u64(cmd, "--replication", optarg, &rep);
+            break;
+        case 'c':
+            catdir = optarg;
+            break;
+        case 'o':
+            steps = optarg;
+            break;
         case 'f':
-            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            fmt = cli_format_parse(cmd, optarg,
+                                   CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
             bad = fmt < 0;
             break;
-        case 'h': fputs(power_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'h':
+            fputs(power_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
         if (bad)
             return CLI_EXIT_USAGE;
@@ -229,7 +275,8 @@ int cmd_power(int argc, char **argv)
     if (optind >= argc)
         return cli_usage_error(cmd, "missing SCENARIO file");
     if (optind + 1 < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+        return cli_usage_error(cmd, "unexpected argument '%s'",
+                               argv[optind + 1]);
     if (catalog_load(catdir, &cat, &err) != SIM_OK)
         return cli_report(&err);
     rc = scenario_load(argv[optind], cat, sets, n_sets, &s, &err);
@@ -239,8 +286,8 @@ int cmd_power(int argc, char **argv)
     if (!have_seed)
         seed = s->sim.seed;
     if ((rc = climate_load_for_scenario(s, &wx, &err)) != SIM_OK ||
-        (rc = site_power_from_scenario(s, wx, seed, rep, steps != NULL, &sp, &err)) !=
-            SIM_OK) {
+        (rc = site_power_from_scenario(s, wx, seed, rep, steps != NULL, &sp,
+                                       &err)) != SIM_OK) {
         ret = cli_report(&err);
         goto out;
     }
@@ -264,45 +311,67 @@ int cmd_power(int argc, char **argv)
     double sinks_j = t->facility_j + t->stored_j + t->curtailed_j + t->loss_j;
     double load = t->facility_j > 0 ? t->facility_j : (double)NAN;
     double cf_ac = t->solar_p_ac0_w > 0 && t->time_s > 0
-                       ? t->solar_j / (t->solar_p_ac0_w * t->time_s) : (double)NAN;
+                       ? t->solar_j / (t->solar_p_ac0_w * t->time_s)
+                       : (double)NAN;
     int has_bat = site_power_n_batteries(sp) > 0;
     const metric m[] = {
-        { "demand_mwh", "facility demand", t->demand_j / MWH, "MWh" },
-        { "it_mwh", "IT energy served", t->it_j / MWH, "MWh" },
-        { "facility_mwh", "facility energy served (load)", t->facility_j / MWH, "MWh" },
-        { "solar_mwh", "solar generated (incl. curtailed)", t->solar_j / MWH, "MWh" },
-        { "geothermal_mwh", "geothermal generated", t->geothermal_j / MWH, "MWh" },
-        { "hydro_mwh", "hydro generated", t->hydro_j / MWH, "MWh" },
-        { "grid_mwh", "grid import", t->grid_j / MWH, "MWh" },
-        { "battery_discharge_mwh", "battery discharge (to the bus)", t->discharge_j / MWH, "MWh" },
-        { "battery_charge_mwh", "battery charge (from the bus)", t->charge_j / MWH, "MWh" },
-        { "battery_withdrawn_mwh", "battery withdrawn (from storage)", t->withdrawn_j / MWH, "MWh" },
-        { "battery_stored_mwh", "battery stored (into storage)", t->stored_j / MWH, "MWh" },
-        { "battery_loss_mwh", "battery conversion losses", t->loss_j / MWH, "MWh" },
-        { "battery_fade_loss_mwh", "stored energy lost to fade", t->fade_loss_j / MWH, "MWh" },
-        { "curtailed_mwh", "curtailed", t->curtailed_j / MWH, "MWh" },
-        { "unserved_mwh", "unserved energy", t->shortfall_j / MWH, "MWh" },
-        { "supply_mwh", "supply (generation + withdrawn)", supply_j / MWH, "MWh" },
-        { "sinks_mwh", "load + stored + curtailed + losses", sinks_j / MWH, "MWh" },
-        { "balance_worst_step_rel", "worst step balance (relative)", t->balance_max_rel, "" },
-        { "hours_short_h", "hours short of power", t->hours_short, "h" },
-        { "hours_unserved_h", "hours with unserved load", t->hours_unserved, "h" },
-        { "battery_efc", "battery equivalent full cycles", has_bat ? t->battery_efc : (double)NAN, "" },
-        { "battery_soh_start", "battery state of health, start", has_bat ? t->battery_soh0 : (double)NAN, "" },
-        { "battery_soh_end", "battery state of health, end", has_bat ? t->battery_soh : (double)NAN, "" },
-        { "pue_min", "PUE min", t->pue_min, "" },
-        { "pue_mean", "PUE mean (facility / IT energy)", t->it_j > 0 ? t->facility_j / t->it_j : (double)NAN, "" },
-        { "pue_max", "PUE max", t->pue_max, "" },
-        { "ambient_min_c", "ambient dry bulb min", t->t_db_min_c, "degC" },
-        { "ambient_max_c", "ambient dry bulb max", t->t_db_max_c, "degC" },
-        { "solar_cf_ac", "solar capacity factor (AC, this run)", cf_ac, "" },
-        { "renewable_share", "renewable share of the load", t->renewable_j / load, "" },
-        { "carbon_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6, "tCO2e" },
-        { "carbon_g_per_kwh", "carbon intensity", t->carbon_g / (load / 3.6e6), "gCO2e/kWh" },
-        { "cost_usd", "energy cost", t->cost_usd, "USD" },
-        { "cost_usd_per_mwh", "energy cost per MWh", t->cost_usd / (load / MWH), "USD/MWh" },
-        { "grid_peak_mw", "peak grid import", t->grid_max_w / 1e6, "MW" },
-        { "outages", "forced outages of sources", (double)t->outages, "" },
+        {"demand_mwh", "facility demand", t->demand_j / MWH, "MWh"},
+        {"it_mwh", "IT energy served", t->it_j / MWH, "MWh"},
+        {"facility_mwh", "facility energy served (load)", t->facility_j / MWH,
+         "MWh"},
+        {"solar_mwh", "solar generated (incl. curtailed)", t->solar_j / MWH,
+         "MWh"},
+        {"geothermal_mwh", "geothermal generated", t->geothermal_j / MWH,
+         "MWh"},
+        {"hydro_mwh", "hydro generated", t->hydro_j / MWH, "MWh"},
+        {"grid_mwh", "grid import", t->grid_j / MWH, "MWh"},
+        {"battery_discharge_mwh", "battery discharge (to the bus)",
+         t->discharge_j / MWH, "MWh"},
+        {"battery_charge_mwh", "battery charge (from the bus)",
+         t->charge_j / MWH, "MWh"},
+        {"battery_withdrawn_mwh", "battery withdrawn (from storage)",
+         t->withdrawn_j / MWH, "MWh"},
+        {"battery_stored_mwh", "battery stored (into storage)",
+         t->stored_j / MWH, "MWh"},
+        {"battery_loss_mwh", "battery conversion losses", t->loss_j / MWH,
+         "MWh"},
+        {"battery_fade_loss_mwh", "stored energy lost to fade",
+         t->fade_loss_j / MWH, "MWh"},
+        {"curtailed_mwh", "curtailed", t->curtailed_j / MWH, "MWh"},
+        {"unserved_mwh", "unserved energy", t->shortfall_j / MWH, "MWh"},
+        {"supply_mwh", "supply (generation + withdrawn)", supply_j / MWH,
+         "MWh"},
+        {"sinks_mwh", "load + stored + curtailed + losses", sinks_j / MWH,
+         "MWh"},
+        {"balance_worst_step_rel", "worst step balance (relative)",
+         t->balance_max_rel, ""},
+        {"hours_short_h", "hours short of power", t->hours_short, "h"},
+        {"hours_unserved_h", "hours with unserved load", t->hours_unserved,
+         "h"},
+        {"battery_efc", "battery equivalent full cycles",
+         has_bat ? t->battery_efc : (double)NAN, ""},
+        {"battery_soh_start", "battery state of health, start",
+         has_bat ? t->battery_soh0 : (double)NAN, ""},
+        {"battery_soh_end", "battery state of health, end",
+         has_bat ? t->battery_soh : (double)NAN, ""},
+        {"pue_min", "PUE min", t->pue_min, ""},
+        {"pue_mean", "PUE mean (facility / IT energy)",
+         t->it_j > 0 ? t->facility_j / t->it_j : (double)NAN, ""},
+        {"pue_max", "PUE max", t->pue_max, ""},
+        {"ambient_min_c", "ambient dry bulb min", t->t_db_min_c, "degC"},
+        {"ambient_max_c", "ambient dry bulb max", t->t_db_max_c, "degC"},
+        {"solar_cf_ac", "solar capacity factor (AC, this run)", cf_ac, ""},
+        {"renewable_share", "renewable share of the load",
+         t->renewable_j / load, ""},
+        {"carbon_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6,
+         "tCO2e"},
+        {"carbon_g_per_kwh", "carbon intensity", t->carbon_g / (load / 3.6e6),
+         "gCO2e/kWh"},
+        {"cost_usd", "energy cost", t->cost_usd, "USD"},
+        {"cost_usd_per_mwh", "energy cost per MWh", t->cost_usd / (load / MWH),
+         "USD/MWh"},
+        {"grid_peak_mw", "peak grid import", t->grid_max_w / 1e6, "MW"},
+        {"outages", "forced outages of sources", (double)t->outages, ""},
     };
     enum { NM = sizeof m / sizeof m[0] };
 
@@ -324,11 +393,11 @@ int cmd_power(int argc, char **argv)
         jv_write(j, stdout, 1);
         jv_free(j);
     } else if (fmt == CLI_FMT_CSV) {
-        static const char *const head[] = { "metric", "value", "unit" };
+        static const char *const head[] = {"metric", "value", "unit"};
         csvt_write_row(stdout, head, 3);
         for (int i = 0; i < NM; i++) {
             char v[32];
-            const char *cells[3] = { m[i].key, v, m[i].unit };
+            const char *cells[3] = {m[i].key, v, m[i].unit};
             v[0] = '\0';
             if (isfinite(m[i].v))
                 snprintf(v, sizeof v, "%.10g", m[i].v);
@@ -336,21 +405,26 @@ int cmd_power(int argc, char **argv)
         }
     } else {
         printf("power  %s: %s\n", s->path, s->site.name);
-        printf("       %s + %.1f days, %zu steps of %.1f min, seed %llu, replication %llu, "
-               "shortage policy %s\n", s->sim.start_date, s->sim.horizon_s / 86400.0,
-               t->steps, s->sim.step_s / 60.0, (unsigned long long)seed,
+        printf("       %s + %.1f days, %zu steps of %.1f min, seed %llu, "
+               "replication %llu, "
+               "shortage policy %s\n",
+               s->sim.start_date, s->sim.horizon_s / 86400.0, t->steps,
+               s->sim.step_s / 60.0, (unsigned long long)seed,
                (unsigned long long)rep, scenario_policy_name(s->policy));
-        printf("       weather: %s; load: every system training at nominal power from "
-               "commissioning\n\n", s->site.climate.kind == CLIMATE_NORMALS
-                                         ? "synthetic year from monthly normals"
-                                         : s->site.climate.kind == CLIMATE_EPW
-                                               ? "EPW file" : "hourly CSV file");
+        printf("       weather: %s; load: every system training at nominal "
+               "power from "
+               "commissioning\n\n",
+               s->site.climate.kind == CLIMATE_NORMALS
+                   ? "synthetic year from monthly normals"
+               : s->site.climate.kind == CLIMATE_EPW ? "EPW file"
+                                                     : "hourly CSV file");
         for (int i = 0; i < NM; i++) {
             if (i == 15 || i == 18 || i == 23)
                 printf("\n");
             if (!isfinite(m[i].v))
                 printf("  %-38s %14s\n", m[i].label, "-");
-            else if (strcmp(m[i].unit, "MWh") == 0 || strcmp(m[i].unit, "USD") == 0 ||
+            else if (strcmp(m[i].unit, "MWh") == 0 ||
+                     strcmp(m[i].unit, "USD") == 0 ||
                      strcmp(m[i].unit, "tCO2e") == 0)
                 printf("  %-38s %14.3f %s\n", m[i].label, m[i].v, m[i].unit);
             else if (strcmp(m[i].key, "solar_cf_ac") == 0 ||

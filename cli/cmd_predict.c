@@ -14,27 +14,34 @@
 #include "sim/mem.h"
 
 static const char predict_help[] =
-    "Usage: factorysim predict --gpu G --model M --precision P --gpus N [OPTIONS]\n"
+    "Usage: factorysim predict --gpu G --model M --precision P --gpus N "
+    "[OPTIONS]\n"
     "       factorysim predict --csv IN.csv [--out OUT.csv]\n"
     "\n"
     "Predicts step time, tokens/s/GPU and model TFLOP/s/GPU (FLOPs formula of\n"
     "docs/throughput-model.md) with an 80% interval and the step breakdown.\n"
     "Without --tp the model chooses the fastest layout that fits in HBM and\n"
-    "says so. --csv takes rows with the columns of megatron_throughput.csv and\n"
-    "writes them back with predicted_* columns; a row that cannot be predicted\n"
+    "says so. --csv takes rows with the columns of megatron_throughput.csv "
+    "and\n"
+    "writes them back with predicted_* columns; a row that cannot be "
+    "predicted\n"
     "gets blank predictions, a FILE:LINE reason on stderr and exit status 1.\n"
     "\n"
     "Options:\n"
-    "  --gbs N --mbs N --seq N   global batch [sequences], micro-batch, length\n"
+    "  --gbs N --mbs N --seq N   global batch [sequences], micro-batch, "
+    "length\n"
     "  --tp N --pp N --cp N --ep N --vp N   parallel layout (--tp 0 = choose)\n"
     "  --fsdp                    parameters sharded (FSDP)\n"
-    "  --release R               software release (e.g. 26.04); default newest\n"
-    "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per GPU]\n"
+    "  --release R               software release (e.g. 26.04); default "
+    "newest\n"
+    "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per "
+    "GPU]\n"
     "  --calibration FILE        calibration file (default: built-in)\n"
     "  --format F                table (default) or json\n"
     "  -h, --help                this help\n";
 
-static int print_one(const tp_query *q, const tp_result *r, int fmt, const char *release)
+static int print_one(const tp_query *q, const tp_result *r, int fmt,
+                     const char *release)
 {
     const tp_layout *l = &r->layout;
     if (fmt == CLI_FMT_JSON) {
@@ -57,8 +64,10 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt, const char 
         jv_set(o, "layout", ly);
         jv_set(o, "step_time_s", jv_num(r->step_time_s));
         jv_set(o, "tokens_per_sec_per_gpu", jv_num(r->tokens_per_s_per_gpu));
-        jv_set(o, "low_tokens_per_sec_per_gpu", jv_num(r->low_tokens_per_s_per_gpu));
-        jv_set(o, "high_tokens_per_sec_per_gpu", jv_num(r->high_tokens_per_s_per_gpu));
+        jv_set(o, "low_tokens_per_sec_per_gpu",
+               jv_num(r->low_tokens_per_s_per_gpu));
+        jv_set(o, "high_tokens_per_sec_per_gpu",
+               jv_num(r->high_tokens_per_s_per_gpu));
         jv_set(o, "model_tflops_per_gpu", jv_num(r->model_tflops_per_gpu));
         jv_set(o, "extrapolated", jv_bool(r->extrapolated));
         jv_set(b, "compute_s", jv_num(r->t_compute_s));
@@ -75,25 +84,33 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt, const char 
         jv_free(o);
         return CLI_EXIT_OK;
     }
-    printf("%s on %d x %s, %s, gbs %d, mbs %d, seq %d tokens, release %s\n", q->llm->name,
-           q->n_gpus, q->gpu->name, precision_recipe_name(q->prec.recipe), r->gbs, r->mbs,
-           r->seq_len, release);
-    printf("layout      tp %d pp %d cp %d ep %d vp %d%s%s\n", l->tp, l->pp, l->cp, l->ep, l->vp,
-           l->fsdp ? " fsdp" : "", r->layout_chosen ? "  (chosen: fastest that fits in HBM)" : "");
+    printf("%s on %d x %s, %s, gbs %d, mbs %d, seq %d tokens, release %s\n",
+           q->llm->name, q->n_gpus, q->gpu->name,
+           precision_recipe_name(q->prec.recipe), r->gbs, r->mbs, r->seq_len,
+           release);
+    printf("layout      tp %d pp %d cp %d ep %d vp %d%s%s\n", l->tp, l->pp,
+           l->cp, l->ep, l->vp, l->fsdp ? " fsdp" : "",
+           r->layout_chosen ? "  (chosen: fastest that fits in HBM)" : "");
     printf("step time   %10.4f s\n", r->step_time_s);
     printf("throughput  %10.1f tokens/s/GPU  (80%% interval %.1f - %.1f)%s\n",
-           r->tokens_per_s_per_gpu, r->low_tokens_per_s_per_gpu, r->high_tokens_per_s_per_gpu,
-           r->extrapolated ? "  EXTRAPOLATED: GPU not in the calibration data" : "");
+           r->tokens_per_s_per_gpu, r->low_tokens_per_s_per_gpu,
+           r->high_tokens_per_s_per_gpu,
+           r->extrapolated ? "  EXTRAPOLATED: GPU not in the calibration data"
+                           : "");
     printf("model FLOPs %10.1f TFLOP/s/GPU\n", r->model_tflops_per_gpu);
-    printf("breakdown   compute %.4f s, TP %.4f s, CP %.4f s, EP %.4f s, DP %.4f s,\n"
-           "            PP %.4f s, bubble %.4f s, optimizer %.4f s (exposed times)\n",
-           r->t_compute_s, r->t_tp_s, r->t_cp_s, r->t_ep_s, r->t_dp_s, r->t_pp_s,
-           r->t_bubble_s, r->t_optimizer_s);
-    printf("memory      %10.1f GB/GPU (estimate)\n", r->mem_bytes_per_gpu / 1e9);
+    printf("breakdown   compute %.4f s, TP %.4f s, CP %.4f s, EP %.4f s, DP "
+           "%.4f s,\n"
+           "            PP %.4f s, bubble %.4f s, optimizer %.4f s (exposed "
+           "times)\n",
+           r->t_compute_s, r->t_tp_s, r->t_cp_s, r->t_ep_s, r->t_dp_s,
+           r->t_pp_s, r->t_bubble_s, r->t_optimizer_s);
+    printf("memory      %10.1f GB/GPU (estimate)\n",
+           r->mem_bytes_per_gpu / 1e9);
     return CLI_EXIT_OK;
 }
 
-static int predict_csv(const tp_model *m, const catalog *cat, const char *in, const char *out)
+static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
+                       const char *out)
 {
     csvt *t = NULL;
     calib_row *rows = NULL;
@@ -102,9 +119,10 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in, co
     sim_err err;
     FILE *f = stdout;
     int rc = CLI_EXIT_OK;
-    const char *extra[5] = { "predicted_tokens_per_sec_per_gpu", "predicted_model_tflops_per_gpu",
-                             "predicted_step_time_s", "predicted_low_tokens_per_sec_per_gpu",
-                             "predicted_high_tokens_per_sec_per_gpu" };
+    const char *extra[5] = {
+        "predicted_tokens_per_sec_per_gpu", "predicted_model_tflops_per_gpu",
+        "predicted_step_time_s", "predicted_low_tokens_per_sec_per_gpu",
+        "predicted_high_tokens_per_sec_per_gpu"};
     const char **cells;
     char buf[5][32];
     char tmp[4200];
@@ -141,10 +159,13 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in, co
                 snprintf(buf[0], sizeof buf[0], "%.1f", r.tokens_per_s_per_gpu);
                 snprintf(buf[1], sizeof buf[1], "%.1f", r.model_tflops_per_gpu);
                 snprintf(buf[2], sizeof buf[2], "%.5g", r.step_time_s);
-                snprintf(buf[3], sizeof buf[3], "%.1f", r.low_tokens_per_s_per_gpu);
-                snprintf(buf[4], sizeof buf[4], "%.1f", r.high_tokens_per_s_per_gpu);
+                snprintf(buf[3], sizeof buf[3], "%.1f",
+                         r.low_tokens_per_s_per_gpu);
+                snprintf(buf[4], sizeof buf[4], "%.1f",
+                         r.high_tokens_per_s_per_gpu);
             } else {
-                fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i], r.why);
+                fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i],
+                        r.why);
                 rc = CLI_EXIT_ERR;
             }
         }
@@ -172,22 +193,32 @@ done:
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "gpu", required_argument, NULL, 'g' },     { "model", required_argument, NULL, 'm' },
-        { "precision", required_argument, NULL, 'P' }, { "gpus", required_argument, NULL, 'n' },
-        { "gbs", required_argument, NULL, 'B' },     { "mbs", required_argument, NULL, 'b' },
-        { "seq", required_argument, NULL, 's' },     { "tp", required_argument, NULL, 't' },
-        { "pp", required_argument, NULL, 'p' },      { "cp", required_argument, NULL, 'c' },
-        { "ep", required_argument, NULL, 'e' },      { "vp", required_argument, NULL, 'v' },
-        { "fsdp", no_argument, NULL, 'F' },          { "release", required_argument, NULL, 'r' },
-        { "dp-link-gbps", required_argument, NULL, 'd' },
-        { "calibration", required_argument, NULL, 'C' },
-        { "csv", required_argument, NULL, 'i' },     { "out", required_argument, NULL, 'o' },
-        { "format", required_argument, NULL, 'f' },  { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"gpu", required_argument, NULL, 'g'},
+        {"model", required_argument, NULL, 'm'},
+        {"precision", required_argument, NULL, 'P'},
+        {"gpus", required_argument, NULL, 'n'},
+        {"gbs", required_argument, NULL, 'B'},
+        {"mbs", required_argument, NULL, 'b'},
+        {"seq", required_argument, NULL, 's'},
+        {"tp", required_argument, NULL, 't'},
+        {"pp", required_argument, NULL, 'p'},
+        {"cp", required_argument, NULL, 'c'},
+        {"ep", required_argument, NULL, 'e'},
+        {"vp", required_argument, NULL, 'v'},
+        {"fsdp", no_argument, NULL, 'F'},
+        {"release", required_argument, NULL, 'r'},
+        {"dp-link-gbps", required_argument, NULL, 'd'},
+        {"calibration", required_argument, NULL, 'C'},
+        {"csv", required_argument, NULL, 'i'},
+        {"out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *cmd = "predict", *gpu = NULL, *model = NULL, *prec = NULL, *release = NULL;
+    const char *cmd = "predict", *gpu = NULL, *model = NULL, *prec = NULL,
+               *release = NULL;
     const char *calib = NULL, *csv_in = NULL, *csv_out = NULL;
-    uint32_t v[9] = { 0 }; /* gpus gbs mbs seq tp pp cp ep vp */
+    uint32_t v[9] = {0}; /* gpus gbs mbs seq tp pp cp ep vp */
     double dp_gbps = 0;
     int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc;
     catalog *cat = NULL;
@@ -200,31 +231,73 @@ int cmd_predict(int argc, char **argv)
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         int bad = 0;
         switch (o) {
-        case 'g': gpu = optarg; break;
-        case 'm': model = optarg; break;
-        case 'P': prec = optarg; break;
-        case 'n': bad = cli_u32(cmd, "--gpus", optarg, 1, 1u << 24, &v[0]); break;
-        case 'B': bad = cli_u32(cmd, "--gbs", optarg, 1, 1u << 26, &v[1]); break;
-        case 'b': bad = cli_u32(cmd, "--mbs", optarg, 1, 1u << 20, &v[2]); break;
-        case 's': bad = cli_u32(cmd, "--seq", optarg, 1, 1u << 26, &v[3]); break;
-        case 't': bad = cli_u32(cmd, "--tp", optarg, 0, 1024, &v[4]); break;
-        case 'p': bad = cli_u32(cmd, "--pp", optarg, 1, 1024, &v[5]); break;
-        case 'c': bad = cli_u32(cmd, "--cp", optarg, 1, 1024, &v[6]); break;
-        case 'e': bad = cli_u32(cmd, "--ep", optarg, 1, 4096, &v[7]); break;
-        case 'v': bad = cli_u32(cmd, "--vp", optarg, 1, 1024, &v[8]); break;
-        case 'F': fsdp = 1; break;
-        case 'r': release = optarg; break;
-        case 'd': bad = cli_double(cmd, "--dp-link-gbps", optarg, 1e-3, 1e9, &dp_gbps); break;
-        case 'C': calib = optarg; break;
-        case 'i': csv_in = optarg; break;
-        case 'o': csv_out = optarg; break;
+        case 'g':
+            gpu = optarg;
+            break;
+        case 'm':
+            model = optarg;
+            break;
+        case 'P':
+            prec = optarg;
+            break;
+        case 'n':
+            bad = cli_u32(cmd, "--gpus", optarg, 1, 1u << 24, &v[0]);
+            break;
+        case 'B':
+            bad = cli_u32(cmd, "--gbs", optarg, 1, 1u << 26, &v[1]);
+            break;
+        case 'b':
+            bad = cli_u32(cmd, "--mbs", optarg, 1, 1u << 20, &v[2]);
+            break;
+        case 's':
+            bad = cli_u32(cmd, "--seq", optarg, 1, 1u << 26, &v[3]);
+            break;
+        case 't':
+            bad = cli_u32(cmd, "--tp", optarg, 0, 1024, &v[4]);
+            break;
+        case 'p':
+            bad = cli_u32(cmd, "--pp", optarg, 1, 1024, &v[5]);
+            break;
+        case 'c':
+            bad = cli_u32(cmd, "--cp", optarg, 1, 1024, &v[6]);
+            break;
+        case 'e':
+            bad = cli_u32(cmd, "--ep", optarg, 1, 4096, &v[7]);
+            break;
+        case 'v':
+            bad = cli_u32(cmd, "--vp", optarg, 1, 1024, &v[8]);
+            break;
+        case 'F':
+            fsdp = 1;
+            break;
+        case 'r':
+            release = optarg;
+            break;
+        case 'd':
+            bad =
+                cli_double(cmd, "--dp-link-gbps", optarg, 1e-3, 1e9, &dp_gbps);
+            break;
+        case 'C':
+            calib = optarg;
+            break;
+        case 'i':
+            csv_in = optarg;
+            break;
+        case 'o':
+            csv_out = optarg;
+            break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
             bad = fmt < 0;
             break;
-        case 'h': fputs(predict_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'h':
+            fputs(predict_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
         if (bad)
             return CLI_EXIT_USAGE;
@@ -232,11 +305,13 @@ int cmd_predict(int argc, char **argv)
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     if (!csv_in && (!gpu || !model || !prec || !v[0]))
-        return cli_usage_error(cmd, "needs --gpu, --model, --precision and --gpus (or --csv)");
+        return cli_usage_error(
+            cmd, "needs --gpu, --model, --precision and --gpus (or --csv)");
     sim_err_clear(&err);
     if (catalog_load(NULL, &cat, &err) != SIM_OK)
         return cli_report(&err);
-    if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) != SIM_OK) {
+    if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) !=
+        SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }
@@ -255,8 +330,9 @@ int cmd_predict(int argc, char **argv)
         goto done;
     }
     if (precision_parse(prec, &q.prec) != SIM_OK) {
-        rc = cli_usage_error(cmd, "--precision: unknown '%s' (expected one of: %s)", prec,
-                             precision_valid_labels());
+        rc = cli_usage_error(cmd,
+                             "--precision: unknown '%s' (expected one of: %s)",
+                             prec, precision_valid_labels());
         goto done;
     }
     if (release && tp_model_release(m, release) < 0) {
@@ -264,8 +340,10 @@ int cmd_predict(int argc, char **argv)
         size_t k = 0;
         buf[0] = '\0';
         for (int i = 0; i < m->n_releases && k < sizeof buf; i++)
-            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", m->releases[i]);
-        rc = cli_usage_error(cmd, "--release: unknown '%s' (expected one of: %s)", release, buf);
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s",
+                                  i ? ", " : "", m->releases[i]);
+        rc = cli_usage_error(
+            cmd, "--release: unknown '%s' (expected one of: %s)", release, buf);
         goto done;
     }
     q.n_gpus = (int)v[0];
@@ -286,7 +364,9 @@ int cmd_predict(int argc, char **argv)
     }
     rc = print_one(&q, &r, fmt,
                    release ? release
-                           : (m->default_release >= 0 ? m->releases[m->default_release] : "none"));
+                           : (m->default_release >= 0
+                                  ? m->releases[m->default_release]
+                                  : "none"));
 done:
     tp_model_free(m);
     catalog_free(cat);

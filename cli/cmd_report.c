@@ -42,12 +42,14 @@ static const char report_help[] =
     "  --run ID         run to report (default: the latest)\n"
     "  --out DIR        output folder (required, must exist and be writable)\n"
     "  --format F       chart format: png (default), svg or pdf\n"
-    "  --metric NAME    sweep chart metric: site.NAME or JOB.NAME (default: the\n"
+    "  --metric NAME    sweep chart metric: site.NAME or JOB.NAME (default: "
+    "the\n"
     "                   first job's time_to_train_days)\n"
     "  --by KEY         sweep chart x axis: a swept key (default: the first)\n"
     "  -h, --help       this help\n"
     "\n"
-    "When the run is a case of a sweep, the bundle also has sweep_<KEY>.<ext>:\n"
+    "When the run is a case of a sweep, the bundle also has "
+    "sweep_<KEY>.<ext>:\n"
     "the metric against the swept key over every case of that sweep, P50\n"
     "with the P10-P90 band (docs/sweeps.md).\n";
 
@@ -63,15 +65,15 @@ typedef struct rmetric {
 } rmetric;
 
 static const rmetric job_metrics[] = {
-    { "time_to_train_s", "time_to_train", "_days", 1.0 / S_PER_DAY },
-    { "facility_energy_j", "facility_energy", "_mwh", 1.0 / J_PER_MWH },
-    { "it_energy_j", "it_energy", "_mwh", 1.0 / J_PER_MWH },
-    { "co2_kg", "co2", "_t", 1e-3 },
-    { "cost_usd", "cost", "_usd", 1.0 },
-    { "renewable_fraction", "renewable_fraction", "", 1.0 },
-    { "goodput", "goodput", "", 1.0 },
-    { "interruptions", "interruptions", "", 1.0 },
-    { "gpu_s", "gpu_hours", "", 1.0 / 3600.0 },
+    {"time_to_train_s", "time_to_train", "_days", 1.0 / S_PER_DAY},
+    {"facility_energy_j", "facility_energy", "_mwh", 1.0 / J_PER_MWH},
+    {"it_energy_j", "it_energy", "_mwh", 1.0 / J_PER_MWH},
+    {"co2_kg", "co2", "_t", 1e-3},
+    {"cost_usd", "cost", "_usd", 1.0},
+    {"renewable_fraction", "renewable_fraction", "", 1.0},
+    {"goodput", "goodput", "", 1.0},
+    {"interruptions", "interruptions", "", 1.0},
+    {"gpu_s", "gpu_hours", "", 1.0 / 3600.0},
 };
 #define N_JOB_METRICS (sizeof job_metrics / sizeof job_metrics[0])
 
@@ -88,12 +90,14 @@ static const stat_summary *site_sum(const db_run *r, const char *field)
 }
 
 /* "12.3 (11.0-14.1)": the P50 and the P10-P90 range, or "n/a". */
-static const char *range_str(const stat_summary *s, double scale, char *buf, size_t n)
+static const char *range_str(const stat_summary *s, double scale, char *buf,
+                             size_t n)
 {
     if (!s || s->n == 0)
         snprintf(buf, n, "n/a");
     else
-        snprintf(buf, n, "%.4g (%.4g-%.4g)", s->p50 * scale, s->p10 * scale, s->p90 * scale);
+        snprintf(buf, n, "%.4g (%.4g-%.4g)", s->p50 * scale, s->p10 * scale,
+                 s->p90 * scale);
     return buf;
 }
 
@@ -124,9 +128,11 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
 
     fputs("# Site proposal: ", f);
     md_cell(f, m->scenario);
-    fprintf(f, "\n\nRun %" PRId64 ": seed %" PRIu64 ", %zu of %u replications stored "
-               "(status %s), factorysim %s, configuration hash %s (FNV-1a-64).\n"
-               "Ranges are P50 (P10-P90) across replications.\n\n",
+    fprintf(f,
+            "\n\nRun %" PRId64 ": seed %" PRIu64
+            ", %zu of %u replications stored "
+            "(status %s), factorysim %s, configuration hash %s (FNV-1a-64).\n"
+            "Ranges are P50 (P10-P90) across replications.\n\n",
             r->id, m->seed, r->n_reps, m->replications, m->status, m->version,
             r->config_hash);
     if (m->sweep_key) {
@@ -143,7 +149,8 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
         fprintf(f, "%s%" PRId64 " x ", i ? ", " : "", m->modules[i].count);
         md_cell(f, m->modules[i].type);
     }
-    fprintf(f, " |\n| IT capacity | %.4g MW |\n| GPUs | ", m->it_capacity_w * 1e-6);
+    fprintf(f, " |\n| IT capacity | %.4g MW |\n| GPUs | ",
+            m->it_capacity_w * 1e-6);
     for (size_t i = 0; i < m->n_gpus; i++) {
         fprintf(f, "%s%" PRId64 " x ", i ? ", " : "", m->gpus[i].count);
         md_cell(f, m->gpus[i].type);
@@ -156,7 +163,8 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
         const db_source_def *s = &m->sources[i];
         fputs(i ? "; " : "", f);
         md_cell(f, s->kind);
-        if (s->name && *s->name && (!s->kind || strcmp(s->name, s->kind) != 0)) {
+        if (s->name && *s->name &&
+            (!s->kind || strcmp(s->name, s->kind) != 0)) {
             fputs(" ", f);
             md_cell(f, s->name);
         }
@@ -166,8 +174,10 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
     }
     fprintf(f, " |\n| Horizon | %.4g days |\n\n", m->horizon_s / S_PER_DAY);
 
-    fputs("## Energy mix (site)\n\n| source | energy [MWh] | share of facility energy [%] |\n"
-          "|---|---|---|\n", f);
+    fputs("## Energy mix (site)\n\n| source | energy [MWh] | share of facility "
+          "energy [%] |\n"
+          "|---|---|---|\n",
+          f);
     for (int k = 0; k < RES_N_SOURCES; k++) {
         char field[48];
         const stat_summary *s;
@@ -179,29 +189,36 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
                 range_str(s, 1.0 / J_PER_MWH, b, sizeof b),
                 fe && fe->mean > 0 ? 100.0 * s->mean / fe->mean : (double)NAN);
     }
-    fprintf(f, "| facility total | %s | 100 |\n\n", range_str(fe, 1.0 / J_PER_MWH, b, sizeof b));
+    fprintf(f, "| facility total | %s | 100 |\n\n",
+            range_str(fe, 1.0 / J_PER_MWH, b, sizeof b));
     fputs("| site metric | value |\n|---|---|\n", f);
     {
         static const rmetric sm[] = {
-            { "it_energy_j", "IT energy", "MWh", 1.0 / J_PER_MWH },
-            { "renewable_fraction", "Renewable share", "%", 100.0 },
-            { "pue_mean", "PUE", "1", 1.0 },
-            { "utilization", "GPU utilization", "%", 100.0 },
-            { "curtailed_j", "Curtailed renewable energy", "MWh", 1.0 / J_PER_MWH },
-            { "shortfall_j", "Demand not served", "MWh", 1.0 / J_PER_MWH },
-            { "hours_short", "Hours short of power", "h", 1.0 },
-            { "battery_cycles", "Battery equivalent full cycles", "count", 1.0 },
-            { "battery_soh_final", "Battery state of health at the end", "%", 100.0 },
-            { "co2_kg", "Carbon (lifecycle)", "tCO2e", 1e-3 },
-            { "cost_usd", "Energy cost", "USD", 1.0 },
+            {"it_energy_j", "IT energy", "MWh", 1.0 / J_PER_MWH},
+            {"renewable_fraction", "Renewable share", "%", 100.0},
+            {"pue_mean", "PUE", "1", 1.0},
+            {"utilization", "GPU utilization", "%", 100.0},
+            {"curtailed_j", "Curtailed renewable energy", "MWh",
+             1.0 / J_PER_MWH},
+            {"shortfall_j", "Demand not served", "MWh", 1.0 / J_PER_MWH},
+            {"hours_short", "Hours short of power", "h", 1.0},
+            {"battery_cycles", "Battery equivalent full cycles", "count", 1.0},
+            {"battery_soh_final", "Battery state of health at the end", "%",
+             100.0},
+            {"co2_kg", "Carbon (lifecycle)", "tCO2e", 1e-3},
+            {"cost_usd", "Energy cost", "USD", 1.0},
         };
         for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++)
-            fprintf(f, "| %s [%s] | %s |\n", sm[i].csv, sm[i].unit,
-                    range_str(site_sum(r, sm[i].field), sm[i].scale, b, sizeof b));
+            fprintf(
+                f, "| %s [%s] | %s |\n", sm[i].csv, sm[i].unit,
+                range_str(site_sum(r, sm[i].field), sm[i].scale, b, sizeof b));
     }
-    fputs("\n## Training jobs\n\n| job | model | GPUs | finished | time to train [days] | "
-          "facility energy per run [MWh] | carbon [tCO2e] | energy cost [USD] | goodput | "
-          "interruptions |\n|---|---|---|---|---|---|---|---|---|---|\n", f);
+    fputs("\n## Training jobs\n\n| job | model | GPUs | finished | time to "
+          "train [days] | "
+          "facility energy per run [MWh] | carbon [tCO2e] | energy cost [USD] "
+          "| goodput | "
+          "interruptions |\n|---|---|---|---|---|---|---|---|---|---|\n",
+          f);
     for (size_t j = 0; j < m->n_jobs; j++) {
         const db_job_def *jd = &m->jobs[j];
         const stat_summary *done = job_sum(r, j, "completed");
@@ -216,15 +233,25 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
         fprintf(f, " | %d ", (int)jd->gpus);
         md_cell(f, jd->gpu_type ? jd->gpu_type : "");
         fprintf(f, " | %.0f of %zu | ", done->mean * (double)done->n, done->n);
-        fprintf(f, "%s | ", range_str(job_sum(r, j, "time_to_train_s"), 1.0 / S_PER_DAY, b, sizeof b));
-        fprintf(f, "%s | ", range_str(job_sum(r, j, "facility_energy_j"), 1.0 / J_PER_MWH, b, sizeof b));
-        fprintf(f, "%s | ", range_str(job_sum(r, j, "co2_kg"), 1e-3, b, sizeof b));
-        fprintf(f, "%s | ", range_str(job_sum(r, j, "cost_usd"), 1.0, b, sizeof b));
-        fprintf(f, "%s | ", range_str(job_sum(r, j, "goodput"), 1.0, b, sizeof b));
-        fprintf(f, "%s |\n", range_str(job_sum(r, j, "interruptions"), 1.0, b, sizeof b));
+        fprintf(f, "%s | ",
+                range_str(job_sum(r, j, "time_to_train_s"), 1.0 / S_PER_DAY, b,
+                          sizeof b));
+        fprintf(f, "%s | ",
+                range_str(job_sum(r, j, "facility_energy_j"), 1.0 / J_PER_MWH,
+                          b, sizeof b));
+        fprintf(f, "%s | ",
+                range_str(job_sum(r, j, "co2_kg"), 1e-3, b, sizeof b));
+        fprintf(f, "%s | ",
+                range_str(job_sum(r, j, "cost_usd"), 1.0, b, sizeof b));
+        fprintf(f, "%s | ",
+                range_str(job_sum(r, j, "goodput"), 1.0, b, sizeof b));
+        fprintf(f, "%s |\n",
+                range_str(job_sum(r, j, "interruptions"), 1.0, b, sizeof b));
     }
-    fputs("\nA job that did not finish within the horizon counts in \"finished\" only; "
-          "its time to train is left out of the range.\n\n## Charts\n\n", f);
+    fputs("\nA job that did not finish within the horizon counts in "
+          "\"finished\" only; "
+          "its time to train is left out of the range.\n\n## Charts\n\n",
+          f);
     for (int i = 0; i < cl->n; i++) {
         fputs("![", f);
         md_cell(f, cl->what[i]);
@@ -238,17 +265,18 @@ static int write_csv(FILE *f, const db_run *r)
 {
     /* Fixed columns, then mean/p10/p50/p90/min/max of each metric, then the
      * mean energy by source. */
-    static const char *const stat[6] = { "mean", "p10", "p50", "p90", "min", "max" };
+    static const char *const stat[6] = {"mean", "p10", "p50",
+                                        "p90",  "min", "max"};
     enum { N_FIXED = 10 };
     size_t nc = N_FIXED + N_JOB_METRICS * 6 + RES_N_SOURCES, c;
-    char (*hdr)[64] = sim_xcalloc(nc, sizeof *hdr);
-    char (*buf)[64] = sim_xcalloc(nc, sizeof *buf);
+    char(*hdr)[64] = sim_xcalloc(nc, sizeof *hdr);
+    char(*buf)[64] = sim_xcalloc(nc, sizeof *buf);
     const char **cells = sim_xcalloc(nc, sizeof *cells);
     const db_run_meta *m = &r->meta;
     int rc;
     static const char *const fixed[N_FIXED] = {
-        "scope", "name", "scenario", "seed", "replications", "it_capacity_mw", "model",
-        "precision", "gpus", "replications_finished",
+        "scope",          "name",  "scenario",  "seed", "replications",
+        "it_capacity_mw", "model", "precision", "gpus", "replications_finished",
     };
     c = 0;
     for (int i = 0; i < N_FIXED; i++)
@@ -256,12 +284,13 @@ static int write_csv(FILE *f, const db_run *r)
     for (size_t q = 0; q < N_JOB_METRICS; q++)
         for (int s = 0; s < 6; s++, c++) {
             /* The unit sits at the end: time_to_train_p50_days. */
-            snprintf(hdr[c], sizeof hdr[c], "%s_%s%s", job_metrics[q].csv, stat[s],
-                     job_metrics[q].unit);
+            snprintf(hdr[c], sizeof hdr[c], "%s_%s%s", job_metrics[q].csv,
+                     stat[s], job_metrics[q].unit);
             cells[c] = hdr[c];
         }
     for (int k = 0; k < RES_N_SOURCES; k++, c++) {
-        snprintf(hdr[c], sizeof hdr[c], "energy_%s_mean_mwh", res_source_name[k]);
+        snprintf(hdr[c], sizeof hdr[c], "energy_%s_mean_mwh",
+                 res_source_name[k]);
         cells[c] = hdr[c];
     }
     rc = csvt_write_row(f, cells, nc);
@@ -270,7 +299,8 @@ static int write_csv(FILE *f, const db_run *r)
         size_t j = row - 1;
         c = 0;
         cells[c++] = site ? "site" : "job";
-        cells[c++] = site ? (m->site_name ? m->site_name : "") : m->jobs[j].name;
+        cells[c++] =
+            site ? (m->site_name ? m->site_name : "") : m->jobs[j].name;
         cells[c++] = m->scenario;
         snprintf(buf[3], sizeof buf[3], "%" PRIu64, m->seed);
         cells[c++] = buf[3];
@@ -295,16 +325,21 @@ static int write_csv(FILE *f, const db_run *r)
         for (size_t q = 0; q < N_JOB_METRICS; q++) {
             const stat_summary *s = site ? site_sum(r, job_metrics[q].field)
                                          : job_sum(r, j, job_metrics[q].field);
-            double v[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
+            double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
             if (s && s->n) {
-                v[0] = s->mean; v[1] = s->p10; v[2] = s->p50;
-                v[3] = s->p90; v[4] = s->min; v[5] = s->max;
+                v[0] = s->mean;
+                v[1] = s->p10;
+                v[2] = s->p50;
+                v[3] = s->p90;
+                v[4] = s->min;
+                v[5] = s->max;
             }
             for (int k = 0; k < 6; k++, c++) {
                 if (isnan(v[k]))
                     buf[c][0] = '\0';
                 else
-                    snprintf(buf[c], sizeof buf[c], "%.15g", v[k] * job_metrics[q].scale);
+                    snprintf(buf[c], sizeof buf[c], "%.15g",
+                             v[k] * job_metrics[q].scale);
                 cells[c] = buf[c];
             }
         }
@@ -337,7 +372,8 @@ static int write_file(const char *dir, const char *name, void *ctx,
     snprintf(path, sizeof path, "%s/%s", dir, name);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (!(f = fopen(tmp, "wb")))
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot write file (%s)", strerror(errno));
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot write file (%s)",
+                           strerror(errno));
     rc = fn(f, ctx);
     if (fclose(f) != 0 || rc != SIM_OK) {
         remove(tmp);
@@ -345,8 +381,8 @@ static int write_file(const char *dir, const char *name, void *ctx,
     }
     if (rename(tmp, path) != 0) {
         remove(tmp);
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot rename into place (%s)",
-                           strerror(errno));
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot rename into place (%s)", strerror(errno));
     }
     return SIM_OK;
 }
@@ -381,11 +417,13 @@ static void chart_skip(chart_list *cl, const char *what, const sim_err *e)
 {
     if (cl->n_skipped >= 8)
         return;
-    snprintf(cl->skipped[cl->n_skipped++], sizeof cl->skipped[0], "%s (%.150s)", what, e->msg);
+    snprintf(cl->skipped[cl->n_skipped++], sizeof cl->skipped[0], "%s (%.150s)",
+             what, e->msg);
 }
 
 /* Draws one chart into DIR/base.ext; "nothing to draw" is noted, not fatal. */
-static int chart(int rc, chart_list *cl, const char *file, const char *what, sim_err *e)
+static int chart(int rc, chart_list *cl, const char *file, const char *what,
+                 sim_err *e)
 {
     if (rc == SIM_OK)
         chart_add(cl, file, what);
@@ -394,8 +432,8 @@ static int chart(int rc, chart_list *cl, const char *file, const char *what, sim
     return rc == SIM_EINVAL ? SIM_OK : rc;
 }
 
-static int draw_charts(const db_run *r, const char *dir, const char *ext, chart_list *cl,
-                       sim_err *err)
+static int draw_charts(const db_run *r, const char *dir, const char *ext,
+                       chart_list *cl, sim_err *err)
 {
     const db_run_meta *m = &r->meta;
     const res_rep *ts = NULL, *evr = &r->reps[0];
@@ -419,43 +457,48 @@ static int draw_charts(const db_run *r, const char *dir, const char *ext, chart_
     for (size_t j = 0; j < m->n_jobs; j++)
         names[j] = m->jobs[j].name;
 
-#define CHART(base, what, call)                                            \
-    do {                                                                   \
-        snprintf(file, sizeof file, "%s.%s", base, ext);                   \
-        snprintf(path, sizeof path, "%s/%s", dir, file);                   \
-        sim_err_clear(&e);                                                 \
-        rc = chart(call, cl, file, what, &e);                              \
-        if (rc != SIM_OK) {                                                \
-            *err = e;                                                      \
-            goto done;                                                     \
-        }                                                                  \
+#define CHART(base, what, call)                                                \
+    do {                                                                       \
+        snprintf(file, sizeof file, "%s.%s", base, ext);                       \
+        snprintf(path, sizeof path, "%s/%s", dir, file);                       \
+        sim_err_clear(&e);                                                     \
+        rc = chart(call, cl, file, what, &e);                                  \
+        if (rc != SIM_OK) {                                                    \
+            *err = e;                                                          \
+            goto done;                                                         \
+        }                                                                      \
     } while (0)
 
-    snprintf(title, sizeof title, "%s: power by source (replication %u)", m->scenario,
-             ts ? ts->replication : 0);
+    snprintf(title, sizeof title, "%s: power by source (replication %u)",
+             m->scenario, ts ? ts->replication : 0);
     if (ts) {
         CHART("power", "Power over time by source against the facility load",
-              plot_power_stack(path, ts->steps, r->step_dt_s[ts_k], ts->n_steps, title, &e));
-        snprintf(title, sizeof title, "%s: battery (replication %u)", m->scenario,
-                 ts->replication);
+              plot_power_stack(path, ts->steps, r->step_dt_s[ts_k], ts->n_steps,
+                               title, &e));
+        snprintf(title, sizeof title, "%s: battery (replication %u)",
+                 m->scenario, ts->replication);
         CHART("battery_soc", "Battery state of charge and health",
               plot_battery_soc(path, ts->steps, ts->n_steps, title, &e));
     } else {
-        sim_err_set(&e, SIM_EINVAL, NULL, 0, "no time series stored with this run");
+        sim_err_set(&e, SIM_EINVAL, NULL, 0,
+                    "no time series stored with this run");
         chart_skip(cl, "power over time and battery state of charge", &e);
     }
-    snprintf(title, sizeof title, "%s: job timeline (replication %u)", m->scenario,
-             evr->replication);
+    snprintf(title, sizeof title, "%s: job timeline (replication %u)",
+             m->scenario, evr->replication);
     CHART("jobs_gantt", "Job timeline with interruptions and pauses",
-          plot_gantt(path, names, evr->jobs, m->n_jobs, evr->events, evr->n_events,
-                     m->horizon_s, title, &e));
+          plot_gantt(path, names, evr->jobs, m->n_jobs, evr->events,
+                     evr->n_events, m->horizon_s, title, &e));
     for (size_t j = 0; j < m->n_jobs; j++) {
         char base[40], what[200];
         for (size_t k = 0; k < r->n_reps; k++)
             x[k] = r->reps[k].jobs[j].time_to_train_s;
         snprintf(base, sizeof base, "time_to_train_%zu", j + 1);
-        snprintf(what, sizeof what, "Time to train of %.150s across replications", names[j]);
-        CHART(base, what, plot_time_to_train(path, names[j], x, r->n_reps, "Time to train", &e));
+        snprintf(what, sizeof what,
+                 "Time to train of %.150s across replications", names[j]);
+        CHART(base, what,
+              plot_time_to_train(path, names[j], x, r->n_reps, "Time to train",
+                                 &e));
     }
     {
         double *by = sim_xcalloc(m->n_jobs * RES_N_SOURCES + 1, sizeof *by);
@@ -463,18 +506,20 @@ static int draw_charts(const db_run *r, const char *dir, const char *ext, chart_
         for (size_t j = 0; j < m->n_jobs; j++) {
             for (int k = 0; k < RES_N_SOURCES; k++) {
                 char field[48];
-                snprintf(field, sizeof field, "energy_%s_j", res_source_name[k]);
+                snprintf(field, sizeof field, "energy_%s_j",
+                         res_source_name[k]);
                 by[j * RES_N_SOURCES + (size_t)k] = job_sum(r, j, field)->mean;
             }
             fac[j] = *job_sum(r, j, "facility_energy_j");
         }
-        snprintf(title, sizeof title, "%s: energy per training run by source (mean)",
-                 m->scenario);
+        snprintf(title, sizeof title,
+                 "%s: energy per training run by source (mean)", m->scenario);
         snprintf(file, sizeof file, "energy_by_source.%s", ext);
         snprintf(path, sizeof path, "%s/%s", dir, file);
         sim_err_clear(&e);
-        rc = chart(plot_energy_by_source(path, names, by, fac, m->n_jobs, title, &e), cl, file,
-                   "Energy per training run by source", &e);
+        rc = chart(
+            plot_energy_by_source(path, names, by, fac, m->n_jobs, title, &e),
+            cl, file, "Energy per training run by source", &e);
         if (rc != SIM_OK)
             *err = e;
         free(by);
@@ -490,16 +535,17 @@ done:
 int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },
-        { "run", required_argument, NULL, 'r' },
-        { "out", required_argument, NULL, 'o' },
-        { "format", required_argument, NULL, 'f' },
-        { "metric", required_argument, NULL, 'm' },
-        { "by", required_argument, NULL, 'b' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"db", required_argument, NULL, 'd'},
+        {"run", required_argument, NULL, 'r'},
+        {"out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"metric", required_argument, NULL, 'm'},
+        {"by", required_argument, NULL, 'b'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *cmd = "report", *dbpath = "output/factorysim.db", *dir = NULL, *ext = "png";
+    const char *cmd = "report", *dbpath = "output/factorysim.db", *dir = NULL,
+               *ext = "png";
     const char *sw_metric = NULL, *sw_by = NULL;
     int64_t run_id = -1;
     uint64_t u;
@@ -512,25 +558,41 @@ int cmd_report(int argc, char **argv)
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
-        case 'd': dbpath = optarg; break;
+        case 'd':
+            dbpath = optarg;
+            break;
         case 'r':
             if (cli_u64(cmd, "--run", optarg, &u) != 0)
                 return CLI_EXIT_USAGE;
             if (u < 1 || u > INT64_MAX)
-                return cli_usage_error(cmd, "--run must be a run id >= 1 (got %s)", optarg);
+                return cli_usage_error(
+                    cmd, "--run must be a run id >= 1 (got %s)", optarg);
             run_id = (int64_t)u;
             break;
-        case 'o': dir = optarg; break;
+        case 'o':
+            dir = optarg;
+            break;
         case 'f':
-            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
-                return cli_usage_error(cmd, "--format must be png, svg or pdf (got %s)", optarg);
+            if (strcmp(optarg, "png") && strcmp(optarg, "svg") &&
+                strcmp(optarg, "pdf"))
+                return cli_usage_error(
+                    cmd, "--format must be png, svg or pdf (got %s)", optarg);
             ext = optarg;
             break;
-        case 'm': sw_metric = optarg; break;
-        case 'b': sw_by = optarg; break;
-        case 'h': fputs(report_help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-        default: return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        case 'm':
+            sw_metric = optarg;
+            break;
+        case 'b':
+            sw_by = optarg;
+            break;
+        case 'h':
+            fputs(report_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (optind < argc)
@@ -539,47 +601,53 @@ int cmd_report(int argc, char **argv)
         return cli_usage_error(cmd, "--out DIR is required");
     sim_err_clear(&err);
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return cli_error("%s: output folder does not exist (create it first)", dir);
+        return cli_error("%s: output folder does not exist (create it first)",
+                         dir);
     if (access(dir, W_OK) != 0)
         return cli_error("%s: output folder is not writable", dir);
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
-        db_load_run(d, run_id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &err) != SIM_OK) {
+        db_load_run(d, run_id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &err) !=
+            SIM_OK) {
         db_close(d);
         return cli_report(&err);
     }
     if ((sw_metric || sw_by) && !r->meta.sweep_key) {
         db_close(d);
         db_run_free(r);
-        return cli_usage_error(cmd, "--metric/--by chart a sweep; run %" PRId64
-                               " is not a sweep case", run_id);
+        return cli_usage_error(cmd,
+                               "--metric/--by chart a sweep; run %" PRId64
+                               " is not a sweep case",
+                               run_id);
     }
     memset(&cl, 0, sizeof cl);
     rc = draw_charts(r, dir, ext, &cl, &err);
     if (rc == SIM_OK && r->meta.sweep_key && cl.n < 16) {
         /* The sweep chart (cli/sweep_table.h) over every case of the sweep. */
         char file[80], path[1200], what[120];
-        snprintf(file, sizeof file, "sweep%s%.50s.%s", sw_by ? "_" : "", sw_by ? sw_by : "", ext);
+        snprintf(file, sizeof file, "sweep%s%.50s.%s", sw_by ? "_" : "",
+                 sw_by ? sw_by : "", ext);
         for (char *q = file; *q && strcmp(q, ext) != 0; q++)
             if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
                 *q = '_';
         file[strlen(file) - strlen(ext) - 1] = '.';
         snprintf(path, sizeof path, "%s/%s", dir, file);
-        rc = sweep_chart(d, r->meta.sweep_key, sw_metric, sw_by, path, what, sizeof what, &err);
+        rc = sweep_chart(d, r->meta.sweep_key, sw_metric, sw_by, path, what,
+                         sizeof what, &err);
         if (rc == SIM_OK)
             chart_add(&cl, file, what);
     }
     db_close(d);
     if (rc == SIM_OK) {
-        md_ctx mc = { r, &cl };
+        md_ctx mc = {r, &cl};
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);
         if (rc == SIM_OK)
             rc = write_file(dir, "summary.md", &mc, md_fn, &err);
     }
     if (rc == SIM_OK) {
-        printf("report of run %" PRId64 " (%s) in %s: summary.md, summary.csv", run_id,
-               r->meta.scenario, dir);
+        printf("report of run %" PRId64 " (%s) in %s: summary.md, summary.csv",
+               run_id, r->meta.scenario, dir);
         for (int i = 0; i < cl.n; i++)
             printf(", %s", cl.file[i]);
         fputc('\n', stdout);

@@ -33,36 +33,39 @@ static const char run_help[] =
     "                       --set energy.battery.capacity_mwh=120\n"
     "  --format F           table (default), json or csv\n"
     "  --no-failures        no random interruptions or module outages\n"
-    "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB ")\n"
+    "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB
+    ")\n"
     "  --no-db              do not store the run\n"
     "  --series WHICH       per-step site series to store: first (default:\n"
     "                       replication 0), all or none\n"
     "  --downsample K       store one averaged step per K steps (default 1)\n"
     "  --no-events          do not store the event log\n"
-    "  --calibration FILE   throughput calibration (default models/calibration.cfg)\n"
+    "  --calibration FILE   throughput calibration (default "
+    "models/calibration.cfg)\n"
     "  --catalog DIR        catalog folder (default: the built-in models/)\n"
     "  -h, --help           this help\n";
 
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "seed", required_argument, NULL, 's' },
-        { "replications", required_argument, NULL, 'r' },
-        { "set", required_argument, NULL, 'S' },
-        { "format", required_argument, NULL, 'f' },
-        { "no-failures", no_argument, NULL, 'F' },
-        { "calibration", required_argument, NULL, 'c' },
-        { "catalog", required_argument, NULL, 'C' },
-        { "db", required_argument, NULL, 'd' },
-        { "no-db", no_argument, NULL, 'N' },
-        { "series", required_argument, NULL, 'T' },
-        { "downsample", required_argument, NULL, 'D' },
-        { "no-events", no_argument, NULL, 'E' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"seed", required_argument, NULL, 's'},
+        {"replications", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 'S'},
+        {"format", required_argument, NULL, 'f'},
+        {"no-failures", no_argument, NULL, 'F'},
+        {"calibration", required_argument, NULL, 'c'},
+        {"catalog", required_argument, NULL, 'C'},
+        {"db", required_argument, NULL, 'd'},
+        {"no-db", no_argument, NULL, 'N'},
+        {"series", required_argument, NULL, 'T'},
+        {"downsample", required_argument, NULL, 'D'},
+        {"no-events", no_argument, NULL, 'E'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *cmd = "run", *calib = NULL, *catdir = NULL, *db_path = RUN_STORE_DEFAULT_DB;
-    int series = 1;   /* 0 none, 1 first, 2 all */
+    const char *cmd = "run", *calib = NULL, *catdir = NULL,
+               *db_path = RUN_STORE_DEFAULT_DB;
+    int series = 1; /* 0 none, 1 first, 2 all */
     int events = 1;
     uint32_t downsample = 1;
     db *d = NULL;
@@ -88,21 +91,37 @@ int cmd_run(int argc, char **argv)
             have_seed = 1;
             break;
         case 'r':
-            if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps_opt) < 0)
+            if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps_opt) <
+                0)
                 goto usage;
             break;
-        case 'S': sets[n_sets++] = optarg; break;
+        case 'S':
+            sets[n_sets++] = optarg;
+            break;
         case 'f':
-            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            fmt = cli_format_parse(cmd, optarg,
+                                   CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
             if (fmt < 0)
                 goto usage;
             break;
-        case 'F': failures = 0; break;
-        case 'c': calib = optarg; break;
-        case 'C': catdir = optarg; break;
-        case 'd': db_path = optarg; break;
-        case 'N': db_path = NULL; break;
-        case 'E': events = 0; break;
+        case 'F':
+            failures = 0;
+            break;
+        case 'c':
+            calib = optarg;
+            break;
+        case 'C':
+            catdir = optarg;
+            break;
+        case 'd':
+            db_path = optarg;
+            break;
+        case 'N':
+            db_path = NULL;
+            break;
+        case 'E':
+            events = 0;
+            break;
         case 'T':
             if (strcmp(optarg, "none") == 0)
                 series = 0;
@@ -111,28 +130,41 @@ int cmd_run(int argc, char **argv)
             else if (strcmp(optarg, "all") == 0)
                 series = 2;
             else {
-                cli_usage_error(cmd, "--series: expected first, all or none (got '%s')", optarg);
+                cli_usage_error(
+                    cmd, "--series: expected first, all or none (got '%s')",
+                    optarg);
                 goto usage;
             }
             break;
         case 'D':
-            if (cli_u32(cmd, "--downsample", optarg, 1, 1000000, &downsample) < 0)
+            if (cli_u32(cmd, "--downsample", optarg, 1, 1000000, &downsample) <
+                0)
                 goto usage;
             break;
-        case 'h': fputs(run_help, stdout); free(sets); return CLI_EXIT_OK;
-        case ':': cli_usage_error(cmd, "%s needs a value", argv[optind - 1]); goto usage;
-        default: cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]); goto usage;
+        case 'h':
+            fputs(run_help, stdout);
+            free(sets);
+            return CLI_EXIT_OK;
+        case ':':
+            cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+            goto usage;
+        default:
+            cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+            goto usage;
         }
     }
     if (optind + 1 != argc) {
-        cli_usage_error(cmd, optind >= argc ? "missing SCENARIO" : "unexpected argument '%s'",
+        cli_usage_error(cmd,
+                        optind >= argc ? "missing SCENARIO"
+                                       : "unexpected argument '%s'",
                         optind < argc ? argv[optind + 1] : "");
         goto usage;
     }
     if (catalog_load(catdir, &cat, &err) != SIM_OK ||
         scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
         climate_load_for_scenario(s, &wx, &err) != SIM_OK ||
-        (calib ? tp_model_load(calib, &tp, &err) : tp_model_default(&tp, &err)) != SIM_OK ||
+        (calib ? tp_model_load(calib, &tp, &err)
+               : tp_model_default(&tp, &err)) != SIM_OK ||
         (db_path && (run_store_prepare_dir(db_path, &err) != SIM_OK ||
                      db_open(db_path, &d, &err) != SIM_OK))) {
         rc = cli_report(&err);
@@ -175,7 +207,8 @@ int cmd_run(int argc, char **argv)
                 rc = cli_report(&err);
                 goto done;
             }
-            fprintf(stderr, "factorysim: stored as run %lld in %s\n", (long long)id, db_path);
+            fprintf(stderr, "factorysim: stored as run %lld in %s\n",
+                    (long long)id, db_path);
         }
         ri.seed = so.seed;
         ri.replications = (uint32_t)n_reps;
@@ -185,8 +218,9 @@ int cmd_run(int argc, char **argv)
             rc = run_out_csv(stdout, &ri, s, reps, n_reps);
         else
             rc = run_out_table(stdout, &ri, s, reps, n_reps);
-        rc = rc == SIM_OK && fflush(stdout) == 0 ? CLI_EXIT_OK
-                                                 : cli_error("writing the results failed");
+        rc = rc == SIM_OK && fflush(stdout) == 0
+                 ? CLI_EXIT_OK
+                 : cli_error("writing the results failed");
     }
 done:
     for (size_t r = 0; r < n_reps; r++)

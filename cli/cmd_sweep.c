@@ -28,33 +28,42 @@
 #include "sim/mem.h"
 
 static const char sweep_help[] =
-    "Usage: factorysim sweep SCENARIO --set KEY=V1,V2,... [--set KEY=LO:HI:STEP ...] [OPTIONS]\n"
+    "Usage: factorysim sweep SCENARIO --set KEY=V1,V2,... [--set "
+    "KEY=LO:HI:STEP ...] [OPTIONS]\n"
     "\n"
     "Runs the scenario for every combination of the values given (the\n"
     "cartesian grid; the first --set varies slowest), stores every case with\n"
     "all its replications in the results database, and prints one row per\n"
     "case with P10 / P50 / P90 of key metrics. KEY is any scenario key of\n"
-    "docs/scenario-reference.md, e.g. modules.[0].count, energy.solar.capacity_mw,\n"
+    "docs/scenario-reference.md, e.g. modules.[0].count, "
+    "energy.solar.capacity_mw,\n"
     "energy.battery.capacity_mwh, jobs.[0].gpus, simulation.seed. Running the\n"
     "same sweep again skips the cases already stored (resume after Ctrl-C).\n"
     "\n"
     "Options:\n"
     "  --set KEY=V1,V2,...   values of a key (numbers, true/false, \"text\")\n"
     "  --set KEY=LO:HI:STEP  LO, LO+STEP, ... up to HI inclusive\n"
-    "  --replications R      replications per case (default: simulation.replications)\n"
-    "  --seed N              master seed of every case (default: simulation.seed)\n"
-    "  --jobs N              worker threads (default: every core; with MPI, the\n"
+    "  --replications R      replications per case (default: "
+    "simulation.replications)\n"
+    "  --seed N              master seed of every case (default: "
+    "simulation.seed)\n"
+    "  --jobs N              worker threads (default: every core; with MPI, "
+    "the\n"
     "                        cores shared by the ranks on a node)\n"
-    "  --db FILE             results database (default " RUN_STORE_DEFAULT_DB ")\n"
+    "  --db FILE             results database (default " RUN_STORE_DEFAULT_DB
+    ")\n"
     "  --format F            summary as table (default), json or csv\n"
-    "  --metric NAME         summary column (repeatable): site.NAME or JOB.NAME,\n"
-    "                        e.g. site.co2_t, llama405b-fp8.time_to_train_days\n"
+    "  --metric NAME         summary column (repeatable): site.NAME or "
+    "JOB.NAME,\n"
+    "                        e.g. site.co2_t, "
+    "llama405b-fp8.time_to_train_days\n"
     "  --series WHICH        per-step site series to store: none (default),\n"
     "                        first (replication 0) or all\n"
     "  --events              store the event log of every replication\n"
     "  --no-failures         no random interruptions or module outages\n"
     "  --quiet               no progress on stderr\n"
-    "  --calibration FILE    throughput calibration (default models/calibration.cfg)\n"
+    "  --calibration FILE    throughput calibration (default "
+    "models/calibration.cfg)\n"
     "  --catalog DIR         catalog folder (default: the built-in models/)\n"
     "  -h, --help            this help\n"
     "\n"
@@ -66,7 +75,7 @@ typedef struct progress {
     int tty, quiet;
     size_t total, skipped, done, failed;
     double t0;
-    int last_step;            /* plain mode: last 5% step printed */
+    int last_step; /* plain mode: last 5% step printed */
 } progress;
 
 static double now_s(void)
@@ -93,7 +102,8 @@ static void fmt_eta(char *b, size_t n, double s)
 static void progress_show(progress *p, int final)
 {
     size_t run = p->done + p->failed, todo = p->total - p->skipped;
-    double el = now_s() - p->t0, eta = run ? el / (double)run * (double)(todo - run) : -1;
+    double el = now_s() - p->t0,
+           eta = run ? el / (double)run * (double)(todo - run) : -1;
     char e[32];
     if (p->quiet || todo == 0)
         return;
@@ -104,8 +114,9 @@ static void progress_show(progress *p, int final)
         for (int i = 0; i < w; i++)
             bar[i] = i < fill ? '#' : '.';
         bar[w] = '\0';
-        fprintf(stderr, "\rsweep [%s] %zu/%zu cases %3d%%  ETA %-8s", bar, p->skipped + run,
-                p->total, (int)(100.0 * (double)run / (double)todo), e);
+        fprintf(stderr, "\rsweep [%s] %zu/%zu cases %3d%%  ETA %-8s", bar,
+                p->skipped + run, p->total,
+                (int)(100.0 * (double)run / (double)todo), e);
         if (final)
             fputc('\n', stderr);
     } else {
@@ -113,8 +124,11 @@ static void progress_show(progress *p, int final)
         if (step == p->last_step)
             return;
         p->last_step = step;
-        fprintf(stderr, "factorysim: sweep: %zu/%zu cases done (%d%%), %.1f s elapsed, ETA %s\n",
-                p->skipped + run, p->total, (int)(100.0 * (double)run / (double)todo), el, e);
+        fprintf(stderr,
+                "factorysim: sweep: %zu/%zu cases done (%d%%), %.1f s elapsed, "
+                "ETA %s\n",
+                p->skipped + run, p->total,
+                (int)(100.0 * (double)run / (double)todo), el, e);
     }
     fflush(stderr);
 }
@@ -125,7 +139,7 @@ typedef struct store_ctx {
     const sweep_ctx *c;
     db *d;
     const char *sweep_key;
-    int mpi;                  /* 1: record the rank */
+    int mpi; /* 1: record the rank */
     progress *pg;
     size_t n_failed;
     char first_fail[2048];
@@ -207,14 +221,15 @@ done:
 /* ---- the sweep key ---- */
 
 /* FNV-1a-64 over the parts, NUL-separated, as 16 hex digits. */
-static void sweep_key_of(char key[17], const char *base_text, const char *grid_text,
-                         const char *calib_bytes, size_t calib_n, const sweep_ctx *c)
+static void sweep_key_of(char key[17], const char *base_text,
+                         const char *grid_text, const char *calib_bytes,
+                         size_t calib_n, const sweep_ctx *c)
 {
     char flags[64];
     size_t lb = strlen(base_text), lg = strlen(grid_text), lf, n;
     char *buf;
-    snprintf(flags, sizeof flags, "failures=%d series=%d events=%d", c->failures, c->series,
-             c->events);
+    snprintf(flags, sizeof flags, "failures=%d series=%d events=%d",
+             c->failures, c->series, c->events);
     lf = strlen(flags);
     n = 32 + lb + lg + lf + calib_n + 4;
     buf = sim_xmalloc(n);
@@ -281,27 +296,29 @@ static int validate_grid(const sweep_ctx *c, sim_err *err)
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "set", required_argument, NULL, 'S' },
-        { "replications", required_argument, NULL, 'r' },
-        { "seed", required_argument, NULL, 's' },
-        { "jobs", required_argument, NULL, 'j' },
-        { "db", required_argument, NULL, 'd' },
-        { "format", required_argument, NULL, 'f' },
-        { "metric", required_argument, NULL, 'm' },
-        { "series", required_argument, NULL, 'T' },
-        { "events", no_argument, NULL, 'E' },
-        { "no-failures", no_argument, NULL, 'F' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "calibration", required_argument, NULL, 'c' },
-        { "catalog", required_argument, NULL, 'C' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+        {"set", required_argument, NULL, 'S'},
+        {"replications", required_argument, NULL, 'r'},
+        {"seed", required_argument, NULL, 's'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {"metric", required_argument, NULL, 'm'},
+        {"series", required_argument, NULL, 'T'},
+        {"events", no_argument, NULL, 'E'},
+        {"no-failures", no_argument, NULL, 'F'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"calibration", required_argument, NULL, 'c'},
+        {"catalog", required_argument, NULL, 'C'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *cmd = "sweep", *calib = NULL, *catdir = NULL, *db_path = RUN_STORE_DEFAULT_DB;
+    const char *cmd = "sweep", *calib = NULL, *catdir = NULL,
+               *db_path = RUN_STORE_DEFAULT_DB;
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
     const char **metrics = sim_xcalloc((size_t)argc + 1, sizeof *metrics);
     const char *base_ov[2];
-    char seed_ov[64], reps_ov[64], sweep_key[17], *calib_bytes = NULL, *grid_text = NULL;
+    char seed_ov[64], reps_ov[64], sweep_key[17], *calib_bytes = NULL,
+                                                  *grid_text = NULL;
     size_t n_sets = 0, n_metrics = 0, n_base = 0, calib_n = 0, *todo = NULL;
     long ntodo = 0;
     uint64_t seed = 0;
@@ -331,8 +348,12 @@ int cmd_sweep(int argc, char **argv)
     size = sweep_mpi_size();
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
-        case 'S': sets[n_sets++] = optarg; break;
-        case 'm': metrics[n_metrics++] = optarg; break;
+        case 'S':
+            sets[n_sets++] = optarg;
+            break;
+        case 'm':
+            metrics[n_metrics++] = optarg;
+            break;
         case 'r':
             if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps) < 0)
                 goto usage;
@@ -340,16 +361,20 @@ int cmd_sweep(int argc, char **argv)
         case 's':
             if (cli_u64(cmd, "--seed", optarg, &seed) < 0)
                 goto usage;
-            snprintf(seed_ov, sizeof seed_ov, "simulation.seed=%lluL", (unsigned long long)seed);
+            snprintf(seed_ov, sizeof seed_ov, "simulation.seed=%lluL",
+                     (unsigned long long)seed);
             base_ov[n_base++] = seed_ov;
             break;
         case 'j':
             if (cli_u32(cmd, "--jobs", optarg, 1, 4096, &jobs) < 0)
                 goto usage;
             break;
-        case 'd': db_path = optarg; break;
+        case 'd':
+            db_path = optarg;
+            break;
         case 'f':
-            fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            fmt = cli_format_parse(cmd, optarg,
+                                   CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
             if (fmt < 0)
                 goto usage;
             break;
@@ -361,26 +386,44 @@ int cmd_sweep(int argc, char **argv)
             else if (strcmp(optarg, "all") == 0)
                 c.series = 2;
             else {
-                cli_usage_error(cmd, "--series: expected none, first or all (got '%s')", optarg);
+                cli_usage_error(
+                    cmd, "--series: expected none, first or all (got '%s')",
+                    optarg);
                 goto usage;
             }
             break;
-        case 'E': c.events = 1; break;
-        case 'F': c.failures = 0; break;
-        case 'q': quiet = 1; break;
-        case 'c': calib = optarg; break;
-        case 'C': catdir = optarg; break;
+        case 'E':
+            c.events = 1;
+            break;
+        case 'F':
+            c.failures = 0;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'c':
+            calib = optarg;
+            break;
+        case 'C':
+            catdir = optarg;
+            break;
         case 'h':
             if (rank == 0)
                 fputs(sweep_help, stdout);
             rc = CLI_EXIT_OK;
             goto done;
-        case ':': cli_usage_error(cmd, "%s needs a value", argv[optind - 1]); goto usage;
-        default: cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]); goto usage;
+        case ':':
+            cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+            goto usage;
+        default:
+            cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+            goto usage;
         }
     }
     if (optind + 1 != argc) {
-        cli_usage_error(cmd, optind >= argc ? "missing SCENARIO" : "unexpected argument '%s'",
+        cli_usage_error(cmd,
+                        optind >= argc ? "missing SCENARIO"
+                                       : "unexpected argument '%s'",
                         optind < argc ? argv[optind + 1] : "");
         goto usage;
     }
@@ -399,8 +442,9 @@ int cmd_sweep(int argc, char **argv)
     for (size_t a = 0; a < g->n_axes; a++)
         for (size_t v = 0; v < g->axes[a].n; v++)
             if (strchr(g->axes[a].values[v], ';')) {
-                cli_usage_error(cmd, "--set %s: a value may not contain ';' (got %s)",
-                                g->axes[a].key, g->axes[a].values[v]);
+                cli_usage_error(
+                    cmd, "--set %s: a value may not contain ';' (got %s)",
+                    g->axes[a].key, g->axes[a].values[v]);
                 goto usage;
             }
 
@@ -411,9 +455,11 @@ int cmd_sweep(int argc, char **argv)
     c.g = g;
     setup = catalog_load(catdir, &cat, &err);
     if (setup == SIM_OK)
-        setup = calib ? tp_model_load(calib, &tp, &err) : tp_model_default(&tp, &err);
+        setup = calib ? tp_model_load(calib, &tp, &err)
+                      : tp_model_default(&tp, &err);
     if (setup == SIM_OK)
-        setup = scenario_load(c.scenario_path, cat, base_ov, n_base, &base, &err);
+        setup =
+            scenario_load(c.scenario_path, cat, base_ov, n_base, &base, &err);
     c.cat = cat;
     c.tp = tp;
     if (setup == SIM_OK && n_metrics) {
@@ -428,11 +474,13 @@ int cmd_sweep(int argc, char **argv)
             setup = sweep_metric_parse(metrics[k], &rm.m, &ref, &err);
         run_store_meta_free(&rm);
     }
-    if (setup == SIM_OK && rank == 0 && (setup = validate_grid(&c, &err)) == SIM_OK) {
-        calib_bytes = read_all(calib ? calib : tp_model_default_path(), &calib_n);
+    if (setup == SIM_OK && rank == 0 &&
+        (setup = validate_grid(&c, &err)) == SIM_OK) {
+        calib_bytes =
+            read_all(calib ? calib : tp_model_default_path(), &calib_n);
         grid_text = sweep_grid_text(g);
-        sweep_key_of(sweep_key, scenario_resolved_text(base), grid_text, calib_bytes, calib_n,
-                     &c);
+        sweep_key_of(sweep_key, scenario_resolved_text(base), grid_text,
+                     calib_bytes, calib_n, &c);
         if ((setup = run_store_prepare_dir(db_path, &err)) == SIM_OK)
             setup = db_open(db_path, &d, &err);
     }
@@ -486,9 +534,12 @@ int cmd_sweep(int argc, char **argv)
     pg.last_step = -1;
     pg.t0 = now_s();
     if (!pg.quiet) {
-        fprintf(stderr, "factorysim: sweep %s: %zu case(s), %zu already stored, %ld to run on "
-                        "%d rank(s) x %u thread(s), results in %s\n",
-                rank == 0 ? sweep_key : "", g->n_cases, pg.skipped, ntodo, size, jobs, db_path);
+        fprintf(stderr,
+                "factorysim: sweep %s: %zu case(s), %zu already stored, %ld to "
+                "run on "
+                "%d rank(s) x %u thread(s), results in %s\n",
+                rank == 0 ? sweep_key : "", g->n_cases, pg.skipped, ntodo, size,
+                jobs, db_path);
     }
     memset(&sc, 0, sizeof sc);
     sc.c = &c;
@@ -501,7 +552,8 @@ int cmd_sweep(int argc, char **argv)
     sc.pg = &pg;
     sweep_exec_install_signals();
     {
-        int xr = sweep_exec(&c, todo, (size_t)ntodo, jobs, store_case, &sc, &err);
+        int xr =
+            sweep_exec(&c, todo, (size_t)ntodo, jobs, store_case, &sc, &err);
         if (rank != 0) {
             rc = xr == SIM_OK ? CLI_EXIT_OK : CLI_EXIT_ERR;
             goto done;
@@ -510,7 +562,8 @@ int cmd_sweep(int argc, char **argv)
             progress_show(&pg, 1);
         if (xr == SIM_EINTR) {
             size_t stored = pg.skipped + pg.done;
-            rc = cli_error("interrupted: %zu of %zu cases are stored in %s (%zu in this run); "
+            rc = cli_error("interrupted: %zu of %zu cases are stored in %s "
+                           "(%zu in this run); "
                            "run the same command again to resume",
                            stored, g->n_cases, db_path, pg.done);
             goto done;
@@ -520,8 +573,8 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
     }
-    if (tab == NULL &&
-        sweep_table_load(d, sweep_key, metrics, n_metrics, &tab, &err) != SIM_OK) {
+    if (tab == NULL && sweep_table_load(d, sweep_key, metrics, n_metrics, &tab,
+                                        &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }
@@ -530,8 +583,9 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     if (sc.n_failed) {
-        rc = cli_error("%zu of %zu cases failed (first: %s); the others are stored",
-                       sc.n_failed, g->n_cases, sc.first_fail);
+        rc = cli_error(
+            "%zu of %zu cases failed (first: %s); the others are stored",
+            sc.n_failed, g->n_cases, sc.first_fail);
         goto done;
     }
     rc = CLI_EXIT_OK;

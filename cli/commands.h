@@ -1,14 +1,22 @@
 /* cli/commands.h: the command table, one line per command (X-macro):
  * CMD(name, one-line summary). cli/main.c and cli/cli.h expand it. */
-CMD(bench, "benchmarks: phold (engine), predict (throughput model), site (one year of a site)")
+CMD(bench, "benchmarks: phold (engine), predict (throughput model), site (one "
+           "year of a site)")
 CMD(check, "validate a scenario file and summarize it")
-CMD(catalog, "list the component catalog: GPUs, systems, modules, models, sources")
+CMD(catalog,
+    "list the component catalog: GPUs, systems, modules, models, sources")
 CMD(solar, "annual yield and capacity factor of a PV plant at a site")
-CMD(power, "site power of a scenario at nominal load: energy mix, shortage, PUE, carbon, cost")
-CMD(calibrate, "fit the throughput model to measured rows; accuracy table, parity plot")
-CMD(predict, "predict training throughput (step time, tokens/s/GPU) for a configuration or a CSV")
+CMD(power, "site power of a scenario at nominal load: energy mix, shortage, "
+           "PUE, carbon, cost")
+CMD(calibrate,
+    "fit the throughput model to measured rows; accuracy table, parity plot")
+CMD(predict, "predict training throughput (step time, tokens/s/GPU) for a "
+             "configuration or a CSV")
 CMD(run, "simulate a scenario: time, energy, carbon and cost per training job")
-CMD(report, "write a site-proposal bundle for a stored run: charts, summary.md, summary.csv")
+CMD(report, "write a site-proposal bundle for a stored run: charts, "
+            "summary.md, summary.csv")
 CMD(export, "export stored results (jobs, time series, runs) as CSV or JSON")
-CMD(exemplar, "check measured throughput against the Exemplar bar (95% of reference); diagnose shortfalls")
-CMD(sweep, "what-if sweep: a grid of scenario overrides on every core (and MPI ranks), resumable")
+CMD(exemplar, "check measured throughput against the Exemplar bar (95% of "
+              "reference); diagnose shortfalls")
+CMD(sweep, "what-if sweep: a grid of scenario overrides on every core (and MPI "
+           "ranks), resumable")

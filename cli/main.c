@@ -15,7 +15,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-#define CMD(name, summary) { #name, cmd_##name, summary },
+#define CMD(name, summary) {#name, cmd_##name, summary},
 #include "cli/commands.h"
 #undef CMD
 };
@@ -41,7 +41,8 @@ static void usage(FILE *f)
 {
     fputs("Usage: factorysim [--help] [--version] COMMAND [ARGS...]\n\n"
           "A calibrated discrete-event simulator for planning modular AI "
-          "factories.\n\nCommands:\n", f);
+          "factories.\n\nCommands:\n",
+          f);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\nRun 'factorysim COMMAND --help' for a command's options.\n", f);
@@ -71,7 +72,8 @@ int main(int argc, char **argv)
         }
     if (argv[1][0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
-    fprintf(stderr, "factorysim: unknown command '%s' (expected one of:", argv[1]);
+    fprintf(stderr,
+            "factorysim: unknown command '%s' (expected one of:", argv[1]);
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(stderr, " %s", commands[i].name);
     fputs(")\n", stderr);

@@ -33,8 +33,8 @@ static void add_count(db_count *v, size_t *n, const char *type, int64_t count)
     (*n)++;
 }
 
-void run_store_meta_fill(run_store_meta *rm, const scenario *s, const run_store_opts *o,
-                         uint32_t n_reps)
+void run_store_meta_fill(run_store_meta *rm, const scenario *s,
+                         const run_store_opts *o, uint32_t n_reps)
 {
     db_run_meta *m = &rm->m;
     const scen_energy *en = &s->energy;
@@ -61,22 +61,26 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s, const run_store_
     m->modules = rm->modules;
     m->gpus = rm->gpus;
     if (en->solar.present)
-        rm->sources[m->n_sources++] = (db_source_def){ "solar", "solar", en->solar.inverter_limit_w, 0 };
+        rm->sources[m->n_sources++] =
+            (db_source_def){"solar", "solar", en->solar.inverter_limit_w, 0};
     if (en->battery.present)
-        rm->sources[m->n_sources++] = (db_source_def){ "battery", "battery", en->battery.power_w,
-                                                       en->battery.capacity_j };
+        rm->sources[m->n_sources++] = (db_source_def){
+            "battery", "battery", en->battery.power_w, en->battery.capacity_j};
     if (en->geothermal.present)
-        rm->sources[m->n_sources++] = (db_source_def){ "geothermal", "geothermal",
-                                                       en->geothermal.capacity_w, 0 };
+        rm->sources[m->n_sources++] = (db_source_def){
+            "geothermal", "geothermal", en->geothermal.capacity_w, 0};
     if (en->hydro.present)
-        rm->sources[m->n_sources++] = (db_source_def){ "hydro", "hydro", en->hydro.capacity_w, 0 };
+        rm->sources[m->n_sources++] =
+            (db_source_def){"hydro", "hydro", en->hydro.capacity_w, 0};
     if (en->grid.present)
-        rm->sources[m->n_sources++] = (db_source_def){ "grid", "grid", en->grid.import_limit_w, 0 };
+        rm->sources[m->n_sources++] =
+            (db_source_def){"grid", "grid", en->grid.import_limit_w, 0};
     m->sources = rm->sources;
     for (size_t j = 0; j < s->n_jobs; j++) {
         const scen_job *sj = &s->jobs[j];
-        rm->jobs[j] = (db_job_def){ sj->name, sj->model->name, sj->precision, sj->gpu->name,
-                                    sj->gpus, sj->tokens };
+        rm->jobs[j] =
+            (db_job_def){sj->name,      sj->model->name, sj->precision,
+                         sj->gpu->name, sj->gpus,        sj->tokens};
     }
     m->n_jobs = s->n_jobs;
     m->jobs = rm->jobs;
@@ -100,8 +104,8 @@ void run_store_meta_free(run_store_meta *rm)
     memset(rm, 0, sizeof *rm);
 }
 
-int run_store(db *d, const scenario *s, const run_store_opts *o, const res_rep *reps,
-              size_t n, int64_t *run_id, sim_err *err)
+int run_store(db *d, const scenario *s, const run_store_opts *o,
+              const res_rep *reps, size_t n, int64_t *run_id, sim_err *err)
 {
     run_store_meta rm;
     int rc;
@@ -121,9 +125,11 @@ int run_store_prepare_dir(const char *path, sim_err *err)
     snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     if (stat(dir, &st) == 0)
         return S_ISDIR(st.st_mode) ? SIM_OK
-                                   : sim_err_set(err, SIM_EIO, path, 0, "'%s' is not a folder", dir);
+                                   : sim_err_set(err, SIM_EIO, path, 0,
+                                                 "'%s' is not a folder", dir);
     if (mkdir(dir, 0777) != 0)
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot create the folder '%s': %s", dir,
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot create the folder '%s': %s", dir,
                            strerror(errno));
     return SIM_OK;
 }

@@ -16,13 +16,13 @@
 typedef struct run_store_opts {
     const char *scenario_name;
     uint64_t seed;
-    int store_timeseries;       /* store the steps reps carry */
-    uint32_t ts_downsample;     /* 1 = every step */
+    int store_timeseries;   /* store the steps reps carry */
+    uint32_t ts_downsample; /* 1 = every step */
     int store_events;
     const char *sweep_key, *case_key, *overrides_json;
-    int64_t case_index;         /* -1 if none */
-    int32_t mpi_rank;           /* -1 if none */
-    const char *status;         /* NULL = "complete" */
+    int64_t case_index; /* -1 if none */
+    int32_t mpi_rank;   /* -1 if none */
+    const char *status; /* NULL = "complete" */
 } run_store_opts;
 
 /* Default options (no sweep, events and time series stored, every step). */
@@ -37,13 +37,13 @@ typedef struct run_store_meta {
     db_job_def *jobs;
 } run_store_meta;
 
-void run_store_meta_fill(run_store_meta *rm, const scenario *s, const run_store_opts *o,
-                         uint32_t n_reps);
+void run_store_meta_fill(run_store_meta *rm, const scenario *s,
+                         const run_store_opts *o, uint32_t n_reps);
 void run_store_meta_free(run_store_meta *rm);
 
 /* Stores reps[0..n-1] of s into the open database d. */
-int run_store(db *d, const scenario *s, const run_store_opts *o, const res_rep *reps,
-              size_t n, int64_t *run_id, sim_err *err);
+int run_store(db *d, const scenario *s, const run_store_opts *o,
+              const res_rep *reps, size_t n, int64_t *run_id, sim_err *err);
 
 /* Creates the parent folder of path if it is missing (one level, as for
  * output/factorysim.db). Errors: SIM_EIO. */

@@ -67,7 +67,8 @@ int sweep_exec_stopped(void)
     return sweep_signal != 0;
 }
 
-int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s, sim_err *err)
+int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s,
+                        sim_err *err)
 {
     size_t na = c->g->n_axes, n = c->n_base + na;
     const char **ov = sim_xcalloc(n, sizeof *ov);
@@ -85,8 +86,8 @@ int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s, sim_err *err
     return rc;
 }
 
-int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s, res_rep **reps,
-                       size_t *n_reps, sim_err *err)
+int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
+                       res_rep **reps, size_t *n_reps, sim_err *err)
 {
     climate_year *wx = NULL;
     res_rep *v = NULL;
@@ -117,7 +118,8 @@ int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s, res_rep **rep
     if ((rc = site_run_reps(*s, &so, 0, 1, v, err)) != SIM_OK)
         goto fail;
     so.record_steps = c->series == 2;
-    if (n > 1 && (rc = site_run_reps(*s, &so, 1, n - 1, v + 1, err)) != SIM_OK) {
+    if (n > 1 &&
+        (rc = site_run_reps(*s, &so, 1, n - 1, v + 1, err)) != SIM_OK) {
         res_rep_free(&v[0]);
         goto fail;
     }
@@ -154,10 +156,10 @@ typedef struct qnode {
 typedef struct pool {
     const sweep_ctx *c;
     const size_t *todo;
-    size_t n_todo, next;   /* next index into todo of this rank's share */
-    int stop;              /* 1: start no more cases */
-    unsigned active;       /* workers not yet finished */
-    qnode *head, *tail;    /* finished cases, FIFO */
+    size_t n_todo, next; /* next index into todo of this rank's share */
+    int stop;            /* 1: start no more cases */
+    unsigned active;     /* workers not yet finished */
+    qnode *head, *tail;  /* finished cases, FIFO */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } pool;
@@ -183,8 +185,8 @@ static void *worker(void *arg)
         q->r.case_i = p->todo[j];
         q->r.rank = mpi_rank_v;
         sim_err_clear(&q->r.err);
-        q->r.rc = sweep_case_compute(p->c, q->r.case_i, &q->r.s, &q->r.reps, &q->r.n_reps,
-                                     &q->r.err);
+        q->r.rc = sweep_case_compute(p->c, q->r.case_i, &q->r.s, &q->r.reps,
+                                     &q->r.n_reps, &q->r.err);
 
         pthread_mutex_lock(&p->mu);
         if (p->tail)
@@ -241,7 +243,8 @@ static void mpi_recv_result(int src, sweep_result *r)
 {
     long head[4];
     memset(r, 0, sizeof *r);
-    MPI_Recv(head, 4, MPI_LONG, src, TAG_HEAD, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(head, 4, MPI_LONG, src, TAG_HEAD, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
     r->case_i = (size_t)head[0];
     r->rc = (int)head[1];
     r->rank = (int)head[3];
@@ -250,7 +253,8 @@ static void mpi_recv_result(int src, sweep_result *r)
         double *buf = sim_xmalloc((size_t)head[2] * sizeof *buf);
         MPI_Recv(buf, (int)head[2], MPI_DOUBLE, src, TAG_BODY, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-        r->rc = respack_unpack(buf, (size_t)head[2], &r->reps, &r->n_reps, &r->err);
+        r->rc =
+            respack_unpack(buf, (size_t)head[2], &r->reps, &r->n_reps, &r->err);
         free(buf);
     } else {
         char *msg = sim_xmalloc((size_t)head[2] + 1);
@@ -265,8 +269,8 @@ static void mpi_recv_result(int src, sweep_result *r)
 
 /* Rank 0: stores r through the callback unless the sweep already failed;
  * frees what r holds. */
-static void deliver(pool *p, sweep_result *r, sweep_store_fn store, void *arg, int *rc,
-                    sim_err *err)
+static void deliver(pool *p, sweep_result *r, sweep_store_fn store, void *arg,
+                    int *rc, sim_err *err)
 {
     if (*rc == SIM_OK) {
         int s = store(arg, r, err);
@@ -282,8 +286,8 @@ static void deliver(pool *p, sweep_result *r, sweep_store_fn store, void *arg, i
 
 /* Rank 0 with MPI: takes every pending message from other ranks. Returns
  * how many ranks said DONE. */
-static int poll_remote(pool *p, sweep_store_fn store, void *arg, int *rc, sim_err *err,
-                       int *stop_sent)
+static int poll_remote(pool *p, sweep_store_fn store, void *arg, int *rc,
+                       sim_err *err, int *stop_sent)
 {
     int done = 0;
 #ifdef FACTORYSIM_MPI
@@ -330,7 +334,8 @@ static void poll_stop(pool *p)
     int flag = 0;
     MPI_Iprobe(0, TAG_STOP, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     if (flag) {
-        MPI_Recv(NULL, 0, MPI_INT, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(NULL, 0, MPI_INT, 0, TAG_STOP, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
         pthread_mutex_lock(&p->mu);
         p->stop = 1;
         pthread_mutex_unlock(&p->mu);
@@ -340,8 +345,8 @@ static void poll_stop(pool *p)
 #endif
 }
 
-int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo, unsigned jobs,
-               sweep_store_fn store, void *arg, sim_err *err)
+int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
+               unsigned jobs, sweep_store_fn store, void *arg, sim_err *err)
 {
     pool p;
     pthread_t *th;
@@ -373,8 +378,8 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo, unsigned j
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (started == 0) {
         free(th);
-        return sim_err_set(err, SIM_EIO, NULL, 0, "cannot start worker threads: %s",
-                           strerror(errno));
+        return sim_err_set(err, SIM_EIO, NULL, 0,
+                           "cannot start worker threads: %s", strerror(errno));
     }
 
     pthread_mutex_lock(&p.mu);
@@ -387,7 +392,8 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo, unsigned j
             if (mpi_on && mpi_size_v > 1) {
                 pthread_mutex_unlock(&p.mu);
                 if (mpi_rank_v == 0)
-                    remote_done += poll_remote(&p, store, arg, &rc, err, &stop_sent);
+                    remote_done +=
+                        poll_remote(&p, store, arg, &rc, err, &stop_sent);
                 else
                     poll_stop(&p);
                 pthread_mutex_lock(&p.mu);
@@ -419,9 +425,10 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo, unsigned j
 #ifdef FACTORYSIM_MPI
     if (mpi_on && mpi_size_v > 1) {
         if (mpi_rank_v == 0) {
-            struct timespec ts = { 0, POLL_MS_MPI * 1000000L };
+            struct timespec ts = {0, POLL_MS_MPI * 1000000L};
             while (remote_done < mpi_size_v - 1) {
-                remote_done += poll_remote(&p, store, arg, &rc, err, &stop_sent);
+                remote_done +=
+                    poll_remote(&p, store, arg, &rc, err, &stop_sent);
                 if (remote_done < mpi_size_v - 1)
                     nanosleep(&ts, NULL);
             }
@@ -466,12 +473,14 @@ int sweep_mpi_init(int *argc, char ***argv, sim_err *err)
 {
 #ifdef FACTORYSIM_MPI
     int provided = 0;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
+        MPI_SUCCESS)
         return sim_err_set(err, SIM_EIO, NULL, 0, "MPI_Init_thread failed");
     if (provided < MPI_THREAD_FUNNELED) {
         MPI_Finalize();
-        return sim_err_set(err, SIM_EIO, NULL, 0,
-                           "this MPI library does not support threads (FUNNELED)");
+        return sim_err_set(
+            err, SIM_EIO, NULL, 0,
+            "this MPI library does not support threads (FUNNELED)");
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank_v);
     MPI_Comm_size(MPI_COMM_WORLD, &mpi_size_v);
@@ -492,9 +501,11 @@ void sweep_mpi_finalize(void)
         int flag = 0;
         MPI_Barrier(MPI_COMM_WORLD);
         do {
-            MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &flag,
+                       MPI_STATUS_IGNORE);
             if (flag)
-                MPI_Recv(NULL, 0, MPI_INT, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Recv(NULL, 0, MPI_INT, 0, TAG_STOP, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
         } while (flag);
         MPI_Finalize();
         mpi_on = 0;
@@ -508,7 +519,8 @@ int sweep_mpi_local_size(void)
     if (mpi_on) {
         MPI_Comm node;
         int n = 1;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                            MPI_INFO_NULL, &node);
         MPI_Comm_size(node, &n);
         MPI_Comm_free(&node);
         return n;

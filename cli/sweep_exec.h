@@ -33,24 +33,24 @@ typedef struct sweep_ctx {
     const char *scenario_path;
     const catalog *cat;
     const tp_model *tp;
-    const char *const *base_ov;  /* overrides before the grid's (--seed...) */
+    const char *const *base_ov; /* overrides before the grid's (--seed...) */
     size_t n_base;
     const sweep_grid *g;
-    int failures;                /* 0: no random interruptions */
-    int series;                  /* steps kept: 0 none, 1 replication 0, 2 all */
-    int events;                  /* 1: keep the event log */
+    int failures; /* 0: no random interruptions */
+    int series;   /* steps kept: 0 none, 1 replication 0, 2 all */
+    int events;   /* 1: keep the event log */
 } sweep_ctx;
 
 /* One finished case as the writer receives it. */
 typedef struct sweep_result {
-    size_t case_i;               /* index in the grid */
-    int rc;                      /* SIM_OK, or the case's error in err */
+    size_t case_i; /* index in the grid */
+    int rc;        /* SIM_OK, or the case's error in err */
     sim_err err;
-    scenario *s;                 /* the case's scenario; NULL when it came
-                                  * from another rank (reload to store) */
+    scenario *s; /* the case's scenario; NULL when it came
+                  * from another rank (reload to store) */
     res_rep *reps;
     size_t n_reps;
-    int rank;                    /* rank that ran it (0 without MPI) */
+    int rank; /* rank that ran it (0 without MPI) */
 } sweep_result;
 
 /* Called on the writer for every finished case; returns SIM_OK to go on,
@@ -60,13 +60,14 @@ typedef int (*sweep_store_fn)(void *arg, sweep_result *r, sim_err *err);
 
 /* Loads case i's scenario (base overrides, then the case's). Errors: as
  * scenario_load. */
-int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s /* OUT */, sim_err *err);
+int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s /* OUT */,
+                        sim_err *err);
 
 /* Computes case i: scenario, weather and every replication (OUT: caller
  * frees s with scenario_free, each rep with res_rep_free, reps with free).
  * Errors: as scenario_load, climate_load_for_scenario and site_run. */
-int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s, res_rep **reps,
-                       size_t *n_reps, sim_err *err);
+int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
+                       res_rep **reps, size_t *n_reps, sim_err *err);
 
 /* Frees what r holds (not r). */
 void sweep_result_clear(sweep_result *r);
@@ -83,8 +84,8 @@ int sweep_exec_stopped(void);
  * every finished case of every rank. Returns SIM_OK when every case ran
  * (failed cases reach store with rc != SIM_OK), SIM_EINTR when a signal
  * stopped it, or store's error. Must be called by every rank. */
-int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo, unsigned jobs,
-               sweep_store_fn store, void *arg, sim_err *err);
+int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
+               unsigned jobs, sweep_store_fn store, void *arg, sim_err *err);
 
 /* MPI: the process's rank and the number of ranks (0 and 1 without MPI,
  * or before sweep_mpi_init). */

@@ -14,13 +14,14 @@
 #include "models/metrics.h"
 #include "sim/mem.h"
 
-static const char *const default_specs[] = { "#0.time_to_train_days", "site.renewable_fraction",
-                                             "site.co2_t", "site.cost_usd" };
+static const char *const default_specs[] = {"#0.time_to_train_days",
+                                            "site.renewable_fraction",
+                                            "site.co2_t", "site.cost_usd"};
 
 /* Resolves one metric name against the jobs of the sweep. "#0.NAME" is
  * the first job (the default). */
-int sweep_metric_parse(const char *spec, const db_run_meta *m, sweep_metric_ref *out,
-                       sim_err *err)
+int sweep_metric_parse(const char *spec, const db_run_meta *m,
+                       sweep_metric_ref *out, sim_err *err)
 {
     const char *dot = strrchr(spec, '.');
     memset(out, 0, sizeof *out);
@@ -28,10 +29,11 @@ int sweep_metric_parse(const char *spec, const db_run_meta *m, sweep_metric_ref 
         const char *nm = dot ? spec + 5 : spec;
         int k = metric_site_index(nm);
         if (k < 0)
-            return sim_err_set(err, SIM_EUSAGE, "--metric", 0,
-                               "%s: not a site metric (expected site.NAME with a NAME of "
-                               "docs/site-model.md, e.g. site.co2_t, or JOB.NAME, e.g. %s.%s)",
-                               spec, m->n_jobs ? m->jobs[0].name : "JOB", metric_job[0].name);
+            return sim_err_set(
+                err, SIM_EUSAGE, "--metric", 0,
+                "%s: not a site metric (expected site.NAME with a NAME of "
+                "docs/site-model.md, e.g. site.co2_t, or JOB.NAME, e.g. %s.%s)",
+                spec, m->n_jobs ? m->jobs[0].name : "JOB", metric_job[0].name);
         out->site = 1;
         out->k = k;
         out->unit = metric_site[k].unit;
@@ -43,24 +45,29 @@ int sweep_metric_parse(const char *spec, const db_run_meta *m, sweep_metric_ref 
         int k = metric_job_index(dot + 1);
         size_t j = m->n_jobs;
         if (k < 0)
-            return sim_err_set(err, SIM_EUSAGE, "--metric", 0,
-                               "%s: '%s' is not a job metric (expected e.g. %s, %s)", spec,
-                               dot + 1, metric_job[0].name, metric_job[3].name);
+            return sim_err_set(
+                err, SIM_EUSAGE, "--metric", 0,
+                "%s: '%s' is not a job metric (expected e.g. %s, %s)", spec,
+                dot + 1, metric_job[0].name, metric_job[3].name);
         if (jl == 2 && strncmp(spec, "#0", 2) == 0 && m->n_jobs)
             j = 0;
         for (size_t i = 0; i < m->n_jobs && j == m->n_jobs; i++)
-            if (strlen(m->jobs[i].name) == jl && strncmp(m->jobs[i].name, spec, jl) == 0)
+            if (strlen(m->jobs[i].name) == jl &&
+                strncmp(m->jobs[i].name, spec, jl) == 0)
                 j = i;
         if (j == m->n_jobs)
-            return sim_err_set(err, SIM_EUSAGE, "--metric", 0,
-                               "%s: no job named '%.*s' in the scenario (expected one of "
-                               "the jobs, e.g. %s)", spec, (int)jl, spec,
-                               m->n_jobs ? m->jobs[0].name : "none: use site.NAME");
+            return sim_err_set(
+                err, SIM_EUSAGE, "--metric", 0,
+                "%s: no job named '%.*s' in the scenario (expected one of "
+                "the jobs, e.g. %s)",
+                spec, (int)jl, spec,
+                m->n_jobs ? m->jobs[0].name : "none: use site.NAME");
         out->site = 0;
         out->k = k;
         out->job = j;
         out->unit = metric_job[k].unit;
-        snprintf(out->name, sizeof out->name, "%s.%s", m->jobs[j].name, dot + 1);
+        snprintf(out->name, sizeof out->name, "%s.%s", m->jobs[j].name,
+                 dot + 1);
         return SIM_OK;
     }
 }
@@ -79,7 +86,8 @@ static size_t split_key(const char *ck, char **keys, char **vals, size_t max)
             eq = p + len;
         if (keys)
             keys[n] = strndup(p, (size_t)(eq - p));
-        vals[n] = eq < p + len ? strndup(eq + 1, (size_t)(p + len - eq - 1)) : sim_xstrdup("");
+        vals[n] = eq < p + len ? strndup(eq + 1, (size_t)(p + len - eq - 1))
+                               : sim_xstrdup("");
         n++;
         p = semi ? semi + 1 : p + len;
     }
@@ -92,8 +100,8 @@ static int cmp_row(const void *a, const void *b)
     return x->case_index < y->case_index ? -1 : x->case_index > y->case_index;
 }
 
-int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, size_t n_specs,
-                     sweep_table **out, sim_err *err)
+int sweep_table_load(db *d, const char *sweep_key, const char *const *specs,
+                     size_t n_specs, sweep_table **out, sim_err *err)
 {
     db_run_row *runs = NULL;
     size_t n_runs = 0, n_sw = 0;
@@ -104,12 +112,13 @@ int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, siz
     if ((rc = db_list_runs(d, &runs, &n_runs, err)) != SIM_OK)
         return rc;
     for (size_t i = 0; i < n_runs; i++)
-        n_sw += runs[i].sweep_key && strcmp(runs[i].sweep_key, sweep_key) == 0 &&
+        n_sw += runs[i].sweep_key &&
+                strcmp(runs[i].sweep_key, sweep_key) == 0 &&
                 strcmp(runs[i].status, "complete") == 0;
     if (n_sw == 0) {
         db_run_rows_free(runs, n_runs);
-        return sim_err_set(err, SIM_ENOTFOUND, NULL, 0, "no finished case of sweep %s",
-                           sweep_key);
+        return sim_err_set(err, SIM_ENOTFOUND, NULL, 0,
+                           "no finished case of sweep %s", sweep_key);
     }
     t = sim_xcalloc(1, sizeof *t);
     t->sweep_key = sim_xstrdup(sweep_key);
@@ -144,7 +153,8 @@ int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, siz
             }
             t->metrics = sim_xcalloc(n_specs, sizeof *t->metrics);
             for (size_t k = 0; k < n_specs; k++)
-                if ((rc = sweep_metric_parse(specs[k], &run->meta, &t->metrics[k], err)) != SIM_OK) {
+                if ((rc = sweep_metric_parse(specs[k], &run->meta,
+                                             &t->metrics[k], err)) != SIM_OK) {
                     db_run_free(run);
                     goto fail;
                 }
@@ -155,20 +165,23 @@ int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, siz
         row->case_index = w->case_index;
         row->mpi_rank = w->mpi_rank;
         row->case_key = sim_xstrdup(w->case_key);
-        row->values = sim_xcalloc(t->n_axes ? t->n_axes : 1, sizeof *row->values);
+        row->values =
+            sim_xcalloc(t->n_axes ? t->n_axes : 1, sizeof *row->values);
         if (split_key(w->case_key, NULL, row->values, t->n_axes) != t->n_axes) {
             db_run_free(run);
-            rc = sim_err_set(err, SIM_ECONFIG, NULL, 0,
-                             "run %lld: case key '%s' does not match the sweep's keys",
-                             (long long)w->id, w->case_key);
+            rc = sim_err_set(
+                err, SIM_ECONFIG, NULL, 0,
+                "run %lld: case key '%s' does not match the sweep's keys",
+                (long long)w->id, w->case_key);
             goto fail;
         }
         row->sum = sim_xcalloc(t->n_metrics, sizeof *row->sum);
         for (size_t k = 0; k < t->n_metrics; k++) {
             const sweep_metric_ref *m = &t->metrics[k];
-            row->sum[k] = m->site ? metric_site_summary((size_t)m->k, run->reps, run->n_reps)
-                                  : metric_job_summary((size_t)m->k, run->reps, run->n_reps,
-                                                       m->job);
+            row->sum[k] = m->site ? metric_site_summary((size_t)m->k, run->reps,
+                                                        run->n_reps)
+                                  : metric_job_summary((size_t)m->k, run->reps,
+                                                       run->n_reps, m->job);
         }
         db_run_free(run);
     }
@@ -284,7 +297,8 @@ static const char *num(char *buf, size_t n, double v)
 
 static int write_csv(FILE *f, const sweep_table *t)
 {
-    static const char *const stat[] = { "mean", "p10", "p50", "p90", "min", "max" };
+    static const char *const stat[] = {"mean", "p10", "p50",
+                                       "p90",  "min", "max"};
     size_t nc = 2 + t->n_axes + 6 * t->n_metrics;
     char **cells = sim_xcalloc(nc, sizeof *cells);
     int rc = SIM_OK;
@@ -316,7 +330,8 @@ static int write_csv(FILE *f, const sweep_table *t)
             cells[c++] = sim_xstrdup(w->values[a]);
         for (size_t k = 0; k < t->n_metrics; k++) {
             const stat_summary *s = &w->sum[k];
-            const double v[6] = { s->mean, s->p10, s->p50, s->p90, s->min, s->max };
+            const double v[6] = {s->mean, s->p10, s->p50,
+                                 s->p90,  s->min, s->max};
             for (size_t q = 0; q < 6; q++) {
                 char b[64];
                 /* 17 digits: the CSV is for machines, and must round-trip. */
@@ -346,17 +361,23 @@ static int write_table(FILE *f, const sweep_table *t)
             if (strlen(t->rows[r].values[a]) > wa[a])
                 wa[a] = strlen(t->rows[r].values[a]);
     }
-    fprintf(f, "sweep %s: %zu case(s); each metric as P10 / P50 / P90 over the replications\n",
+    fprintf(f,
+            "sweep %s: %zu case(s); each metric as P10 / P50 / P90 over the "
+            "replications\n",
             t->sweep_key, t->n_rows);
     for (size_t k = 0; k < t->n_metrics; k++)
-        fprintf(f, "  [%zu] %s [%s]\n", k + 1, t->metrics[k].name, t->metrics[k].unit);
+        fprintf(f, "  [%zu] %s [%s]\n", k + 1, t->metrics[k].name,
+                t->metrics[k].unit);
     fprintf(f, "%5s", "case");
     for (size_t a = 0; a < t->n_axes; a++)
         fprintf(f, "  %*s", (int)wa[a], t->axis_keys[a]);
     for (size_t k = 0; k < t->n_metrics; k++) {
         char h[3][32];
         for (int q = 0; q < 3; q++)
-            snprintf(h[q], sizeof h[q], "[%zu] %s", k + 1, q == 0 ? "P10" : q == 1 ? "P50" : "P90");
+            snprintf(h[q], sizeof h[q], "[%zu] %s", k + 1,
+                     q == 0   ? "P10"
+                     : q == 1 ? "P50"
+                              : "P90");
         fprintf(f, "  %11s %11s %11s", h[0], h[1], h[2]);
     }
     fputc('\n', f);
@@ -385,8 +406,9 @@ int sweep_table_write(FILE *f, const sweep_table *t, int fmt)
     return write_table(f, t);
 }
 
-int sweep_chart(db *d, const char *sweep_key, const char *metric, const char *by,
-                const char *path, char *what, size_t what_n, sim_err *err)
+int sweep_chart(db *d, const char *sweep_key, const char *metric,
+                const char *by, const char *path, char *what, size_t what_n,
+                sim_err *err)
 {
     sweep_table *t = NULL;
     double *x = NULL;
@@ -395,17 +417,17 @@ int sweep_chart(db *d, const char *sweep_key, const char *metric, const char *by
     char **names = NULL, title[512], ylab[256];
     int rc, a;
 
-    if ((rc = sweep_table_load(d, sweep_key, metric ? &metric : NULL, metric ? 1 : 0, &t, err)) !=
-        SIM_OK)
+    if ((rc = sweep_table_load(d, sweep_key, metric ? &metric : NULL,
+                               metric ? 1 : 0, &t, err)) != SIM_OK)
         return rc;
     a = by ? sweep_table_axis(t, by) : 0;
     if (a < 0) {
         char keys[1024] = "";
         for (size_t k = 0; k < t->n_axes; k++)
-            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s", k ? ", " : "",
-                     t->axis_keys[k]);
-        rc = sim_err_set(err, SIM_EUSAGE, "--by", 0, "%s: not a swept key (expected one of: %s)",
-                         by, keys);
+            snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s",
+                     k ? ", " : "", t->axis_keys[k]);
+        rc = sim_err_set(err, SIM_EUSAGE, "--by", 0,
+                         "%s: not a swept key (expected one of: %s)", by, keys);
         goto done;
     }
     x = sim_xcalloc(t->n_rows + 1, sizeof *x);
@@ -418,29 +440,34 @@ int sweep_chart(db *d, const char *sweep_key, const char *metric, const char *by
         size_t g;
         x[r] = strtod(w->values[a], &e);
         if (e == w->values[a] || (*e && strcmp(e, "L") != 0)) {
-            rc = sim_err_set(err, SIM_EUSAGE, "--by", 0,
-                             "%s: swept values are not numbers (got %s); chart another key",
-                             t->axis_keys[a], w->values[a]);
+            rc = sim_err_set(
+                err, SIM_EUSAGE, "--by", 0,
+                "%s: swept values are not numbers (got %s); chart another key",
+                t->axis_keys[a], w->values[a]);
             goto done;
         }
         y[r] = w->sum[0];
         /* The line: the other swept keys' values, in axis order. */
         for (size_t k = 0; k < t->n_axes; k++)
             if ((int)k != a)
-                snprintf(label + strlen(label), sizeof label - strlen(label), "%s%s=%s",
-                         label[0] ? ", " : "", t->axis_keys[k], w->values[k]);
+                snprintf(label + strlen(label), sizeof label - strlen(label),
+                         "%s%s=%s", label[0] ? ", " : "", t->axis_keys[k],
+                         w->values[k]);
         for (g = 0; g < ng && strcmp(names[g], label) != 0; g++)
             ;
         if (g == ng)
             names[ng++] = sim_xstrdup(label);
         grp[r] = g;
     }
-    snprintf(title, sizeof title, "%s against %s", t->metrics[0].name, t->axis_keys[a]);
-    snprintf(ylab, sizeof ylab, "%s [%s]", t->metrics[0].name, t->metrics[0].unit);
-    rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names, ng, t->axis_keys[a],
-                    ylab, title, err);
+    snprintf(title, sizeof title, "%s against %s", t->metrics[0].name,
+             t->axis_keys[a]);
+    snprintf(ylab, sizeof ylab, "%s [%s]", t->metrics[0].name,
+             t->metrics[0].unit);
+    rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names, ng,
+                    t->axis_keys[a], ylab, title, err);
     if (rc == SIM_OK && what)
-        snprintf(what, what_n, "Sweep: %s against %s, P50 with the P10-P90 band",
+        snprintf(what, what_n,
+                 "Sweep: %s against %s, P50 with the P10-P90 band",
                  t->metrics[0].name, t->axis_keys[a]);
 done:
     for (size_t g = 0; g < ng; g++)

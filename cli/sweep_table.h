@@ -20,19 +20,19 @@
 #include "models/stats.h"
 
 typedef struct sweep_metric_ref {
-    int site;               /* 1: site metric, 0: job metric */
-    int k;                  /* index in metric_site / metric_job */
-    size_t job;             /* job index for a job metric */
-    char name[200];         /* as printed: "site.co2_t", "llama.time_to_train_days" */
-    const char *unit;       /* metric unit */
+    int site;         /* 1: site metric, 0: job metric */
+    int k;            /* index in metric_site / metric_job */
+    size_t job;       /* job index for a job metric */
+    char name[200];   /* as printed: "site.co2_t", "llama.time_to_train_days" */
+    const char *unit; /* metric unit */
 } sweep_metric_ref;
 
 typedef struct sweep_row {
     int64_t run_id, case_index;
-    int32_t mpi_rank;       /* -1 without MPI */
+    int32_t mpi_rank; /* -1 without MPI */
     char *case_key;
-    char **values;          /* n_axes swept values, axis order */
-    stat_summary *sum;      /* n_metrics summaries */
+    char **values;     /* n_axes swept values, axis order */
+    stat_summary *sum; /* n_metrics summaries */
 } sweep_row;
 
 typedef struct sweep_table {
@@ -42,22 +42,24 @@ typedef struct sweep_table {
     size_t n_metrics;
     sweep_metric_ref *metrics;
     size_t n_rows;
-    sweep_row *rows;        /* by case_index */
+    sweep_row *rows; /* by case_index */
 } sweep_table;
 
 /* Resolves metric name spec against the jobs in m (only m->jobs and
  * m->n_jobs are read) into *out. "#0.NAME" is the first job. Errors:
  * SIM_EUSAGE naming the metric and the valid forms. */
-int sweep_metric_parse(const char *spec, const db_run_meta *m, sweep_metric_ref *out,
-                       sim_err *err);
+int sweep_metric_parse(const char *spec, const db_run_meta *m,
+                       sweep_metric_ref *out, sim_err *err);
 
 /* Reads every complete case of sweep_key from d and summarizes the n_specs
  * metrics named in specs (n_specs == 0: the defaults, the first job's
  * time_to_train_days and the site's renewable_fraction, co2_t and
  * cost_usd). Errors: SIM_ENOTFOUND (no case of that sweep), SIM_EUSAGE (an
  * unknown metric or job, with the valid names), SIM_EIO. */
-int sweep_table_load(db *d, const char *sweep_key, const char *const *specs, size_t n_specs,
-                     sweep_table **out /* OUT: sweep_table_free */, sim_err *err);
+int sweep_table_load(db *d, const char *sweep_key, const char *const *specs,
+                     size_t n_specs,
+                     sweep_table **out /* OUT: sweep_table_free */,
+                     sim_err *err);
 
 /* Frees t. NULL is a no-op. */
 void sweep_table_free(sweep_table *t);
@@ -78,7 +80,8 @@ int sweep_table_write(FILE *f, const sweep_table *t, int fmt);
  * *what (OUT, may be NULL) receives a one-line description. Errors:
  * SIM_EUSAGE (by is not a swept key, or its values are not numbers; the
  * message lists the swept keys), as sweep_table_load and plot_sweep. */
-int sweep_chart(db *d, const char *sweep_key, const char *metric, const char *by,
-                const char *path, char *what, size_t what_n, sim_err *err);
+int sweep_chart(db *d, const char *sweep_key, const char *metric,
+                const char *by, const char *path, char *what, size_t what_n,
+                sim_err *err);
 
 #endif

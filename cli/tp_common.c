@@ -25,7 +25,7 @@ static void lk_names(void *ctx, const char *kind, char *buf, size_t n)
 
 calib_lookup tpc_lookup(const catalog *c)
 {
-    calib_lookup lk = { lk_gpu, lk_llm, lk_names, (void *)(uintptr_t)c };
+    calib_lookup lk = {lk_gpu, lk_llm, lk_names, (void *)(uintptr_t)c};
     return lk;
 }
 
@@ -53,7 +53,8 @@ int tpc_read_rows(const char *path, const catalog *c, csvt **table,
         sim_err_clear(&e);
         if (calib_row_parse(t, i, &lk, &(*rows)[i], &e) == SIM_OK) {
             (*ok)[i] = 1;
-            (*rows)[i].q.release = (*rows)[i].release[0] ? (*rows)[i].release : NULL;
+            (*rows)[i].q.release =
+                (*rows)[i].release[0] ? (*rows)[i].release : NULL;
         } else {
             cli_report(&e);
             (*n_bad)++;

@@ -47,8 +47,9 @@ const char *tp_model_default_path(void)
 static int bad(sim_err *err, const char *path, const config_setting_t *s,
                const char *key, const char *msg)
 {
-    return sim_err_set(err, SIM_ECONFIG, path, s ? (int)config_setting_source_line(s) : 0,
-                       "%s: %s", key, msg);
+    return sim_err_set(err, SIM_ECONFIG, path,
+                       s ? (int)config_setting_source_line(s) : 0, "%s: %s",
+                       key, msg);
 }
 
 /* Reads member name of group g as a float into *v if present. */
@@ -82,7 +83,8 @@ int tp_model_load(const char *path, tp_model **out, sim_err *err)
     *out = NULL;
     f = fopen(path, "r");
     if (!f)
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot open calibration file");
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot open calibration file");
     fclose(f);
     config_init(&cfg);
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
@@ -102,7 +104,8 @@ int tp_model_load(const char *path, tp_model **out, sim_err *err)
                 continue;
             snprintf(ctx, sizeof ctx, "params.%s", tp_param_name(k));
             if (!config_setting_is_group(s)) {
-                rc = bad(err, path, s, ctx, "expected a group { value = X; sd = S; }");
+                rc = bad(err, path, s, ctx,
+                         "expected a group { value = X; sd = S; }");
                 break;
             }
             rc = get_f(s, "value", &m->p[k], path, ctx, err);
@@ -134,8 +137,9 @@ int tp_model_load(const char *path, tp_model **out, sim_err *err)
         }
     }
     if (rc == SIM_OK && (g = config_lookup(&cfg, "releases")) != NULL) {
-        static const char *cls[TP_NCLASS] = { "dense", "moe", "hybrid" };
-        static const char *clsd[TP_NCLASS] = { "dense_sd", "moe_sd", "hybrid_sd" };
+        static const char *cls[TP_NCLASS] = {"dense", "moe", "hybrid"};
+        static const char *clsd[TP_NCLASS] = {"dense_sd", "moe_sd",
+                                              "hybrid_sd"};
         int n = config_setting_length(g);
         for (int i = 0; i < n && rc == SIM_OK; i++) {
             char ctx[40];
@@ -162,15 +166,18 @@ int tp_model_load(const char *path, tp_model **out, sim_err *err)
     if (rc == SIM_OK && config_lookup_string(&cfg, "default_release", &str)) {
         m->default_release = tp_model_release(m, str);
         if (m->default_release < 0)
-            rc = bad(err, path, config_lookup(&cfg, "default_release"), "default_release",
-                     "not one of the releases listed");
+            rc = bad(err, path, config_lookup(&cfg, "default_release"),
+                     "default_release", "not one of the releases listed");
     }
     if (rc == SIM_OK && (g = config_lookup(&cfg, "sigma_log")) != NULL) {
         rc = get_f(g, "dense", &m->sigma_log[0], path, "sigma_log", err);
-        if (rc == SIM_OK) rc = get_f(g, "moe", &m->sigma_log[1], path, "sigma_log", err);
-        if (rc == SIM_OK) rc = get_f(g, "hybrid", &m->sigma_log[2], path, "sigma_log", err);
         if (rc == SIM_OK)
-            rc = get_f(g, "extrapolated", &m->sigma_extrap, path, "sigma_log", err);
+            rc = get_f(g, "moe", &m->sigma_log[1], path, "sigma_log", err);
+        if (rc == SIM_OK)
+            rc = get_f(g, "hybrid", &m->sigma_log[2], path, "sigma_log", err);
+        if (rc == SIM_OK)
+            rc = get_f(g, "extrapolated", &m->sigma_extrap, path, "sigma_log",
+                       err);
     }
     if (rc == SIM_OK)
         config_lookup_float(&cfg, "dp_latency_s", &m->dp_latency_s);
@@ -197,7 +204,8 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     f = fopen(tmp, "w");
     if (!f)
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot write calibration file");
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot write calibration file");
     if (header) {
         const char *p = header;
         while (*p) {
@@ -212,36 +220,47 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
     for (int k = 0; k < TP_NPAR; k++)
         fprintf(f, "  %s = { value = %.10e; sd = %.4e; unit = \"%s\"; };\n",
                 tp_param_name(k), m->p[k], m->p_sd[k], tp_param_unit(k));
-    fputs("};\n\n# log factor on GEMM efficiency per calibrated GPU\ngpus = (\n", f);
+    fputs(
+        "};\n\n# log factor on GEMM efficiency per calibrated GPU\ngpus = (\n",
+        f);
     for (int i = 0; i < m->n_gpus; i++)
-        fprintf(f, "  { name = \"%s\"; log_factor = %.10e; sd = %.4e; }%s\n", m->gpus[i],
-                m->gpu_log[i], m->gpu_sd[i], i + 1 < m->n_gpus ? "," : "");
-    fputs(");\n\n# log factor on compute time per release x model class\nreleases = (\n", f);
+        fprintf(f, "  { name = \"%s\"; log_factor = %.10e; sd = %.4e; }%s\n",
+                m->gpus[i], m->gpu_log[i], m->gpu_sd[i],
+                i + 1 < m->n_gpus ? "," : "");
+    fputs(");\n\n# log factor on compute time per release x model "
+          "class\nreleases = (\n",
+          f);
     for (int i = 0; i < m->n_releases; i++)
         fprintf(f,
                 "  { id = \"%s\"; dense = %.10e; moe = %.10e; hybrid = %.10e;\n"
                 "    dense_sd = %.4e; moe_sd = %.4e; hybrid_sd = %.4e; }%s\n",
-                m->releases[i], m->rel_log[i][0], m->rel_log[i][1], m->rel_log[i][2],
-                m->rel_sd[i][0], m->rel_sd[i][1], m->rel_sd[i][2],
-                i + 1 < m->n_releases ? "," : "");
+                m->releases[i], m->rel_log[i][0], m->rel_log[i][1],
+                m->rel_log[i][2], m->rel_sd[i][0], m->rel_sd[i][1],
+                m->rel_sd[i][2], i + 1 < m->n_releases ? "," : "");
     fputs(");\n", f);
     if (m->default_release >= 0)
-        fprintf(f, "default_release = \"%s\";\n", m->releases[m->default_release]);
-    fprintf(f,
-            "\n# log-error sd per class from leave-one-configuration-out; the\n"
-            "# 80%% interval is exp(+-1.2816 sd); extrapolated adds in quadrature\n"
-            "sigma_log = { dense = %.6e; moe = %.6e; hybrid = %.6e; extrapolated = %.6e; };\n"
-            "dp_latency_s = %.6e;\n",
-            m->sigma_log[0], m->sigma_log[1], m->sigma_log[2], m->sigma_extrap,
-            m->dp_latency_s);
+        fprintf(f, "default_release = \"%s\";\n",
+                m->releases[m->default_release]);
+    fprintf(
+        f,
+        "\n# log-error sd per class from leave-one-configuration-out; the\n"
+        "# 80%% interval is exp(+-1.2816 sd); extrapolated adds in quadrature\n"
+        "sigma_log = { dense = %.6e; moe = %.6e; hybrid = %.6e; extrapolated = "
+        "%.6e; };\n"
+        "dp_latency_s = %.6e;\n",
+        m->sigma_log[0], m->sigma_log[1], m->sigma_log[2], m->sigma_extrap,
+        m->dp_latency_s);
     if (accuracy_cfg)
-        fprintf(f, "\n# informational (not read): MAPE of tokens/s/GPU [%%]\naccuracy = %s;\n",
+        fprintf(f,
+                "\n# informational (not read): MAPE of tokens/s/GPU "
+                "[%%]\naccuracy = %s;\n",
                 accuracy_cfg);
     ok = ferror(f) == 0;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         remove(tmp);
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot write calibration file");
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot write calibration file");
     }
     return SIM_OK;
 }

@@ -11,15 +11,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *required[] = { "model", "gpu", "num_gpus", "precision", "gbs",
-                                  "mbs", "seq_len", "tp", "pp", "cp", "ep", "vp" };
-static const char *not_config[] = { "release", "source", "status", "notes",
-                                    "tokens_per_sec_per_gpu", "model_tflops_per_gpu",
-                                    "step_time_s", "tokens_per_sec_total", "mfu_pct" };
+static const char *required[] = {"model", "gpu", "num_gpus", "precision",
+                                 "gbs",   "mbs", "seq_len",  "tp",
+                                 "pp",    "cp",  "ep",       "vp"};
+static const char *not_config[] = {"release",
+                                   "source",
+                                   "status",
+                                   "notes",
+                                   "tokens_per_sec_per_gpu",
+                                   "model_tflops_per_gpu",
+                                   "step_time_s",
+                                   "tokens_per_sec_total",
+                                   "mfu_pct"};
 /* Columns the configuration key takes parsed (or drops as redundant). */
-static const char *parsed[] = { "model", "gpu", "precision", "num_gpus", "gbs", "mbs",
-                                "seq_len", "tp", "pp", "cp", "ep", "vp", "num_layers_run",
-                                "fsdp", "model_as_written", "system_as_written", "ga" };
+static const char *parsed[] = {"model",
+                               "gpu",
+                               "precision",
+                               "num_gpus",
+                               "gbs",
+                               "mbs",
+                               "seq_len",
+                               "tp",
+                               "pp",
+                               "cp",
+                               "ep",
+                               "vp",
+                               "num_layers_run",
+                               "fsdp",
+                               "model_as_written",
+                               "system_as_written",
+                               "ga"};
 
 int calib_rows_check(const csvt *t, sim_err *err)
 {
@@ -27,7 +48,8 @@ int calib_rows_check(const csvt *t, sim_err *err)
         if (csvt_col(t, required[i]) < 0)
             return sim_err_set(err, SIM_ECONFIG, t->path, 1,
                                "missing column '%s' (expected the columns of "
-                               "megatron_throughput.csv)", required[i]);
+                               "megatron_throughput.csv)",
+                               required[i]);
     return SIM_OK;
 }
 
@@ -59,15 +81,16 @@ static int num(const csvt *t, size_t i, const char *col, double lo, double hi,
     while (*end == ' ')
         end++;
     if (errno || *end || !isfinite(x) || x < lo || x > hi)
-        return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
-                           "%s: bad number (got '%s', expected a number in [%g, %g])",
-                           col, s, lo, hi);
+        return sim_err_set(
+            err, SIM_ECONFIG, t->path, t->line[i],
+            "%s: bad number (got '%s', expected a number in [%g, %g])", col, s,
+            lo, hi);
     *v = x;
     return SIM_OK;
 }
 
-static int inum(const csvt *t, size_t i, const char *col, int lo, int hi, int def,
-                int *v, int *blank, sim_err *err)
+static int inum(const csvt *t, size_t i, const char *col, int lo, int hi,
+                int def, int *v, int *blank, sim_err *err)
 {
     double x;
     int rc = num(t, i, col, lo, hi, def, &x, blank, err);
@@ -75,8 +98,8 @@ static int inum(const csvt *t, size_t i, const char *col, int lo, int hi, int de
         return rc;
     if (x != floor(x))
         return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
-                           "%s: bad number (got '%s', expected an integer)", col,
-                           cell(t, i, col));
+                           "%s: bad number (got '%s', expected an integer)",
+                           col, cell(t, i, col));
     *v = (int)x;
     return SIM_OK;
 }
@@ -94,42 +117,56 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     out->llm = lk->llm(lk->ctx, model);
     if (!out->llm) {
         lk->names(lk->ctx, "llms", names, sizeof names);
-        return sim_err_set(err, SIM_ENOTFOUND, t->path, t->line[i],
-                           "model: unknown model (got '%s', expected one of: %s)",
-                           model, names);
+        return sim_err_set(
+            err, SIM_ENOTFOUND, t->path, t->line[i],
+            "model: unknown model (got '%s', expected one of: %s)", model,
+            names);
     }
     out->gpu = lk->gpu(lk->ctx, gpu);
     if (!out->gpu) {
         lk->names(lk->ctx, "gpus", names, sizeof names);
         return sim_err_set(err, SIM_ENOTFOUND, t->path, t->line[i],
-                           "gpu: unknown GPU (got '%s', expected one of: %s)", gpu, names);
+                           "gpu: unknown GPU (got '%s', expected one of: %s)",
+                           gpu, names);
     }
     if (precision_parse(prec, &out->prec) != SIM_OK)
-        return sim_err_set(err, SIM_ENOTFOUND, t->path, t->line[i],
-                           "precision: unknown precision (got '%s', expected one of: %s)",
-                           prec, precision_valid_labels());
+        return sim_err_set(
+            err, SIM_ENOTFOUND, t->path, t->line[i],
+            "precision: unknown precision (got '%s', expected one of: %s)",
+            prec, precision_valid_labels());
     out->q.gpu = out->gpu;
     out->q.llm = out->llm;
     out->q.prec = out->prec;
-    if ((rc = inum(t, i, "num_gpus", 1, 1 << 24, 0, &out->q.n_gpus, &blank, err)) != SIM_OK)
+    if ((rc = inum(t, i, "num_gpus", 1, 1 << 24, 0, &out->q.n_gpus, &blank,
+                   err)) != SIM_OK)
         return rc;
     if (blank)
-        return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
-                           "num_gpus: missing value (expected a GPU count >= 1)");
-    if ((rc = inum(t, i, "gbs", 1, 1 << 26, 0, &out->q.gbs, NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "mbs", 1, 1 << 20, 1, &out->q.mbs, NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "seq_len", 1, 1 << 26, 0, &out->q.seq_len, &blank, err)) != SIM_OK)
+        return sim_err_set(
+            err, SIM_ECONFIG, t->path, t->line[i],
+            "num_gpus: missing value (expected a GPU count >= 1)");
+    if ((rc = inum(t, i, "gbs", 1, 1 << 26, 0, &out->q.gbs, NULL, err)) !=
+            SIM_OK ||
+        (rc = inum(t, i, "mbs", 1, 1 << 20, 1, &out->q.mbs, NULL, err)) !=
+            SIM_OK ||
+        (rc = inum(t, i, "seq_len", 1, 1 << 26, 0, &out->q.seq_len, &blank,
+                   err)) != SIM_OK)
         return rc;
     if (blank) {
         out->q.seq_len = out->llm->default_seq_len;
         out->seq_assumed = 1;
     }
-    if ((rc = inum(t, i, "tp", 1, 1 << 16, 0, &out->q.layout.tp, &tp_blank, err)) != SIM_OK ||
-        (rc = inum(t, i, "pp", 1, 1 << 16, 1, &out->q.layout.pp, NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "cp", 1, 1 << 16, 1, &out->q.layout.cp, NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "ep", 1, 1 << 16, 1, &out->q.layout.ep, NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "vp", 1, 1 << 16, 1, &out->q.layout.vp, NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "num_layers_run", 1, 1 << 16, 0, &out->q.layers_run, NULL, err)) != SIM_OK ||
+    if ((rc = inum(t, i, "tp", 1, 1 << 16, 0, &out->q.layout.tp, &tp_blank,
+                   err)) != SIM_OK ||
+        (rc = inum(t, i, "pp", 1, 1 << 16, 1, &out->q.layout.pp, NULL, err)) !=
+            SIM_OK ||
+        (rc = inum(t, i, "cp", 1, 1 << 16, 1, &out->q.layout.cp, NULL, err)) !=
+            SIM_OK ||
+        (rc = inum(t, i, "ep", 1, 1 << 16, 1, &out->q.layout.ep, NULL, err)) !=
+            SIM_OK ||
+        (rc = inum(t, i, "vp", 1, 1 << 16, 1, &out->q.layout.vp, NULL, err)) !=
+            SIM_OK ||
+        (rc = inum(t, i, "num_layers_run", 1, 1 << 16, 0, &out->q.layers_run,
+                   NULL, err)) != SIM_OK ||
         (rc = inum(t, i, "fsdp", 0, 1 << 24, 0, &fsdp, NULL, err)) != SIM_OK)
         return rc;
     if (tp_blank)
@@ -138,20 +175,24 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     tp_release_id(cell(t, i, "release"), out->release, sizeof out->release);
     out->q.release = out->release[0] ? out->release : NULL;
     /* Measurement: tokens/s/GPU, else total / GPUs, else from step time. */
-    if ((rc = num(t, i, "tokens_per_sec_per_gpu", 0, 1e12, 0, &v, &blank, err)) != SIM_OK)
+    if ((rc = num(t, i, "tokens_per_sec_per_gpu", 0, 1e12, 0, &v, &blank,
+                  err)) != SIM_OK)
         return rc;
     if (!blank) {
         out->meas_tps = v;
     } else {
-        if ((rc = num(t, i, "tokens_per_sec_total", 0, 1e15, 0, &v, &blank, err)) != SIM_OK)
+        if ((rc = num(t, i, "tokens_per_sec_total", 0, 1e15, 0, &v, &blank,
+                      err)) != SIM_OK)
             return rc;
         if (!blank) {
             out->meas_tps = v / out->q.n_gpus;
         } else {
-            if ((rc = num(t, i, "step_time_s", 0, 1e9, 0, &v, &blank, err)) != SIM_OK)
+            if ((rc = num(t, i, "step_time_s", 0, 1e9, 0, &v, &blank, err)) !=
+                SIM_OK)
                 return rc;
             if (!blank && v > 0 && out->q.gbs > 0)
-                out->meas_tps = (double)out->q.gbs * out->q.seq_len / v / out->q.n_gpus;
+                out->meas_tps =
+                    (double)out->q.gbs * out->q.seq_len / v / out->q.n_gpus;
         }
     }
     /* Configuration key: the resolved model and GPU, the precision label,
@@ -165,20 +206,22 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
         size_t k = 0;
         const tp_query *q = &out->q;
         k += (size_t)snprintf(out->config, sizeof out->config,
-                              "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|", out->llm->name,
-                              out->gpu->name, prec, q->n_gpus, q->gbs, q->mbs, q->seq_len,
-                              q->layout.tp, q->layout.pp, q->layout.cp, q->layout.ep,
+                              "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|",
+                              out->llm->name, out->gpu->name, prec, q->n_gpus,
+                              q->gbs, q->mbs, q->seq_len, q->layout.tp,
+                              q->layout.pp, q->layout.cp, q->layout.ep,
                               q->layout.vp, q->layers_run, fsdp);
         for (size_t c = 0; c < t->n_cols && k < sizeof out->config; c++) {
             int skip = 0;
-            for (size_t j = 0; j < sizeof not_config / sizeof not_config[0]; j++)
+            for (size_t j = 0; j < sizeof not_config / sizeof not_config[0];
+                 j++)
                 skip |= strcmp(t->header[c], not_config[j]) == 0;
             for (size_t j = 0; j < sizeof parsed / sizeof parsed[0]; j++)
                 skip |= strcmp(t->header[c], parsed[j]) == 0;
             if (skip)
                 continue;
-            k += (size_t)snprintf(out->config + k, sizeof out->config - k, "%s|",
-                                  t->rows[i][c]);
+            k += (size_t)snprintf(out->config + k, sizeof out->config - k,
+                                  "%s|", t->rows[i][c]);
         }
     }
     return SIM_OK;

@@ -29,17 +29,19 @@ static int read_meta(cfg_reader *r, const config_setting_t *e, int required,
 {
     config_setting_t *m, *a;
     int rc;
-    static const char *const akeys[] = { "key", "why", NULL };
+    static const char *const akeys[] = {"key", "why", NULL};
 
     *source = *notes = NULL;
     assumed[0] = '\0';
     if ((m = config_setting_get_member(e, "source"))) {
         if (config_setting_type(m) != CONFIG_TYPE_STRING)
-            return cfg_fail(r, m, NULL, "wrong type (expected a string "
+            return cfg_fail(r, m, NULL,
+                            "wrong type (expected a string "
                             "citation)");
         *source = config_setting_get_string(m);
     } else if (required) {
-        return cfg_fail(r, e, "source", "missing key (every catalog entry "
+        return cfg_fail(r, e, "source",
+                        "missing key (every catalog entry "
                         "cites its source)");
     }
     if ((m = config_setting_get_member(e, "notes"))) {
@@ -55,16 +57,17 @@ static int read_meta(cfg_reader *r, const config_setting_t *e, int required,
         char key[64], why[8];
         size_t used = strlen(assumed);
         if (!config_setting_is_group(x))
-            return cfg_fail(r, x, NULL, "wrong type (expected { key = "
+            return cfg_fail(r, x, NULL,
+                            "wrong type (expected { key = "
                             "\"...\"; why = \"...\"; })");
         if ((rc = cfg_check_keys(r, x, akeys)) != SIM_OK ||
-            (rc = cfg_string(r, x, "key", 1, NULL, key, sizeof key)) !=
-                SIM_OK)
+            (rc = cfg_string(r, x, "key", 1, NULL, key, sizeof key)) != SIM_OK)
             return rc;
         if (!config_setting_get_member(x, "why") ||
             config_setting_type(config_setting_get_member(x, "why")) !=
                 CONFIG_TYPE_STRING)
-            return cfg_fail(r, x, "why", "missing key (an assumption states "
+            return cfg_fail(r, x, "why",
+                            "missing key (an assumption states "
                             "its reasoning)");
         (void)why;
         snprintf(assumed + used, n - used, "%s%s", used ? "," : "", key);
@@ -86,18 +89,30 @@ static int read_name(cfg_reader *r, const config_setting_t *e, char *buf,
                      size_t n)
 {
     if (!config_setting_is_group(e))
-        return cfg_fail(r, e, NULL, "wrong type (expected a group { name = "
+        return cfg_fail(r, e, NULL,
+                        "wrong type (expected a group { name = "
                         "\"...\"; ... })");
     return cfg_string(r, e, "name", 1, NULL, buf, n);
 }
 
 static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
-    static const char *const keys[] = {
-        "name", "form_factor", "bf16_dense_tflops", "fp8_dense_tflops",
-        "fp4_dense_tflops", "hbm_gb", "hbm_tbps", "tdp_w",
-        "nvlink_GBps_bidirectional", "nvlink_domain", "scaleout_Gbps",
-        "announced", "source", "notes", "assumptions", NULL };
+    static const char *const keys[] = {"name",
+                                       "form_factor",
+                                       "bf16_dense_tflops",
+                                       "fp8_dense_tflops",
+                                       "fp4_dense_tflops",
+                                       "hbm_gb",
+                                       "hbm_tbps",
+                                       "tdp_w",
+                                       "nvlink_GBps_bidirectional",
+                                       "nvlink_domain",
+                                       "scaleout_Gbps",
+                                       "announced",
+                                       "source",
+                                       "notes",
+                                       "assumptions",
+                                       NULL};
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         gpu_spec g;
@@ -128,33 +143,38 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_double(r, e, "fp4_dense_tflops", req,
                              g.peak_flops[NUM_FP4] / TERA, 0, 1e6, TERA,
                              &g.peak_flops[NUM_FP4])) != SIM_OK ||
-            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GIGA, 1,
-                             1e5, GIGA, &g.hbm_bytes)) != SIM_OK ||
-            (rc = cfg_double(r, e, "hbm_tbps", req, g.hbm_Bps / TERA, 0.01,
-                             1e3, TERA, &g.hbm_Bps)) != SIM_OK ||
+            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GIGA, 1, 1e5,
+                             GIGA, &g.hbm_bytes)) != SIM_OK ||
+            (rc = cfg_double(r, e, "hbm_tbps", req, g.hbm_Bps / TERA, 0.01, 1e3,
+                             TERA, &g.hbm_Bps)) != SIM_OK ||
             (rc = cfg_double(r, e, "tdp_w", req, g.tdp_w, 1, 1e5, 1.0,
                              &g.tdp_w)) != SIM_OK ||
             (rc = cfg_double(r, e, "nvlink_GBps_bidirectional", req,
-                             2.0 * g.nvlink_Bps / GIGA, 0, 1e6, GIGA,
-                             &nvl)) != SIM_OK ||
+                             2.0 * g.nvlink_Bps / GIGA, 0, 1e6, GIGA, &nvl)) !=
+                SIM_OK ||
             (rc = cfg_int(r, e, "nvlink_domain", req, g.nvlink_domain, 1,
                           100000, &dom)) != SIM_OK ||
-            (rc = cfg_double(r, e, "scaleout_Gbps", req,
-                             g.scaleout_bps / GIGA, 0, 1e5, GIGA,
-                             &g.scaleout_bps)) != SIM_OK ||
+            (rc = cfg_double(r, e, "scaleout_Gbps", req, g.scaleout_bps / GIGA,
+                             0, 1e5, GIGA, &g.scaleout_bps)) != SIM_OK ||
             (rc = cfg_int(r, e, "announced", 0, g.announced, 0, 1, &ann)) !=
                 SIM_OK)
             return rc;
         if (g.peak_flops[NUM_BF16] <= 0)
-            return cfg_fail(r, e, "bf16_dense_tflops", "must be positive "
+            return cfg_fail(r, e, "bf16_dense_tflops",
+                            "must be positive "
                             "(got 0, expected > 0: every GPU runs BF16)");
         /* NVIDIA quotes NVLink as the sum of both directions. */
         g.nvlink_Bps = nvl / 2.0;
         g.nvlink_domain = (int)dom;
         g.announced = (int)ann;
-        catalog_put_gpu(c, &g, src ? src : base ? catalog_cite(c, "gpus",
-                        (size_t)(base - catalog_gpu_at(c, 0)), "source") : "",
-                        notes, assumed);
+        catalog_put_gpu(
+            c, &g,
+            src ? src
+            : base
+                ? catalog_cite(c, "gpus", (size_t)(base - catalog_gpu_at(c, 0)),
+                               "source")
+                : "",
+            notes, assumed);
     }
     return SIM_OK;
 }
@@ -166,19 +186,34 @@ typedef struct llm_field {
     unsigned bit;
 } llm_field;
 
-#define LF(k, bit) { #k, offsetof(llm_arch, k), bit }
+#define LF(k, bit)                                                             \
+    {                                                                          \
+#k, offsetof(llm_arch, k), bit                                         \
+    }
 static const llm_field llm_fields[] = {
-    LF(num_layers, 0), LF(hidden_size, 0), LF(ffn_hidden_size, 0),
-    LF(moe_ffn_hidden_size, 0), LF(num_attention_heads, 0),
-    LF(num_kv_heads, 0), LF(head_dim, 0),
-    LF(kv_lora_rank, LLM_ASSUMED_KV_LORA), LF(q_lora_rank, 0),
-    LF(vocab_size, LLM_ASSUMED_VOCAB), LF(num_experts, 0),
-    LF(experts_per_token, 0), LF(shared_experts, 0),
-    LF(shared_expert_ffn_hidden_size, 0), LF(dense_layers, 0),
-    LF(num_mamba_layers, 0), LF(num_attention_layers, 0),
-    LF(num_moe_layers, 0), LF(mamba_state_dim, LLM_ASSUMED_MAMBA_STATE),
-    LF(mamba_num_heads, 0), LF(mamba_head_dim, 0),
-    LF(gated_linear_unit, 0), LF(moe_latent_size, LLM_ASSUMED_LATENT),
+    LF(num_layers, 0),
+    LF(hidden_size, 0),
+    LF(ffn_hidden_size, 0),
+    LF(moe_ffn_hidden_size, 0),
+    LF(num_attention_heads, 0),
+    LF(num_kv_heads, 0),
+    LF(head_dim, 0),
+    LF(kv_lora_rank, LLM_ASSUMED_KV_LORA),
+    LF(q_lora_rank, 0),
+    LF(vocab_size, LLM_ASSUMED_VOCAB),
+    LF(num_experts, 0),
+    LF(experts_per_token, 0),
+    LF(shared_experts, 0),
+    LF(shared_expert_ffn_hidden_size, 0),
+    LF(dense_layers, 0),
+    LF(num_mamba_layers, 0),
+    LF(num_attention_layers, 0),
+    LF(num_moe_layers, 0),
+    LF(mamba_state_dim, LLM_ASSUMED_MAMBA_STATE),
+    LF(mamba_num_heads, 0),
+    LF(mamba_head_dim, 0),
+    LF(gated_linear_unit, 0),
+    LF(moe_latent_size, LLM_ASSUMED_LATENT),
     LF(default_seq_len, 0),
 };
 #define N_LLM_FIELDS (sizeof llm_fields / sizeof llm_fields[0])
@@ -186,7 +221,7 @@ static const llm_field llm_fields[] = {
 static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *keys[N_LLM_FIELDS + 10];
-    static const char *const classes[] = { "dense", "moe", "hybrid", NULL };
+    static const char *const classes[] = {"dense", "moe", "hybrid", NULL};
     size_t nk = 0;
 
     keys[nk++] = "name";
@@ -229,30 +264,31 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
             int *f = (int *)(void *)((char *)&m + llm_fields[k].off);
             long long v;
             int need = req && strcmp(llm_fields[k].key, "moe_latent_size");
-            if ((rc = cfg_int(r, e, llm_fields[k].key, need, *f, 0,
-                              100000000, &v)) != SIM_OK)
+            if ((rc = cfg_int(r, e, llm_fields[k].key, need, *f, 0, 100000000,
+                              &v)) != SIM_OK)
                 return rc;
             *f = (int)v;
         }
-        if ((rc = cfg_double(r, e, "total_params_b", req,
-                             m.total_params / 1e9, 0.001, 1e6, 1e9,
-                             &m.total_params)) != SIM_OK ||
-            (rc = cfg_double(r, e, "active_params_b", req,
-                             m.active_params / 1e9, 0.001, 1e6, 1e9,
-                             &m.active_params)) != SIM_OK)
+        if ((rc = cfg_double(r, e, "total_params_b", req, m.total_params / 1e9,
+                             0.001, 1e6, 1e9, &m.total_params)) != SIM_OK ||
+            (rc =
+                 cfg_double(r, e, "active_params_b", req, m.active_params / 1e9,
+                            0.001, 1e6, 1e9, &m.active_params)) != SIM_OK)
             return rc;
-        if (m.num_layers < 1 || m.hidden_size < 1 ||
-            m.num_attention_heads < 1)
-            return cfg_fail(r, e, NULL, "num_layers, hidden_size and "
+        if (m.num_layers < 1 || m.hidden_size < 1 || m.num_attention_heads < 1)
+            return cfg_fail(r, e, NULL,
+                            "num_layers, hidden_size and "
                             "num_attention_heads must be >= 1 (got %d, %d, "
-                            "%d)", m.num_layers, m.hidden_size,
-                            m.num_attention_heads);
+                            "%d)",
+                            m.num_layers, m.hidden_size, m.num_attention_heads);
         if (m.active_params > m.total_params * (1 + 1e-9))
-            return cfg_fail(r, e, "active_params_b", "exceeds total_params_b "
-                            "(got %g, expected <= %g)", m.active_params / 1e9,
-                            m.total_params / 1e9);
+            return cfg_fail(r, e, "active_params_b",
+                            "exceeds total_params_b "
+                            "(got %g, expected <= %g)",
+                            m.active_params / 1e9, m.total_params / 1e9);
         if (!m.id[0])
-            return cfg_fail(r, e, "id", "missing key (expected a short id "
+            return cfg_fail(r, e, "id",
+                            "missing key (expected a short id "
                             "such as \"llama3.1-405b\")");
         m.assumed = base ? base->assumed : 0;
         for (size_t k = 0; k < N_LLM_FIELDS; k++)
@@ -267,21 +303,22 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
             /* An id must not collide with another entry's name or id. */
             const llm_arch *o = catalog_llm(c, m.id);
             if (o && strcasecmp(o->name, m.name) != 0)
-                return cfg_fail(r, e, "id", "already used by \"%s\" (got "
-                                "\"%s\", expected a unique id)", o->name,
-                                m.id);
+                return cfg_fail(r, e, "id",
+                                "already used by \"%s\" (got "
+                                "\"%s\", expected a unique id)",
+                                o->name, m.id);
         }
         catalog_put_llm(c, &m, src ? src : "", notes, assumed);
     }
     return SIM_OK;
 }
 
-static int read_systems(cfg_reader *r, const config_setting_t *list,
-                        catalog *c)
+static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
-        "name", "gpu", "gpus", "max_power_kw", "typical_fraction", "liquid",
-        "announced", "source", "notes", "assumptions", NULL };
+        "name",   "gpu",       "gpus",   "max_power_kw", "typical_fraction",
+        "liquid", "announced", "source", "notes",        "assumptions",
+        NULL};
     char names[1024];
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
@@ -304,16 +341,15 @@ static int read_systems(cfg_reader *r, const config_setting_t *list,
         snprintf(s.name, sizeof s.name, "%s", name);
         if ((rc = read_meta(r, e, req, &src, &notes, assumed,
                             sizeof assumed)) != SIM_OK ||
-            (rc = cfg_string(r, e, "gpu", req, s.gpu, s.gpu,
-                             sizeof s.gpu)) != SIM_OK ||
+            (rc = cfg_string(r, e, "gpu", req, s.gpu, s.gpu, sizeof s.gpu)) !=
+                SIM_OK ||
             (rc = cfg_int(r, e, "gpus", req, s.gpus, 1, 100000, &n)) !=
                 SIM_OK ||
-            (rc = cfg_double(r, e, "max_power_kw", req,
-                             s.max_power_w / KILO, 0.001, 1e5, KILO,
-                             &s.max_power_w)) != SIM_OK ||
+            (rc = cfg_double(r, e, "max_power_kw", req, s.max_power_w / KILO,
+                             0.001, 1e5, KILO, &s.max_power_w)) != SIM_OK ||
             (rc = cfg_double(r, e, "typical_fraction", 0,
-                             base ? s.typical_fraction : 0.76, 0.05, 1.0,
-                             1.0, &s.typical_fraction)) != SIM_OK ||
+                             base ? s.typical_fraction : 0.76, 0.05, 1.0, 1.0,
+                             &s.typical_fraction)) != SIM_OK ||
             (rc = cfg_int(r, e, "liquid", req, s.liquid, 0, 1, &liq)) !=
                 SIM_OK ||
             (rc = cfg_int(r, e, "announced", 0, s.announced, 0, 1, &ann)) !=
@@ -324,14 +360,17 @@ static int read_systems(cfg_reader *r, const config_setting_t *list,
         s.announced = (int)ann;
         if (!(g = catalog_gpu(c, s.gpu))) {
             catalog_names(c, "gpus", names, sizeof names);
-            return cfg_fail(r, e, "gpu", "unknown GPU (got \"%s\", expected "
-                            "one of: %s)", s.gpu, names);
+            return cfg_fail(r, e, "gpu",
+                            "unknown GPU (got \"%s\", expected "
+                            "one of: %s)",
+                            s.gpu, names);
         }
         snprintf(s.gpu, sizeof s.gpu, "%s", g->name);
         s.gpu_power_w = s.gpus * g->tdp_w;
         s.overhead_w = s.max_power_w - s.gpu_power_w;
         if (s.overhead_w < 0)
-            return cfg_fail(r, e, "max_power_kw", "below the GPUs' own TDP "
+            return cfg_fail(r, e, "max_power_kw",
+                            "below the GPUs' own TDP "
                             "(got %g kW, expected >= %d x %g W = %g kW)",
                             s.max_power_w / KILO, s.gpus, g->tdp_w,
                             s.gpu_power_w / KILO);
@@ -340,12 +379,12 @@ static int read_systems(cfg_reader *r, const config_setting_t *list,
     return SIM_OK;
 }
 
-static int read_modules(cfg_reader *r, const config_setting_t *list,
-                        catalog *c)
+static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
-        "name", "it_power_kw", "it_power_mw", "liquid", "containers",
-        "pue_ref", "hosts", "source", "notes", "assumptions", NULL };
+        "name",       "it_power_kw", "it_power_mw", "liquid",
+        "containers", "pue_ref",     "hosts",       "source",
+        "notes",      "assumptions", NULL};
     char names[1024];
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
@@ -368,7 +407,8 @@ static int read_modules(cfg_reader *r, const config_setting_t *list,
         snprintf(m.name, sizeof m.name, "%s", name);
         if (config_setting_get_member(e, "it_power_mw")) {
             if (config_setting_get_member(e, "it_power_kw"))
-                return cfg_fail(r, e, "it_power_mw", "given twice (got "
+                return cfg_fail(r, e, "it_power_mw",
+                                "given twice (got "
                                 "it_power_kw and it_power_mw, expected one)");
             rc = cfg_double(r, e, "it_power_mw", 1, 0, 1e-6, 1e4, 1e6,
                             &m.it_power_w);
@@ -377,14 +417,14 @@ static int read_modules(cfg_reader *r, const config_setting_t *list,
                             0.001, 1e7, KILO, &m.it_power_w);
         }
         if (rc != SIM_OK ||
-            (rc = read_meta(r, e, 0, &src, &notes, assumed,
-                            sizeof assumed)) != SIM_OK ||
+            (rc = read_meta(r, e, 0, &src, &notes, assumed, sizeof assumed)) !=
+                SIM_OK ||
             (rc = cfg_int(r, e, "liquid", req, m.liquid, 0, 1, &liq)) !=
                 SIM_OK ||
             (rc = cfg_int(r, e, "containers", 0, base ? m.containers : 1, 1,
                           1000, &cont)) != SIM_OK ||
-            (rc = cfg_double(r, e, "pue_ref", 0, base ? m.pue_ref : 1.2,
-                             1.0, 3.0, 1.0, &m.pue_ref)) != SIM_OK ||
+            (rc = cfg_double(r, e, "pue_ref", 0, base ? m.pue_ref : 1.2, 1.0,
+                             3.0, 1.0, &m.pue_ref)) != SIM_OK ||
             (rc = cfg_member(r, e, "hosts", CONFIG_TYPE_ARRAY, req, &h)) !=
                 SIM_OK)
             return rc;
@@ -393,8 +433,10 @@ static int read_modules(cfg_reader *r, const config_setting_t *list,
         if (h) {
             int n = config_setting_length(h);
             if (n < 1 || n > MODULE_MAX_HOSTS)
-                return cfg_fail(r, h, NULL, "wrong length (got %d systems, "
-                                "expected 1..%d)", n, MODULE_MAX_HOSTS);
+                return cfg_fail(r, h, NULL,
+                                "wrong length (got %d systems, "
+                                "expected 1..%d)",
+                                n, MODULE_MAX_HOSTS);
             m.n_hosts = 0;
             for (int k = 0; k < n; k++) {
                 config_setting_t *x = config_setting_get_elem(h, (unsigned)k);
@@ -402,9 +444,10 @@ static int read_modules(cfg_reader *r, const config_setting_t *list,
                 const system_spec *sy = sn ? catalog_system(c, sn) : NULL;
                 if (!sy) {
                     catalog_names(c, "systems", names, sizeof names);
-                    return cfg_fail(r, x, NULL, "unknown system (got \"%s\", "
-                                    "expected one of: %s)", sn ? sn : "?",
-                                    names);
+                    return cfg_fail(r, x, NULL,
+                                    "unknown system (got \"%s\", "
+                                    "expected one of: %s)",
+                                    sn ? sn : "?", names);
                 }
                 snprintf(m.hosts[m.n_hosts++], sizeof m.hosts[0], "%s",
                          sy->name);
@@ -418,12 +461,28 @@ static int read_modules(cfg_reader *r, const config_setting_t *list,
 static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                        source_kind kind, int req)
 {
-    static const char *const keys[] = {
-        "gco2_per_kwh", "usd_per_mwh", "availability", "capacity_factor",
-        "mtbf_h", "mttr_h", "losses_pct", "dc_ac_ratio", "inverter_eff",
-        "temp_coeff_pct_per_k", "degradation_pct_per_yr", "round_trip_eff",
-        "c_rate_max", "reserve_floor_pct", "soh_mean", "soh_sd", "soh_min",
-        "soh_max", "source", "notes", "assumptions", NULL };
+    static const char *const keys[] = {"gco2_per_kwh",
+                                       "usd_per_mwh",
+                                       "availability",
+                                       "capacity_factor",
+                                       "mtbf_h",
+                                       "mttr_h",
+                                       "losses_pct",
+                                       "dc_ac_ratio",
+                                       "inverter_eff",
+                                       "temp_coeff_pct_per_k",
+                                       "degradation_pct_per_yr",
+                                       "round_trip_eff",
+                                       "c_rate_max",
+                                       "reserve_floor_pct",
+                                       "soh_mean",
+                                       "soh_sd",
+                                       "soh_min",
+                                       "soh_max",
+                                       "source",
+                                       "notes",
+                                       "assumptions",
+                                       NULL};
     source_defaults d = c->sources[kind];
     const char *src, *notes;
     char assumed[512];
@@ -444,12 +503,12 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                          &d.cost_usd_per_j)) != SIM_OK ||
         (rc = cfg_double(r, e, "availability", req, d.availability, 0, 1, 1,
                          &d.availability)) != SIM_OK ||
-        (rc = cfg_double(r, e, "capacity_factor", 0, d.capacity_factor, 0, 1,
-                         1, &d.capacity_factor)) != SIM_OK ||
-        (rc = cfg_double(r, e, "mtbf_h", 0, d.mtbf_s / HOUR_S, 0, 1e7,
-                         HOUR_S, &d.mtbf_s)) != SIM_OK ||
-        (rc = cfg_double(r, e, "mttr_h", 0, d.mttr_s / HOUR_S, 0, 1e6,
-                         HOUR_S, &d.mttr_s)) != SIM_OK ||
+        (rc = cfg_double(r, e, "capacity_factor", 0, d.capacity_factor, 0, 1, 1,
+                         &d.capacity_factor)) != SIM_OK ||
+        (rc = cfg_double(r, e, "mtbf_h", 0, d.mtbf_s / HOUR_S, 0, 1e7, HOUR_S,
+                         &d.mtbf_s)) != SIM_OK ||
+        (rc = cfg_double(r, e, "mttr_h", 0, d.mttr_s / HOUR_S, 0, 1e6, HOUR_S,
+                         &d.mttr_s)) != SIM_OK ||
         (rc = cfg_double(r, e, "losses_pct", 0, d.losses * 100, 0, 99, 0.01,
                          &d.losses)) != SIM_OK ||
         (rc = cfg_double(r, e, "dc_ac_ratio", 0, d.dc_ac_ratio, 0, 5, 1,
@@ -462,40 +521,41 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
         (rc = cfg_double(r, e, "degradation_pct_per_yr", 0,
                          d.degradation_per_s * YEAR_S * 100, 0, 50,
                          0.01 / YEAR_S, &d.degradation_per_s)) != SIM_OK ||
-        (rc = cfg_double(r, e, "round_trip_eff", 0, d.round_trip_eff, 0, 1,
-                         1, &d.round_trip_eff)) != SIM_OK ||
-        (rc = cfg_double(r, e, "c_rate_max", 0, d.c_rate_max_per_s * HOUR_S,
-                         0, 100, 1.0 / HOUR_S, &d.c_rate_max_per_s)) !=
-            SIM_OK ||
-        (rc = cfg_double(r, e, "reserve_floor_pct", 0, d.reserve_floor * 100,
-                         0, 99, 0.01, &d.reserve_floor)) != SIM_OK ||
+        (rc = cfg_double(r, e, "round_trip_eff", 0, d.round_trip_eff, 0, 1, 1,
+                         &d.round_trip_eff)) != SIM_OK ||
+        (rc = cfg_double(r, e, "c_rate_max", 0, d.c_rate_max_per_s * HOUR_S, 0,
+                         100, 1.0 / HOUR_S, &d.c_rate_max_per_s)) != SIM_OK ||
+        (rc = cfg_double(r, e, "reserve_floor_pct", 0, d.reserve_floor * 100, 0,
+                         99, 0.01, &d.reserve_floor)) != SIM_OK ||
         (rc = cfg_double(r, e, "soh_mean", 0, d.soh_mean, 0, 1, 1,
                          &d.soh_mean)) != SIM_OK ||
         (rc = cfg_double(r, e, "soh_sd", 0, d.soh_sd, 0, 1, 1, &d.soh_sd)) !=
             SIM_OK ||
-        (rc = cfg_double(r, e, "soh_min", 0, d.soh_min, 0, 1, 1,
-                         &d.soh_min)) != SIM_OK ||
-        (rc = cfg_double(r, e, "soh_max", 0, d.soh_max, 0, 1, 1,
-                         &d.soh_max)) != SIM_OK)
+        (rc = cfg_double(r, e, "soh_min", 0, d.soh_min, 0, 1, 1, &d.soh_min)) !=
+            SIM_OK ||
+        (rc = cfg_double(r, e, "soh_max", 0, d.soh_max, 0, 1, 1, &d.soh_max)) !=
+            SIM_OK)
         return rc;
     if (d.soh_min > d.soh_max)
         return cfg_fail(r, e, "soh_min", "above soh_max (got %g > %g)",
                         d.soh_min, d.soh_max);
     (void)v;
     snprintf(d.name, sizeof d.name, "%s", config_setting_name(e));
-    catalog_set_source(c, &d, src ? src : catalog_cite(c, "sources",
-                       (size_t)kind, "source"), notes, assumed);
+    catalog_set_source(
+        c, &d, src ? src : catalog_cite(c, "sources", (size_t)kind, "source"),
+        notes, assumed);
     return SIM_OK;
 }
 
 static int read_sources(cfg_reader *r, const config_setting_t *g, catalog *c,
                         int req)
 {
-    static const char *const keys[] = { "solar", "battery", "geothermal",
-                                        "hydro", "grid", NULL };
+    static const char *const keys[] = {"solar", "battery", "geothermal",
+                                       "hydro", "grid",    NULL};
     int rc;
     if (!config_setting_is_group(g))
-        return cfg_fail(r, g, NULL, "wrong type (expected a group { solar "
+        return cfg_fail(r, g, NULL,
+                        "wrong type (expected a group { solar "
                         "= {...}; ... })");
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
         return rc;
@@ -503,8 +563,10 @@ static int read_sources(cfg_reader *r, const config_setting_t *g, catalog *c,
         config_setting_t *e = config_setting_get_member(g, keys[k]);
         if (!e) {
             if (req)
-                return cfg_fail(r, g, keys[k], "missing key (expected the "
-                                "%s defaults group)", keys[k]);
+                return cfg_fail(r, g, keys[k],
+                                "missing key (expected the "
+                                "%s defaults group)",
+                                keys[k]);
             continue;
         }
         if ((rc = read_source(r, e, c, (source_kind)k, req)) != SIM_OK)
@@ -516,11 +578,11 @@ static int read_sources(cfg_reader *r, const config_setting_t *g, catalog *c,
 static int apply(cfg_reader *r, const config_setting_t *g, catalog *c,
                  int req_sources)
 {
-    static const char *const kinds[] = { "gpus", "llms", "systems",
-                                         "modules", NULL };
+    static const char *const kinds[] = {"gpus", "llms", "systems", "modules",
+                                        NULL};
     int (*const readers[])(cfg_reader *, const config_setting_t *,
-                           catalog *) = { read_gpus, read_llms, read_systems,
-                                          read_modules };
+                           catalog *) = {read_gpus, read_llms, read_systems,
+                                         read_modules};
     config_setting_t *m;
     int rc;
 
@@ -538,32 +600,36 @@ static int apply(cfg_reader *r, const config_setting_t *g, catalog *c,
 
 int catalog_cfg_apply(cfg_reader *r, const config_setting_t *g, catalog *c)
 {
-    static const char *const keys[] = { "gpus", "llms", "systems", "modules",
-                                        "sources", NULL };
+    static const char *const keys[] = {"gpus",    "llms",    "systems",
+                                       "modules", "sources", NULL};
     int rc;
     if (!config_setting_is_group(g))
-        return cfg_fail(r, g, NULL, "wrong type (expected a group { gpus = "
+        return cfg_fail(r, g, NULL,
+                        "wrong type (expected a group { gpus = "
                         "(...); ... })");
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
         return rc;
     return apply(r, g, c, 0);
 }
 
-int catalog_cfg_finish(cfg_reader *r, const config_setting_t *where,
-                       catalog *c)
+int catalog_cfg_finish(cfg_reader *r, const config_setting_t *where, catalog *c)
 {
     for (size_t i = 0; i < c->n_systems; i++) {
         system_spec *s = &c->systems[i];
         const gpu_spec *g = catalog_gpu(c, s->gpu);
         if (!g)
-            return cfg_fail(r, where, NULL, "system \"%s\": unknown GPU "
-                            "\"%s\"", s->name, s->gpu);
+            return cfg_fail(r, where, NULL,
+                            "system \"%s\": unknown GPU "
+                            "\"%s\"",
+                            s->name, s->gpu);
         s->gpu_power_w = s->gpus * g->tdp_w;
         s->overhead_w = s->max_power_w - s->gpu_power_w;
         if (s->overhead_w < 0)
-            return cfg_fail(r, where, NULL, "system \"%s\": max power %g kW "
+            return cfg_fail(r, where, NULL,
+                            "system \"%s\": max power %g kW "
                             "is below its GPUs' TDP (got %g kW, expected >= "
-                            "%g kW)", s->name, s->max_power_w / KILO,
+                            "%g kW)",
+                            s->name, s->max_power_w / KILO,
                             s->max_power_w / KILO, s->gpu_power_w / KILO);
     }
     for (size_t i = 0; i < c->n_modules; i++) {
@@ -571,12 +637,13 @@ int catalog_cfg_finish(cfg_reader *r, const config_setting_t *where,
         for (size_t k = 0; k < m->n_hosts; k++) {
             const system_spec *s = catalog_system(c, m->hosts[k]);
             if (!s)
-                return cfg_fail(r, where, NULL, "module type \"%s\": unknown "
-                                "system \"%s\"", m->name, m->hosts[k]);
+                return cfg_fail(r, where, NULL,
+                                "module type \"%s\": unknown "
+                                "system \"%s\"",
+                                m->name, m->hosts[k]);
             /* The tiny epsilon keeps 3.5 MW / 140 kW = 25 from rounding
              * down to 24 through binary fractions. */
-            m->max_units[k] = (int)floor(m->it_power_w / s->max_power_w +
-                                         1e-9);
+            m->max_units[k] = (int)floor(m->it_power_w / s->max_power_w + 1e-9);
         }
     }
     return SIM_OK;
@@ -584,8 +651,8 @@ int catalog_cfg_finish(cfg_reader *r, const config_setting_t *where,
 
 int catalog_load(const char *dir, catalog **out, sim_err *err)
 {
-    static const char *const files[] = { "gpus", "llms", "systems",
-                                         "modules", "sources", NULL };
+    static const char *const files[] = {"gpus",    "llms",    "systems",
+                                        "modules", "sources", NULL};
     catalog *c;
     int rc = SIM_OK;
 
@@ -598,7 +665,7 @@ int catalog_load(const char *dir, catalog **out, sim_err *err)
         char path[1200];
         cfg_reader r;
         config_setting_t *root, *m;
-        const char *top[] = { files[k], NULL };
+        const char *top[] = {files[k], NULL};
 
         snprintf(path, sizeof path, "%s/%s.cfg", dir, files[k]);
         rc = cfg_read(&r, path, err);
@@ -608,8 +675,10 @@ int catalog_load(const char *dir, catalog **out, sim_err *err)
             if (rc == SIM_OK) {
                 m = config_setting_get_member(root, files[k]);
                 if (!m)
-                    rc = cfg_fail(&r, root, files[k], "missing key (expected "
-                                  "the %s catalog)", files[k]);
+                    rc = cfg_fail(&r, root, files[k],
+                                  "missing key (expected "
+                                  "the %s catalog)",
+                                  files[k]);
                 else
                     rc = apply(&r, root, c, 1);
             }

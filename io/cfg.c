@@ -18,9 +18,9 @@
 #include "sim/mem.h"
 
 struct cfg_file {
-    char *name;          /* path as libconfig reports it */
-    char *text;          /* whole file, NUL-terminated; NULL if unreadable */
-    size_t *line_off;    /* offset of each line's start */
+    char *name;       /* path as libconfig reports it */
+    char *text;       /* whole file, NUL-terminated; NULL if unreadable */
+    size_t *line_off; /* offset of each line's start */
     size_t n_lines;
     struct cfg_file *next;
 };
@@ -125,8 +125,7 @@ static const char *dirname_of(const char *path, char *buf, size_t n)
 
 /* libconfig names an included file as written in the @include line; the
  * path that opens it starts at the include folder. */
-static const char *resolve(cfg_reader *r, const char *name, char *buf,
-                           size_t n)
+static const char *resolve(cfg_reader *r, const char *name, char *buf, size_t n)
 {
     if (!name || !r->top_file || strcmp(name, r->top_file) == 0 ||
         name[0] == '/' || strcmp(r->incdir, ".") == 0)
@@ -156,20 +155,31 @@ static int include_name(const char *p, char *out, size_t n)
         if (c == '\\' && p[1]) {
             p++;
             switch (*p) {
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
+            case 'f':
+                c = '\f';
+                break;
+            case 'n':
+                c = '\n';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 't':
+                c = '\t';
+                break;
             case 'x':
-                if (isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
-                    char hex[3] = { p[1], p[2], '\0' };
+                if (isxdigit((unsigned char)p[1]) &&
+                    isxdigit((unsigned char)p[2])) {
+                    char hex[3] = {p[1], p[2], '\0'};
                     c = (char)strtol(hex, NULL, 16);
                     p += 2;
                 } else {
                     c = 'x';
                 }
                 break;
-            default: c = *p; break;
+            default:
+                c = *p;
+                break;
             }
         }
         if (k + 1 >= n)
@@ -205,15 +215,17 @@ static int check_includes(cfg_reader *r, const char *file, const char *text,
                     char *sub;
                     int rc;
                     if (!S_ISREG(st.st_mode))
-                        return sim_err_set(err, SIM_ECONFIG, file, line,
-                                           "@include: not a regular file (got "
-                                           "'%.200s', expected a libconfig fragment; "
-                                           "include paths are relative to %s)",
-                                           name, r->incdir);
-                    if (depth + 1 < CFG_INCLUDE_DEPTH && (sub = read_all(full, &len))) {
-                        rc = memchr(sub, '\0', len) ? SIM_OK
-                                                    : check_includes(r, full, sub,
-                                                                     depth + 1, err);
+                        return sim_err_set(
+                            err, SIM_ECONFIG, file, line,
+                            "@include: not a regular file (got "
+                            "'%.200s', expected a libconfig fragment; "
+                            "include paths are relative to %s)",
+                            name, r->incdir);
+                    if (depth + 1 < CFG_INCLUDE_DEPTH &&
+                        (sub = read_all(full, &len))) {
+                        rc = memchr(sub, '\0', len)
+                                 ? SIM_OK
+                                 : check_includes(r, full, sub, depth + 1, err);
                         free(sub);
                         if (rc != SIM_OK)
                             return rc;
@@ -251,9 +263,11 @@ int cfg_read(cfg_reader *r, const char *path, sim_err *err)
         free(text);
         return sim_err_set(err, SIM_ECONFIG, path, line,
                            "not a text file (NUL byte at offset %zu, "
-                           "expected libconfig text)", at);
+                           "expected libconfig text)",
+                           at);
     }
-    snprintf(r->incdir, sizeof r->incdir, "%s", dirname_of(path, dir, sizeof dir));
+    snprintf(r->incdir, sizeof r->incdir, "%s",
+             dirname_of(path, dir, sizeof dir));
     {
         int rc = check_includes(r, path, text, 0, err);
         free(text);
@@ -266,14 +280,14 @@ int cfg_read(cfg_reader *r, const char *path, sim_err *err)
     config_set_include_dir(&r->cfg, dir);
     if (config_read_file(&r->cfg, path) != CONFIG_TRUE) {
         char eb[1200];
-        const char *ef = resolve(r, config_error_file(&r->cfg), eb,
-                                 sizeof eb);
+        const char *ef = resolve(r, config_error_file(&r->cfg), eb, sizeof eb);
         const char *et = config_error_text(&r->cfg);
         int line = config_error_line(&r->cfg);
         if (et && strstr(et, "include"))
             return sim_err_set(err, SIM_ECONFIG, ef ? ef : path, line,
                                "@include: %s (include paths are relative "
-                               "to %s)", et, dir);
+                               "to %s)",
+                               et, dir);
         return sim_err_set(err, SIM_ECONFIG, ef ? ef : path, line,
                            "%s (libconfig stops at the first error; the "
                            "mistake may be on an earlier line)",
@@ -337,8 +351,7 @@ const char *cfg_file(cfg_reader *r, const config_setting_t *s)
     if (is_overridden(r, s))
         return cfg_set_file;
     f = config_setting_source_file(s);
-    if (!f && config_setting_source_line(s) == 0 &&
-        !config_setting_is_root(s))
+    if (!f && config_setting_source_line(s) == 0 && !config_setting_is_root(s))
         return cfg_set_file; /* created by an override */
     return f ? resolve(r, f, r->fbuf, sizeof r->fbuf)
              : (r->top_file ? r->top_file : "");
@@ -395,8 +408,10 @@ int cfg_check_keys(cfg_reader *r, const config_setting_t *g,
                 break;
             used += (size_t)w;
         }
-        return cfg_fail(r, m, NULL, "unknown key (got '%s', expected one "
-                        "of: %s)", name, list);
+        return cfg_fail(r, m, NULL,
+                        "unknown key (got '%s', expected one "
+                        "of: %s)",
+                        name, list);
     }
     return SIM_OK;
 }
@@ -404,15 +419,24 @@ int cfg_check_keys(cfg_reader *r, const config_setting_t *g,
 static const char *type_name(int t)
 {
     switch (t) {
-    case CONFIG_TYPE_GROUP: return "a group { }";
-    case CONFIG_TYPE_INT: return "an integer";
-    case CONFIG_TYPE_INT64: return "a 64-bit integer";
-    case CONFIG_TYPE_FLOAT: return "a float";
-    case CONFIG_TYPE_STRING: return "a string";
-    case CONFIG_TYPE_BOOL: return "a boolean";
-    case CONFIG_TYPE_ARRAY: return "an array [ ]";
-    case CONFIG_TYPE_LIST: return "a list ( )";
-    default: return "nothing";
+    case CONFIG_TYPE_GROUP:
+        return "a group { }";
+    case CONFIG_TYPE_INT:
+        return "an integer";
+    case CONFIG_TYPE_INT64:
+        return "a 64-bit integer";
+    case CONFIG_TYPE_FLOAT:
+        return "a float";
+    case CONFIG_TYPE_STRING:
+        return "a string";
+    case CONFIG_TYPE_BOOL:
+        return "a boolean";
+    case CONFIG_TYPE_ARRAY:
+        return "an array [ ]";
+    case CONFIG_TYPE_LIST:
+        return "a list ( )";
+    default:
+        return "nothing";
     }
 }
 
@@ -423,8 +447,8 @@ static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
                                char *lit, size_t n)
 {
     char fb[1200];
-    const char *fname = resolve(r, config_setting_source_file(s), fb,
-                                sizeof fb);
+    const char *fname =
+        resolve(r, config_setting_source_file(s), fb, sizeof fb);
     const char *name = config_setting_name(s);
     unsigned line = config_setting_source_line(s);
     struct cfg_file *f;
@@ -443,8 +467,8 @@ static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
         size_t k = strlen(name);
         const char *v;
         if (strncmp(q, name, k) != 0 ||
-            (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_' ||
-                       q[-1] == '-')))
+            (q > p &&
+             (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '-')))
             continue;
         v = q + k;
         while (v < end && (*v == ' ' || *v == '\t'))
@@ -478,15 +502,16 @@ static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
     return 0;
 }
 
-static int get_number(cfg_reader *r, const config_setting_t *g,
-                      const char *key, const config_setting_t *m, double *v)
+static int get_number(cfg_reader *r, const config_setting_t *g, const char *key,
+                      const config_setting_t *m, double *v)
 {
     int t = config_setting_type(m);
     char lit[64];
 
     if (t == CONFIG_TYPE_INT) {
         if (int_literal_wrapped(r, m, lit, sizeof lit))
-            return cfg_fail(r, g, key, "integer %s does not fit in 32 bits "
+            return cfg_fail(r, g, key,
+                            "integer %s does not fit in 32 bits "
                             "and libconfig 1.5 silently truncated it to %d "
                             "(got %s, expected %sL or a float such as %s.0)",
                             lit, config_setting_get_int(m), lit, lit, lit);
@@ -512,24 +537,32 @@ int cfg_double(cfg_reader *r, const config_setting_t *g, const char *key,
 
     if (!m) {
         if (required)
-            return cfg_fail(r, g, key, "missing key (expected a number in "
-                            "[%g, %g])", lo, hi);
+            return cfg_fail(r, g, key,
+                            "missing key (expected a number in "
+                            "[%g, %g])",
+                            lo, hi);
         *out = def * scale;
         return SIM_OK;
     }
     if ((rc = get_number(r, g, key, m, &v)) != SIM_OK)
         return rc;
     if (!isfinite(v))
-        return cfg_fail(r, m, NULL, "not a finite number (got %g, expected "
-                        "a number in [%g, %g])", v, lo, hi);
+        return cfg_fail(r, m, NULL,
+                        "not a finite number (got %g, expected "
+                        "a number in [%g, %g])",
+                        v, lo, hi);
     if (v < lo || v > hi) {
         if (v < 0 && lo >= 0 && config_setting_type(m) == CONFIG_TYPE_INT)
-            return cfg_fail(r, m, NULL, "out of range (got %g, expected "
+            return cfg_fail(r, m, NULL,
+                            "out of range (got %g, expected "
                             "[%g, %g]; a negative integer here may be a "
                             "32-bit overflow: write large values with an L "
-                            "suffix or as a float)", v, lo, hi);
-        return cfg_fail(r, m, NULL, "out of range (got %g, expected [%g, "
-                        "%g])", v, lo, hi);
+                            "suffix or as a float)",
+                            v, lo, hi);
+        return cfg_fail(r, m, NULL,
+                        "out of range (got %g, expected [%g, "
+                        "%g])",
+                        v, lo, hi);
     }
     *out = v * scale;
     return SIM_OK;
@@ -546,15 +579,18 @@ int cfg_int(cfg_reader *r, const config_setting_t *g, const char *key,
 
     if (!m) {
         if (required)
-            return cfg_fail(r, g, key, "missing key (expected an integer "
-                            "in [%lld, %lld])", lo, hi);
+            return cfg_fail(r, g, key,
+                            "missing key (expected an integer "
+                            "in [%lld, %lld])",
+                            lo, hi);
         *out = def;
         return SIM_OK;
     }
     t = config_setting_type(m);
     if (t == CONFIG_TYPE_INT) {
         if (int_literal_wrapped(r, m, lit, sizeof lit))
-            return cfg_fail(r, m, NULL, "integer %s does not fit in 32 bits "
+            return cfg_fail(r, m, NULL,
+                            "integer %s does not fit in 32 bits "
                             "and libconfig 1.5 silently truncated it to %d "
                             "(got %s, expected %sL or a float such as %s.0)",
                             lit, config_setting_get_int(m), lit, lit, lit);
@@ -564,22 +600,29 @@ int cfg_int(cfg_reader *r, const config_setting_t *g, const char *key,
     } else if (t == CONFIG_TYPE_FLOAT) {
         double d = config_setting_get_float(m);
         if (!isfinite(d) || d != floor(d) || fabs(d) > 9.0e18)
-            return cfg_fail(r, m, NULL, "not a whole number (got %g, "
-                            "expected an integer in [%lld, %lld])", d, lo,
-                            hi);
+            return cfg_fail(r, m, NULL,
+                            "not a whole number (got %g, "
+                            "expected an integer in [%lld, %lld])",
+                            d, lo, hi);
         v = (long long)d;
     } else {
-        return cfg_fail(r, m, NULL, "wrong type (got %s, expected an "
-                        "integer)", type_name(t));
+        return cfg_fail(r, m, NULL,
+                        "wrong type (got %s, expected an "
+                        "integer)",
+                        type_name(t));
     }
     if (v < lo || v > hi) {
         if (v < 0 && lo >= 0 && t == CONFIG_TYPE_INT)
-            return cfg_fail(r, m, NULL, "out of range (got %lld, expected "
+            return cfg_fail(r, m, NULL,
+                            "out of range (got %lld, expected "
                             "[%lld, %lld]; a negative integer here may be a "
                             "32-bit overflow: write large values with an L "
-                            "suffix or as a float)", v, lo, hi);
-        return cfg_fail(r, m, NULL, "out of range (got %lld, expected "
-                        "[%lld, %lld])", v, lo, hi);
+                            "suffix or as a float)",
+                            v, lo, hi);
+        return cfg_fail(r, m, NULL,
+                        "out of range (got %lld, expected "
+                        "[%lld, %lld])",
+                        v, lo, hi);
     }
     *out = v;
     return SIM_OK;
@@ -592,7 +635,8 @@ int cfg_bool(cfg_reader *r, const config_setting_t *g, const char *key,
     int t;
     if (!m) {
         if (required)
-            return cfg_fail(r, g, key, "missing key (expected true or "
+            return cfg_fail(r, g, key,
+                            "missing key (expected true or "
                             "false)");
         *out = def;
         return SIM_OK;
@@ -608,11 +652,15 @@ int cfg_bool(cfg_reader *r, const config_setting_t *g, const char *key,
             *out = v;
             return SIM_OK;
         }
-        return cfg_fail(r, m, NULL, "not a boolean (got %d, expected true, "
-                        "false, 0 or 1)", v);
+        return cfg_fail(r, m, NULL,
+                        "not a boolean (got %d, expected true, "
+                        "false, 0 or 1)",
+                        v);
     }
-    return cfg_fail(r, m, NULL, "wrong type (got %s, expected true or "
-                    "false)", type_name(t));
+    return cfg_fail(r, m, NULL,
+                    "wrong type (got %s, expected true or "
+                    "false)",
+                    type_name(t));
 }
 
 int cfg_string(cfg_reader *r, const config_setting_t *g, const char *key,
@@ -627,13 +675,16 @@ int cfg_string(cfg_reader *r, const config_setting_t *g, const char *key,
         return SIM_OK;
     }
     if (config_setting_type(m) != CONFIG_TYPE_STRING)
-        return cfg_fail(r, m, NULL, "wrong type (got %s, expected a string "
+        return cfg_fail(r, m, NULL,
+                        "wrong type (got %s, expected a string "
                         "in double quotes)",
                         type_name(config_setting_type(m)));
     s = config_setting_get_string(m);
     if (strlen(s) >= n)
-        return cfg_fail(r, m, NULL, "too long (got %zu characters, expected "
-                        "at most %zu)", strlen(s), n - 1);
+        return cfg_fail(r, m, NULL,
+                        "too long (got %zu characters, expected "
+                        "at most %zu)",
+                        strlen(s), n - 1);
     snprintf(buf, n, "%s", s);
     return SIM_OK;
 }
@@ -660,13 +711,15 @@ int cfg_choice(cfg_reader *r, const config_setting_t *g, const char *key,
             *out = i;
             return SIM_OK;
         }
-        w = snprintf(list + used, sizeof list - used, "%s\"%s\"",
-                     i ? ", " : "", choices[i]);
+        w = snprintf(list + used, sizeof list - used, "%s\"%s\"", i ? ", " : "",
+                     choices[i]);
         if (w > 0 && (size_t)w < sizeof list - used)
             used += (size_t)w;
     }
-    return cfg_fail(r, m, NULL, "unknown value (got \"%s\", expected one "
-                    "of: %s)", v, list);
+    return cfg_fail(r, m, NULL,
+                    "unknown value (got \"%s\", expected one "
+                    "of: %s)",
+                    v, list);
 }
 
 int cfg_member(cfg_reader *r, const config_setting_t *g, const char *key,
@@ -681,8 +734,9 @@ int cfg_member(cfg_reader *r, const config_setting_t *g, const char *key,
         return SIM_OK;
     }
     if (config_setting_type(m) != type &&
-        !(type == CONFIG_TYPE_LIST && config_setting_type(m) ==
-          CONFIG_TYPE_ARRAY && config_setting_length(m) == 0))
+        !(type == CONFIG_TYPE_LIST &&
+          config_setting_type(m) == CONFIG_TYPE_ARRAY &&
+          config_setting_length(m) == 0))
         return cfg_fail(r, m, NULL, "wrong type (got %s, expected %s)",
                         type_name(config_setting_type(m)), type_name(type));
     *out = m;
@@ -700,18 +754,24 @@ int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
         *n_out = 0;
     if (!m) {
         if (required)
-            return cfg_fail(r, g, key, "missing key (expected an array of "
-                            "%zu numbers)", n);
+            return cfg_fail(r, g, key,
+                            "missing key (expected an array of "
+                            "%zu numbers)",
+                            n);
         return SIM_OK;
     }
     t = config_setting_type(m);
     if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
-        return cfg_fail(r, m, NULL, "wrong type (got %s, expected an array "
-                        "[ ] of numbers)", type_name(t));
+        return cfg_fail(r, m, NULL,
+                        "wrong type (got %s, expected an array "
+                        "[ ] of numbers)",
+                        type_name(t));
     len = config_setting_length(m);
     if ((n && (size_t)len != n) || (!n && (size_t)len > cap))
-        return cfg_fail(r, m, NULL, "wrong length (got %d values, expected "
-                        "%zu)", len, n ? n : cap);
+        return cfg_fail(r, m, NULL,
+                        "wrong length (got %d values, expected "
+                        "%zu)",
+                        len, n ? n : cap);
     for (int i = 0; i < len; i++) {
         config_setting_t *e = config_setting_get_elem(m, (unsigned)i);
         double v;
@@ -723,11 +783,15 @@ int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
         else if (te == CONFIG_TYPE_FLOAT)
             v = config_setting_get_float(e);
         else
-            return cfg_fail(r, e, NULL, "wrong type (got %s, expected a "
-                            "number)", type_name(te));
+            return cfg_fail(r, e, NULL,
+                            "wrong type (got %s, expected a "
+                            "number)",
+                            type_name(te));
         if (!isfinite(v) || v < lo || v > hi)
-            return cfg_fail(r, e, NULL, "out of range (got %g, expected "
-                            "[%g, %g])", v, lo, hi);
+            return cfg_fail(r, e, NULL,
+                            "out of range (got %g, expected "
+                            "[%g, %g])",
+                            v, lo, hi);
         out[i] = v * scale;
     }
     if (n_out)
@@ -738,14 +802,15 @@ int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
 int cfg_parse_date(const char *s, int64_t *days)
 {
     int y, m, d, k = 0;
-    static const int mdays[12] = { 31, 28, 31, 30, 31, 30,
-                                   31, 31, 30, 31, 30, 31 };
+    static const int mdays[12] = {31, 28, 31, 30, 31, 30,
+                                  31, 31, 30, 31, 30, 31};
     int leap, dim;
     int64_t yy, era, yoe, doy, doe;
     unsigned mm;
 
-    if (!s || strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &k)
-        != 3 || k != 10 || s[4] != '-' || s[7] != '-')
+    if (!s || strlen(s) != 10 ||
+        sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &k) != 3 || k != 10 ||
+        s[4] != '-' || s[7] != '-')
         return -1;
     for (int i = 0; i < 10; i++)
         if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
@@ -809,19 +874,24 @@ static int ov_set(config_setting_t *s, int kind, long long iv, double dv,
                   int bv, const char *sv)
 {
     switch (kind) {
-    case OV_INT: return config_setting_set_int(s, (int)iv);
-    case OV_INT64: return config_setting_set_int64(s, iv);
-    case OV_FLOAT: return config_setting_set_float(s, dv);
-    case OV_BOOL: return config_setting_set_bool(s, bv);
-    default: return config_setting_set_string(s, sv);
+    case OV_INT:
+        return config_setting_set_int(s, (int)iv);
+    case OV_INT64:
+        return config_setting_set_int64(s, iv);
+    case OV_FLOAT:
+        return config_setting_set_float(s, dv);
+    case OV_BOOL:
+        return config_setting_set_bool(s, bv);
+    default:
+        return config_setting_set_string(s, sv);
     }
 }
 
 static int ov_type(int kind)
 {
-    static const int t[] = { CONFIG_TYPE_INT, CONFIG_TYPE_INT64,
-                             CONFIG_TYPE_FLOAT, CONFIG_TYPE_BOOL,
-                             CONFIG_TYPE_STRING };
+    static const int t[] = {CONFIG_TYPE_INT, CONFIG_TYPE_INT64,
+                            CONFIG_TYPE_FLOAT, CONFIG_TYPE_BOOL,
+                            CONFIG_TYPE_STRING};
     return t[kind];
 }
 
@@ -839,7 +909,8 @@ int cfg_override(cfg_reader *r, const char *kv)
     if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof key)
         return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                            "override '%s': expected KEY=VALUE, e.g. "
-                           "simulation.seed=7", kv);
+                           "simulation.seed=7",
+                           kv);
     memcpy(key, kv, (size_t)(eq - kv));
     key[eq - kv] = '\0';
     val = eq + 1;
@@ -854,7 +925,8 @@ int cfg_override(cfg_reader *r, const char *kv)
         if (k == 0 || k >= sizeof tok)
             return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                                "%s: malformed key path (expected names and "
-                               "[N] joined by '.')", key);
+                               "[N] joined by '.')",
+                               key);
         memcpy(tok, p, k);
         tok[k] = '\0';
         if (tok[0] == '[') {
@@ -868,26 +940,29 @@ int cfg_override(cfg_reader *r, const char *kv)
                 config_setting_is_group(cur))
                 return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                                    "%s: '%s' indexes something that is not "
-                                   "a list", key, tok);
+                                   "a list",
+                                   key, tok);
             next = config_setting_get_elem(cur, (unsigned)idx);
             if (!next)
                 return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                                    "%s: index %ld out of range (got %ld, "
-                                   "expected 0..%d)", key, idx, idx,
+                                   "expected 0..%d)",
+                                   key, idx, idx,
                                    config_setting_length(cur) - 1);
         } else {
             if (!config_setting_is_group(cur))
                 return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                                    "%s: '%s' is inside something that is "
-                                   "not a group", key, tok);
+                                   "not a group",
+                                   key, tok);
             next = config_setting_get_member(cur, tok);
             if (!next) {
-                next = config_setting_add(cur, tok, last ? ov_type(kind)
-                                                         : CONFIG_TYPE_GROUP);
+                next = config_setting_add(
+                    cur, tok, last ? ov_type(kind) : CONFIG_TYPE_GROUP);
                 if (!next)
                     return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
-                                       "%s: '%s' is not a valid key name",
-                                       key, tok);
+                                       "%s: '%s' is not a valid key name", key,
+                                       tok);
                 if (last)
                     ov_set(next, kind, iv, dv, bv, sv);
                 if (l->n < CFG_MAX_OVERRIDDEN)
@@ -905,8 +980,8 @@ int cfg_override(cfg_reader *r, const char *kv)
         int ok = 0;
         if (config_setting_is_aggregate(cur))
             return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
-                               "%s: is %s; set one of its keys instead",
-                               key, type_name(t));
+                               "%s: is %s; set one of its keys instead", key,
+                               type_name(t));
         if (t == CONFIG_TYPE_STRING)
             ok = config_setting_set_string(cur, kind == OV_STRING ? sv : val);
         else if (t == CONFIG_TYPE_FLOAT && kind <= OV_FLOAT)
@@ -925,8 +1000,8 @@ int cfg_override(cfg_reader *r, const char *kv)
             if (!name || !config_setting_is_group(parent))
                 return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                                    "%s: cannot change an element's type "
-                                   "(got %s, expected %s)", key, val,
-                                   type_name(t));
+                                   "(got %s, expected %s)",
+                                   key, val, type_name(t));
             snprintf(nm, sizeof nm, "%s", name);
             config_setting_remove(parent, nm);
             cur = config_setting_add(parent, nm, ov_type(kind));

@@ -23,11 +23,11 @@
 typedef struct cfg_reader {
     config_t cfg;
     int inited;
-    const char *top_file;        /* path given to cfg_read (borrowed) */
-    char incdir[1024];           /* folder @include paths start from */
-    char fbuf[1200];             /* scratch for cfg_file's joined path */
-    struct cfg_file *files;      /* cache of source texts */
-    sim_err *err;                /* where getters write (borrowed) */
+    const char *top_file;   /* path given to cfg_read (borrowed) */
+    char incdir[1024];      /* folder @include paths start from */
+    char fbuf[1200];        /* scratch for cfg_file's joined path */
+    struct cfg_file *files; /* cache of source texts */
+    sim_err *err;           /* where getters write (borrowed) */
 } cfg_reader;
 
 /* Reads path into r (include folder = path's folder, autoconvert on).

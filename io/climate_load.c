@@ -5,7 +5,8 @@
 #include "io/epw.h"
 #include "io/profile.h"
 
-int climate_load_for_scenario(const scenario *s, climate_year **out, sim_err *err)
+int climate_load_for_scenario(const scenario *s, climate_year **out,
+                              sim_err *err)
 {
     const scen_climate *c = &s->site.climate;
     climate_year *y;
@@ -20,14 +21,17 @@ int climate_load_for_scenario(const scenario *s, climate_year **out, sim_err *er
         profile_site site;
         profile_info info;
         profile_site_default(&site, s->site.latitude_deg, s->site.longitude_deg,
-                             s->site.utc_offset_s / 3600.0, s->site.elevation_m);
+                             s->site.utc_offset_s / 3600.0,
+                             s->site.elevation_m);
         site.name = s->site.name;
         rc = profile_read(c->path, &site, y, &info, err);
         if (rc == SIM_OK && !info.has_irradiance && s->energy.solar.present)
-            rc = sim_err_set(err, SIM_ECONFIG, s->path, 0,
-                             "site.climate.hourly_csv: '%s' has no ghi_w_m2 column, but "
-                             "energy.solar needs irradiance (got dry bulb only, expected "
-                             "ghi_w_m2 [and dni_w_m2, dhi_w_m2])", c->path);
+            rc = sim_err_set(
+                err, SIM_ECONFIG, s->path, 0,
+                "site.climate.hourly_csv: '%s' has no ghi_w_m2 column, but "
+                "energy.solar needs irradiance (got dry bulb only, expected "
+                "ghi_w_m2 [and dni_w_m2, dhi_w_m2])",
+                c->path);
     }
     if (rc != SIM_OK) {
         climate_year_free(y);

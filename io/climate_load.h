@@ -20,6 +20,7 @@
  * Errors: SIM_EIO (cannot open the file), SIM_ECONFIG ("FILE:LINE: ..." from
  * the reader; a CSV without ghi_w_m2 for a site with solar, naming
  * site.climate.hourly_csv). Nothing is allocated on failure. */
-int climate_load_for_scenario(const scenario *s, climate_year **out, sim_err *err);
+int climate_load_for_scenario(const scenario *s, climate_year **out,
+                              sim_err *err);
 
 #endif

@@ -15,12 +15,12 @@
 
 typedef struct reader {
     csvt *t;
-    char **cells;     /* pending record */
+    char **cells; /* pending record */
     size_t n_cells, cap_cells;
     size_t cap_rows;
-    int line;         /* current physical line */
-    int rec_line;     /* line where the pending record started */
-    int too_long;     /* line of a record longer than the header, or 0 */
+    int line;     /* current physical line */
+    int rec_line; /* line where the pending record started */
+    int too_long; /* line of a record longer than the header, or 0 */
 } reader;
 
 static void cb_field(void *s, size_t len, void *data)
@@ -32,7 +32,8 @@ static void cb_field(void *s, size_t len, void *data)
     if (len)
         memcpy(c, s, len);
     c[len] = '\0';
-    sim_grow((void **)&r->cells, &r->cap_cells, r->n_cells + 1, sizeof *r->cells);
+    sim_grow((void **)&r->cells, &r->cap_cells, r->n_cells + 1,
+             sizeof *r->cells);
     r->cells[r->n_cells++] = c;
 }
 
@@ -100,9 +101,10 @@ int csvt_read(const char *path, csvt **out, sim_err *err)
     }
     while ((len = getline(&buf, &cap, f)) > 0) {
         r.line++;
-        if (csv_parse(&p, buf, (size_t)len, cb_field, cb_row, &r) != (size_t)len) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, r.line, "malformed CSV: %s",
-                             csv_strerror(csv_error(&p)));
+        if (csv_parse(&p, buf, (size_t)len, cb_field, cb_row, &r) !=
+            (size_t)len) {
+            rc = sim_err_set(err, SIM_ECONFIG, path, r.line,
+                             "malformed CSV: %s", csv_strerror(csv_error(&p)));
             break;
         }
     }
@@ -116,10 +118,12 @@ int csvt_read(const char *path, csvt **out, sim_err *err)
         free(r.cells[i]);
     free(r.cells);
     if (rc == SIM_OK && !r.t->header)
-        rc = sim_err_set(err, SIM_ECONFIG, path, 1, "empty file (expected a header row)");
+        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                         "empty file (expected a header row)");
     if (rc == SIM_OK && r.too_long)
         rc = sim_err_set(err, SIM_ECONFIG, path, r.too_long,
-                         "row has more cells than the header (%zu)", r.t->n_cols);
+                         "row has more cells than the header (%zu)",
+                         r.t->n_cols);
     if (rc != SIM_OK) {
         csvt_free(r.t);
         return rc;

@@ -14,12 +14,12 @@
 #include "sim/err.h"
 
 typedef struct csvt {
-    size_t n_cols;     /* header cells */
-    size_t n_rows;     /* data rows */
-    char **header;     /* n_cols strings */
-    char ***rows;      /* n_rows x n_cols strings, never NULL */
-    int *line;         /* n_rows start lines */
-    char path[512];    /* file read */
+    size_t n_cols;  /* header cells */
+    size_t n_rows;  /* data rows */
+    char **header;  /* n_cols strings */
+    char ***rows;   /* n_rows x n_cols strings, never NULL */
+    int *line;      /* n_rows start lines */
+    char path[512]; /* file read */
 } csvt;
 
 /* Reads path into *out (OUT, caller frees with csvt_free).

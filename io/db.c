@@ -81,10 +81,11 @@ static int db_fail(db *d, sim_err *err, const char *what)
     case SQLITE_BUSY:
         return sim_err_set(err, SIM_EIO, d->path, 0,
                            "%s: database is locked by another process "
-                           "(waited %d s)", what, DB_BUSY_MS / 1000);
+                           "(waited %d s)",
+                           what, DB_BUSY_MS / 1000);
     case SQLITE_FULL:
-        return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)",
-                           what, msg);
+        return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)", what,
+                           msg);
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
         return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
@@ -93,9 +94,10 @@ static int db_fail(db *d, sim_err *err, const char *what)
         /* A write refused for want of space or by a file size limit comes
          * back as a plain I/O error; the OS error says which. */
         if ((rc & 0xff) == SQLITE_IOERR &&
-            (sqlite3_system_errno(d->h) == ENOSPC || sqlite3_system_errno(d->h) == EFBIG))
-            return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)", what,
-                               strerror(sqlite3_system_errno(d->h)));
+            (sqlite3_system_errno(d->h) == ENOSPC ||
+             sqlite3_system_errno(d->h) == EFBIG))
+            return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)",
+                               what, strerror(sqlite3_system_errno(d->h)));
         return sim_err_set(err, SIM_EIO, d->path, 0, "%s: %s (sqlite code %d)",
                            what, msg, rc);
     }
@@ -148,7 +150,8 @@ static int db_int(db *d, const char *sql, int64_t *v, sim_err *err)
 
 char *db_hash_hex(const void *p, size_t n, char hex[17])
 {
-    /* FNV-1a, 64-bit: offset basis 14695981039346656037, prime 2^40+2^8+0xb3. */
+    /* FNV-1a, 64-bit: offset basis 14695981039346656037, prime 2^40+2^8+0xb3.
+     */
     const unsigned char *c = p;
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++) {
@@ -174,16 +177,18 @@ static void sb_fields(sbuf *b, const resfield *t, size_t n)
 
 static void sb_summary_cols(sbuf *b)
 {
-    sb_add(b, ",\n  metric TEXT NOT NULL, n INTEGER NOT NULL, mean REAL, p10 REAL,"
-              " p50 REAL, p90 REAL, min REAL, max REAL");
+    sb_add(b,
+           ",\n  metric TEXT NOT NULL, n INTEGER NOT NULL, mean REAL, p10 REAL,"
+           " p50 REAL, p90 REAL, min REAL, max REAL");
 }
 
 #define RUN_FK "REFERENCES runs(id) ON DELETE CASCADE"
 
 static char *schema_sql(void)
 {
-    sbuf b = { NULL, 0, 0 };
-    sb_add(&b,
+    sbuf b = {NULL, 0, 0};
+    sb_add(
+        &b,
         "CREATE TABLE scenarios(\n"
         "  id INTEGER PRIMARY KEY,\n"
         "  name TEXT NOT NULL,\n"
@@ -215,11 +220,13 @@ static char *schema_sql(void)
         "  WHERE sweep_key IS NOT NULL AND status = 'complete';\n"
         "CREATE TABLE site_modules(\n"
         "  run_id INTEGER NOT NULL " RUN_FK ",\n"
-        "  idx INTEGER NOT NULL, module_type TEXT NOT NULL, count INTEGER NOT NULL,\n"
+        "  idx INTEGER NOT NULL, module_type TEXT NOT NULL, count INTEGER NOT "
+        "NULL,\n"
         "  PRIMARY KEY(run_id, idx)) STRICT;\n"
         "CREATE TABLE site_gpus(\n"
         "  run_id INTEGER NOT NULL " RUN_FK ",\n"
-        "  idx INTEGER NOT NULL, gpu_type TEXT NOT NULL, count INTEGER NOT NULL,\n"
+        "  idx INTEGER NOT NULL, gpu_type TEXT NOT NULL, count INTEGER NOT "
+        "NULL,\n"
         "  PRIMARY KEY(run_id, idx)) STRICT;\n"
         "CREATE TABLE site_sources(\n"
         "  run_id INTEGER NOT NULL " RUN_FK ",\n"
@@ -228,7 +235,8 @@ static char *schema_sql(void)
         "  PRIMARY KEY(run_id, idx)) STRICT;\n"
         "CREATE TABLE jobs(\n"
         "  run_id INTEGER NOT NULL " RUN_FK ",\n"
-        "  job INTEGER NOT NULL, name TEXT NOT NULL, model TEXT, precision TEXT,\n"
+        "  job INTEGER NOT NULL, name TEXT NOT NULL, model TEXT, precision "
+        "TEXT,\n"
         "  gpu_type TEXT, gpus INTEGER NOT NULL, tokens REAL,\n"
         "  PRIMARY KEY(run_id, job)) STRICT;\n");
     sb_add(&b, "CREATE TABLE job_reps(\n"
@@ -243,7 +251,8 @@ static char *schema_sql(void)
     sb_summary_cols(&b);
     sb_add(&b, ",\n  PRIMARY KEY(run_id, job, metric)) STRICT;\n");
     sb_add(&b, "CREATE TABLE site_reps(\n"
-               "  run_id INTEGER NOT NULL " RUN_FK ",\n  replication INTEGER NOT NULL");
+               "  run_id INTEGER NOT NULL " RUN_FK
+               ",\n  replication INTEGER NOT NULL");
     sb_fields(&b, resfield_site, resfield_n_site);
     sb_add(&b, ",\n  PRIMARY KEY(run_id, replication)) STRICT;\n");
     sb_add(&b, "CREATE TABLE site_summary(\n"
@@ -255,13 +264,15 @@ static char *schema_sql(void)
                "  replication INTEGER NOT NULL,\n  step INTEGER NOT NULL,\n"
                "  dt_s REAL NOT NULL");
     sb_fields(&b, resfield_step, resfield_n_step);
-    sb_add(&b, ",\n  PRIMARY KEY(run_id, replication, step)) STRICT, WITHOUT ROWID;\n");
-    sb_add(&b, "CREATE TABLE events(\n"
-               "  run_id INTEGER NOT NULL " RUN_FK ",\n"
-               "  replication INTEGER NOT NULL, seq INTEGER NOT NULL,\n"
-               "  t_s REAL NOT NULL, job INTEGER NOT NULL, kind TEXT NOT NULL,\n"
-               "  cause TEXT NOT NULL, value REAL,\n"
-               "  PRIMARY KEY(run_id, replication, seq)) STRICT, WITHOUT ROWID;\n");
+    sb_add(&b, ",\n  PRIMARY KEY(run_id, replication, step)) STRICT, WITHOUT "
+               "ROWID;\n");
+    sb_add(&b,
+           "CREATE TABLE events(\n"
+           "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+           "  replication INTEGER NOT NULL, seq INTEGER NOT NULL,\n"
+           "  t_s REAL NOT NULL, job INTEGER NOT NULL, kind TEXT NOT NULL,\n"
+           "  cause TEXT NOT NULL, value REAL,\n"
+           "  PRIMARY KEY(run_id, replication, seq)) STRICT, WITHOUT ROWID;\n");
     sb_add(&b, "PRAGMA application_id = %d;\nPRAGMA user_version = %d;\n",
            DB_APPLICATION_ID, DB_SCHEMA_VERSION);
     return b.s;
@@ -274,7 +285,8 @@ static int create_schema(db *d, sim_err *err)
     int64_t uv = 0;
     char *sql;
     int rc;
-    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "creating the schema")) != SIM_OK)
+    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "creating the schema")) !=
+        SIM_OK)
         return rc;
     if ((rc = db_int(d, "PRAGMA user_version;", &uv, err)) != SIM_OK)
         goto fail;
@@ -332,11 +344,12 @@ static int check_header(db *d, int *fresh, sim_err *err)
          * create its -shm file: that is not a foreign file
          * (tests/test_faults.c). */
         if (x == SQLITE_CANTOPEN || x == SQLITE_READONLY)
-            return sim_err_set(err, SIM_EIO, d->path, 0,
-                               "database is read-only (%s: a WAL database needs "
-                               "to create %s-shm beside it; check the file's and "
-                               "folder's permissions)",
-                               sqlite3_errmsg(d->h), d->path);
+            return sim_err_set(
+                err, SIM_EIO, d->path, 0,
+                "database is read-only (%s: a WAL database needs "
+                "to create %s-shm beside it; check the file's and "
+                "folder's permissions)",
+                sqlite3_errmsg(d->h), d->path);
         if (x != SQLITE_NOTADB && x != SQLITE_CORRUPT)
             return db_fail(d, err, "opening the results database");
         return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
@@ -345,21 +358,24 @@ static int check_header(db *d, int *fresh, sim_err *err)
     if ((rc = check_pragma(d, "PRAGMA quick_check;", err)) != SIM_OK)
         return rc;
     if ((rc = db_int(d, "PRAGMA user_version;", &uv, err)) != SIM_OK ||
-        (rc = db_int(d, "SELECT count(*) FROM sqlite_schema;", &nobj, err)) != SIM_OK)
+        (rc = db_int(d, "SELECT count(*) FROM sqlite_schema;", &nobj, err)) !=
+            SIM_OK)
         return rc;
     if (app == 0 && uv == 0 && nobj == 0) {
         *fresh = 1;
         return SIM_OK;
     }
     if (app != DB_APPLICATION_ID)
-        return sim_err_set(err, SIM_ECONFIG, d->path, 0,
-                           DB_NOT_OURS " (application_id 0x%08llx, expected 0x%08x)",
-                           (unsigned long long)(uint32_t)app, DB_APPLICATION_ID);
+        return sim_err_set(
+            err, SIM_ECONFIG, d->path, 0,
+            DB_NOT_OURS " (application_id 0x%08llx, expected 0x%08x)",
+            (unsigned long long)(uint32_t)app, DB_APPLICATION_ID);
     if (uv > DB_SCHEMA_VERSION)
-        return sim_err_set(err, SIM_ECONFIG, d->path, 0,
-                           "written by a newer factorysim (schema version %lld; "
-                           "this build reads version %d)", (long long)uv,
-                           DB_SCHEMA_VERSION);
+        return sim_err_set(
+            err, SIM_ECONFIG, d->path, 0,
+            "written by a newer factorysim (schema version %lld; "
+            "this build reads version %d)",
+            (long long)uv, DB_SCHEMA_VERSION);
     if (uv != DB_SCHEMA_VERSION)
         return sim_err_set(err, SIM_ECONFIG, d->path, 0,
                            DB_NOT_OURS " (schema version %lld, expected %d)",
@@ -410,7 +426,8 @@ static int reopen_immutable(db *d)
     k += (size_t)snprintf(uri, sizeof uri, "file:");
     for (const char *p = d->path; *p && k + 4 < sizeof uri; p++) {
         if (*p == '?' || *p == '#' || *p == '%')
-            k += (size_t)snprintf(uri + k, sizeof uri - k, "%%%02X", (unsigned char)*p);
+            k += (size_t)snprintf(uri + k, sizeof uri - k, "%%%02X",
+                                  (unsigned char)*p);
         else
             uri[k++] = *p;
     }
@@ -420,7 +437,8 @@ static int reopen_immutable(db *d)
     strcat(uri, "?immutable=1");
     sqlite3_close(d->h);
     d->h = NULL;
-    if (sqlite3_open_v2(uri, &d->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(uri, &d->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                        NULL) != SQLITE_OK)
         return SQLITE_CANTOPEN;
     sqlite3_extended_result_codes(d->h, 1);
     return SQLITE_OK;
@@ -435,7 +453,8 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
     *out = NULL;
     if (ro && stat(path, &sb) != 0)
         return sim_err_set(err, SIM_ENOTFOUND, path, 0,
-                           "cannot open results database (%s)", strerror(errno));
+                           "cannot open results database (%s)",
+                           strerror(errno));
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return sim_err_set(err, SIM_EIO, path, 0,
                            "is a directory, expected a results database file");
@@ -444,18 +463,20 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
     snprintf(d->path, sizeof d->path, "%s", path);
     rc = sqlite3_open_v2(path, &d->h,
                          ro ? SQLITE_OPEN_READONLY
-                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                         NULL);
     if (rc != SQLITE_OK) {
-        rc = sim_err_set(err, SIM_EIO, path, 0,
-                         "cannot open results database (%s%s)",
-                         d->h ? sqlite3_errmsg(d->h) : "out of memory",
-                         ro ? "" : "; does the folder exist and is it writable?");
+        rc = sim_err_set(
+            err, SIM_EIO, path, 0, "cannot open results database (%s%s)",
+            d->h ? sqlite3_errmsg(d->h) : "out of memory",
+            ro ? "" : "; does the folder exist and is it writable?");
         goto fail;
     }
     sqlite3_extended_result_codes(d->h, 1);
     sqlite3_busy_timeout(d->h, DB_BUSY_MS);
     rc = check_header(d, &fresh, err);
-    if (rc != SIM_OK && ro && (sqlite3_errcode(d->h) & 0xff) == SQLITE_CANTOPEN &&
+    if (rc != SIM_OK && ro &&
+        (sqlite3_errcode(d->h) & 0xff) == SQLITE_CANTOPEN &&
         reopen_immutable(d) == SQLITE_OK)
         rc = check_header(d, &fresh, err);
     if (rc != SIM_OK)
@@ -474,7 +495,8 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
             goto fail;
         }
         if ((rc = set_wal(d, err)) != SIM_OK ||
-            (rc = db_exec(d, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+            (rc = db_exec(d,
+                          "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
                           err, "setting pragmas")) != SIM_OK)
             goto fail;
         if (fresh) {
@@ -522,7 +544,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 static char *insert_sql(const char *table, const char *prefix, int n_prefix,
                         const resfield *t, size_t n)
 {
-    sbuf b = { NULL, 0, 0 };
+    sbuf b = {NULL, 0, 0};
     sb_add(&b, "INSERT INTO %s(%s", table, prefix);
     for (size_t i = 0; i < n; i++)
         sb_add(&b, ", %s", t[i].name);
@@ -574,44 +596,52 @@ static int check_run(const db *d, const db_run_meta *m, const res_rep *reps,
                      size_t n_reps, sim_err *err)
 {
     if (!m->scenario || !*m->scenario || !m->config_text)
-        return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                           "storing a run: scenario name and configuration text are required");
+        return sim_err_set(
+            err, SIM_EINVAL, d->path, 0,
+            "storing a run: scenario name and configuration text are required");
     if (n_reps == 0 || m->replications == 0)
         return sim_err_set(err, SIM_EINVAL, d->path, 0,
                            "storing a run: no replications");
     if (!(m->horizon_s > 0))
         return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                           "storing a run: horizon_s must be > 0 (got %g)", m->horizon_s);
+                           "storing a run: horizon_s must be > 0 (got %g)",
+                           m->horizon_s);
     if (m->status && strcmp(m->status, "complete") != 0 &&
         strcmp(m->status, "interrupted") != 0)
-        return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                           "storing a run: status must be complete or interrupted (got %s)",
-                           m->status);
+        return sim_err_set(
+            err, SIM_EINVAL, d->path, 0,
+            "storing a run: status must be complete or interrupted (got %s)",
+            m->status);
     if (!m->sweep_key != !m->case_key)
         return sim_err_set(err, SIM_EINVAL, d->path, 0,
                            "storing a run: sweep_key and case_key go together");
     if (m->n_jobs && !m->jobs)
-        return sim_err_set(err, SIM_EINVAL, d->path, 0, "storing a run: jobs missing");
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "storing a run: jobs missing");
     for (size_t j = 0; j < m->n_jobs; j++)
         if (!m->jobs[j].name)
             return sim_err_set(err, SIM_EINVAL, d->path, 0,
                                "storing a run: job %zu has no name", j);
     for (size_t r = 0; r < n_reps; r++) {
         if (reps[r].n_jobs != m->n_jobs)
-            return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                               "storing a run: replication %u has %zu jobs, expected %zu",
-                               reps[r].replication, reps[r].n_jobs, m->n_jobs);
+            return sim_err_set(
+                err, SIM_EINVAL, d->path, 0,
+                "storing a run: replication %u has %zu jobs, expected %zu",
+                reps[r].replication, reps[r].n_jobs, m->n_jobs);
         for (size_t q = 0; q < r; q++)
             if (reps[q].replication == reps[r].replication)
-                return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                                   "storing a run: replication %u appears twice",
-                                   reps[r].replication);
+                return sim_err_set(
+                    err, SIM_EINVAL, d->path, 0,
+                    "storing a run: replication %u appears twice",
+                    reps[r].replication);
         for (size_t i = 1; m->store_timeseries && i < reps[r].n_steps; i++)
             if (!(reps[r].steps[i].t_s > reps[r].steps[i - 1].t_s))
-                return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                                   "storing a run: replication %u: steps[%zu].t_s = %g "
-                                   "not after the previous step (%g)", reps[r].replication,
-                                   i, reps[r].steps[i].t_s, reps[r].steps[i - 1].t_s);
+                return sim_err_set(
+                    err, SIM_EINVAL, d->path, 0,
+                    "storing a run: replication %u: steps[%zu].t_s = %g "
+                    "not after the previous step (%g)",
+                    reps[r].replication, i, reps[r].steps[i].t_s,
+                    reps[r].steps[i - 1].t_s);
         if (m->store_timeseries && reps[r].n_steps == 1 && !(m->step_s > 0))
             return sim_err_set(err, SIM_EINVAL, d->path, 0,
                                "storing a run: one time step needs step_s > 0");
@@ -647,7 +677,8 @@ static double merge_steps(const res_step *s, size_t n, size_t i0, size_t i1,
     for (size_t f = 1; f < resfield_n_step; f++) {
         double acc = 0;
         for (size_t i = i0; i < i1; i++)
-            acc += resfield_get(&s[i], &resfield_step[f]) * step_dt(s, n, i, step_s);
+            acc += resfield_get(&s[i], &resfield_step[f]) *
+                   step_dt(s, n, i, step_s);
         resfield_set(out, &resfield_step[f], acc / dt_sum);
     }
     out->t_s = s[i0].t_s;
@@ -656,8 +687,9 @@ static double merge_steps(const res_step *s, size_t n, size_t i0, size_t i1,
     return dt_sum;
 }
 
-static int store_steps(db *d, sqlite3_stmt *st, int64_t run_id, const res_rep *r,
-                       double step_s, uint32_t k, sim_err *err)
+static int store_steps(db *d, sqlite3_stmt *st, int64_t run_id,
+                       const res_rep *r, double step_s, uint32_t k,
+                       sim_err *err)
 {
     int rc;
     size_t out_i = 0;
@@ -678,17 +710,19 @@ static int store_steps(db *d, sqlite3_stmt *st, int64_t run_id, const res_rep *r
     return SIM_OK;
 }
 
-static int store_events(db *d, sqlite3_stmt *st, int64_t run_id, const res_rep *r,
-                        sim_err *err)
+static int store_events(db *d, sqlite3_stmt *st, int64_t run_id,
+                        const res_rep *r, sim_err *err)
 {
     int rc;
     for (size_t i = 0; i < r->n_events; i++) {
         const res_event *e = &r->events[i];
-        if (e->kind < 0 || e->kind >= RES_EV_N || e->cause < 0 || e->cause >= RES_CAUSE_N)
-            return sim_err_set(err, SIM_EINVAL, d->path, 0,
-                               "storing a run: replication %u: event %zu has kind %d, "
-                               "cause %d (out of range)", r->replication, i, e->kind,
-                               e->cause);
+        if (e->kind < 0 || e->kind >= RES_EV_N || e->cause < 0 ||
+            e->cause >= RES_CAUSE_N)
+            return sim_err_set(
+                err, SIM_EINVAL, d->path, 0,
+                "storing a run: replication %u: event %zu has kind %d, "
+                "cause %d (out of range)",
+                r->replication, i, e->kind, e->cause);
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int64(st, 2, r->replication);
         sqlite3_bind_int64(st, 3, (sqlite3_int64)i);
@@ -712,15 +746,18 @@ static void now_utc(char buf[32])
 }
 
 /* The scenario row for (name, text), inserted if new. */
-static int store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err)
+static int store_scenario(db *d, const db_run_meta *m, int64_t *id,
+                          sim_err *err)
 {
     sqlite3_stmt *st;
     char hex[17];
     int rc;
     db_hash_hex(m->config_text, strlen(m->config_text), hex);
-    if ((rc = db_prep(d, "INSERT INTO scenarios(name, config_hash, config_text) "
-                         "VALUES(?1, ?2, ?3) ON CONFLICT(name, config_hash) DO NOTHING;",
-                      &st, err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "INSERT INTO scenarios(name, config_hash, config_text) "
+             "VALUES(?1, ?2, ?3) ON CONFLICT(name, config_hash) DO NOTHING;",
+             &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_text(st, 1, m->scenario, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
@@ -729,17 +766,21 @@ static int store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err
     sqlite3_finalize(st);
     if (rc != SIM_OK)
         return rc;
-    if ((rc = db_prep(d, "SELECT id, config_text FROM scenarios WHERE name = ?1 "
-                         "AND config_hash = ?2;", &st, err)) != SIM_OK)
+    if ((rc = db_prep(d,
+                      "SELECT id, config_text FROM scenarios WHERE name = ?1 "
+                      "AND config_hash = ?2;",
+                      &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_text(st, 1, m->scenario, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, hex, -1, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_ROW) {
         rc = db_fail(d, err, "reading the scenario back");
-    } else if (strcmp((const char *)sqlite3_column_text(st, 1), m->config_text) != 0) {
-        rc = sim_err_set(err, SIM_EINVAL, d->path, 0,
-                         "scenario %s: another configuration has the same hash %s",
-                         m->scenario, hex);
+    } else if (strcmp((const char *)sqlite3_column_text(st, 1),
+                      m->config_text) != 0) {
+        rc = sim_err_set(
+            err, SIM_EINVAL, d->path, 0,
+            "scenario %s: another configuration has the same hash %s",
+            m->scenario, hex);
     } else {
         *id = sqlite3_column_int64(st, 0);
     }
@@ -747,13 +788,15 @@ static int store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err
     return rc;
 }
 
-static int store_counts(db *d, int64_t run_id, const char *table, const char *col,
-                        const db_count *c, size_t n, sim_err *err)
+static int store_counts(db *d, int64_t run_id, const char *table,
+                        const char *col, const db_count *c, size_t n,
+                        sim_err *err)
 {
     char sql[160];
     sqlite3_stmt *st;
     int rc = SIM_OK;
-    snprintf(sql, sizeof sql, "INSERT INTO %s(run_id, idx, %s, count) VALUES(?1, ?2, ?3, ?4);",
+    snprintf(sql, sizeof sql,
+             "INSERT INTO %s(run_id, idx, %s, count) VALUES(?1, ?2, ?3, ?4);",
              table, col);
     if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
         return rc;
@@ -768,17 +811,21 @@ static int store_counts(db *d, int64_t run_id, const char *table, const char *co
     return rc;
 }
 
-static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m, sim_err *err)
+static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
+                            sim_err *err)
 {
     sqlite3_stmt *st;
     int rc;
     if ((rc = store_counts(d, run_id, "site_modules", "module_type", m->modules,
                            m->n_modules, err)) != SIM_OK ||
-        (rc = store_counts(d, run_id, "site_gpus", "gpu_type", m->gpus, m->n_gpus,
-                           err)) != SIM_OK)
+        (rc = store_counts(d, run_id, "site_gpus", "gpu_type", m->gpus,
+                           m->n_gpus, err)) != SIM_OK)
         return rc;
-    if ((rc = db_prep(d, "INSERT INTO site_sources(run_id, idx, kind, name, power_w, "
-                         "energy_j) VALUES(?1, ?2, ?3, ?4, ?5, ?6);", &st, err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "INSERT INTO site_sources(run_id, idx, kind, name, power_w, "
+             "energy_j) VALUES(?1, ?2, ?3, ?4, ?5, ?6);",
+             &st, err)) != SIM_OK)
         return rc;
     for (size_t i = 0; i < m->n_sources && rc == SIM_OK; i++) {
         const db_source_def *s = &m->sources[i];
@@ -793,9 +840,11 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m, sim_err
     sqlite3_finalize(st);
     if (rc != SIM_OK)
         return rc;
-    if ((rc = db_prep(d, "INSERT INTO jobs(run_id, job, name, model, precision, gpu_type, "
-                         "gpus, tokens) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);", &st,
-                      err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "INSERT INTO jobs(run_id, job, name, model, precision, gpu_type, "
+             "gpus, tokens) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);",
+             &st, err)) != SIM_OK)
         return rc;
     for (size_t j = 0; j < m->n_jobs && rc == SIM_OK; j++) {
         const db_job_def *jd = &m->jobs[j];
@@ -814,8 +863,8 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m, sim_err
 }
 
 /* The run row; *run_id receives its id. */
-static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m, size_t n_reps,
-                         int64_t *run_id, sim_err *err)
+static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
+                         size_t n_reps, int64_t *run_id, sim_err *err)
 {
     sqlite3_stmt *st;
     char created[32];
@@ -827,12 +876,15 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m, size_t n_
         snprintf(created, sizeof created, "%s", m->created_utc);
     else
         now_utc(created);
-    if ((rc = db_prep(d, "INSERT INTO runs(scenario_id, seed, replications, n_reps, version, "
-                         "created_utc, horizon_s, step_s, ts_downsample, has_events, "
-                         "site_name, it_capacity_w, sweep_key, case_key, case_index, "
-                         "overrides_json, mpi_rank, status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
-                         "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18);",
-                      &st, err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "INSERT INTO runs(scenario_id, seed, replications, n_reps, "
+             "version, "
+             "created_utc, horizon_s, step_s, ts_downsample, has_events, "
+             "site_name, it_capacity_w, sweep_key, case_key, case_index, "
+             "overrides_json, mpi_rank, status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+             "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18);",
+             &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_int64(st, 1, scen_id);
     /* uint64 seeds above 2^63 are stored as their two's-complement int64. */
@@ -865,7 +917,8 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m, size_t n_
     rc = sqlite3_step(st);
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
         rc = sim_err_set(err, SIM_EINVAL, d->path, 0,
-                         "sweep %s case %s is already stored", m->sweep_key, m->case_key);
+                         "sweep %s case %s is already stored", m->sweep_key,
+                         m->case_key);
     else if (rc != SQLITE_DONE)
         rc = db_fail(d, err, "storing the run");
     else
@@ -875,31 +928,35 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m, size_t n_
     return rc;
 }
 
-static int store_reps(db *d, int64_t run_id, const db_run_meta *m, const res_rep *reps,
-                      size_t n_reps, sim_err *err)
+static int store_reps(db *d, int64_t run_id, const db_run_meta *m,
+                      const res_rep *reps, size_t n_reps, sim_err *err)
 {
     sqlite3_stmt *sj = NULL, *ss = NULL, *sts = NULL, *sev = NULL;
     char *q;
     int rc;
-    q = insert_sql("job_reps", "run_id, job, replication", 3, resfield_job, resfield_n_job);
+    q = insert_sql("job_reps", "run_id, job, replication", 3, resfield_job,
+                   resfield_n_job);
     rc = db_prep(d, q, &sj, err);
     free(q);
     if (rc != SIM_OK)
         goto done;
-    q = insert_sql("site_reps", "run_id, replication", 2, resfield_site, resfield_n_site);
+    q = insert_sql("site_reps", "run_id, replication", 2, resfield_site,
+                   resfield_n_site);
     rc = db_prep(d, q, &ss, err);
     free(q);
     if (rc != SIM_OK)
         goto done;
-    q = insert_sql("timeseries", "run_id, replication, step, dt_s", 4, resfield_step,
-                   resfield_n_step);
+    q = insert_sql("timeseries", "run_id, replication, step, dt_s", 4,
+                   resfield_step, resfield_n_step);
     rc = db_prep(d, q, &sts, err);
     free(q);
     if (rc != SIM_OK)
         goto done;
-    if ((rc = db_prep(d, "INSERT INTO events(run_id, replication, seq, t_s, job, kind, "
-                         "cause, value) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);", &sev,
-                      err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "INSERT INTO events(run_id, replication, seq, t_s, job, kind, "
+             "cause, value) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);",
+             &sev, err)) != SIM_OK)
         goto done;
     for (size_t r = 0; r < n_reps; r++) {
         const res_rep *rp = &reps[r];
@@ -917,9 +974,11 @@ static int store_reps(db *d, int64_t run_id, const db_run_meta *m, const res_rep
         if ((rc = db_done(d, ss, err, "storing site results")) != SIM_OK)
             goto done;
         if (m->store_timeseries &&
-            (rc = store_steps(d, sts, run_id, rp, m->step_s, m->ts_downsample, err)) != SIM_OK)
+            (rc = store_steps(d, sts, run_id, rp, m->step_s, m->ts_downsample,
+                              err)) != SIM_OK)
             goto done;
-        if (m->store_events && (rc = store_events(d, sev, run_id, rp, err)) != SIM_OK)
+        if (m->store_events &&
+            (rc = store_events(d, sev, run_id, rp, err)) != SIM_OK)
             goto done;
     }
 done:
@@ -936,12 +995,16 @@ static int store_summaries(db *d, int64_t run_id, const db_run_meta *m,
     sqlite3_stmt *sj = NULL, *ss = NULL;
     double *x = sim_xmalloc(n_reps * sizeof *x);
     int rc;
-    if ((rc = db_prep(d, "INSERT INTO job_summary(run_id, job, metric, n, mean, p10, p50, "
-                         "p90, min, max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);",
-                      &sj, err)) != SIM_OK ||
-        (rc = db_prep(d, "INSERT INTO site_summary(run_id, metric, n, mean, p10, p50, p90, "
-                         "min, max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9);",
-                      &ss, err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "INSERT INTO job_summary(run_id, job, metric, n, mean, p10, p50, "
+             "p90, min, max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);",
+             &sj, err)) != SIM_OK ||
+        (rc = db_prep(
+             d,
+             "INSERT INTO site_summary(run_id, metric, n, mean, p10, p50, p90, "
+             "min, max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9);",
+             &ss, err)) != SIM_OK)
         goto done;
     for (size_t j = 0; j < m->n_jobs; j++)
         for (size_t f = 0; f < resfield_n_job; f++) {
@@ -950,7 +1013,8 @@ static int store_summaries(db *d, int64_t run_id, const db_run_meta *m,
             sqlite3_bind_int64(sj, 1, run_id);
             sqlite3_bind_int64(sj, 2, (sqlite3_int64)j);
             if ((rc = store_summary(d, sj, 3, resfield_job[f].name,
-                                    stats_summarize(x, 1, n_reps), err)) != SIM_OK)
+                                    stats_summarize(x, 1, n_reps), err)) !=
+                SIM_OK)
                 goto done;
         }
     for (size_t f = 0; f < resfield_n_site; f++) {
@@ -968,17 +1032,19 @@ done:
     return rc;
 }
 
-int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps, size_t n_reps,
-                 int64_t *run_id, sim_err *err)
+int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
+                 size_t n_reps, int64_t *run_id, sim_err *err)
 {
     int64_t scen_id = 0, id = 0;
     int rc;
     if (d->readonly)
-        return sim_err_set(err, SIM_EIO, d->path, 0,
-                           "database is opened read-only (cannot store results)");
+        return sim_err_set(
+            err, SIM_EIO, d->path, 0,
+            "database is opened read-only (cannot store results)");
     if ((rc = check_run(d, meta, reps, n_reps, err)) != SIM_OK)
         return rc;
-    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "starting to store a run")) != SIM_OK)
+    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "starting to store a run")) !=
+        SIM_OK)
         return rc;
     if ((rc = store_scenario(d, meta, &scen_id, err)) != SIM_OK ||
         (rc = store_run_row(d, scen_id, meta, n_reps, &id, err)) != SIM_OK ||
@@ -1005,18 +1071,24 @@ int db_latest_run(db *d, int64_t *run_id, sim_err *err)
     if ((rc = db_int(d, "SELECT count(*) FROM runs;", &n, err)) != SIM_OK)
         return rc;
     if (n == 0)
-        return sim_err_set(err, SIM_ENOTFOUND, d->path, 0, "no runs stored yet");
+        return sim_err_set(err, SIM_ENOTFOUND, d->path, 0,
+                           "no runs stored yet");
     return db_int(d, "SELECT max(id) FROM runs;", run_id, err);
 }
 
-int db_case_done(db *d, const char *sweep_key, const char *case_key, sim_err *err)
+int db_case_done(db *d, const char *sweep_key, const char *case_key,
+                 sim_err *err)
 {
     sqlite3_stmt *st;
     int rc;
     if (!sweep_key || !case_key)
-        return sim_err_set(err, SIM_EINVAL, d->path, 0, "db_case_done: NULL key");
-    if ((rc = db_prep(d, "SELECT count(*) FROM runs WHERE sweep_key = ?1 AND case_key = ?2 "
-                         "AND status = 'complete';", &st, err)) != SIM_OK)
+        return sim_err_set(err, SIM_EINVAL, d->path, 0,
+                           "db_case_done: NULL key");
+    if ((rc = db_prep(
+             d,
+             "SELECT count(*) FROM runs WHERE sweep_key = ?1 AND case_key = ?2 "
+             "AND status = 'complete';",
+             &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_text(st, 1, sweep_key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, case_key, -1, SQLITE_STATIC);
@@ -1036,11 +1108,13 @@ static char *col_str(sqlite3_stmt *st, int i)
 
 static double col_real(sqlite3_stmt *st, int i)
 {
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? (double)NAN : sqlite3_column_double(st, i);
+    return sqlite3_column_type(st, i) == SQLITE_NULL
+               ? (double)NAN
+               : sqlite3_column_double(st, i);
 }
 
-static void read_fields(sqlite3_stmt *st, int first, void *rec, const resfield *t,
-                        size_t n)
+static void read_fields(sqlite3_stmt *st, int first, void *rec,
+                        const resfield *t, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         resfield_set(rec, &t[i], col_real(st, first + (int)i));
@@ -1113,19 +1187,23 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
     sqlite3_stmt *st;
     db_run_meta *mt = &m->pub.meta;
     int rc;
-    if ((rc = db_prep(d, "SELECT s.name, s.config_text, s.config_hash, r.seed, "
-                         "r.replications, r.n_reps, r.version, r.created_utc, r.horizon_s, "
-                         "r.step_s, r.ts_downsample, r.has_events, r.site_name, "
-                         "r.it_capacity_w, r.sweep_key, r.case_key, r.case_index, "
-                         "r.overrides_json, r.mpi_rank, r.status FROM runs r JOIN scenarios s "
-                         "ON s.id = r.scenario_id WHERE r.id = ?1;", &st, err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "SELECT s.name, s.config_text, s.config_hash, r.seed, "
+             "r.replications, r.n_reps, r.version, r.created_utc, r.horizon_s, "
+             "r.step_s, r.ts_downsample, r.has_events, r.site_name, "
+             "r.it_capacity_w, r.sweep_key, r.case_key, r.case_index, "
+             "r.overrides_json, r.mpi_rank, r.status FROM runs r JOIN "
+             "scenarios s "
+             "ON s.id = r.scenario_id WHERE r.id = ?1;",
+             &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_int64(st, 1, id);
     rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) {
         sqlite3_finalize(st);
-        return sim_err_set(err, SIM_ENOTFOUND, d->path, 0, "no run with id %lld",
-                           (long long)id);
+        return sim_err_set(err, SIM_ENOTFOUND, d->path, 0,
+                           "no run with id %lld", (long long)id);
     }
     if (rc != SQLITE_ROW) {
         rc = db_fail(d, err, "reading a run");
@@ -1143,7 +1221,9 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
     mt->version = keep(m, col_str(st, 6));
     mt->created_utc = keep(m, col_str(st, 7));
     mt->horizon_s = sqlite3_column_double(st, 8);
-    mt->step_s = sqlite3_column_type(st, 9) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 9);
+    mt->step_s = sqlite3_column_type(st, 9) == SQLITE_NULL
+                     ? 0
+                     : sqlite3_column_double(st, 9);
     mt->ts_downsample = (uint32_t)sqlite3_column_int64(st, 10);
     mt->store_timeseries = mt->ts_downsample > 0;
     mt->store_events = sqlite3_column_int(st, 11);
@@ -1151,9 +1231,13 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
     mt->it_capacity_w = col_real(st, 13);
     mt->sweep_key = keep(m, col_str(st, 14));
     mt->case_key = keep(m, col_str(st, 15));
-    mt->case_index = sqlite3_column_type(st, 16) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 16);
+    mt->case_index = sqlite3_column_type(st, 16) == SQLITE_NULL
+                         ? -1
+                         : sqlite3_column_int64(st, 16);
     mt->overrides_json = keep(m, col_str(st, 17));
-    mt->mpi_rank = sqlite3_column_type(st, 18) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 18);
+    mt->mpi_rank = sqlite3_column_type(st, 18) == SQLITE_NULL
+                       ? -1
+                       : sqlite3_column_int(st, 18);
     mt->status = keep(m, col_str(st, 19));
     sqlite3_finalize(st);
     return SIM_OK;
@@ -1227,13 +1311,15 @@ static size_t rep_index(const db_run *r, int64_t rep)
         else
             hi = mid;
     }
-    return lo < r->n_reps && (int64_t)r->reps[lo].replication == rep ? lo : r->n_reps;
+    return lo < r->n_reps && (int64_t)r->reps[lo].replication == rep
+               ? lo
+               : r->n_reps;
 }
 
 static int load_reps(db *d, db_run *r, sim_err *err)
 {
     sqlite3_stmt *st;
-    sbuf b = { NULL, 0, 0 };
+    sbuf b = {NULL, 0, 0};
     size_t i = 0, nj = r->meta.n_jobs;
     int rc;
     sb_add(&b, "SELECT replication");
@@ -1273,7 +1359,8 @@ static int load_reps(db *d, db_run *r, sim_err *err)
         size_t k = rep_index(r, sqlite3_column_int64(st, 0));
         int64_t j = sqlite3_column_int64(st, 1);
         if (k < r->n_reps && j >= 0 && (size_t)j < nj)
-            read_fields(st, 2, &r->reps[k].jobs[j], resfield_job, resfield_n_job);
+            read_fields(st, 2, &r->reps[k].jobs[j], resfield_job,
+                        resfield_n_job);
     }
     rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading job results");
     sqlite3_finalize(st);
@@ -1283,13 +1370,14 @@ static int load_reps(db *d, db_run *r, sim_err *err)
 static int load_steps(db *d, db_run *r, sim_err *err)
 {
     sqlite3_stmt *st;
-    sbuf b = { NULL, 0, 0 };
+    sbuf b = {NULL, 0, 0};
     size_t *cap = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *cap);
     int rc;
     sb_add(&b, "SELECT replication, dt_s");
     for (size_t f = 0; f < resfield_n_step; f++)
         sb_add(&b, ", %s", resfield_step[f].name);
-    sb_add(&b, " FROM timeseries WHERE run_id = ?1 ORDER BY replication, step;");
+    sb_add(&b,
+           " FROM timeseries WHERE run_id = ?1 ORDER BY replication, step;");
     rc = db_prep(d, b.s, &st, err);
     free(b.s);
     if (rc != SIM_OK) {
@@ -1315,7 +1403,8 @@ static int load_steps(db *d, db_run *r, sim_err *err)
         read_fields(st, 2, &rp->steps[n], resfield_step, resfield_n_step);
         rp->n_steps = n + 1;
     }
-    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading the time series");
+    rc =
+        rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading the time series");
     sqlite3_finalize(st);
     free(cap);
     return rc;
@@ -1334,8 +1423,11 @@ static int load_events(db *d, db_run *r, sim_err *err)
     sqlite3_stmt *st;
     size_t *cap = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *cap);
     int rc;
-    if ((rc = db_prep(d, "SELECT replication, t_s, job, kind, cause, value FROM events "
-                         "WHERE run_id = ?1 ORDER BY replication, seq;", &st, err)) != SIM_OK) {
+    if ((rc = db_prep(
+             d,
+             "SELECT replication, t_s, job, kind, cause, value FROM events "
+             "WHERE run_id = ?1 ORDER BY replication, seq;",
+             &st, err)) != SIM_OK) {
         free(cap);
         return rc;
     }
@@ -1347,7 +1439,8 @@ static int load_events(db *d, db_run *r, sim_err *err)
         if (k >= r->n_reps)
             continue;
         rp = &r->reps[k];
-        sim_grow((void **)&rp->events, &cap[k], rp->n_events + 1, sizeof *rp->events);
+        sim_grow((void **)&rp->events, &cap[k], rp->n_events + 1,
+                 sizeof *rp->events);
         e = &rp->events[rp->n_events++];
         e->t_s = sqlite3_column_double(st, 1);
         e->job = (int32_t)sqlite3_column_int64(st, 2);
@@ -1359,9 +1452,10 @@ static int load_events(db *d, db_run *r, sim_err *err)
         if (e->kind < 0 || e->cause < 0) {
             sqlite3_finalize(st);
             free(cap);
-            return sim_err_set(err, SIM_ECONFIG, d->path, 0,
-                               "run %lld: unknown event kind or cause in the event log",
-                               (long long)r->id);
+            return sim_err_set(
+                err, SIM_ECONFIG, d->path, 0,
+                "run %lld: unknown event kind or cause in the event log",
+                (long long)r->id);
         }
     }
     rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading the event log");
@@ -1375,31 +1469,35 @@ static int load_summaries(db *d, db_run *r, sim_err *err)
     sqlite3_stmt *st;
     size_t nj = r->meta.n_jobs;
     int rc;
-    r->job_summary = sim_xcalloc(nj * resfield_n_job + 1, sizeof *r->job_summary);
+    r->job_summary =
+        sim_xcalloc(nj * resfield_n_job + 1, sizeof *r->job_summary);
     r->site_summary = sim_xcalloc(resfield_n_site, sizeof *r->site_summary);
     for (size_t i = 0; i < nj * resfield_n_job; i++)
-        r->job_summary[i] = (stat_summary){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+        r->job_summary[i] = (stat_summary){0, NAN, NAN, NAN, NAN, NAN, NAN};
     for (size_t i = 0; i < resfield_n_site; i++)
-        r->site_summary[i] = (stat_summary){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+        r->site_summary[i] = (stat_summary){0, NAN, NAN, NAN, NAN, NAN, NAN};
     for (int pass = 0; pass < 2; pass++) {
-        const char *sql = pass == 0
-            ? "SELECT job, metric, n, mean, p10, p50, p90, min, max FROM job_summary "
-              "WHERE run_id = ?1;"
-            : "SELECT 0, metric, n, mean, p10, p50, p90, min, max FROM site_summary "
-              "WHERE run_id = ?1;";
+        const char *sql = pass == 0 ? "SELECT job, metric, n, mean, p10, p50, "
+                                      "p90, min, max FROM job_summary "
+                                      "WHERE run_id = ?1;"
+                                    : "SELECT 0, metric, n, mean, p10, p50, "
+                                      "p90, min, max FROM site_summary "
+                                      "WHERE run_id = ?1;";
         if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
             return rc;
         sqlite3_bind_int64(st, 1, r->id);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             int64_t j = sqlite3_column_int64(st, 0);
             const char *metric = (const char *)sqlite3_column_text(st, 1);
-            int f = pass == 0 ? resfield_find(resfield_job, resfield_n_job, metric)
-                              : resfield_find(resfield_site, resfield_n_site, metric);
+            int f = pass == 0
+                        ? resfield_find(resfield_job, resfield_n_job, metric)
+                        : resfield_find(resfield_site, resfield_n_site, metric);
             stat_summary *s;
             if (f < 0 || j < 0 || (pass == 0 && (size_t)j >= nj))
                 continue;
-            s = pass == 0 ? &r->job_summary[(size_t)j * resfield_n_job + (size_t)f]
-                          : &r->site_summary[f];
+            s = pass == 0
+                    ? &r->job_summary[(size_t)j * resfield_n_job + (size_t)f]
+                    : &r->site_summary[f];
             s->n = (size_t)sqlite3_column_int64(st, 2);
             s->mean = col_real(st, 3);
             s->p10 = col_real(st, 4);
@@ -1427,16 +1525,26 @@ int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
         return rc;
     }
     if ((rc = load_head(d, run_id, m, err)) != SIM_OK ||
-        (rc = load_rows(d, "SELECT module_type, count FROM site_modules WHERE run_id = ?1 "
-                           "ORDER BY idx;", run_id, row_module, m, err)) != SIM_OK ||
-        (rc = load_rows(d, "SELECT gpu_type, count FROM site_gpus WHERE run_id = ?1 "
-                           "ORDER BY idx;", run_id, row_gpu, m, err)) != SIM_OK ||
-        (rc = load_rows(d, "SELECT kind, name, power_w, energy_j FROM site_sources "
-                           "WHERE run_id = ?1 ORDER BY idx;", run_id, row_source, m,
-                        err)) != SIM_OK ||
-        (rc = load_rows(d, "SELECT name, model, precision, gpu_type, gpus, tokens FROM jobs "
-                           "WHERE run_id = ?1 ORDER BY job;", run_id, row_job, m,
-                        err)) != SIM_OK)
+        (rc = load_rows(
+             d,
+             "SELECT module_type, count FROM site_modules WHERE run_id = ?1 "
+             "ORDER BY idx;",
+             run_id, row_module, m, err)) != SIM_OK ||
+        (rc = load_rows(
+             d,
+             "SELECT gpu_type, count FROM site_gpus WHERE run_id = ?1 "
+             "ORDER BY idx;",
+             run_id, row_gpu, m, err)) != SIM_OK ||
+        (rc =
+             load_rows(d,
+                       "SELECT kind, name, power_w, energy_j FROM site_sources "
+                       "WHERE run_id = ?1 ORDER BY idx;",
+                       run_id, row_source, m, err)) != SIM_OK ||
+        (rc = load_rows(
+             d,
+             "SELECT name, model, precision, gpu_type, gpus, tokens FROM jobs "
+             "WHERE run_id = ?1 ORDER BY job;",
+             run_id, row_job, m, err)) != SIM_OK)
         goto fail;
     m->pub.meta.jobs = m->jobs;
     m->pub.meta.modules = m->modules;
@@ -1444,8 +1552,10 @@ int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
     m->pub.meta.sources = m->sources;
     if ((rc = load_reps(d, &m->pub, err)) != SIM_OK ||
         (rc = load_summaries(d, &m->pub, err)) != SIM_OK ||
-        ((flags & DB_LOAD_STEPS) && (rc = load_steps(d, &m->pub, err)) != SIM_OK) ||
-        ((flags & DB_LOAD_EVENTS) && (rc = load_events(d, &m->pub, err)) != SIM_OK))
+        ((flags & DB_LOAD_STEPS) &&
+         (rc = load_steps(d, &m->pub, err)) != SIM_OK) ||
+        ((flags & DB_LOAD_EVENTS) &&
+         (rc = load_events(d, &m->pub, err)) != SIM_OK))
         goto fail;
     sqlite3_exec(d->h, "COMMIT;", NULL, NULL, NULL);
     *out = &m->pub;
@@ -1463,11 +1573,13 @@ int db_list_runs(db *d, db_run_row **rows, size_t *n, sim_err *err)
     int rc;
     *rows = NULL;
     *n = 0;
-    if ((rc = db_prep(d, "SELECT r.id, s.name, s.config_hash, r.version, r.created_utc, "
-                         "r.status, r.sweep_key, r.case_key, r.overrides_json, r.seed, "
-                         "r.replications, r.case_index, r.mpi_rank FROM runs r JOIN "
-                         "scenarios s ON s.id = r.scenario_id ORDER BY r.id;", &st,
-                      err)) != SIM_OK)
+    if ((rc = db_prep(
+             d,
+             "SELECT r.id, s.name, s.config_hash, r.version, r.created_utc, "
+             "r.status, r.sweep_key, r.case_key, r.overrides_json, r.seed, "
+             "r.replications, r.case_index, r.mpi_rank FROM runs r JOIN "
+             "scenarios s ON s.id = r.scenario_id ORDER BY r.id;",
+             &st, err)) != SIM_OK)
         return rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         db_run_row *w;
@@ -1484,10 +1596,12 @@ int db_list_runs(db *d, db_run_row **rows, size_t *n, sim_err *err)
         w->overrides_json = col_str(st, 8);
         w->seed = (uint64_t)sqlite3_column_int64(st, 9);
         w->replications = (uint32_t)sqlite3_column_int64(st, 10);
-        w->case_index = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1
-                                                                   : sqlite3_column_int64(st, 11);
-        w->mpi_rank = sqlite3_column_type(st, 12) == SQLITE_NULL ? -1
-                                                                 : sqlite3_column_int(st, 12);
+        w->case_index = sqlite3_column_type(st, 11) == SQLITE_NULL
+                            ? -1
+                            : sqlite3_column_int64(st, 11);
+        w->mpi_rank = sqlite3_column_type(st, 12) == SQLITE_NULL
+                          ? -1
+                          : sqlite3_column_int(st, 12);
     }
     rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "listing runs");
     sqlite3_finalize(st);

@@ -37,63 +37,63 @@ typedef struct db db;
 
 /* A job of the scenario as the report names it. */
 typedef struct db_job_def {
-    const char *name;       /* unique within the scenario */
-    const char *model;      /* LLM from the catalog, e.g. "llama3-70b" */
-    const char *precision;  /* e.g. "bf16", "fp8" */
-    const char *gpu_type;   /* GPU it runs on, e.g. "GB300" */
-    int32_t gpus;           /* GPUs requested, >= 0 */
-    double tokens;          /* training target [tokens] */
+    const char *name;      /* unique within the scenario */
+    const char *model;     /* LLM from the catalog, e.g. "llama3-70b" */
+    const char *precision; /* e.g. "bf16", "fp8" */
+    const char *gpu_type;  /* GPU it runs on, e.g. "GB300" */
+    int32_t gpus;          /* GPUs requested, >= 0 */
+    double tokens;         /* training target [tokens] */
 } db_job_def;
 
 /* A count of things of one type: modules by module type, GPUs by GPU type. */
 typedef struct db_count {
     const char *type;
-    int64_t count;          /* >= 0 */
+    int64_t count; /* >= 0 */
 } db_count;
 
 /* An energy source of the site and its size. */
 typedef struct db_source_def {
-    const char *kind;       /* a res_source_name: "solar", "battery", ... */
-    const char *name;       /* instance name in the scenario, may be NULL */
-    double power_w;         /* rated power [W]: AC rating (solar), discharge
-                             * power (battery), plant or contract power */
-    double energy_j;        /* storage capacity [J], 0 if not storage */
+    const char *kind; /* a res_source_name: "solar", "battery", ... */
+    const char *name; /* instance name in the scenario, may be NULL */
+    double power_w;   /* rated power [W]: AC rating (solar), discharge
+                       * power (battery), plant or contract power */
+    double energy_j;  /* storage capacity [J], 0 if not storage */
 } db_source_def;
 
 /* What db_store_run records about a run besides the replications. Strings
  * are copied; NULL strings are stored as NULL unless said otherwise. */
 typedef struct db_run_meta {
-    const char *scenario;        /* scenario name, required */
-    const char *config_text;     /* fully resolved configuration, required */
-    uint64_t seed;               /* master seed */
-    uint32_t replications;       /* R requested (n_reps stored may be fewer
-                                  * only when status is "interrupted") */
-    const char *version;         /* factorysim version; NULL: this build's */
-    double horizon_s;            /* simulated horizon [s], > 0 */
-    double step_s;               /* time-series step [s]; 0: from t_s spacing */
+    const char *scenario;    /* scenario name, required */
+    const char *config_text; /* fully resolved configuration, required */
+    uint64_t seed;           /* master seed */
+    uint32_t replications;   /* R requested (n_reps stored may be fewer
+                              * only when status is "interrupted") */
+    const char *version;     /* factorysim version; NULL: this build's */
+    double horizon_s;        /* simulated horizon [s], > 0 */
+    double step_s;           /* time-series step [s]; 0: from t_s spacing */
     /* Site facts for the report. */
     const char *site_name;
-    double it_capacity_w;        /* IT power the online modules can draw [W] */
-    size_t n_modules;            /* entries in modules */
-    const db_count *modules;     /* modules by module type */
+    double it_capacity_w;    /* IT power the online modules can draw [W] */
+    size_t n_modules;        /* entries in modules */
+    const db_count *modules; /* modules by module type */
     size_t n_gpus;
-    const db_count *gpus;        /* GPUs by GPU type */
+    const db_count *gpus; /* GPUs by GPU type */
     size_t n_sources;
     const db_source_def *sources;
-    size_t n_jobs;               /* must equal every rep's n_jobs */
+    size_t n_jobs; /* must equal every rep's n_jobs */
     const db_job_def *jobs;
     /* What to store. */
-    int store_timeseries;        /* 1: the steps of every rep that has them */
-    uint32_t ts_downsample;      /* merge this many steps into one (0, 1: all) */
-    int store_events;            /* 1: the event log of every rep */
+    int store_timeseries;   /* 1: the steps of every rep that has them */
+    uint32_t ts_downsample; /* merge this many steps into one (0, 1: all) */
+    int store_events;       /* 1: the event log of every rep */
     /* Sweeps (issue 8); leave NULL / -1 for a plain run. */
-    const char *sweep_key;       /* identifies the sweep (grid + base) */
-    const char *case_key;        /* identifies the case within the sweep */
-    int64_t case_index;          /* position in the grid, -1 if none */
-    const char *overrides_json;  /* {"key": value, ...} of the case, or NULL */
-    int32_t mpi_rank;            /* rank that ran the case, -1 if none */
-    const char *status;          /* "complete" (NULL) or "interrupted" */
-    const char *created_utc;     /* NULL: now, "YYYY-MM-DDTHH:MM:SSZ" */
+    const char *sweep_key;      /* identifies the sweep (grid + base) */
+    const char *case_key;       /* identifies the case within the sweep */
+    int64_t case_index;         /* position in the grid, -1 if none */
+    const char *overrides_json; /* {"key": value, ...} of the case, or NULL */
+    int32_t mpi_rank;           /* rank that ran the case, -1 if none */
+    const char *status;         /* "complete" (NULL) or "interrupted" */
+    const char *created_utc;    /* NULL: now, "YYYY-MM-DDTHH:MM:SSZ" */
 } db_run_meta;
 
 /* A run read back (db_load_run). meta's strings and arrays point into this
@@ -101,25 +101,25 @@ typedef struct db_run_meta {
 typedef struct db_run {
     int64_t id;
     db_run_meta meta;
-    char config_hash[17];        /* FNV-1a-64 of config_text, 16 hex digits */
+    char config_hash[17]; /* FNV-1a-64 of config_text, 16 hex digits */
     size_t n_reps;
-    res_rep *reps;               /* replication order; steps and events only
-                                  * when stored and asked for */
-    double **step_dt_s;          /* n_reps arrays of each stored step's
-                                  * duration [s] (NULL where no steps) */
-    stat_summary *job_summary;   /* n_jobs x resfield_n_job, row-major */
-    stat_summary *site_summary;  /* resfield_n_site */
+    res_rep *reps;              /* replication order; steps and events only
+                                 * when stored and asked for */
+    double **step_dt_s;         /* n_reps arrays of each stored step's
+                                 * duration [s] (NULL where no steps) */
+    stat_summary *job_summary;  /* n_jobs x resfield_n_job, row-major */
+    stat_summary *site_summary; /* resfield_n_site */
 } db_run;
 
 /* One row of the run list (db_list_runs); strings owned by the list. */
 typedef struct db_run_row {
     int64_t id;
     char *scenario, *config_hash, *version, *created_utc, *status;
-    char *sweep_key, *case_key, *overrides_json;  /* NULL for a plain run */
+    char *sweep_key, *case_key, *overrides_json; /* NULL for a plain run */
     uint64_t seed;
     uint32_t replications;
-    int64_t case_index;          /* -1 if none */
-    int32_t mpi_rank;            /* -1 if none */
+    int64_t case_index; /* -1 if none */
+    int32_t mpi_rank;   /* -1 if none */
 } db_run_row;
 
 /* Flags for db_load_run. */

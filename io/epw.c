@@ -12,7 +12,8 @@
 #define EPW_MAX_FIELDS 64
 #define EPW_HEADER_LINES 8
 
-static const int month_days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+static const int month_days[12] = {31, 28, 31, 30, 31, 30,
+                                   31, 31, 30, 31, 30, 31};
 
 static size_t split(char *line, char **f, size_t max)
 {
@@ -51,20 +52,20 @@ static int parse_num(const char *s, double *out)
 typedef struct field_spec {
     int idx;
     const char *name;
-    double lo, hi;          /* valid range */
-    double missing;         /* missing-value code */
+    double lo, hi;  /* valid range */
+    double missing; /* missing-value code */
     const char *unit;
 } field_spec;
 
 static const field_spec fields[] = {
-    { 6, "dry bulb", -70, 70, 99.9, "degC" },
-    { 7, "dew point", -90, 70, 99.9, "degC" },
-    { 8, "relative humidity", 0, 110, 999, "%" },
-    { 9, "station pressure", 31000, 120000, 999999, "Pa" },
-    { 13, "GHI", 0, 1600, 9999, "Wh/m^2" },
-    { 14, "DNI", 0, 1600, 9999, "Wh/m^2" },
-    { 15, "DHI", 0, 1000, 9999, "Wh/m^2" },
-    { 21, "wind speed", 0, 70, 999, "m/s" },
+    {6, "dry bulb", -70, 70, 99.9, "degC"},
+    {7, "dew point", -90, 70, 99.9, "degC"},
+    {8, "relative humidity", 0, 110, 999, "%"},
+    {9, "station pressure", 31000, 120000, 999999, "Pa"},
+    {13, "GHI", 0, 1600, 9999, "Wh/m^2"},
+    {14, "DNI", 0, 1600, 9999, "Wh/m^2"},
+    {15, "DHI", 0, 1000, 9999, "Wh/m^2"},
+    {21, "wind speed", 0, 70, 999, "m/s"},
 };
 
 #define N_FIELDS (sizeof fields / sizeof fields[0])
@@ -73,7 +74,8 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot open: %s", strerror(errno));
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot open: %s",
+                           strerror(errno));
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -89,29 +91,34 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (memchr(line, '\0', (size_t)len) != NULL) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                             "binary data in a text line (expected an EPW file)");
+            rc = sim_err_set(
+                err, SIM_ECONFIG, path, lineno,
+                "binary data in a text line (expected an EPW file)");
             goto done;
         }
         if (lineno == 1) {
             size_t n = split(line, fv, EPW_MAX_FIELDS);
             double v[4];
             if (n < 10 || strcmp(fv[0], "LOCATION") != 0) {
-                rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                                 "header: expected a LOCATION line with 10 fields "
-                                 "(got '%.40s' with %zu fields)", fv[0], n);
+                rc = sim_err_set(
+                    err, SIM_ECONFIG, path, lineno,
+                    "header: expected a LOCATION line with 10 fields "
+                    "(got '%.40s' with %zu fields)",
+                    fv[0], n);
                 goto done;
             }
-            static const char *names[4] = { "latitude", "longitude", "time zone",
-                                             "elevation" };
-            static const double lo[4] = { -90, -180, -14, -500 };
-            static const double hi[4] = { 90, 180, 14, 9000 };
+            static const char *names[4] = {"latitude", "longitude", "time zone",
+                                           "elevation"};
+            static const double lo[4] = {-90, -180, -14, -500};
+            static const double hi[4] = {90, 180, 14, 9000};
             for (int k = 0; k < 4; k++)
-                if (parse_num(fv[6 + k], &v[k]) != 0 || v[k] < lo[k] || v[k] > hi[k]) {
-                    rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                                     "LOCATION field %d (%s): invalid (got '%.40s', "
-                                     "expected a number in %g..%g)",
-                                     6 + k, names[k], fv[6 + k], lo[k], hi[k]);
+                if (parse_num(fv[6 + k], &v[k]) != 0 || v[k] < lo[k] ||
+                    v[k] > hi[k]) {
+                    rc = sim_err_set(
+                        err, SIM_ECONFIG, path, lineno,
+                        "LOCATION field %d (%s): invalid (got '%.40s', "
+                        "expected a number in %g..%g)",
+                        6 + k, names[k], fv[6 + k], lo[k], hi[k]);
                     goto done;
                 }
             snprintf(out->name, sizeof out->name, "%.40s, %.20s, %.20s", fv[1],
@@ -127,13 +134,16 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
         size_t n = split(line, fv, EPW_MAX_FIELDS);
         if (n < 22) {
             rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                             "data line: too few fields (got %zu, expected 35)", n);
+                             "data line: too few fields (got %zu, expected 35)",
+                             n);
             goto done;
         }
         double mo, dy, hr;
-        if (parse_num(fv[1], &mo) || parse_num(fv[2], &dy) || parse_num(fv[3], &hr)) {
+        if (parse_num(fv[1], &mo) || parse_num(fv[2], &dy) ||
+            parse_num(fv[3], &hr)) {
             rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                             "fields 1-3 (month, day, hour): not numbers (got '%.10s,%.10s,%.10s')",
+                             "fields 1-3 (month, day, hour): not numbers (got "
+                             "'%.10s,%.10s,%.10s')",
                              fv[1], fv[2], fv[3]);
             goto done;
         }
@@ -142,17 +152,19 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
          * tests/data/fuzz-regress/fuzz_epw/). */
         if (mo != floor(mo) || dy != floor(dy) || hr != floor(hr) || mo < 1 ||
             mo > 12 || dy < 1 || dy > 31 || hr < 1 || hr > 24) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                             "fields 1-3 (month, day, hour): not a date (got %g/%g hour %g, "
-                             "expected month 1..12, day 1..31, hour 1..24)",
-                             mo, dy, hr);
+            rc = sim_err_set(
+                err, SIM_ECONFIG, path, lineno,
+                "fields 1-3 (month, day, hour): not a date (got %g/%g hour %g, "
+                "expected month 1..12, day 1..31, hour 1..24)",
+                mo, dy, hr);
             goto done;
         }
         if ((int)mo == 2 && (int)dy == 29)
-            continue;   /* leap day: dropped (nominal non-leap year) */
+            continue; /* leap day: dropped (nominal non-leap year) */
         if (row >= CLIMATE_HOURS) {
             rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                             "too many data rows (expected %d hours)", CLIMATE_HOURS);
+                             "too many data rows (expected %d hours)",
+                             CLIMATE_HOURS);
             goto done;
         }
         /* The expected month/day/hour of this row. */
@@ -177,23 +189,26 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
             const char *txt = fv[s->idx];
             if (parse_num(txt, &v[k]) != 0) {
                 rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                                 "field %d (%s): not a number (got '%.30s', expected %s in %g..%g)",
+                                 "field %d (%s): not a number (got '%.30s', "
+                                 "expected %s in %g..%g)",
                                  s->idx, s->name, txt, s->unit, s->lo, s->hi);
                 goto done;
             }
             if (v[k] == s->missing) {
                 if (s->idx == 9 || s->idx == 8) {
-                    v[k] = NAN;   /* filled below */
+                    v[k] = NAN; /* filled below */
                     continue;
                 }
                 rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                                 "field %d (%s): missing value (got %g, expected %s in %g..%g)",
+                                 "field %d (%s): missing value (got %g, "
+                                 "expected %s in %g..%g)",
                                  s->idx, s->name, v[k], s->unit, s->lo, s->hi);
                 goto done;
             }
             if (v[k] < s->lo || v[k] > s->hi) {
                 rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                                 "field %d (%s): out of range (got %g, expected %s in %g..%g)",
+                                 "field %d (%s): out of range (got %g, "
+                                 "expected %s in %g..%g)",
                                  s->idx, s->name, v[k], s->unit, s->lo, s->hi);
                 goto done;
             }
@@ -215,12 +230,14 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
         goto done;
     }
     if (lineno < 1) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, 0, "empty file (expected an EPW file)");
+        rc = sim_err_set(err, SIM_ECONFIG, path, 0,
+                         "empty file (expected an EPW file)");
         goto done;
     }
     if (row != CLIMATE_HOURS)
         rc = sim_err_set(err, SIM_ECONFIG, path, lineno,
-                         "too few data rows (got %zu, expected %d)", row, CLIMATE_HOURS);
+                         "too few data rows (got %zu, expected %d)", row,
+                         CLIMATE_HOURS);
 done:
     free(line);
     fclose(f);

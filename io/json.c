@@ -12,13 +12,34 @@
 #define V(j) ((jv *)(j))
 #define CJ(v) ((const json_t *)(v))
 
-jv *jv_obj(void) { return V(json_object()); }
-jv *jv_arr(void) { return V(json_array()); }
-jv *jv_num(double x) { return isfinite(x) ? V(json_real(x)) : V(json_null()); }
-jv *jv_int(int64_t x) { return V(json_integer((json_int_t)x)); }
-jv *jv_str(const char *s) { return s ? V(json_string(s)) : V(json_null()); }
-jv *jv_bool(int b) { return V(json_boolean(b)); }
-jv *jv_null(void) { return V(json_null()); }
+jv *jv_obj(void)
+{
+    return V(json_object());
+}
+jv *jv_arr(void)
+{
+    return V(json_array());
+}
+jv *jv_num(double x)
+{
+    return isfinite(x) ? V(json_real(x)) : V(json_null());
+}
+jv *jv_int(int64_t x)
+{
+    return V(json_integer((json_int_t)x));
+}
+jv *jv_str(const char *s)
+{
+    return s ? V(json_string(s)) : V(json_null());
+}
+jv *jv_bool(int b)
+{
+    return V(json_boolean(b));
+}
+jv *jv_null(void)
+{
+    return V(json_null());
+}
 
 jv *jv_set(jv *obj, const char *key, jv *v)
 {
@@ -40,7 +61,10 @@ static size_t flags(int pretty)
            (pretty ? JSON_INDENT(2) : 0);
 }
 
-char *jv_dumps(const jv *v, int pretty) { return json_dumps(J(v), flags(pretty)); }
+char *jv_dumps(const jv *v, int pretty)
+{
+    return json_dumps(J(v), flags(pretty));
+}
 
 int jv_write(const jv *v, FILE *f, int pretty)
 {
@@ -64,20 +88,22 @@ int jv_parse(const char *text, jv **out, sim_err *err)
     json_t *j = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
     *out = NULL;
     if (!j)
-        return sim_err_set(err, SIM_ECONFIG, NULL, e.line, "line %d, column %d: %s",
-                           e.line, e.column, e.text);
+        return sim_err_set(err, SIM_ECONFIG, NULL, e.line,
+                           "line %d, column %d: %s", e.line, e.column, e.text);
     *out = V(j);
     return SIM_OK;
 }
 
 const jv *jv_get(const jv *obj, const char *key)
 {
-    return json_is_object(CJ(obj)) ? (const jv *)json_object_get(CJ(obj), key) : NULL;
+    return json_is_object(CJ(obj)) ? (const jv *)json_object_get(CJ(obj), key)
+                                   : NULL;
 }
 
 const jv *jv_at(const jv *arr, size_t i)
 {
-    return json_is_array(CJ(arr)) ? (const jv *)json_array_get(CJ(arr), i) : NULL;
+    return json_is_array(CJ(arr)) ? (const jv *)json_array_get(CJ(arr), i)
+                                  : NULL;
 }
 
 size_t jv_len(const jv *v)

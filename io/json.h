@@ -3,8 +3,9 @@
  *
  * Objects keep their keys in insertion order, and reals print with 15
  * significant digits (%.15g: readable, and every decimal of up to 15 digits
- * prints as written), so the same results give the same bytes. Setting or pushing a value passes ownership
- * to the container. NaN and infinities print as null (JSON has neither).
+ * prints as written), so the same results give the same bytes. Setting or
+ * pushing a value passes ownership to the container. NaN and infinities print
+ * as null (JSON has neither).
  */
 #ifndef IO_JSON_H
 #define IO_JSON_H
@@ -19,9 +20,9 @@ typedef struct jv jv;
 
 jv *jv_obj(void);
 jv *jv_arr(void);
-jv *jv_num(double x);           /* null when x is not finite */
+jv *jv_num(double x); /* null when x is not finite */
 jv *jv_int(int64_t x);
-jv *jv_str(const char *s);      /* copies s; NULL gives null */
+jv *jv_str(const char *s); /* copies s; NULL gives null */
 jv *jv_bool(int b);
 jv *jv_null(void);
 

@@ -39,8 +39,9 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
     const char *dev = plot_device_for(path);
     FILE *f;
     if (!plot_has_device(dev))
-        return sim_err_set(err, SIM_EIO, path, 0,
-                           "PLplot device %s is not installed (plplot-driver-cairo)", dev);
+        return sim_err_set(
+            err, SIM_EIO, path, 0,
+            "PLplot device %s is not installed (plplot-driver-cairo)", dev);
     f = fopen(path, "wb");
     if (!f)
         return sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
@@ -61,11 +62,15 @@ void plot_color(int r, int g, int b)
     plcol0(15);
 }
 
-void plot_end(void) { plend(); }
+void plot_end(void)
+{
+    plend();
+}
 
 int plot_check_complete(const char *path, sim_err *err)
 {
-    static const unsigned char png_end[8] = { 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
+    static const unsigned char png_end[8] = {'I',  'E',  'N',  'D',
+                                             0xAE, 0x42, 0x60, 0x82};
     const char *dev = plot_device_for(path);
     unsigned char tail[64];
     size_t n = 0;
@@ -90,14 +95,15 @@ int plot_check_complete(const char *path, sim_err *err)
     if (ok)
         return SIM_OK;
     remove(path);
-    return sim_err_set(err, SIM_EIO, path, 0,
-                       "chart file incomplete after writing (disk full or a file "
-                       "size limit?); removed");
+    return sim_err_set(
+        err, SIM_EIO, path, 0,
+        "chart file incomplete after writing (disk full or a file "
+        "size limit?); removed");
 }
 
-static const int palette[][3] = { { 31, 119, 180 }, { 255, 127, 14 }, { 44, 160, 44 },
-                                  { 214, 39, 40 },  { 148, 103, 189 }, { 140, 86, 75 },
-                                  { 227, 119, 194 }, { 127, 127, 127 } };
+static const int palette[][3] = {
+    {31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
+    {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127}};
 
 int plot_parity(const char *path, const calib_row *rows, size_t n,
                 const double *pred, const char *title, sim_err *err)
@@ -105,7 +111,8 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
     const char *gpus[8];
     int ng = 0, rc;
     double lo = INFINITY, hi = 0;
-    PLFLT *x = sim_xmalloc((n ? n : 1) * sizeof *x), *y = sim_xmalloc((n ? n : 1) * sizeof *y);
+    PLFLT *x = sim_xmalloc((n ? n : 1) * sizeof *x),
+          *y = sim_xmalloc((n ? n : 1) * sizeof *y);
     for (size_t i = 0; i < n; i++) {
         int k;
         if (pred[i] <= 0 || rows[i].meas_tps <= 0)
@@ -131,9 +138,10 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
     lo = floor(log10(lo) * 5) / 5;
     hi = ceil(log10(hi) * 5) / 5;
     plenv(lo, hi, lo, hi, 1, 30);
-    pllab("measured throughput [tokens/s/GPU]", "predicted throughput [tokens/s/GPU]", title);
+    pllab("measured throughput [tokens/s/GPU]",
+          "predicted throughput [tokens/s/GPU]", title);
     {
-        PLFLT lx[2] = { lo, hi }, ly[2] = { lo, hi };
+        PLFLT lx[2] = {lo, hi}, ly[2] = {lo, hi};
         plcol0(1);
         plline(2, lx, ly);
         pllsty(2);
@@ -148,7 +156,8 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
     for (int k = 0; k < ng; k++) {
         int m = 0;
         for (size_t i = 0; i < n; i++)
-            if (pred[i] > 0 && rows[i].meas_tps > 0 && strcmp(rows[i].gpu->name, gpus[k]) == 0) {
+            if (pred[i] > 0 && rows[i].meas_tps > 0 &&
+                strcmp(rows[i].gpu->name, gpus[k]) == 0) {
                 x[m] = log10(rows[i].meas_tps);
                 y[m] = log10(pred[i]);
                 m++;
@@ -186,10 +195,11 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
         sym[ng] = "";
         text[ng] = "y = x +-10%";
         plcol0(1);
-        pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_LEFT |
-                 PL_POSITION_TOP | PL_POSITION_INSIDE, 0.02, 0.02, 0.1, 0, 1, 1, 0, 0, nl,
-                 opt, 1.0, 1.0, 2.0, 1.0, tcol, text, NULL, NULL, NULL, NULL, lcol, lsty,
-                 lwid, scol, sscale, snum, sym);
+        pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
+                 PL_POSITION_LEFT | PL_POSITION_TOP | PL_POSITION_INSIDE, 0.02,
+                 0.02, 0.1, 0, 1, 1, 0, 0, nl, opt, 1.0, 1.0, 2.0, 1.0, tcol,
+                 text, NULL, NULL, NULL, NULL, lcol, lsty, lwid, scol, sscale,
+                 snum, sym);
     }
     plot_end();
     free(x);

@@ -19,17 +19,24 @@
 #include "sim/mem.h"
 
 enum {
-    C_BLACK = 1, C_GRID = 2, C_SRC0 = 3, /* 3..8: the six sources */
-    C_RED = 9, C_BLUE = 10, C_QUEUE = 11, C_ORANGE = 12, C_PURPLE = 13, C_GREEN = 14
+    C_BLACK = 1,
+    C_GRID = 2,
+    C_SRC0 = 3, /* 3..8: the six sources */
+    C_RED = 9,
+    C_BLUE = 10,
+    C_QUEUE = 11,
+    C_ORANGE = 12,
+    C_PURPLE = 13,
+    C_GREEN = 14
 };
 
 static const int src_rgb[RES_N_SOURCES][3] = {
-    { 247, 181, 41 },  /* solar */
-    { 110, 180, 230 }, /* wind */
-    { 176, 88, 56 },   /* geothermal */
-    { 31, 100, 170 },  /* hydro */
-    { 60, 160, 80 },   /* battery */
-    { 140, 140, 140 }, /* grid */
+    {247, 181, 41},  /* solar */
+    {110, 180, 230}, /* wind */
+    {176, 88, 56},   /* geothermal */
+    {31, 100, 170},  /* hydro */
+    {60, 160, 80},   /* battery */
+    {140, 140, 140}, /* grid */
 };
 
 static const char *const src_label[RES_N_SOURCES] = {
@@ -43,7 +50,7 @@ static const char *const src_label[RES_N_SOURCES] = {
 #define VP_Y1 0.90
 #define CH_BASE 0.8   /* character scale of labels and ticks */
 #define CH_TITLE 1.05 /* and of titles */
-#define VP_ROWS 0.22 /* left edge when rows are labelled with job names */
+#define VP_ROWS 0.22  /* left edge when rows are labelled with job names */
 
 static void palette(void)
 {
@@ -102,7 +109,8 @@ int plot_finish(const char *path, sim_err *err)
     if (strcmp(plot_device_for(path), "svgcairo") != 0)
         return SIM_OK;
     if (!(f = fopen(path, "rb")))
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot read back the SVG file");
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot read back the SVG file");
     fseek(f, 0, SEEK_END);
     len = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -126,15 +134,19 @@ int plot_finish(const char *path, sim_err *err)
         if (f)
             fclose(f);
         free(b);
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot rewrite the SVG file");
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "cannot rewrite the SVG file");
     }
     free(b);
-    return fclose(f) == 0 ? SIM_OK : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
+    return fclose(f) == 0
+               ? SIM_OK
+               : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
 }
 
 /* Axes with grid lines and labels over the window [x0,x1] x [y0,y1]. */
 static void frame(double vx0, double x0, double x1, double y0, double y1,
-                  const char *xlab, const char *ylab, const char *title, const char *yopt)
+                  const char *xlab, const char *ylab, const char *title,
+                  const char *yopt)
 {
     char t[512];
     plvpor(vx0, VP_X1, VP_Y0, VP_Y1);
@@ -155,7 +167,8 @@ static void frame(double vx0, double x0, double x1, double y0, double y1,
 /* Legend entries: colour boxes, lines or symbols. */
 typedef struct legend {
     int n;
-    PLINT opt[16], tcol[16], bcol[16], bpat[16], lcol[16], lsty[16], scol[16], snum[16];
+    PLINT opt[16], tcol[16], bcol[16], bpat[16], lcol[16], lsty[16], scol[16],
+        snum[16];
     PLFLT bscale[16], bwid[16], lwid[16], sscale[16];
     const char *text[16], *sym[16];
     char buf[16][96];
@@ -188,10 +201,10 @@ static void leg_draw(legend *L)
     PLFLT w, h;
     plcol0(C_BLACK);
     pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.015, 0.0, 0.05,
-             0, C_BLACK, 1, 0, 0, L->n, L->opt, 0.6, 0.75, 2.0, 0.0, L->tcol, L->text,
-             L->bcol, L->bpat, L->bscale, L->bwid, L->lcol, L->lsty, L->lwid, L->scol,
-             L->sscale, L->snum, L->sym);
+             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.015, 0.0, 0.05, 0,
+             C_BLACK, 1, 0, 0, L->n, L->opt, 0.6, 0.75, 2.0, 0.0, L->tcol,
+             L->text, L->bcol, L->bpat, L->bscale, L->bwid, L->lcol, L->lsty,
+             L->lwid, L->scol, L->sscale, L->snum, L->sym);
 }
 
 /* Time axis: hours for spans under two days, else days. */
@@ -215,38 +228,47 @@ static double power_scale(double max_w, const char **label)
     return 1e-3;
 }
 
-int plot_power_stack(const char *path, const res_step *steps, const double *dt_s,
-                     size_t n, const char *title, sim_err *err)
+int plot_power_stack(const char *path, const res_step *steps,
+                     const double *dt_s, size_t n, const char *title,
+                     sim_err *err)
 {
-    double t_end, top = 0, ts, ps, any[RES_N_SOURCES] = { 0 };
+    double t_end, top = 0, ts, ps, any[RES_N_SOURCES] = {0};
     const char *tl, *pl;
     int demand_differs = 0, rc;
     PLFLT *x, *y, *lo, *hi;
     legend L;
 
     if (n < 2)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "power chart: needs at least 2 time steps (got %zu; store "
-                           "the time series with the run)", n);
-    t_end = steps[n - 1].t_s + (dt_s ? dt_s[n - 1] : steps[n - 1].t_s - steps[n - 2].t_s);
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "power chart: needs at least 2 time steps (got %zu; store "
+            "the time series with the run)",
+            n);
+    t_end = steps[n - 1].t_s +
+            (dt_s ? dt_s[n - 1] : steps[n - 1].t_s - steps[n - 2].t_s);
     for (size_t i = 0; i < n; i++) {
         double sum = 0;
         for (int k = 0; k < RES_N_SOURCES; k++) {
-            double v = isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
+            double v =
+                isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
             sum += v;
             any[k] += v;
         }
-        top = fmax(top, fmax(sum, fmax(steps[i].facility_w, steps[i].demand_w)));
-        if (fabs(steps[i].demand_w - steps[i].facility_w) > 1e-6 * fabs(steps[i].facility_w))
+        top =
+            fmax(top, fmax(sum, fmax(steps[i].facility_w, steps[i].demand_w)));
+        if (fabs(steps[i].demand_w - steps[i].facility_w) >
+            1e-6 * fabs(steps[i].facility_w))
             demand_differs = 1;
     }
     if (!(top > 0))
-        return sim_err_set(err, SIM_EINVAL, path, 0, "power chart: no power in the series");
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "power chart: no power in the series");
     ts = time_scale(t_end - steps[0].t_s, &tl);
     ps = power_scale(top, &pl);
     if ((rc = page(path, err)) != SIM_OK)
         return rc;
-    frame(VP_X0, steps[0].t_s * ts, t_end * ts, 0, top * ps * 1.08, tl, pl, title, NULL);
+    frame(VP_X0, steps[0].t_s * ts, t_end * ts, 0, top * ps * 1.08, tl, pl,
+          title, NULL);
 
     /* Each source is the band between the running sum below it and that sum
      * plus its power: a polygon out along the top, back along the bottom. */
@@ -259,7 +281,8 @@ int plot_power_stack(const char *path, const res_step *steps, const double *dt_s
         if (!(any[k] > 0))
             continue;
         for (size_t i = 0; i < n; i++) {
-            double v = isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
+            double v =
+                isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
             hi[i] = lo[i] + v * ps;
             x[i] = steps[i].t_s * ts;
             y[i] = hi[i];
@@ -314,16 +337,17 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
             have_soh |= isfinite(steps[i].soh_frac);
         }
     if (m < 2)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "battery chart: no state of charge in the series (no battery "
-                           "at this site, or no time series stored)");
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "battery chart: no state of charge in the series (no battery "
+            "at this site, or no time series stored)");
     t0 = steps[0].t_s;
     t1 = steps[n - 1].t_s;
     ts = time_scale(t1 - t0, &tl);
     if ((rc = page(path, err)) != SIM_OK)
         return rc;
-    frame(VP_X0, t0 * ts, t1 * ts, 0, 105, tl, "state of charge, state of health [%]", title,
-          NULL);
+    frame(VP_X0, t0 * ts, t1 * ts, 0, 105, tl,
+          "state of charge, state of health [%]", title, NULL);
     x = sim_xmalloc(n * sizeof *x);
     y = sim_xmalloc(n * sizeof *y);
     memset(&L, 0, sizeof L);
@@ -334,7 +358,9 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
         pllsty(pass == 0 ? 1 : 2);
         plwidth(pass == 0 ? 1.5 : 2.0);
         for (size_t i = 0; i <= n; i++) {
-            double v = i < n ? (pass == 0 ? steps[i].soc_frac : steps[i].soh_frac) : (double)NAN;
+            double v = i < n
+                           ? (pass == 0 ? steps[i].soc_frac : steps[i].soh_frac)
+                           : (double)NAN;
             if (isfinite(v)) {
                 x[k] = steps[i].t_s * ts;
                 y[k++] = 100.0 * v;
@@ -344,8 +370,8 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
                 k = 0;
             }
         }
-        leg_add(&L, PL_LEGEND_LINE, pass == 0 ? C_GREEN : C_PURPLE, pass == 0 ? 1 : 2,
-                pass == 0 ? 1.5 : 2.0,
+        leg_add(&L, PL_LEGEND_LINE, pass == 0 ? C_GREEN : C_PURPLE,
+                pass == 0 ? 1 : 2, pass == 0 ? 1.5 : 2.0,
                 pass == 0 ? "State of charge" : "State of health");
     }
     pllsty(1);
@@ -359,7 +385,8 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
 
 static void bar(double x0, double x1, double yc, double half, int col)
 {
-    PLFLT x[4] = { x0, x1, x1, x0 }, y[4] = { yc - half, yc - half, yc + half, yc + half };
+    PLFLT x[4] = {x0, x1, x1, x0},
+          y[4] = {yc - half, yc - half, yc + half, yc + half};
     if (!(x1 > x0))
         return;
     plcol0(col);
@@ -367,18 +394,19 @@ static void bar(double x0, double x1, double yc, double half, int col)
 }
 
 int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
-               size_t n_jobs, const res_event *ev, size_t n_ev, double horizon_s,
-               const char *title, sim_err *err)
+               size_t n_jobs, const res_event *ev, size_t n_ev,
+               double horizon_s, const char *title, sim_err *err)
 {
     double ts, t_max = horizon_s;
     const char *tl;
-    int rc, seen[4] = { 0 };
+    int rc, seen[4] = {0};
     legend L;
 
     if (n_jobs == 0)
         return sim_err_set(err, SIM_EINVAL, path, 0, "job timeline: no jobs");
     if (!(horizon_s > 0))
-        return sim_err_set(err, SIM_EINVAL, path, 0, "job timeline: horizon must be > 0");
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "job timeline: horizon must be > 0");
     for (size_t j = 0; j < n_jobs; j++)
         if (isfinite(jobs[j].end_s))
             t_max = fmax(t_max, jobs[j].end_s);
@@ -386,10 +414,12 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
     if ((rc = page(path, err)) != SIM_OK)
         return rc;
     /* Row j is centred at y = n_jobs - j, so the first job is on top. */
-    frame(VP_ROWS, 0, t_max * ts, 0.4, (double)n_jobs + 0.6, tl, NULL, title, "bc");
+    frame(VP_ROWS, 0, t_max * ts, 0.4, (double)n_jobs + 0.6, tl, NULL, title,
+          "bc");
     for (size_t j = 0; j < n_jobs; j++) {
         const res_job *jb = &jobs[j];
-        double yc = (double)(n_jobs - j), end = isfinite(jb->end_s) ? jb->end_s : horizon_s;
+        double yc = (double)(n_jobs - j),
+               end = isfinite(jb->end_s) ? jb->end_s : horizon_s;
         double open_int = NAN, open_pause = NAN;
         char nm[160];
         plcol0(C_BLACK);
@@ -444,7 +474,8 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
             bar(open_pause * ts, end * ts, yc, 0.3, C_ORANGE);
     }
     {
-        PLFLT hx[2] = { horizon_s * ts, horizon_s * ts }, hy[2] = { 0.4, (double)n_jobs + 0.6 };
+        PLFLT hx[2] = {horizon_s * ts, horizon_s * ts},
+              hy[2] = {0.4, (double)n_jobs + 0.6};
         plcol0(C_BLACK);
         pllsty(2);
         plline(2, hx, hy);
@@ -454,15 +485,17 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
     leg_add(&L, PL_LEGEND_COLOR_BOX, C_QUEUE, 1, 1.0, "Queued");
     leg_add(&L, PL_LEGEND_COLOR_BOX, C_BLUE, 1, 1.0, "Training");
     leg_add(&L, PL_LEGEND_COLOR_BOX, C_RED, 1, 1.0, "Recovering (interrupted)");
-    leg_add(&L, PL_LEGEND_COLOR_BOX, C_ORANGE, 1, 1.0, "Paused or shed for power");
+    leg_add(&L, PL_LEGEND_COLOR_BOX, C_ORANGE, 1, 1.0,
+            "Paused or shed for power");
     leg_add(&L, PL_LEGEND_SYMBOL, C_RED, 1, 1.0, "Interruption");
     leg_add(&L, PL_LEGEND_LINE, C_BLACK, 2, 1.0, "Horizon");
     leg_draw(&L);
     return plot_finish(path, err);
 }
 
-int plot_time_to_train(const char *path, const char *job_name, const double *ttt_s,
-                       size_t n, const char *title, sim_err *err)
+int plot_time_to_train(const char *path, const char *job_name,
+                       const double *ttt_s, size_t n, const char *title,
+                       sim_err *err)
 {
     stat_summary s = stats_summarize(ttt_s, 1, n);
     double lo, hi, w, top = 0;
@@ -471,9 +504,10 @@ int plot_time_to_train(const char *path, const char *job_name, const double *ttt
     legend L;
 
     if (s.n == 0)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "time-to-train chart: job %s finished in none of %zu replications",
-                           job_name, n);
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "time-to-train chart: job %s finished in none of %zu replications",
+            job_name, n);
     /* sqrt(n) bins, at least 5 and at most 40, over [min, max] widened a
      * little so the extremes sit inside; a zero range gets +-1%. */
     nb = (int)ceil(sqrt((double)s.n));
@@ -502,11 +536,12 @@ int plot_time_to_train(const char *path, const char *job_name, const double *ttt
         return rc;
     }
     snprintf(t, sizeof t, "%s: %s", title, text_esc(job_name, nm, sizeof nm));
-    frame(VP_X0, lo, hi, 0, top * 1.15 + 0.5, "time to train [days]", "replications [count]",
-          t, NULL);
+    frame(VP_X0, lo, hi, 0, top * 1.15 + 0.5, "time to train [days]",
+          "replications [count]", t, NULL);
     for (int b = 0; b < nb; b++) {
-        PLFLT x[4] = { lo + b * w, lo + (b + 1) * w, lo + (b + 1) * w, lo + b * w };
-        PLFLT y[4] = { 0, 0, count[b], count[b] };
+        PLFLT x[4] = {lo + b * w, lo + (b + 1) * w, lo + (b + 1) * w,
+                      lo + b * w};
+        PLFLT y[4] = {0, 0, count[b], count[b]};
         if (!count[b])
             continue;
         plcol0(C_BLUE);
@@ -518,11 +553,12 @@ int plot_time_to_train(const char *path, const char *job_name, const double *ttt
     snprintf(t, sizeof t, "Replications (%zu/%zu finished)", s.n, n);
     leg_add(&L, PL_LEGEND_COLOR_BOX, C_BLUE, 1, 1.0, t);
     {
-        const double pv[3] = { s.p10, s.p50, s.p90 };
-        const char *pn[3] = { "P10", "P50", "P90" };
-        const int col[3] = { C_PURPLE, C_GREEN, C_PURPLE }, sty[3] = { 2, 1, 2 };
+        const double pv[3] = {s.p10, s.p50, s.p90};
+        const char *pn[3] = {"P10", "P50", "P90"};
+        const int col[3] = {C_PURPLE, C_GREEN, C_PURPLE}, sty[3] = {2, 1, 2};
         for (int k = 0; k < 3; k++) {
-            PLFLT x[2] = { pv[k] / 86400.0, pv[k] / 86400.0 }, y[2] = { 0, top * 1.15 + 0.5 };
+            PLFLT x[2] = {pv[k] / 86400.0, pv[k] / 86400.0},
+                  y[2] = {0, top * 1.15 + 0.5};
             plcol0(col[k]);
             pllsty(sty[k]);
             plwidth(2.5);
@@ -540,11 +576,12 @@ int plot_time_to_train(const char *path, const char *job_name, const double *ttt
 }
 
 int plot_energy_by_source(const char *path, const char *const *names,
-                          const double *by_source_j, const stat_summary *facility,
-                          size_t n_jobs, const char *title, sim_err *err)
+                          const double *by_source_j,
+                          const stat_summary *facility, size_t n_jobs,
+                          const char *title, sim_err *err)
 {
     const double mwh = 1.0 / 3.6e9;
-    double top = 0, any[RES_N_SOURCES] = { 0 };
+    double top = 0, any[RES_N_SOURCES] = {0};
     int rc;
     legend L;
 
@@ -564,11 +601,12 @@ int plot_energy_by_source(const char *path, const char *const *names,
             top = fmax(top, facility[j].p90);
     }
     if (!(top > 0))
-        return sim_err_set(err, SIM_EINVAL, path, 0, "energy chart: no energy recorded");
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "energy chart: no energy recorded");
     if ((rc = page(path, err)) != SIM_OK)
         return rc;
-    frame(VP_ROWS, 0, top * mwh * 1.1, 0.4, (double)n_jobs + 0.6, "facility energy per training run [MWh]",
-          NULL, title, "bc");
+    frame(VP_ROWS, 0, top * mwh * 1.1, 0.4, (double)n_jobs + 0.6,
+          "facility energy per training run [MWh]", NULL, title, "bc");
     for (size_t j = 0; j < n_jobs; j++) {
         double yc = (double)(n_jobs - j), x0 = 0;
         char nm[160];
@@ -582,9 +620,11 @@ int plot_energy_by_source(const char *path, const char *const *names,
             bar(x0, x0 + v * mwh, yc, 0.3, C_SRC0 + k);
             x0 += v * mwh;
         }
-        if (facility && isfinite(facility[j].p10) && isfinite(facility[j].p90)) {
-            PLFLT x[2] = { facility[j].p10 * mwh, facility[j].p90 * mwh }, y[2] = { yc, yc };
-            PLFLT cx[2], cy[2] = { yc - 0.15, yc + 0.15 };
+        if (facility && isfinite(facility[j].p10) &&
+            isfinite(facility[j].p90)) {
+            PLFLT x[2] = {facility[j].p10 * mwh, facility[j].p90 * mwh},
+                  y[2] = {yc, yc};
+            PLFLT cx[2], cy[2] = {yc - 0.15, yc + 0.15};
             plcol0(C_BLACK);
             plwidth(2.0);
             plline(2, x, y);

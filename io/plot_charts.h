@@ -34,8 +34,9 @@
  * (dashed, drawn when it differs from the load). dt_s[i] is step i's
  * duration [s] (NULL: up to the next step, the last one as the one before)
  * and only sets the end of the time axis. Needs n >= 2. */
-int plot_power_stack(const char *path, const res_step *steps, const double *dt_s,
-                     size_t n, const char *title, sim_err *err);
+int plot_power_stack(const char *path, const res_step *steps,
+                     const double *dt_s, size_t n, const char *title,
+                     sim_err *err);
 
 /* Battery state of charge and state of health [%] over time. Errors also
  * SIM_EINVAL when no step has a state of charge (the site has no battery). */
@@ -50,22 +51,24 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
  * come from jobs[] alone. A job still running at the horizon is drawn up to
  * horizon_s. names[j] labels job j. */
 int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
-               size_t n_jobs, const res_event *ev, size_t n_ev, double horizon_s,
-               const char *title, sim_err *err);
+               size_t n_jobs, const res_event *ev, size_t n_ev,
+               double horizon_s, const char *title, sim_err *err);
 
 /* Distribution of one job's time to train across replications (histogram,
  * in days) with P10, P50 and P90 marked (models/stats.h percentiles) and
  * the count of replications that finished. ttt_s[i] NAN = replication i did
  * not finish. Errors also SIM_EINVAL when none finished. */
-int plot_time_to_train(const char *path, const char *job_name, const double *ttt_s,
-                       size_t n, const char *title, sim_err *err);
+int plot_time_to_train(const char *path, const char *job_name,
+                       const double *ttt_s, size_t n, const char *title,
+                       sim_err *err);
 
 /* Energy per run by source: one horizontal bar per job, its mean facility
  * energy per training run [MWh] split by source (by_source_j: n_jobs rows of
  * RES_N_SOURCES means), with a P10-P90 whisker of the total when facility
  * (n_jobs summaries, may be NULL) has them. */
 int plot_energy_by_source(const char *path, const char *const *names,
-                          const double *by_source_j, const stat_summary *facility,
-                          size_t n_jobs, const char *title, sim_err *err);
+                          const double *by_source_j,
+                          const stat_summary *facility, size_t n_jobs,
+                          const char *title, sim_err *err);
 
 #endif

@@ -29,7 +29,8 @@ void plot_end(void);
  * is removed. Returns SIM_OK or SIM_EIO. */
 int plot_check_complete(const char *path, sim_err *err);
 
-/* plot_end, plot_check_complete, then for an SVG rewrites cairo's process-wide surface counter
+/* plot_end, plot_check_complete, then for an SVG rewrites cairo's process-wide
+ * surface counter
  * (<g id="surfaceN">) to surface1, so an SVG's bytes depend on its input
  * alone, however many charts the process drew before. Returns SIM_OK or
  * SIM_EIO. (Defined in io/plot_charts.c.) */

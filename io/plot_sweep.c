@@ -15,11 +15,16 @@
 #include "io/plot_int.h"
 #include "sim/mem.h"
 
-enum { C_BLACK = 1, C_GRID = 2, C_LINE0 = 3, C_BAND0 = 3 + PLOT_SWEEP_MAX_GROUPS };
+enum {
+    C_BLACK = 1,
+    C_GRID = 2,
+    C_LINE0 = 3,
+    C_BAND0 = 3 + PLOT_SWEEP_MAX_GROUPS
+};
 
 static const int line_rgb[PLOT_SWEEP_MAX_GROUPS][3] = {
-    { 40, 110, 190 }, { 200, 30, 30 }, { 20, 130, 60 }, { 245, 140, 20 },
-    { 120, 60, 170 }, { 90, 90, 90 }, { 0, 150, 160 }, { 180, 60, 120 },
+    {40, 110, 190}, {200, 30, 30}, {20, 130, 60}, {245, 140, 20},
+    {120, 60, 170}, {90, 90, 90},  {0, 150, 160}, {180, 60, 120},
 };
 
 /* Copies s into buf with '#' doubled (PLplot's escape character). */
@@ -45,9 +50,10 @@ static int cmp_pt(const void *a, const void *b)
     return p->x < q->x ? -1 : p->x > q->x;
 }
 
-int plot_sweep(const char *path, const double *x, const stat_summary *y, const size_t *group,
-               size_t n, const char *const *group_names, size_t n_groups, const char *x_label,
-               const char *y_label, const char *title, sim_err *err)
+int plot_sweep(const char *path, const double *x, const stat_summary *y,
+               const size_t *group, size_t n, const char *const *group_names,
+               size_t n_groups, const char *x_label, const char *y_label,
+               const char *title, sim_err *err)
 {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, pad;
     pt *pts;
@@ -59,20 +65,24 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
         lcol[PLOT_SWEEP_MAX_GROUPS + 1], lsty[PLOT_SWEEP_MAX_GROUPS + 1],
         scol[PLOT_SWEEP_MAX_GROUPS + 1], snum[PLOT_SWEEP_MAX_GROUPS + 1];
     PLFLT bscale[PLOT_SWEEP_MAX_GROUPS + 1], bwid[PLOT_SWEEP_MAX_GROUPS + 1],
-        lwid[PLOT_SWEEP_MAX_GROUPS + 1], sscale[PLOT_SWEEP_MAX_GROUPS + 1], lw, lh;
-    const char *text[PLOT_SWEEP_MAX_GROUPS + 1], *sym[PLOT_SWEEP_MAX_GROUPS + 1];
+        lwid[PLOT_SWEEP_MAX_GROUPS + 1], sscale[PLOT_SWEEP_MAX_GROUPS + 1], lw,
+        lh;
+    const char *text[PLOT_SWEEP_MAX_GROUPS + 1],
+        *sym[PLOT_SWEEP_MAX_GROUPS + 1];
     char tbuf[PLOT_SWEEP_MAX_GROUPS + 1][128];
 
     if (n_groups < 1 || n_groups > PLOT_SWEEP_MAX_GROUPS)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "sweep chart: %zu lines (expected 1..%d; fix the other swept keys)",
-                           n_groups, PLOT_SWEEP_MAX_GROUPS);
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "sweep chart: %zu lines (expected 1..%d; fix the other swept keys)",
+            n_groups, PLOT_SWEEP_MAX_GROUPS);
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(x[i]))
             return sim_err_set(err, SIM_EINVAL, path, 0,
                                "sweep chart: the swept values must be numbers");
         if (group[i] >= n_groups)
-            return sim_err_set(err, SIM_EINVAL, path, 0, "sweep chart: bad group %zu", group[i]);
+            return sim_err_set(err, SIM_EINVAL, path, 0,
+                               "sweep chart: bad group %zu", group[i]);
         if (!isfinite(y[i].p50))
             continue;
         finite++;
@@ -82,9 +92,10 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
         y1 = fmax(y1, fmax(y[i].p90, y[i].p50));
     }
     if (finite == 0)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "sweep chart: no case has a value of the metric (a job that never "
-                           "finished?)");
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "sweep chart: no case has a value of the metric (a job that never "
+            "finished?)");
     if ((rc = plot_begin(path, PLOT_CHART_W, PLOT_CHART_H, err)) != SIM_OK)
         return rc;
     /* cmap0 has 16 colours by default; lines and bands need 19. */
@@ -96,8 +107,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
         const int *c = line_rgb[g];
         plscol0(C_LINE0 + g, c[0], c[1], c[2]);
         /* The band: 75 % of the way to white. */
-        plscol0(C_BAND0 + g, c[0] + (255 - c[0]) * 3 / 4, c[1] + (255 - c[1]) * 3 / 4,
-                c[2] + (255 - c[2]) * 3 / 4);
+        plscol0(C_BAND0 + g, c[0] + (255 - c[0]) * 3 / 4,
+                c[1] + (255 - c[1]) * 3 / 4, c[2] + (255 - c[2]) * 3 / 4);
     }
     pladv(0);
     plschr(0.0, 0.8);
@@ -127,13 +138,15 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
         int bands = pass < n_groups;
         for (size_t i = 0; i < n; i++)
             if (group[i] == g && isfinite(y[i].p50))
-                pts[m++] = (pt){ x[i], isfinite(y[i].p10) ? y[i].p10 : y[i].p50, y[i].p50,
-                                 isfinite(y[i].p90) ? y[i].p90 : y[i].p50 };
+                pts[m++] =
+                    (pt){x[i], isfinite(y[i].p10) ? y[i].p10 : y[i].p50,
+                         y[i].p50, isfinite(y[i].p90) ? y[i].p90 : y[i].p50};
         if (m == 0)
             continue;
         qsort(pts, m, sizeof *pts, cmp_pt);
         if (bands && m >= 2) {
-            PLFLT *bx = sim_xcalloc(2 * m, sizeof *bx), *by = sim_xcalloc(2 * m, sizeof *by);
+            PLFLT *bx = sim_xcalloc(2 * m, sizeof *bx),
+                  *by = sim_xcalloc(2 * m, sizeof *by);
             for (size_t k = 0; k < m; k++) {
                 bx[k] = pts[k].x;
                 by[k] = pts[k].p10;
@@ -146,7 +159,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
             free(by);
         }
         if (!bands) {
-            PLFLT *lx = sim_xcalloc(m, sizeof *lx), *ly = sim_xcalloc(m, sizeof *ly);
+            PLFLT *lx = sim_xcalloc(m, sizeof *lx),
+                  *ly = sim_xcalloc(m, sizeof *ly);
             for (size_t k = 0; k < m; k++) {
                 lx[k] = pts[k].x;
                 ly[k] = pts[k].p50;
@@ -159,7 +173,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
             /* Whiskers show the range where the band cannot (one point). */
             plwidth(1.5);
             for (size_t k = 0; k < m; k++) {
-                PLFLT wx[2] = { pts[k].x, pts[k].x }, wy[2] = { pts[k].p10, pts[k].p90 };
+                PLFLT wx[2] = {pts[k].x, pts[k].x},
+                      wy[2] = {pts[k].p10, pts[k].p90};
                 plline(2, wx, wy);
             }
             plwidth(1.0);
@@ -186,14 +201,16 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y, const s
         if (band)
             snprintf(tbuf[g], sizeof tbuf[g], "P10-P90 over replications");
         else
-            esc(n_groups > 1 && group_names ? group_names[g] : "P50 over replications", tbuf[g],
-                sizeof tbuf[g]);
+            esc(n_groups > 1 && group_names ? group_names[g]
+                                            : "P50 over replications",
+                tbuf[g], sizeof tbuf[g]);
         text[g] = tbuf[g];
     }
     plcol0(C_BLACK);
     pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.015, 0.0, 0.05, 0, C_BLACK, 1, 0, 0,
-             (PLINT)(n_groups + 1), opt, 0.6, 0.75, 2.0, 0.0, tcol, text, bcol, bpat, bscale,
-             bwid, lcol, lsty, lwid, scol, sscale, snum, sym);
+             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.015, 0.0, 0.05, 0,
+             C_BLACK, 1, 0, 0, (PLINT)(n_groups + 1), opt, 0.6, 0.75, 2.0, 0.0,
+             tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid, scol,
+             sscale, snum, sym);
     return plot_finish(path, err);
 }

@@ -24,8 +24,9 @@
  * y_label carry their units, e.g. "energy.battery.capacity_mwh [MWh]".
  * Errors: SIM_EIO (device or path, as plot_charts.h), SIM_EINVAL (no
  * finite point, n_groups out of 1..PLOT_SWEEP_MAX_GROUPS, a non-finite x). */
-int plot_sweep(const char *path, const double *x, const stat_summary *y, const size_t *group,
-               size_t n, const char *const *group_names, size_t n_groups, const char *x_label,
-               const char *y_label, const char *title, sim_err *err);
+int plot_sweep(const char *path, const double *x, const stat_summary *y,
+               const size_t *group, size_t n, const char *const *group_names,
+               size_t n_groups, const char *x_label, const char *y_label,
+               const char *title, sim_err *err);
 
 #endif

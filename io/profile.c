@@ -18,7 +18,19 @@
 #include "io/csv.h"
 #include "models/solar.h"
 
-enum { C_HOUR, C_TS, C_TDB, C_TDP, C_RH, C_P, C_GHI, C_DNI, C_DHI, C_WIND, N_COLS };
+enum {
+    C_HOUR,
+    C_TS,
+    C_TDB,
+    C_TDP,
+    C_RH,
+    C_P,
+    C_GHI,
+    C_DNI,
+    C_DHI,
+    C_WIND,
+    N_COLS
+};
 
 /* Column names, ranges and units, indexed by the enum above. */
 static const struct {
@@ -26,22 +38,23 @@ static const struct {
     double lo, hi;
     const char *unit;
 } cols[N_COLS] = {
-    { "hour", 0, CLIMATE_HOURS - 1, "h" },
-    { "timestamp", 0, 0, "" },
-    { "dry_bulb_c", -70, 70, "degC" },
-    { "dew_point_c", -90, 70, "degC" },
-    { "rh_pct", 0, 110, "%" },
-    { "pressure_pa", 31000, 120000, "Pa" },
-    { "ghi_w_m2", 0, 1600, "W/m^2" },
-    { "dni_w_m2", 0, 1600, "W/m^2" },
-    { "dhi_w_m2", 0, 1000, "W/m^2" },
-    { "wind_m_s", 0, 70, "m/s" },
+    {"hour", 0, CLIMATE_HOURS - 1, "h"},
+    {"timestamp", 0, 0, ""},
+    {"dry_bulb_c", -70, 70, "degC"},
+    {"dew_point_c", -90, 70, "degC"},
+    {"rh_pct", 0, 110, "%"},
+    {"pressure_pa", 31000, 120000, "Pa"},
+    {"ghi_w_m2", 0, 1600, "W/m^2"},
+    {"dni_w_m2", 0, 1600, "W/m^2"},
+    {"dhi_w_m2", 0, 1000, "W/m^2"},
+    {"wind_m_s", 0, 70, "m/s"},
 };
 
-static const int month_days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+static const int month_days[12] = {31, 28, 31, 30, 31, 30,
+                                   31, 31, 30, 31, 30, 31};
 
-void profile_site_default(profile_site *site, double lat_deg, double lon_deg, double tz_h,
-                          double elevation_m)
+void profile_site_default(profile_site *site, double lat_deg, double lon_deg,
+                          double tz_h, double elevation_m)
 {
     site->name = NULL;
     site->lat_deg = lat_deg;
@@ -90,8 +103,8 @@ static int parse_ts(const char *s, int *y, int *mo, int *d, int *h)
     }
     while (isspace((unsigned char)*s))
         s++;
-    if (*s || *mo < 1 || *mo > 12 || *h < 0 || *h > 23 || mi < 0 || mi > 59 || se < 0 ||
-        se > 59)
+    if (*s || *mo < 1 || *mo > 12 || *h < 0 || *h > 23 || mi < 0 || mi > 59 ||
+        se < 0 || se > 59)
         return -1;
     int leap = (*y % 4 == 0 && *y % 100 != 0) || *y % 400 == 0;
     int dmax = *mo == 2 && leap ? 29 : month_days[*mo - 1];
@@ -127,40 +140,50 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
             if (strcmp(h, cols[c].name) == 0)
                 break;
         if (c == N_COLS) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, 1,
-                             "column '%.60s': unknown (expected hour or timestamp, dry_bulb_c, "
-                             "dew_point_c or rh_pct, pressure_pa, ghi_w_m2, dni_w_m2, "
-                             "dhi_w_m2, wind_m_s)", h);
+            rc = sim_err_set(
+                err, SIM_ECONFIG, path, 1,
+                "column '%.60s': unknown (expected hour or timestamp, "
+                "dry_bulb_c, "
+                "dew_point_c or rh_pct, pressure_pa, ghi_w_m2, dni_w_m2, "
+                "dhi_w_m2, wind_m_s)",
+                h);
             goto done;
         }
         if (idx[c] >= 0) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, 1, "column '%s': given twice", h);
+            rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                             "column '%s': given twice", h);
             goto done;
         }
         idx[c] = (int)k;
     }
     if ((idx[C_HOUR] >= 0) == (idx[C_TS] >= 0)) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
-                         "header: needs exactly one time column (got %s, expected hour or "
-                         "timestamp)", idx[C_HOUR] >= 0 ? "both" : "neither");
+        rc = sim_err_set(
+            err, SIM_ECONFIG, path, 1,
+            "header: needs exactly one time column (got %s, expected hour or "
+            "timestamp)",
+            idx[C_HOUR] >= 0 ? "both" : "neither");
         goto done;
     }
     if (idx[C_TDB] < 0) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
-                         "header: dry_bulb_c: missing (expected a dry-bulb column in degC)");
+        rc = sim_err_set(
+            err, SIM_ECONFIG, path, 1,
+            "header: dry_bulb_c: missing (expected a dry-bulb column in degC)");
         goto done;
     }
     if (idx[C_TDP] >= 0 && idx[C_RH] >= 0) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
-                         "header: dew_point_c and rh_pct both given (expected at most one)");
+        rc = sim_err_set(
+            err, SIM_ECONFIG, path, 1,
+            "header: dew_point_c and rh_pct both given (expected at most one)");
         goto done;
     }
-    if ((idx[C_DNI] >= 0) != (idx[C_DHI] >= 0) || (idx[C_DNI] >= 0 && idx[C_GHI] < 0)) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
-                         "header: irradiance columns (got ghi %s, dni %s, dhi %s; expected "
-                         "ghi_w_m2 alone, all three, or none)",
-                         idx[C_GHI] >= 0 ? "yes" : "no", idx[C_DNI] >= 0 ? "yes" : "no",
-                         idx[C_DHI] >= 0 ? "yes" : "no");
+    if ((idx[C_DNI] >= 0) != (idx[C_DHI] >= 0) ||
+        (idx[C_DNI] >= 0 && idx[C_GHI] < 0)) {
+        rc = sim_err_set(
+            err, SIM_ECONFIG, path, 1,
+            "header: irradiance columns (got ghi %s, dni %s, dhi %s; expected "
+            "ghi_w_m2 alone, all three, or none)",
+            idx[C_GHI] >= 0 ? "yes" : "no", idx[C_DNI] >= 0 ? "yes" : "no",
+            idx[C_DHI] >= 0 ? "yes" : "no");
         goto done;
     }
     inf.has_irradiance = idx[C_GHI] >= 0;
@@ -170,7 +193,7 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
     inf.has_wind = idx[C_WIND] >= 0;
 
     double p_std = climate_pressure_pa(site->elevation_m);
-    size_t n = 0;   /* hours filled */
+    size_t n = 0; /* hours filled */
     int first_year = 0, last_line = 1;
     for (size_t r = 0; r < t->n_rows; r++) {
         char **row = t->rows[r];
@@ -180,11 +203,12 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
         if (idx[C_TS] >= 0) {
             int y, mo, d, h, tr = parse_ts(row[idx[C_TS]], &y, &mo, &d, &h);
             if (tr != 0) {
-                rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "timestamp: %s (got '%.40s', expected YYYY-MM-DD HH:00 in "
-                                 "local standard time)",
-                                 tr == -2 ? "not at the start of an hour" : "malformed",
-                                 row[idx[C_TS]]);
+                rc = sim_err_set(
+                    err, SIM_ECONFIG, path, line,
+                    "timestamp: %s (got '%.40s', expected YYYY-MM-DD HH:00 in "
+                    "local standard time)",
+                    tr == -2 ? "not at the start of an hour" : "malformed",
+                    row[idx[C_TS]]);
                 goto done;
             }
             if (mo == 2 && d == 29)
@@ -193,38 +217,44 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
                 first_year = y;
             if (y != first_year) {
                 rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "timestamp: a second year (got %d, expected %d: one year of "
-                                 "hours)", y, first_year);
+                                 "timestamp: a second year (got %d, expected "
+                                 "%d: one year of "
+                                 "hours)",
+                                 y, first_year);
                 goto done;
             }
             got = hour_of_year(mo, d, h);
         } else {
             double v;
             if (parse_num(row[idx[C_HOUR]], &v) != 0 || v != floor(v)) {
-                rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "hour: not a whole number (got '%.40s', expected 0..8759)",
-                                 row[idx[C_HOUR]]);
+                rc = sim_err_set(
+                    err, SIM_ECONFIG, path, line,
+                    "hour: not a whole number (got '%.40s', expected 0..8759)",
+                    row[idx[C_HOUR]]);
                 goto done;
             }
             /* Range first: casting a double beyond long's range is
              * undefined (tests/data/fuzz-regress/fuzz_profile/). */
             if (v < 0 || v > CLIMATE_HOURS) {
                 rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "hour: out of range (got %g, expected 0..%d)", v,
-                                 CLIMATE_HOURS - 1);
+                                 "hour: out of range (got %g, expected 0..%d)",
+                                 v, CLIMATE_HOURS - 1);
                 goto done;
             }
             got = (long)v;
         }
         if (n >= CLIMATE_HOURS) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                             "too many rows (got more than %d, expected one per hour of a "
-                             "year)", CLIMATE_HOURS);
+            rc = sim_err_set(
+                err, SIM_ECONFIG, path, line,
+                "too many rows (got more than %d, expected one per hour of a "
+                "year)",
+                CLIMATE_HOURS);
             goto done;
         }
         if (got != want) {
             rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                             "%s: out of order (got hour %ld of the year, expected %ld: rows "
+                             "%s: out of order (got hour %ld of the year, "
+                             "expected %ld: rows "
                              "run Jan 1 00:00 to Dec 31 23:00, one per hour)",
                              idx[C_TS] >= 0 ? "timestamp" : "hour", got, want);
             goto done;
@@ -237,15 +267,17 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
             const char *cell = row[idx[c]];
             if (parse_num(cell, &v[c]) != 0) {
                 rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "%s: %s (got '%.40s', expected %s in %g..%g)", cols[c].name,
-                                 cell[0] ? "not a number" : "missing value", cell,
-                                 cols[c].unit, cols[c].lo, cols[c].hi);
+                                 "%s: %s (got '%.40s', expected %s in %g..%g)",
+                                 cols[c].name,
+                                 cell[0] ? "not a number" : "missing value",
+                                 cell, cols[c].unit, cols[c].lo, cols[c].hi);
                 goto done;
             }
             if (v[c] < cols[c].lo || v[c] > cols[c].hi) {
-                rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "%s: out of range (got %g, expected %s in %g..%g)",
-                                 cols[c].name, v[c], cols[c].unit, cols[c].lo, cols[c].hi);
+                rc = sim_err_set(
+                    err, SIM_ECONFIG, path, line,
+                    "%s: out of range (got %g, expected %s in %g..%g)",
+                    cols[c].name, v[c], cols[c].unit, cols[c].lo, cols[c].hi);
                 goto done;
             }
         }
@@ -256,9 +288,10 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
         if (idx[C_TDP] >= 0)
             h->t_dp_c = fmin(v[C_TDP], h->t_db_c);
         else if (idx[C_RH] >= 0)
-            h->t_dp_c = climate_dew_point(h->t_db_c, fmin(v[C_RH], 100.0) / 100.0);
+            h->t_dp_c =
+                climate_dew_point(h->t_db_c, fmin(v[C_RH], 100.0) / 100.0);
         else
-            h->t_dp_c = NAN;   /* the day's minimum, below */
+            h->t_dp_c = NAN; /* the day's minimum, below */
         h->ghi_w_m2 = idx[C_GHI] >= 0 ? v[C_GHI] : 0;
         h->dni_w_m2 = idx[C_DNI] >= 0 ? v[C_DNI] : 0;
         h->dhi_w_m2 = idx[C_DHI] >= 0 ? v[C_DHI] : 0;
@@ -267,9 +300,10 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
     }
     inf.rows = t->n_rows;
     if (n != CLIMATE_HOURS) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, last_line,
-                         "too few rows (got %zu hours, expected %d: one per hour of a year)",
-                         n, CLIMATE_HOURS);
+        rc = sim_err_set(
+            err, SIM_ECONFIG, path, last_line,
+            "too few rows (got %zu hours, expected %d: one per hour of a year)",
+            n, CLIMATE_HOURS);
         goto done;
     }
     for (size_t d = 0; d < CLIMATE_HOURS / 24; d++) {
@@ -284,8 +318,10 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
             h->t_wb_c = climate_wet_bulb(h->t_db_c, h->t_dp_c, h->p_pa);
             if (inf.has_irradiance && !inf.has_dni_dhi) {
                 solar_pos p;
-                solar_position_hour((double)i, site->lat_deg, site->lon_deg, site->tz_h, &p);
-                solar_decompose_erbs(h->ghi_w_m2, &p, &h->dni_w_m2, &h->dhi_w_m2);
+                solar_position_hour((double)i, site->lat_deg, site->lon_deg,
+                                    site->tz_h, &p);
+                solar_decompose_erbs(h->ghi_w_m2, &p, &h->dni_w_m2,
+                                     &h->dhi_w_m2);
             }
         }
     }

@@ -42,24 +42,25 @@
 #include "models/climate.h"
 #include "sim/err.h"
 
-#define PROFILE_WIND_DEFAULT_M_S 2.0  /* assumption: a light breeze, used
-                                         only when the file has no wind */
+#define PROFILE_WIND_DEFAULT_M_S                                               \
+    2.0 /* assumption: a light breeze, used                                    \
+           only when the file has no wind */
 
 /* Where the profile was measured: the CSV carries no location. */
 typedef struct profile_site {
-    const char *name;           /* copied into the year, may be NULL */
-    double lat_deg, lon_deg;    /* north +, east + */
-    double tz_h;                /* UTC offset of local standard time */
+    const char *name;        /* copied into the year, may be NULL */
+    double lat_deg, lon_deg; /* north +, east + */
+    double tz_h;             /* UTC offset of local standard time */
     double elevation_m;
-    double wind_default_m_s;    /* PROFILE_WIND_DEFAULT_M_S */
+    double wind_default_m_s; /* PROFILE_WIND_DEFAULT_M_S */
 } profile_site;
 
 /* What the file held. */
 typedef struct profile_info {
-    size_t rows;                /* data rows read (8760 or 8784) */
-    int has_irradiance;         /* ghi_w_m2 present */
-    int has_dni_dhi;            /* dni_w_m2 and dhi_w_m2 present */
-    int has_humidity;           /* dew_point_c or rh_pct present */
+    size_t rows;        /* data rows read (8760 or 8784) */
+    int has_irradiance; /* ghi_w_m2 present */
+    int has_dni_dhi;    /* dni_w_m2 and dhi_w_m2 present */
+    int has_humidity;   /* dew_point_c or rh_pct present */
     int has_pressure, has_wind;
 } profile_info;
 
@@ -71,7 +72,7 @@ void profile_site_default(profile_site *site, double lat_deg, double lon_deg,
  * climate_year_new; from_file is set to 1) and *info (OUT, may be NULL).
  * Errors: SIM_EIO (cannot open), SIM_ECONFIG (FILE:LINE: column: message).
  * On failure *out holds scratch values only. */
-int profile_read(const char *path, const profile_site *site,
-                 climate_year *out, profile_info *info, sim_err *err);
+int profile_read(const char *path, const profile_site *site, climate_year *out,
+                 profile_info *info, sim_err *err);
 
 #endif

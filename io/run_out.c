@@ -59,13 +59,15 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
         jv_set(j, "tokens", jv_num(s->jobs[i].tokens));
         jv_set(j, "finished", jv_int((int64_t)finished(reps, n, i)));
         for (size_t k = 0; k < metric_n_job; k++)
-            jv_set(m, metric_job[k].name, summary_json(metric_job_summary(k, reps, n, i)));
+            jv_set(m, metric_job[k].name,
+                   summary_json(metric_job_summary(k, reps, n, i)));
         jv_set(j, "metrics", m);
         jv_push(jobs, j);
     }
     jv_set(root, "jobs", jobs);
     for (size_t k = 0; k < metric_n_site; k++)
-        jv_set(site, metric_site[k].name, summary_json(metric_site_summary(k, reps, n)));
+        jv_set(site, metric_site[k].name,
+               summary_json(metric_site_summary(k, reps, n)));
     jv_set(root, "site", site);
     rc = jv_write(root, f, 1);
     jv_free(root);
@@ -77,7 +79,7 @@ static int csv_summary_row(FILE *f, const char *scope, const char *name,
 {
     char num[7][40];
     const char *cells[11];
-    double v[6] = { s.mean, s.p10, s.p50, s.p90, s.min, s.max };
+    double v[6] = {s.mean, s.p10, s.p50, s.p90, s.min, s.max};
     snprintf(num[0], sizeof num[0], "%zu", s.n);
     for (int k = 0; k < 6; k++) {
         if (isfinite(v[k]))
@@ -97,8 +99,9 @@ static int csv_summary_row(FILE *f, const char *scope, const char *name,
 int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
                 const res_rep *reps, size_t n)
 {
-    static const char *const hdr[] = { "scope", "name", "metric", "unit", "n", "mean",
-                                       "p10", "p50", "p90", "min", "max" };
+    static const char *const hdr[] = {"scope", "name", "metric", "unit",
+                                      "n",     "mean", "p10",    "p50",
+                                      "p90",   "min",  "max"};
     int rc = csvt_write_row(f, hdr, 11);
     (void)ri;
     for (size_t i = 0; i < s->n_jobs && rc == SIM_OK; i++)
@@ -113,7 +116,7 @@ int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
 
 static void table_row(FILE *f, const metric_def *d, stat_summary s)
 {
-    double v[6] = { s.mean, s.p10, s.p50, s.p90, s.min, s.max };
+    double v[6] = {s.mean, s.p10, s.p50, s.p90, s.min, s.max};
     fprintf(f, "  %-36s %-12s", d->label, d->unit);
     for (int k = 0; k < 6; k++) {
         if (!isfinite(v[k]))
@@ -131,20 +134,26 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
 {
     static const char hdr[] = "  %-36s %-12s %11s %11s %11s %11s %11s %11s\n";
     fprintf(f, "scenario %s: %s\n", ri->name, s->description);
-    fprintf(f, "site %s, %zu module group(s), %.2f MW IT, seed %llu, %u replication(s)\n",
+    fprintf(f,
+            "site %s, %zu module group(s), %.2f MW IT, seed %llu, %u "
+            "replication(s)\n",
             s->site.name, s->n_modules, scenario_it_power_w(s) / 1e6,
             (unsigned long long)ri->seed, ri->replications);
     for (size_t i = 0; i < s->n_jobs; i++) {
         const scen_job *j = &s->jobs[i];
-        fprintf(f, "\njob %s: %s %s on %d %s, %.3g tokens; finished in %zu of %zu replication(s)\n",
-                j->name, j->model->name, j->precision, j->gpus, j->gpu->name, j->tokens,
-                finished(reps, n, i), n);
-        fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min", "max");
+        fprintf(f,
+                "\njob %s: %s %s on %d %s, %.3g tokens; finished in %zu of %zu "
+                "replication(s)\n",
+                j->name, j->model->name, j->precision, j->gpus, j->gpu->name,
+                j->tokens, finished(reps, n, i), n);
+        fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min",
+                "max");
         for (size_t k = 0; k < metric_n_job; k++)
             table_row(f, &metric_job[k], metric_job_summary(k, reps, n, i));
     }
     fprintf(f, "\nsite %s\n", s->site.name);
-    fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min", "max");
+    fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min",
+            "max");
     for (size_t k = 0; k < metric_n_site; k++)
         table_row(f, &metric_site[k], metric_site_summary(k, reps, n));
     return ferror(f) ? SIM_EIO : SIM_OK;

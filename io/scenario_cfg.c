@@ -32,8 +32,8 @@
 /* Defaults that are this loader's own (documented as assumptions in
  * docs/scenario-reference.md). */
 #define DEF_STEP_MIN 15.0
-#define DEF_CKPT_WRITE_S 10.0    /* facts-more.md 6: async 0.5-10 s */
-#define DEF_RESTART_MIN 10.0     /* facts-more.md 6: FT-HSDP sync restart */
+#define DEF_CKPT_WRITE_S 10.0 /* facts-more.md 6: async 0.5-10 s */
+#define DEF_RESTART_MIN 10.0  /* facts-more.md 6: FT-HSDP sync restart */
 #define DEF_FABRIC_LATENCY_US 2.0
 #define DEF_INITIAL_SOC_PCT 50.0
 
@@ -79,21 +79,26 @@ static int read_time(cfg_reader *r, const config_setting_t *g,
     civil_from_days(sim->start_day + (int64_t)ceil(sim->horizon_s / DAY_S) - 1,
                     last, sizeof last);
     if (d && k)
-        return cfg_fail(r, g, krel, "given together with %s (expected one "
-                        "of them)", kdate);
+        return cfg_fail(r, g, krel,
+                        "given together with %s (expected one "
+                        "of them)",
+                        kdate);
     if (d) {
         char buf[32];
         int64_t day;
-        if ((rc = cfg_string(r, g, kdate, 1, NULL, buf, sizeof buf)) !=
-            SIM_OK)
+        if ((rc = cfg_string(r, g, kdate, 1, NULL, buf, sizeof buf)) != SIM_OK)
             return rc;
         if (cfg_parse_date(buf, &day) != 0)
-            return cfg_fail(r, d, NULL, "not a date (got \"%s\", expected "
-                            "\"YYYY-MM-DD\")", buf);
+            return cfg_fail(r, d, NULL,
+                            "not a date (got \"%s\", expected "
+                            "\"YYYY-MM-DD\")",
+                            buf);
         *out = (double)(day - sim->start_day) * DAY_S;
         if (*out < 0 || *out >= sim->horizon_s)
-            return cfg_fail(r, d, NULL, "date outside the simulation horizon "
-                            "(got %s, expected %s .. %s)", buf, first, last);
+            return cfg_fail(r, d, NULL,
+                            "date outside the simulation horizon "
+                            "(got %s, expected %s .. %s)",
+                            buf, first, last);
         return SIM_OK;
     }
     if (k) {
@@ -101,9 +106,10 @@ static int read_time(cfg_reader *r, const config_setting_t *g,
             SIM_OK)
             return rc;
         if (*out >= sim->horizon_s)
-            return cfg_fail(r, k, NULL, "after the simulation horizon (got "
-                            "%g, expected < %g)", *out / scale_s,
-                            sim->horizon_s / scale_s);
+            return cfg_fail(r, k, NULL,
+                            "after the simulation horizon (got "
+                            "%g, expected < %g)",
+                            *out / scale_s, sim->horizon_s / scale_s);
         return SIM_OK;
     }
     *out = def_s;
@@ -113,9 +119,8 @@ static int read_time(cfg_reader *r, const config_setting_t *g,
 static int read_simulation(cfg_reader *r, const config_setting_t *root,
                            scenario *s)
 {
-    static const char *const keys[] = { "start_date", "horizon_days",
-                                        "step_min", "seed", "replications",
-                                        NULL };
+    static const char *const keys[] = {"start_date", "horizon_days", "step_min",
+                                       "seed",       "replications", NULL};
     config_setting_t *g;
     scen_sim *sim = &s->sim;
     long long seed;
@@ -140,9 +145,10 @@ static int read_simulation(cfg_reader *r, const config_setting_t *root,
                    &sim->replications)) != SIM_OK)
         return rc;
     if (sim->step_s > sim->horizon_s)
-        return cfg_fail(r, g, "step_min", "longer than the horizon (got %g "
-                        "min, expected <= %g min)", sim->step_s / 60,
-                        sim->horizon_s / 60);
+        return cfg_fail(r, g, "step_min",
+                        "longer than the horizon (got %g "
+                        "min, expected <= %g min)",
+                        sim->step_s / 60, sim->horizon_s / 60);
     sim->seed = (uint64_t)seed;
     return SIM_OK;
 }
@@ -157,14 +163,14 @@ static int path_join(const scenario *s, const char *rel, char *out, size_t n)
 static int read_climate(cfg_reader *r, const config_setting_t *site,
                         scenario *s)
 {
-    static const char *const keys[] = { "normals", "monthly_mean_c",
-                                        "diurnal_range_k", "epw",
-                                        "hourly_csv", NULL };
+    static const char *const keys[] = {"normals",         "monthly_mean_c",
+                                       "diurnal_range_k", "epw",
+                                       "hourly_csv",      NULL};
     config_setting_t *g;
     scen_climate *c = &s->site.climate;
     int given = 0, rc;
     char rel[SCEN_PATH_MAX];
-    const char *which[] = { "normals", "monthly_mean_c", "epw", "hourly_csv" };
+    const char *which[] = {"normals", "monthly_mean_c", "epw", "hourly_csv"};
 
     if ((rc = cfg_member(r, site, "climate", CONFIG_TYPE_GROUP, 1, &g)) !=
             SIM_OK ||
@@ -173,9 +179,11 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
     for (int i = 0; i < 4; i++)
         given += config_setting_get_member(g, which[i]) != NULL;
     if (given != 1)
-        return cfg_fail(r, g, NULL, "climate needs exactly one source (got "
+        return cfg_fail(r, g, NULL,
+                        "climate needs exactly one source (got "
                         "%d, expected one of normals, monthly_mean_c, epw, "
-                        "hourly_csv)", given);
+                        "hourly_csv)",
+                        given);
     if (config_setting_get_member(g, "normals")) {
         /* The power model's built-in normals (models/climate.c) are the one
          * table; the default diurnal range is the mean of its monthly
@@ -188,14 +196,15 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
         if (!(cn = climate_builtin(c->normals)))
             return cfg_fail(r, config_setting_get_member(g, "normals"), NULL,
                             "unknown built-in normals (got \"%s\", expected "
-                            "one of: %s)", c->normals, climate_builtin_names());
+                            "one of: %s)",
+                            c->normals, climate_builtin_names());
         c->kind = CLIMATE_NORMALS;
         snprintf(c->normals, sizeof c->normals, "%.31s", cn->name);
         memcpy(c->monthly_mean_c, cn->t_mean_c, sizeof c->monthly_mean_c);
         for (int m = 0; m < 12; m++)
             range += cn->t_range_k[m] / 12.0;
-        return cfg_double(r, g, "diurnal_range_k", 0, range, 0,
-                          40, 1, &c->diurnal_range_k);
+        return cfg_double(r, g, "diurnal_range_k", 0, range, 0, 40, 1,
+                          &c->diurnal_range_k);
     }
     if (config_setting_get_member(g, "monthly_mean_c")) {
         c->kind = CLIMATE_NORMALS;
@@ -206,11 +215,12 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
                           &c->diurnal_range_k);
     }
     if (config_setting_get_member(g, "diurnal_range_k"))
-        return cfg_fail(r, g, "diurnal_range_k", "only applies to normals "
+        return cfg_fail(r, g, "diurnal_range_k",
+                        "only applies to normals "
                         "(got it with a weather file, expected no "
                         "diurnal_range_k)");
-    c->kind = config_setting_get_member(g, "epw") ? CLIMATE_EPW
-                                                  : CLIMATE_HOURLY_CSV;
+    c->kind =
+        config_setting_get_member(g, "epw") ? CLIMATE_EPW : CLIMATE_HOURLY_CSV;
     {
         const char *key = c->kind == CLIMATE_EPW ? "epw" : "hourly_csv";
         if ((rc = cfg_string(r, g, key, 1, NULL, rel, sizeof rel)) != SIM_OK)
@@ -222,18 +232,17 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
             return cfg_fail(r, config_setting_get_member(g, key), NULL,
                             "cannot read the weather file (got \"%s\", "
                             "resolved to \"%s\"; relative paths start at the "
-                            "scenario's folder)", rel, c->path);
+                            "scenario's folder)",
+                            rel, c->path);
     }
     return SIM_OK;
 }
 
-static int read_site(cfg_reader *r, const config_setting_t *root,
-                     scenario *s)
+static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = { "name", "latitude_deg",
-                                        "longitude_deg", "elevation_m",
-                                        "utc_offset_h", "timezone",
-                                        "climate", NULL };
+    static const char *const keys[] = {
+        "name",         "latitude_deg", "longitude_deg", "elevation_m",
+        "utc_offset_h", "timezone",     "climate",       NULL};
     config_setting_t *g;
     scen_site *st = &s->site;
     int rc;
@@ -261,9 +270,9 @@ static int read_site(cfg_reader *r, const config_setting_t *root,
 static int read_modules(cfg_reader *r, const config_setting_t *root,
                         scenario *s)
 {
-    static const char *const keys[] = { "name", "type", "count",
-                                        "commission_date", "commission_days",
-                                        "hosts", "units", NULL };
+    static const char *const keys[] = {
+        "name",  "type",  "count", "commission_date", "commission_days",
+        "hosts", "units", NULL};
     config_setting_t *l;
     char names[1024];
     int rc, n;
@@ -273,7 +282,8 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
         return rc;
     n = config_setting_length(l);
     if (n < 1)
-        return cfg_fail(r, l, NULL, "no modules (got an empty list, expected "
+        return cfg_fail(r, l, NULL,
+                        "no modules (got an empty list, expected "
                         "at least one module group)");
     s->modules = sim_xcalloc((size_t)n, sizeof *s->modules);
     for (int i = 0; i < n; i++) {
@@ -283,19 +293,22 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
         int fits;
 
         if (!config_setting_is_group(e))
-            return cfg_fail(r, e, NULL, "wrong type (expected a group { name "
+            return cfg_fail(r, e, NULL,
+                            "wrong type (expected a group { name "
                             "= \"...\"; type = \"...\"; ... })");
         if ((rc = cfg_check_keys(r, e, keys)) != SIM_OK ||
-            (rc = cfg_string(r, e, "name", 1, NULL, m->name,
-                             sizeof m->name)) != SIM_OK ||
+            (rc = cfg_string(r, e, "name", 1, NULL, m->name, sizeof m->name)) !=
+                SIM_OK ||
             (rc = cfg_string(r, e, "type", 1, NULL, type, sizeof type)) !=
                 SIM_OK)
             return rc;
         for (size_t k = 0; k < s->n_modules; k++)
             if (strcasecmp(s->modules[k].name, m->name) == 0)
-                return cfg_fail(r, e, "name", "duplicate module name (got "
+                return cfg_fail(r, e, "name",
+                                "duplicate module name (got "
                                 "\"%s\", expected a name not used by "
-                                "modules.[%zu])", m->name, k);
+                                "modules.[%zu])",
+                                m->name, k);
         if (!(m->type = catalog_module(s->cat, type))) {
             catalog_names(s->cat, "modules", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "type"), NULL,
@@ -303,8 +316,7 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                             "of: %s; define new types in catalog.modules)",
                             type, names);
         }
-        if ((rc = geti(r, e, "count", 0, 1, 1, 100000, &m->count)) !=
-                SIM_OK ||
+        if ((rc = geti(r, e, "count", 0, 1, 1, 100000, &m->count)) != SIM_OK ||
             (rc = cfg_string(r, e, "hosts", 0, m->type->hosts[0], host,
                              sizeof host)) != SIM_OK ||
             (rc = read_time(r, e, "commission_date", "commission_days", DAY_S,
@@ -314,7 +326,8 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             catalog_names(s->cat, "systems", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "hosts"), NULL,
                             "unknown system (got \"%s\", expected one of: "
-                            "%s)", host, names);
+                            "%s)",
+                            host, names);
         }
         fits = catalog_module_fits(m->type, m->system->name);
         if (fits < 0) {
@@ -324,14 +337,15 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                          "%s%s", k ? ", " : "", m->type->hosts[k]);
             return cfg_fail(r, config_setting_get_member(e, "hosts"), NULL,
                             "module type %s cannot host it (got \"%s\", "
-                            "expected one of: %s)", m->type->name, host,
-                            names);
+                            "expected one of: %s)",
+                            m->type->name, host, names);
         }
         if (fits < 1)
-            return cfg_fail(r, e, "hosts", "not even one %s (%g kW) fits in "
-                            "a %s module's %g kW", m->system->name,
-                            m->system->max_power_w / 1e3, m->type->name,
-                            m->type->it_power_w / 1e3);
+            return cfg_fail(r, e, "hosts",
+                            "not even one %s (%g kW) fits in "
+                            "a %s module's %g kW",
+                            m->system->name, m->system->max_power_w / 1e3,
+                            m->type->name, m->type->it_power_w / 1e3);
         if ((rc = geti(r, e, "units", 0, fits, 1, 1000000, &m->units)) !=
             SIM_OK)
             return rc;
@@ -339,8 +353,9 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             return cfg_fail(r, config_setting_get_member(e, "units"), NULL,
                             "more %s than a %s module's power allows (got "
                             "%d x %g kW = %g kW, expected <= %d units in %g "
-                            "kW IT)", m->system->name, m->type->name,
-                            m->units, m->system->max_power_w / 1e3,
+                            "kW IT)",
+                            m->system->name, m->type->name, m->units,
+                            m->system->max_power_w / 1e3,
                             m->units * m->system->max_power_w / 1e3, fits,
                             m->type->it_power_w / 1e3);
         m->gpu = catalog_gpu(s->cat, m->system->gpu);
@@ -362,16 +377,14 @@ static int module_index(const scenario *s, const char *name, size_t *out)
     return -1;
 }
 
-static int read_fabric(cfg_reader *r, const config_setting_t *root,
-                       scenario *s)
+static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = { "topology", "oversubscription",
-                                        "latency_us", "links", NULL };
-    static const char *const lkeys[] = { "from", "to", "bandwidth_gbps",
-                                         "latency_us", "oversubscription",
-                                         NULL };
-    static const char *const topos[] = { "fat-tree", "rail-optimized",
-                                         "dragonfly", "star", NULL };
+    static const char *const keys[] = {"topology", "oversubscription",
+                                       "latency_us", "links", NULL};
+    static const char *const lkeys[] = {
+        "from", "to", "bandwidth_gbps", "latency_us", "oversubscription", NULL};
+    static const char *const topos[] = {"fat-tree", "rail-optimized",
+                                        "dragonfly", "star", NULL};
     config_setting_t *g, *l;
     scen_fabric *f = &s->fabric;
     int rc, topo;
@@ -380,28 +393,30 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root,
     f->oversubscription = 1.0;
     f->latency_s = DEF_FABRIC_LATENCY_US * 1e-6;
     if ((rc = cfg_member(r, root, "fabric", CONFIG_TYPE_GROUP, 0, &g)) !=
-            SIM_OK || !g)
+            SIM_OK ||
+        !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_choice(r, g, "topology", 0, TOPO_FAT_TREE, topos, &topo)) !=
             SIM_OK ||
         (rc = cfg_double(r, g, "oversubscription", 0, 1.0, 1.0, 1000, 1,
                          &f->oversubscription)) != SIM_OK ||
-        (rc = cfg_double(r, g, "latency_us", 0, DEF_FABRIC_LATENCY_US, 0,
-                         1e6, 1e-6, &f->latency_s)) != SIM_OK ||
+        (rc = cfg_double(r, g, "latency_us", 0, DEF_FABRIC_LATENCY_US, 0, 1e6,
+                         1e-6, &f->latency_s)) != SIM_OK ||
         (rc = cfg_member(r, g, "links", CONFIG_TYPE_LIST, 0, &l)) != SIM_OK)
         return rc;
     f->topology = (fabric_topology)topo;
     if (!l)
         return SIM_OK;
-    f->links = sim_xcalloc((size_t)config_setting_length(l) + 1,
-                           sizeof *f->links);
+    f->links =
+        sim_xcalloc((size_t)config_setting_length(l) + 1, sizeof *f->links);
     for (int i = 0; i < config_setting_length(l); i++) {
         config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
         scen_link *k = &f->links[f->n_links];
         char a[32], b[32], names[1024] = "";
         if (!config_setting_is_group(e))
-            return cfg_fail(r, e, NULL, "wrong type (expected a group { from "
+            return cfg_fail(r, e, NULL,
+                            "wrong type (expected a group { from "
                             "= \"...\"; to = \"...\"; ... })");
         if ((rc = cfg_check_keys(r, e, lkeys)) != SIM_OK ||
             (rc = cfg_string(r, e, "from", 1, NULL, a, sizeof a)) != SIM_OK ||
@@ -413,18 +428,22 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root,
         if (module_index(s, a, &k->a) != 0)
             return cfg_fail(r, config_setting_get_member(e, "from"), NULL,
                             "unknown module (got \"%s\", expected one of: "
-                            "%s)", a, names);
+                            "%s)",
+                            a, names);
         if (module_index(s, b, &k->b) != 0)
             return cfg_fail(r, config_setting_get_member(e, "to"), NULL,
                             "unknown module (got \"%s\", expected one of: "
-                            "%s)", b, names);
+                            "%s)",
+                            b, names);
         if (k->a == k->b)
-            return cfg_fail(r, e, "to", "a link joins two different module "
-                            "groups (got \"%s\" at both ends)", a);
+            return cfg_fail(r, e, "to",
+                            "a link joins two different module "
+                            "groups (got \"%s\" at both ends)",
+                            a);
         if ((rc = cfg_double(r, e, "bandwidth_gbps", 1, 0, 1e-3, 1e8, 1e9,
                              &k->bandwidth_bps)) != SIM_OK ||
-            (rc = cfg_double(r, e, "latency_us", 0, f->latency_s * 1e6, 0,
-                             1e7, 1e-6, &k->latency_s)) != SIM_OK ||
+            (rc = cfg_double(r, e, "latency_us", 0, f->latency_s * 1e6, 0, 1e7,
+                             1e-6, &k->latency_s)) != SIM_OK ||
             (rc = cfg_double(r, e, "oversubscription", 0, f->oversubscription,
                              1.0, 1000, 1, &k->oversubscription)) != SIM_OK)
             return rc;
@@ -438,9 +457,8 @@ static int read_carbon_cost(cfg_reader *r, const config_setting_t *g,
                             const source_defaults *d, double *carbon,
                             double *cost)
 {
-    int rc = cfg_double(r, g, "gco2_per_kwh", 0,
-                        d->carbon_kg_per_j / G_PER_KWH, 0, 5000, G_PER_KWH,
-                        carbon);
+    int rc = cfg_double(r, g, "gco2_per_kwh", 0, d->carbon_kg_per_j / G_PER_KWH,
+                        0, 5000, G_PER_KWH, carbon);
     if (rc != SIM_OK)
         return rc;
     return cfg_double(r, g, "usd_per_mwh", 0, d->cost_usd_per_j / USD_PER_MWH,
@@ -449,12 +467,20 @@ static int read_carbon_cost(cfg_reader *r, const config_setting_t *g,
 
 static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {
-        "capacity_mw", "tracking", "tilt_deg", "azimuth_deg", "losses_pct",
-        "dc_ac_ratio", "inverter_limit_mw", "inverter_eff",
-        "temp_coeff_pct_per_k", "degradation_pct_per_yr", "gco2_per_kwh",
-        "usd_per_mwh", NULL };
-    static const char *const tracks[] = { "none", "single-axis", NULL };
+    static const char *const keys[] = {"capacity_mw",
+                                       "tracking",
+                                       "tilt_deg",
+                                       "azimuth_deg",
+                                       "losses_pct",
+                                       "dc_ac_ratio",
+                                       "inverter_limit_mw",
+                                       "inverter_eff",
+                                       "temp_coeff_pct_per_k",
+                                       "degradation_pct_per_yr",
+                                       "gco2_per_kwh",
+                                       "usd_per_mwh",
+                                       NULL};
+    static const char *const tracks[] = {"none", "single-axis", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_SOLAR);
     scen_solar *p = &s->energy.solar;
     int rc, tr;
@@ -487,15 +513,16 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
         return rc;
     if (config_setting_get_member(g, "inverter_limit_mw")) {
         if (config_setting_get_member(g, "dc_ac_ratio"))
-            return cfg_fail(r, g, "inverter_limit_mw", "given together with "
+            return cfg_fail(r, g, "inverter_limit_mw",
+                            "given together with "
                             "dc_ac_ratio (expected one of them)");
         if ((rc = cfg_double(r, g, "inverter_limit_mw", 1, 0, 1e-6, 1e5, MW,
                              &p->inverter_limit_w)) != SIM_OK)
             return rc;
         p->dc_ac_ratio = p->capacity_w / p->inverter_limit_w;
     } else {
-        if ((rc = cfg_double(r, g, "dc_ac_ratio", 0, d->dc_ac_ratio, 0.5, 3,
-                             1, &p->dc_ac_ratio)) != SIM_OK)
+        if ((rc = cfg_double(r, g, "dc_ac_ratio", 0, d->dc_ac_ratio, 0.5, 3, 1,
+                             &p->dc_ac_ratio)) != SIM_OK)
             return rc;
         p->inverter_limit_w = p->capacity_w / p->dc_ac_ratio;
     }
@@ -503,14 +530,24 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
-static int read_battery(cfg_reader *r, const config_setting_t *g,
-                        scenario *s)
+static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {
-        "capacity_mwh", "power_mw", "round_trip_eff", "reserve_floor_pct",
-        "initial_soc_pct", "c_rate_max", "packs", "soh_dist", "soh_mean",
-        "soh_sd", "soh_min", "soh_max", "gco2_per_kwh", "usd_per_mwh", NULL };
-    static const char *const dists[] = { "normal", "uniform", NULL };
+    static const char *const keys[] = {"capacity_mwh",
+                                       "power_mw",
+                                       "round_trip_eff",
+                                       "reserve_floor_pct",
+                                       "initial_soc_pct",
+                                       "c_rate_max",
+                                       "packs",
+                                       "soh_dist",
+                                       "soh_mean",
+                                       "soh_sd",
+                                       "soh_min",
+                                       "soh_max",
+                                       "gco2_per_kwh",
+                                       "usd_per_mwh",
+                                       NULL};
+    static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
     int rc, dist;
@@ -521,8 +558,8 @@ static int read_battery(cfg_reader *r, const config_setting_t *g,
                          &b->capacity_j)) != SIM_OK ||
         (rc = cfg_double(r, g, "power_mw", 1, 0, 0, 1e5, MW, &b->power_w)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "round_trip_eff", 0, d->round_trip_eff, 0.01,
-                         1, 1, &b->round_trip_eff)) != SIM_OK ||
+        (rc = cfg_double(r, g, "round_trip_eff", 0, d->round_trip_eff, 0.01, 1,
+                         1, &b->round_trip_eff)) != SIM_OK ||
         (rc = cfg_double(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100,
                          0, 99, 0.01, &b->reserve_floor)) != SIM_OK ||
         (rc = cfg_double(r, g, "c_rate_max", 0, d->c_rate_max_per_s * HOUR_S,
@@ -547,25 +584,31 @@ static int read_battery(cfg_reader *r, const config_setting_t *g,
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
     if (b->soh_min > b->soh_max)
-        return cfg_fail(r, g, "soh_min", "above soh_max (got %g, expected <= "
-                        "%g)", b->soh_min, b->soh_max);
+        return cfg_fail(r, g, "soh_min",
+                        "above soh_max (got %g, expected <= "
+                        "%g)",
+                        b->soh_min, b->soh_max);
     if (b->soh_dist == SOH_NORMAL &&
         (b->soh_mean < b->soh_min || b->soh_mean > b->soh_max))
-        return cfg_fail(r, g, "soh_mean", "outside [soh_min, soh_max] (got "
-                        "%g, expected %g .. %g)", b->soh_mean, b->soh_min,
-                        b->soh_max);
+        return cfg_fail(r, g, "soh_mean",
+                        "outside [soh_min, soh_max] (got "
+                        "%g, expected %g .. %g)",
+                        b->soh_mean, b->soh_min, b->soh_max);
     if (b->initial_soc < b->reserve_floor)
-        return cfg_fail(r, g, "initial_soc_pct", "below the reserve floor "
-                        "(got %g%%, expected >= %g%%)", soc * 100,
-                        b->reserve_floor * 100);
+        return cfg_fail(r, g, "initial_soc_pct",
+                        "below the reserve floor "
+                        "(got %g%%, expected >= %g%%)",
+                        soc * 100, b->reserve_floor * 100);
     /* A pack can deliver at most c_rate_max x its energy (facts-more.md 4:
      * <= 0.2C for second-life packs). */
     if (b->power_w > b->c_rate_max_per_s * b->capacity_j * (1 + 1e-12))
-        return cfg_fail(r, g, "power_mw", "more power than the battery's "
+        return cfg_fail(r, g, "power_mw",
+                        "more power than the battery's "
                         "energy allows at its C-rate limit (got %g MW, "
                         "expected <= %g C x %g MWh = %g MW; raise "
-                        "capacity_mwh or c_rate_max)", b->power_w / MW,
-                        b->c_rate_max_per_s * HOUR_S, b->capacity_j / MWH_J,
+                        "capacity_mwh or c_rate_max)",
+                        b->power_w / MW, b->c_rate_max_per_s * HOUR_S,
+                        b->capacity_j / MWH_J,
                         b->c_rate_max_per_s * b->capacity_j / MW);
     if ((b->power_w > 0) != (b->capacity_j > 0))
         return cfg_fail(r, g, b->power_w > 0 ? "capacity_mwh" : "power_mw",
@@ -578,13 +621,12 @@ static int read_battery(cfg_reader *r, const config_setting_t *g,
 static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
                      source_kind kind, scen_firm *f)
 {
-    static const char *const gkeys[] = { "capacity_mw", "availability",
-                                         "mtbf_h", "mttr_h", "gco2_per_kwh",
-                                         "usd_per_mwh", NULL };
-    static const char *const hkeys[] = { "capacity_mw", "availability",
-                                         "mtbf_h", "mttr_h", "monthly_cf",
-                                         "gco2_per_kwh", "usd_per_mwh",
-                                         NULL };
+    static const char *const gkeys[] = {
+        "capacity_mw",  "availability", "mtbf_h", "mttr_h",
+        "gco2_per_kwh", "usd_per_mwh",  NULL};
+    static const char *const hkeys[] = {
+        "capacity_mw", "availability", "mtbf_h",      "mttr_h",
+        "monthly_cf",  "gco2_per_kwh", "usd_per_mwh", NULL};
     const source_defaults *d = catalog_source(s->cat, kind);
     int rc;
 
@@ -596,32 +638,32 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
                          &f->capacity_w)) != SIM_OK ||
         (rc = cfg_double(r, g, "availability", 0, d->availability, 0, 1, 1,
                          &f->availability)) != SIM_OK ||
-        (rc = cfg_double(r, g, "mtbf_h", 0, d->mtbf_s / HOUR_S, 0, 1e7,
-                         HOUR_S, &f->mtbf_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "mttr_h", 0, d->mttr_s / HOUR_S, 0, 1e6,
-                         HOUR_S, &f->mttr_s)) != SIM_OK ||
+        (rc = cfg_double(r, g, "mtbf_h", 0, d->mtbf_s / HOUR_S, 0, 1e7, HOUR_S,
+                         &f->mtbf_s)) != SIM_OK ||
+        (rc = cfg_double(r, g, "mttr_h", 0, d->mttr_s / HOUR_S, 0, 1e6, HOUR_S,
+                         &f->mttr_s)) != SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &f->carbon_kg_per_j,
                                &f->cost_usd_per_j)) != SIM_OK)
         return rc;
     if (kind == SRC_HYDRO &&
-        (rc = cfg_doubles(r, g, "monthly_cf", 0, 12, 12, 0, 1, 1,
-                          f->monthly_cf, NULL)) != SIM_OK)
+        (rc = cfg_doubles(r, g, "monthly_cf", 0, 12, 12, 0, 1, 1, f->monthly_cf,
+                          NULL)) != SIM_OK)
         return rc;
     if ((f->mtbf_s > 0) != (f->mttr_s > 0))
         return cfg_fail(r, g, f->mtbf_s > 0 ? "mttr_h" : "mtbf_h",
                         "forced outages need both MTBF and MTTR (got mtbf_h "
-                        "%g, mttr_h %g)", f->mtbf_s / HOUR_S,
-                        f->mttr_s / HOUR_S);
+                        "%g, mttr_h %g)",
+                        f->mtbf_s / HOUR_S, f->mttr_s / HOUR_S);
     f->present = f->capacity_w > 0;
     return SIM_OK;
 }
 
 static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = { "import_limit_mw", "usd_per_mwh",
-                                        "tod_prices", "gco2_per_kwh", NULL };
-    static const char *const tkeys[] = { "start_h", "end_h", "usd_per_mwh",
-                                         NULL };
+    static const char *const keys[] = {"import_limit_mw", "usd_per_mwh",
+                                       "tod_prices", "gco2_per_kwh", NULL};
+    static const char *const tkeys[] = {"start_h", "end_h", "usd_per_mwh",
+                                        NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_GRID);
     scen_grid *gr = &s->energy.grid;
     config_setting_t *l;
@@ -639,40 +681,43 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
         config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
         scen_tod_price *t = &gr->tod[gr->n_tod];
         if (i >= SCEN_MAX_TOD)
-            return cfg_fail(r, e, NULL, "too many price windows (got %d, "
-                            "expected <= %d)", config_setting_length(l),
-                            SCEN_MAX_TOD);
+            return cfg_fail(r, e, NULL,
+                            "too many price windows (got %d, "
+                            "expected <= %d)",
+                            config_setting_length(l), SCEN_MAX_TOD);
         if (!config_setting_is_group(e))
-            return cfg_fail(r, e, NULL, "wrong type (expected { start_h = "
+            return cfg_fail(r, e, NULL,
+                            "wrong type (expected { start_h = "
                             "..; end_h = ..; usd_per_mwh = ..; })");
         if ((rc = cfg_check_keys(r, e, tkeys)) != SIM_OK ||
             (rc = cfg_double(r, e, "start_h", 1, 0, 0, 24, HOUR_S,
                              &t->start_s)) != SIM_OK ||
-            (rc = cfg_double(r, e, "end_h", 1, 0, 0, 24, HOUR_S,
-                             &t->end_s)) != SIM_OK ||
+            (rc = cfg_double(r, e, "end_h", 1, 0, 0, 24, HOUR_S, &t->end_s)) !=
+                SIM_OK ||
             (rc = cfg_double(r, e, "usd_per_mwh", 1, 0, 0, 1e5, USD_PER_MWH,
                              &t->price_usd_per_j)) != SIM_OK)
             return rc;
         if (t->end_s <= t->start_s)
-            return cfg_fail(r, e, "end_h", "not after start_h (got %g, "
-                            "expected > %g)", t->end_s / HOUR_S,
-                            t->start_s / HOUR_S);
+            return cfg_fail(r, e, "end_h",
+                            "not after start_h (got %g, "
+                            "expected > %g)",
+                            t->end_s / HOUR_S, t->start_s / HOUR_S);
         for (size_t k = 0; k < gr->n_tod; k++)
             if (t->start_s < gr->tod[k].end_s && gr->tod[k].start_s < t->end_s)
-                return cfg_fail(r, e, NULL, "overlaps price window [%zu] "
-                                "(got %g-%g h, expected disjoint windows)", k,
-                                t->start_s / HOUR_S, t->end_s / HOUR_S);
+                return cfg_fail(r, e, NULL,
+                                "overlaps price window [%zu] "
+                                "(got %g-%g h, expected disjoint windows)",
+                                k, t->start_s / HOUR_S, t->end_s / HOUR_S);
         gr->n_tod++;
     }
     gr->present = 1;
     return SIM_OK;
 }
 
-static int read_energy(cfg_reader *r, const config_setting_t *root,
-                       scenario *s)
+static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = { "solar", "battery", "geothermal",
-                                        "hydro", "grid", NULL };
+    static const char *const keys[] = {"solar", "battery", "geothermal",
+                                       "hydro", "grid",    NULL};
     config_setting_t *g, *m;
     int rc;
 
@@ -690,33 +735,37 @@ static int read_energy(cfg_reader *r, const config_setting_t *root,
         (m && (rc = read_firm(r, m, s, SRC_GEOTHERMAL,
                               &s->energy.geothermal)) != SIM_OK) ||
         (rc = cfg_member(r, g, "hydro", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
-        (m && (rc = read_firm(r, m, s, SRC_HYDRO, &s->energy.hydro)) !=
-                  SIM_OK) ||
+        (m &&
+         (rc = read_firm(r, m, s, SRC_HYDRO, &s->energy.hydro)) != SIM_OK) ||
         (rc = cfg_member(r, g, "grid", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
     if (!s->energy.solar.present && !s->energy.geothermal.present &&
         !s->energy.hydro.present &&
         !(s->energy.grid.present && s->energy.grid.import_limit_w > 0))
-        return cfg_fail(r, g, NULL, "no source of energy (expected solar, "
+        return cfg_fail(r, g, NULL,
+                        "no source of energy (expected solar, "
                         "geothermal, hydro or a grid import limit above 0; "
                         "a battery only stores)");
     return SIM_OK;
 }
 
 /* Precision labels of the calibration data and the format each runs. */
-static const struct { const char *label; num_fmt fmt; } precisions[] = {
-    { "bf16", NUM_BF16 }, { "fp8", NUM_FP8 }, { "fp8-cs", NUM_FP8 },
-    { "fp8-mx", NUM_FP8 }, { "mxfp8", NUM_FP8 }, { "nvfp4", NUM_FP4 },
+static const struct {
+    const char *label;
+    num_fmt fmt;
+} precisions[] = {
+    {"bf16", NUM_BF16},  {"fp8", NUM_FP8},   {"fp8-cs", NUM_FP8},
+    {"fp8-mx", NUM_FP8}, {"mxfp8", NUM_FP8}, {"nvfp4", NUM_FP4},
 };
 #define N_PRECISIONS (sizeof precisions / sizeof precisions[0])
 
 static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
                            scen_job *j)
 {
-    static const char *const keys[] = { "policy", "interval_min", "write_s",
-                                        "restart_min", NULL };
-    static const char *const pols[] = { "young-daly", "fixed", NULL };
+    static const char *const keys[] = {"policy", "interval_min", "write_s",
+                                       "restart_min", NULL};
+    static const char *const pols[] = {"young-daly", "fixed", NULL};
     config_setting_t *g;
     int rc, pol;
 
@@ -724,7 +773,8 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
     j->ckpt_write_s = DEF_CKPT_WRITE_S;
     j->restart_s = DEF_RESTART_MIN * 60;
     if ((rc = cfg_member(r, e, "checkpoint", CONFIG_TYPE_GROUP, 0, &g)) !=
-            SIM_OK || !g)
+            SIM_OK ||
+        !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_choice(r, g, "policy", 0, CKPT_YOUNG_DALY, pols, &pol)) !=
@@ -739,7 +789,8 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
         return cfg_double(r, g, "interval_min", 1, 0, 0.1, 1e6, 60,
                           &j->ckpt_interval_s);
     if (config_setting_get_member(g, "interval_min"))
-        return cfg_fail(r, g, "interval_min", "only applies to policy "
+        return cfg_fail(r, g, "interval_min",
+                        "only applies to policy "
                         "\"fixed\" (got it with \"young-daly\", which "
                         "computes the interval)");
     return SIM_OK;
@@ -759,45 +810,53 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
         long long tp = j->tp ? j->tp : 1, pp = j->pp ? j->pp : 1,
                   cp = j->cp ? j->cp : 1, mp = tp * pp * cp, dp;
         if (j->gpus % mp != 0)
-            return cfg_fail(r, e, "gpus", "not divisible by tp x pp x cp (got "
-                            "%d, expected a multiple of %lld)", j->gpus, mp);
+            return cfg_fail(r, e, "gpus",
+                            "not divisible by tp x pp x cp (got "
+                            "%d, expected a multiple of %lld)",
+                            j->gpus, mp);
         dp = j->gpus / mp;
         if ((j->tp || j->pp || j->cp) &&
             j->global_batch % ((long long)j->micro_batch * dp) != 0)
-            return cfg_fail(r, e, "global_batch", "not divisible by "
+            return cfg_fail(r, e, "global_batch",
+                            "not divisible by "
                             "micro_batch x data-parallel size (got %d, "
                             "expected a multiple of %d x %lld)",
                             j->global_batch, j->micro_batch, dp);
         if (j->ep > 1 && j->model->num_experts == 0)
-            return cfg_fail(r, e, "ep", "expert parallelism on a dense model "
-                            "(got %d, expected 1 or none for %s)", j->ep,
-                            j->model->name);
-        if (j->ep > 1 && (j->model->num_experts % j->ep != 0 ||
-                          (dp * cp) % j->ep != 0))
-            return cfg_fail(r, e, "ep", "must divide the experts and dp x cp "
+            return cfg_fail(r, e, "ep",
+                            "expert parallelism on a dense model "
+                            "(got %d, expected 1 or none for %s)",
+                            j->ep, j->model->name);
+        if (j->ep > 1 &&
+            (j->model->num_experts % j->ep != 0 || (dp * cp) % j->ep != 0))
+            return cfg_fail(r, e, "ep",
+                            "must divide the experts and dp x cp "
                             "(got %d, expected a divisor of %d and %lld)",
                             j->ep, j->model->num_experts, dp * cp);
         if (j->vp > 1 && pp < 2)
-            return cfg_fail(r, e, "vp", "virtual pipeline stages need pp >= "
-                            "2 (got vp %d with pp %lld)", j->vp, pp);
+            return cfg_fail(r, e, "vp",
+                            "virtual pipeline stages need pp >= "
+                            "2 (got vp %d with pp %lld)",
+                            j->vp, pp);
     }
     return SIM_OK;
 }
 
-static int read_jobs(cfg_reader *r, const config_setting_t *root,
-                     scenario *s)
+static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {
-        "name", "model", "precision", "gpu", "gpus", "tokens", "steps",
-        "global_batch", "micro_batch", "seq_len", "tp", "pp", "cp", "ep",
-        "vp", "fsdp", "checkpoint", "hot_spares", "priority", "submit_date",
-        "submit_h", "release", NULL };
+        "name",        "model",      "precision", "gpu",
+        "gpus",        "tokens",     "steps",     "global_batch",
+        "micro_batch", "seq_len",    "tp",        "pp",
+        "cp",          "ep",         "vp",        "fsdp",
+        "checkpoint",  "hot_spares", "priority",  "submit_date",
+        "submit_h",    "release",    NULL};
     config_setting_t *l;
     char names[2048];
     int rc, n;
 
-    if ((rc = cfg_member(r, root, "jobs", CONFIG_TYPE_LIST, 0, &l)) !=
-            SIM_OK || !l)
+    if ((rc = cfg_member(r, root, "jobs", CONFIG_TYPE_LIST, 0, &l)) != SIM_OK ||
+        !l)
         return rc;
     n = config_setting_length(l);
     s->jobs = sim_xcalloc((size_t)n + 1, sizeof *s->jobs);
@@ -810,26 +869,29 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root,
         size_t p;
 
         if (!config_setting_is_group(e))
-            return cfg_fail(r, e, NULL, "wrong type (expected a group { name "
+            return cfg_fail(r, e, NULL,
+                            "wrong type (expected a group { name "
                             "= \"...\"; model = \"...\"; ... })");
         if ((rc = cfg_check_keys(r, e, keys)) != SIM_OK ||
-            (rc = cfg_string(r, e, "name", 1, NULL, j->name,
-                             sizeof j->name)) != SIM_OK ||
+            (rc = cfg_string(r, e, "name", 1, NULL, j->name, sizeof j->name)) !=
+                SIM_OK ||
             (rc = cfg_string(r, e, "model", 1, NULL, model, sizeof model)) !=
                 SIM_OK ||
-            (rc = cfg_string(r, e, "precision", 1, NULL, prec,
-                             sizeof prec)) != SIM_OK)
+            (rc = cfg_string(r, e, "precision", 1, NULL, prec, sizeof prec)) !=
+                SIM_OK)
             return rc;
         for (size_t k = 0; k < s->n_jobs; k++)
             if (strcasecmp(s->jobs[k].name, j->name) == 0)
-                return cfg_fail(r, e, "name", "duplicate job name (got \"%s\","
+                return cfg_fail(r, e, "name",
+                                "duplicate job name (got \"%s\","
                                 " expected a name not used by jobs.[%zu])",
                                 j->name, k);
         if (!(j->model = catalog_llm(s->cat, model))) {
             catalog_names(s->cat, "llms", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "model"), NULL,
                             "unknown model (got \"%s\", expected a name from "
-                            "models.csv or one of: %s)", model, names);
+                            "models.csv or one of: %s)",
+                            model, names);
         }
         for (p = 0; p < N_PRECISIONS; p++)
             if (strcasecmp(precisions[p].label, prec) == 0)
@@ -839,9 +901,10 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root,
             for (size_t k = 0; k < N_PRECISIONS; k++)
                 snprintf(names + strlen(names), sizeof names - strlen(names),
                          "%s\"%s\"", k ? ", " : "", precisions[k].label);
-            return cfg_fail(r, config_setting_get_member(e, "precision"),
-                            NULL, "unknown precision (got \"%s\", expected "
-                            "one of: %s)", prec, names);
+            return cfg_fail(r, config_setting_get_member(e, "precision"), NULL,
+                            "unknown precision (got \"%s\", expected "
+                            "one of: %s)",
+                            prec, names);
         }
         snprintf(j->precision, sizeof j->precision, "%s", precisions[p].label);
         j->fmt = precisions[p].fmt;
@@ -854,25 +917,26 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root,
                 catalog_names(s->cat, "gpus", names, sizeof names);
                 return cfg_fail(r, config_setting_get_member(e, "gpu"), NULL,
                                 "unknown GPU (got \"%s\", expected one of: "
-                                "%s)", gpu, names);
+                                "%s)",
+                                gpu, names);
             }
         } else {
             for (size_t m = 0; m < s->n_modules; m++) {
                 if (j->gpu && j->gpu != s->modules[m].gpu)
-                    return cfg_fail(r, e, "gpu", "missing key: the site has "
+                    return cfg_fail(r, e, "gpu",
+                                    "missing key: the site has "
                                     "more than one GPU type (expected \"%s\" "
-                                    "or \"%s\")", j->gpu->name,
-                                    s->modules[m].gpu->name);
+                                    "or \"%s\")",
+                                    j->gpu->name, s->modules[m].gpu->name);
                 j->gpu = s->modules[m].gpu;
             }
         }
         if (j->gpu->peak_flops[j->fmt] <= 0)
-            return cfg_fail(r, config_setting_get_member(e, "precision"),
-                            NULL, "%s has no tensor cores for it (got \"%s\", "
+            return cfg_fail(r, config_setting_get_member(e, "precision"), NULL,
+                            "%s has no tensor cores for it (got \"%s\", "
                             "expected a format with a peak on %s)",
                             j->gpu->name, j->precision, j->gpu->name);
-        if ((rc = geti(r, e, "gpus", 1, 0, 1, 100000000, &j->gpus)) !=
-                SIM_OK ||
+        if ((rc = geti(r, e, "gpus", 1, 0, 1, 100000000, &j->gpus)) != SIM_OK ||
             (rc = geti(r, e, "hot_spares", 0, 0, 0, 100000000,
                        &j->hot_spares)) != SIM_OK ||
             (rc = geti(r, e, "global_batch", 1, 0, 1, 100000000,
@@ -885,17 +949,19 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root,
                        &j->priority)) != SIM_OK ||
             (rc = cfg_string(r, e, "release", 0, "", j->release,
                              sizeof j->release)) != SIM_OK ||
-            (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim,
-                            0, &j->submit_t_s)) != SIM_OK)
+            (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,
+                            &j->submit_t_s)) != SIM_OK)
             return rc;
         if (j->global_batch % j->micro_batch != 0)
-            return cfg_fail(r, e, "global_batch", "not a multiple of "
+            return cfg_fail(r, e, "global_batch",
+                            "not a multiple of "
                             "micro_batch (got %d, expected a multiple of %d)",
                             j->global_batch, j->micro_batch);
         /* How much to train: tokens or steps, exactly one. */
         if (!!config_setting_get_member(e, "tokens") ==
             !!config_setting_get_member(e, "steps"))
-            return cfg_fail(r, e, "tokens", "give exactly one of tokens and "
+            return cfg_fail(r, e, "tokens",
+                            "give exactly one of tokens and "
                             "steps (got %s)",
                             config_setting_get_member(e, "tokens") ? "both"
                                                                    : "neither");
@@ -923,24 +989,25 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root,
             return cfg_fail(r, config_setting_get_member(e, "gpus"), NULL,
                             "needs more GPUs than the site will ever have "
                             "(got %d + %d hot spares, expected <= %lld %s "
-                            "GPUs in all modules)", j->gpus, j->hot_spares,
-                            (long long)have, j->gpu->name);
+                            "GPUs in all modules)",
+                            j->gpus, j->hot_spares, (long long)have,
+                            j->gpu->name);
         s->n_jobs++;
     }
     return SIM_OK;
 }
 
-static int read_policy(cfg_reader *r, const config_setting_t *root,
-                       scenario *s)
+static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = { "shortage", NULL };
-    static const char *const pols[] = { "throttle", "pause", "shed", NULL };
+    static const char *const keys[] = {"shortage", NULL};
+    static const char *const pols[] = {"throttle", "pause", "shed", NULL};
     config_setting_t *g;
     int rc, p;
 
     s->policy = SHORTAGE_THROTTLE;
     if ((rc = cfg_member(r, root, "policy", CONFIG_TYPE_GROUP, 0, &g)) !=
-            SIM_OK || !g)
+            SIM_OK ||
+        !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_choice(r, g, "shortage", 0, SHORTAGE_THROTTLE, pols, &p)) !=
@@ -953,9 +1020,10 @@ static int read_policy(cfg_reader *r, const config_setting_t *root,
 static int read_reliability(cfg_reader *r, const config_setting_t *root,
                             scenario *s)
 {
-    static const char *const keys[] = { "failures", "interruptions_per_gpu_hour",
-                                        "node_repair_h", "module_mtbf_days",
-                                        "module_mttr_h", NULL };
+    static const char *const keys[] = {
+        "failures",      "interruptions_per_gpu_hour",
+        "node_repair_h", "module_mtbf_days",
+        "module_mttr_h", NULL};
     scen_reliability *y = &s->reliability;
     config_setting_t *g;
     int rc;
@@ -966,7 +1034,8 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     y->module_mtbf_s = REL_MODULE_MTBF_S_DEFAULT;
     y->module_mttr_s = REL_MODULE_MTTR_S_DEFAULT;
     if ((rc = cfg_member(r, root, "reliability", CONFIG_TYPE_GROUP, 0, &g)) !=
-            SIM_OK || !g)
+            SIM_OK ||
+        !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_bool(r, g, "failures", 0, 1, &y->failures)) != SIM_OK ||
@@ -990,10 +1059,9 @@ int scenario_load(const char *path, const catalog *cat,
                   const char *const *overrides, size_t n_overrides,
                   scenario **out, sim_err *err)
 {
-    static const char *const keys[] = { "description", "site", "modules",
-                                        "fabric", "energy", "jobs", "policy",
-                                        "reliability", "simulation", "catalog",
-                                        NULL };
+    static const char *const keys[] = {
+        "description", "site",        "modules",    "fabric",  "energy", "jobs",
+        "policy",      "reliability", "simulation", "catalog", NULL};
     cfg_reader r;
     scenario *s = NULL;
     config_setting_t *root, *cg;
@@ -1001,11 +1069,13 @@ int scenario_load(const char *path, const catalog *cat,
 
     sim_err_clear(err);
     if (!out)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "scenario_load: out is "
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "scenario_load: out is "
                            "NULL");
     *out = NULL;
     if (!path || !cat || (n_overrides && !overrides))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "scenario_load: NULL "
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "scenario_load: NULL "
                            "argument");
     if ((rc = cfg_read(&r, path, err)) != SIM_OK) {
         cfg_reader_free(&r);
@@ -1016,7 +1086,8 @@ int scenario_load(const char *path, const catalog *cat,
             goto fail;
     root = config_root_setting(&r.cfg);
     if (config_setting_length(root) == 0) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, 1, "empty scenario (got no "
+        rc = sim_err_set(err, SIM_ECONFIG, path, 1,
+                         "empty scenario (got no "
                          "settings, expected the groups site, modules, "
                          "energy, jobs and simulation)");
         goto fail;
@@ -1051,7 +1122,8 @@ int scenario_load(const char *path, const catalog *cat,
         (rc = read_reliability(&r, root, s)) != SIM_OK)
         goto fail;
     if (!(s->resolved_text = cfg_write_text(&r))) {
-        rc = sim_err_set(err, SIM_EIO, path, 0, "cannot write the resolved "
+        rc = sim_err_set(err, SIM_EIO, path, 0,
+                         "cannot write the resolved "
                          "configuration");
         goto fail;
     }

@@ -25,13 +25,13 @@
 
 struct battery {
     battery_cfg c;
-    double *soh0;           /* per pack */
-    double cap_new_j;       /* sum of new capacities */
-    double cap0_j;          /* sum of second-life-start capacities */
-    double cap_j;           /* current capacity */
+    double *soh0;     /* per pack */
+    double cap_new_j; /* sum of new capacities */
+    double cap0_j;    /* sum of second-life-start capacities */
+    double cap_j;     /* current capacity */
     double stored_j;
     double efc;
-    double t_s;             /* calendar age */
+    double t_s; /* calendar age */
     double q_cal, q_cyc;
     double eta_c, eta_d;
 };
@@ -61,37 +61,45 @@ void battery_cfg_default(battery_cfg *c, size_t n_packs, double pack_energy_j)
 int battery_cfg_check(const battery_cfg *c, sim_err *err)
 {
     if (c->n_packs < 1 || c->n_packs > 10000000)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery.n_packs: out of range (got %zu, expected 1..1e7)",
-                           c->n_packs);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery.n_packs: out of range (got %zu, expected 1..1e7)",
+            c->n_packs);
     if (!(c->pack_energy_j > 0 && isfinite(c->pack_energy_j)))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery.pack_energy_j: must be > 0 (got %g)", c->pack_energy_j);
-    if (c->second_life && !(c->soh_min > 0 && c->soh_min <= c->soh_mean &&
-                            c->soh_mean <= c->soh_max && c->soh_max <= 1 &&
-                            c->soh_sd >= 0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery.soh: expected 0 < soh_min <= soh_mean <= soh_max <= 1, "
-                           "sd >= 0 (got %g, %g, %g, sd %g)",
-                           c->soh_min, c->soh_mean, c->soh_max, c->soh_sd);
+                           "battery.pack_energy_j: must be > 0 (got %g)",
+                           c->pack_energy_j);
+    if (c->second_life &&
+        !(c->soh_min > 0 && c->soh_min <= c->soh_mean &&
+          c->soh_mean <= c->soh_max && c->soh_max <= 1 && c->soh_sd >= 0))
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery.soh: expected 0 < soh_min <= soh_mean <= soh_max <= 1, "
+            "sd >= 0 (got %g, %g, %g, sd %g)",
+            c->soh_min, c->soh_mean, c->soh_max, c->soh_sd);
     if (!(c->p_max_w >= 0 && isfinite(c->p_max_w)) || !(c->c_rate_max >= 0) ||
         (c->p_max_w == 0 && c->c_rate_max == 0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery: p_max_w or c_rate_max must be > 0 (got %g W, %g C)",
-                           c->p_max_w, c->c_rate_max);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery: p_max_w or c_rate_max must be > 0 (got %g W, %g C)",
+            c->p_max_w, c->c_rate_max);
     if (!(c->rte > 0 && c->rte <= 1))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery.rte: out of range (got %g, expected (0, 1])", c->rte);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery.rte: out of range (got %g, expected (0, 1])", c->rte);
     if (!(c->soc_min >= 0 && c->soc_min < c->soc_max && c->soc_max <= 1 &&
           c->soc_init >= c->soc_min && c->soc_init <= c->soc_max))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery.soc: expected 0 <= soc_min <= soc_init <= soc_max <= 1 "
-                           "(got %g, %g, %g)", c->soc_min, c->soc_init, c->soc_max);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery.soc: expected 0 <= soc_min <= soc_init <= soc_max <= 1 "
+            "(got %g, %g, %g)",
+            c->soc_min, c->soc_init, c->soc_max);
     if (!(c->temp_c > -40 && c->temp_c < 80) || !(c->fade_per_efc >= 0) ||
         !(c->fade_per_year >= 0) || c->wear < BATTERY_WEAR_LEAF2L ||
         c->wear > BATTERY_WEAR_NONE)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "battery: wear parameters out of range (temp %g degC)", c->temp_c);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery: wear parameters out of range (temp %g degC)", c->temp_c);
     return SIM_OK;
 }
 
@@ -103,7 +111,8 @@ battery *battery_new(const battery_cfg *c, uint64_t master, uint64_t rep,
     battery *b = sim_xcalloc(1, sizeof *b);
     b->c = *c;
     b->soh0 = sim_xmalloc(c->n_packs * sizeof(double));
-    gsl_rng *r = c->second_life ? rng_stream_new(NULL, master, rep, stream_base) : NULL;
+    gsl_rng *r =
+        c->second_life ? rng_stream_new(NULL, master, rep, stream_base) : NULL;
     for (size_t i = 0; i < c->n_packs; i++) {
         double s = 1.0;
         if (r) {
@@ -114,7 +123,9 @@ battery *battery_new(const battery_cfg *c, uint64_t master, uint64_t rep,
                 s = c->soh_min + (c->soh_max - c->soh_min) * gsl_rng_uniform(r);
             } else {
                 s = c->soh_mean + gsl_ran_gaussian(r, c->soh_sd);
-                s = s < c->soh_min ? c->soh_min : s > c->soh_max ? c->soh_max : s;
+                s = s < c->soh_min   ? c->soh_min
+                    : s > c->soh_max ? c->soh_max
+                                     : s;
             }
         }
         b->soh0[i] = s;
@@ -139,7 +150,8 @@ void battery_free(battery *b)
 
 static double power_limit_w(const battery *b)
 {
-    double p = b->c.c_rate_max > 0 ? b->c.c_rate_max * b->cap_j / 3600.0 : HUGE_VAL;
+    double p =
+        b->c.c_rate_max > 0 ? b->c.c_rate_max * b->cap_j / 3600.0 : HUGE_VAL;
     if (b->c.p_max_w > 0 && b->c.p_max_w < p)
         p = b->c.p_max_w;
     return p;
@@ -174,7 +186,8 @@ static void age(battery *b, double dt_s, double d_efc)
     case BATTERY_WEAR_LEAF2L: {
         double tk = b->c.temp_c + 273.15;
         double soc = b->cap_j > 0 ? b->stored_j / b->cap_j : 0;
-        double k = LEAF_KCAL_A * exp(-LEAF_KCAL_EA / tk) * exp(LEAF_KCAL_SOC * soc / tk);
+        double k = LEAF_KCAL_A * exp(-LEAF_KCAL_EA / tk) *
+                   exp(LEAF_KCAL_SOC * soc / tk);
         double t_eq_d = pow(b->q_cal / k, 1.0 / LEAF_T_EXP);
         b->q_cal = k * pow(t_eq_d + dt_s / 86400.0, LEAF_T_EXP);
         b->q_cyc = LEAF_CYC_A * pow(b->efc, LEAF_CYC_EXP);
@@ -196,10 +209,10 @@ static void age(battery *b, double dt_s, double d_efc)
 int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
                  battery_flow *f)
 {
-    if (!(p_in_w >= 0) || !(p_out_w >= 0) || !(dt_s >= 0) || (p_in_w > 0 && p_out_w > 0) ||
-        !isfinite(p_in_w) || !isfinite(p_out_w))
+    if (!(p_in_w >= 0) || !(p_out_w >= 0) || !(dt_s >= 0) ||
+        (p_in_w > 0 && p_out_w > 0) || !isfinite(p_in_w) || !isfinite(p_out_w))
         return SIM_EINVAL;
-    battery_flow fl = { 0 };
+    battery_flow fl = {0};
     /* Clamp to the limits (callers stay within them up to rounding). */
     if (p_in_w > 0) {
         double lim = battery_charge_limit_w(b, dt_s);
@@ -219,7 +232,8 @@ int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
             b->stored_j = 0;
     }
     fl.loss_j = (fl.in_j - fl.stored_j) + (fl.withdrawn_j - fl.out_j);
-    double d_efc = b->cap_j > 0 ? (fl.stored_j + fl.withdrawn_j) / (2.0 * b->cap_j) : 0;
+    double d_efc =
+        b->cap_j > 0 ? (fl.stored_j + fl.withdrawn_j) / (2.0 * b->cap_j) : 0;
     age(b, dt_s, d_efc);
     if (b->stored_j > b->cap_j) {
         fl.fade_loss_j = b->stored_j - b->cap_j;
@@ -230,16 +244,46 @@ int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
     return SIM_OK;
 }
 
-double battery_stored_j(const battery *b) { return b->stored_j; }
-double battery_capacity_j(const battery *b) { return b->cap_j; }
-double battery_soc(const battery *b) { return b->cap_j > 0 ? b->stored_j / b->cap_j : 0; }
-double battery_soh(const battery *b) { return b->cap_j / b->cap_new_j; }
-double battery_soh0(const battery *b) { return b->cap0_j / b->cap_new_j; }
-double battery_efc(const battery *b) { return b->efc; }
-double battery_fade(const battery *b) { return b->cap0_j > 0 ? b->cap_j / b->cap0_j : 0; }
-size_t battery_n_packs(const battery *b) { return b->c.n_packs; }
-double battery_eta_charge(const battery *b) { return b->eta_c; }
-double battery_eta_discharge(const battery *b) { return b->eta_d; }
+double battery_stored_j(const battery *b)
+{
+    return b->stored_j;
+}
+double battery_capacity_j(const battery *b)
+{
+    return b->cap_j;
+}
+double battery_soc(const battery *b)
+{
+    return b->cap_j > 0 ? b->stored_j / b->cap_j : 0;
+}
+double battery_soh(const battery *b)
+{
+    return b->cap_j / b->cap_new_j;
+}
+double battery_soh0(const battery *b)
+{
+    return b->cap0_j / b->cap_new_j;
+}
+double battery_efc(const battery *b)
+{
+    return b->efc;
+}
+double battery_fade(const battery *b)
+{
+    return b->cap0_j > 0 ? b->cap_j / b->cap0_j : 0;
+}
+size_t battery_n_packs(const battery *b)
+{
+    return b->c.n_packs;
+}
+double battery_eta_charge(const battery *b)
+{
+    return b->eta_c;
+}
+double battery_eta_discharge(const battery *b)
+{
+    return b->eta_d;
+}
 
 double battery_pack_soh(const battery *b, size_t i)
 {

@@ -42,42 +42,42 @@
 #include "sim/err.h"
 
 typedef enum battery_wear {
-    BATTERY_WEAR_LEAF2L = 0,   /* BLAST-Lite second-life Leaf model */
-    BATTERY_WEAR_LINEAR = 1,   /* linear in EFC and years */
-    BATTERY_WEAR_NONE = 2      /* no fade (tests, what-if) */
+    BATTERY_WEAR_LEAF2L = 0, /* BLAST-Lite second-life Leaf model */
+    BATTERY_WEAR_LINEAR = 1, /* linear in EFC and years */
+    BATTERY_WEAR_NONE = 2    /* no fade (tests, what-if) */
 } battery_wear;
 
 typedef struct battery_cfg {
-    size_t n_packs;         /* packs, >= 1 */
-    double pack_energy_j;   /* nameplate of one pack when new, > 0 */
-    int second_life;        /* 1: draw soh0 per pack; 0: soh0 = 1 */
-    double soh_mean, soh_sd, soh_min, soh_max;   /* soh0 draw, see above */
-    int soh_uniform;        /* 1: soh0 ~ U(soh_min, soh_max) instead of the
-                               clipped normal (soh_mean, soh_sd unused) */
-    double p_max_w;         /* charge and discharge limit of the bank,
-                               0 = from c_rate_max only */
-    double c_rate_max;      /* per hour of current capacity, 0.2 */
-    double rte;             /* round-trip efficiency, 0.88 */
-    double soc_min;         /* reserve floor, 0.10 (assumption) */
-    double soc_max;         /* charge ceiling, 1.0 */
-    double soc_init;        /* initial state of charge, 0.5 (assumption) */
+    size_t n_packs;       /* packs, >= 1 */
+    double pack_energy_j; /* nameplate of one pack when new, > 0 */
+    int second_life;      /* 1: draw soh0 per pack; 0: soh0 = 1 */
+    double soh_mean, soh_sd, soh_min, soh_max; /* soh0 draw, see above */
+    int soh_uniform;   /* 1: soh0 ~ U(soh_min, soh_max) instead of the
+                          clipped normal (soh_mean, soh_sd unused) */
+    double p_max_w;    /* charge and discharge limit of the bank,
+                          0 = from c_rate_max only */
+    double c_rate_max; /* per hour of current capacity, 0.2 */
+    double rte;        /* round-trip efficiency, 0.88 */
+    double soc_min;    /* reserve floor, 0.10 (assumption) */
+    double soc_max;    /* charge ceiling, 1.0 */
+    double soc_init;   /* initial state of charge, 0.5 (assumption) */
     battery_wear wear;
-    double temp_c;          /* cell temperature for calendar fade, 25
-                               (assumption: conditioned enclosure) */
-    double fade_per_efc;    /* LINEAR: 5.5e-5 */
-    double fade_per_year;   /* LINEAR: 0.011 */
+    double temp_c;        /* cell temperature for calendar fade, 25
+                             (assumption: conditioned enclosure) */
+    double fade_per_efc;  /* LINEAR: 5.5e-5 */
+    double fade_per_year; /* LINEAR: 0.011 */
 } battery_cfg;
 
 typedef struct battery battery;
 
 /* One step's flows (all >= 0, joules over the step). */
 typedef struct battery_flow {
-    double in_j;            /* energy taken from the bus (charging) */
-    double out_j;           /* energy delivered to the bus (discharging) */
-    double stored_j;        /* added to storage: eta_c in_j */
-    double withdrawn_j;     /* removed from storage: out_j / eta_d */
-    double loss_j;          /* conversion losses: in - stored + withdrawn - out */
-    double fade_loss_j;     /* stored energy lost because capacity faded */
+    double in_j;        /* energy taken from the bus (charging) */
+    double out_j;       /* energy delivered to the bus (discharging) */
+    double stored_j;    /* added to storage: eta_c in_j */
+    double withdrawn_j; /* removed from storage: out_j / eta_d */
+    double loss_j;      /* conversion losses: in - stored + withdrawn - out */
+    double fade_loss_j; /* stored energy lost because capacity faded */
 } battery_flow;
 
 /* Fills c with the defaults above for n_packs packs of pack_energy_j. */
@@ -108,14 +108,14 @@ double battery_discharge_limit_w(const battery *b, double dt_s);
 int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
                  battery_flow *f);
 
-double battery_stored_j(const battery *b);      /* energy in storage */
-double battery_capacity_j(const battery *b);    /* current capacity C(t) */
-double battery_soc(const battery *b);           /* stored / capacity */
-double battery_soh(const battery *b);           /* C(t) / sum of new caps */
-double battery_soh0(const battery *b);          /* bank soh at start */
-double battery_efc(const battery *b);           /* equivalent full cycles */
-double battery_fade(const battery *b);          /* q(t), 1 at start */
-double battery_pack_soh(const battery *b, size_t i);  /* soh0_i q(t) */
+double battery_stored_j(const battery *b);   /* energy in storage */
+double battery_capacity_j(const battery *b); /* current capacity C(t) */
+double battery_soc(const battery *b);        /* stored / capacity */
+double battery_soh(const battery *b);        /* C(t) / sum of new caps */
+double battery_soh0(const battery *b);       /* bank soh at start */
+double battery_efc(const battery *b);        /* equivalent full cycles */
+double battery_fade(const battery *b);       /* q(t), 1 at start */
+double battery_pack_soh(const battery *b, size_t i); /* soh0_i q(t) */
 size_t battery_n_packs(const battery *b);
 double battery_eta_charge(const battery *b);
 double battery_eta_discharge(const battery *b);

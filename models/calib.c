@@ -27,10 +27,10 @@
  * positive quantity (log). ETA_HBM and the link efficiencies stay fixed:
  * they are not separable from the elementwise passes and overlaps. */
 static const int fit_par[] = {
-    TP_ETA_BF16, TP_ETA_FP8, TP_ETA_FP4, TP_ETA_ATTN, TP_ETA_SSM,
-    TP_GEMM_SAT, TP_ELEM_PASSES, TP_Q_FP8T, TP_Q_FP8B, TP_Q_FP4,
-    TP_MOE_PERM, TP_T_LAYER, TP_OVL_TP, TP_OVL_CP, TP_OVL_EP, TP_OVL_DP,
-    TP_OVL_PP, TP_T_MOE_LAYER,
+    TP_ETA_BF16, TP_ETA_FP8,     TP_ETA_FP4,     TP_ETA_ATTN, TP_ETA_SSM,
+    TP_GEMM_SAT, TP_ELEM_PASSES, TP_Q_FP8T,      TP_Q_FP8B,   TP_Q_FP4,
+    TP_MOE_PERM, TP_T_LAYER,     TP_OVL_TP,      TP_OVL_CP,   TP_OVL_EP,
+    TP_OVL_DP,   TP_OVL_PP,      TP_T_MOE_LAYER,
 };
 #define N_FIT ((int)(sizeof fit_par / sizeof fit_par[0]))
 
@@ -42,8 +42,10 @@ static int is_fraction(int k)
 static double to_x(int k, double v)
 {
     if (is_fraction(k)) {
-        if (v < 1e-6) v = 1e-6;
-        if (v > 1 - 1e-6) v = 1 - 1e-6;
+        if (v < 1e-6)
+            v = 1e-6;
+        if (v > 1 - 1e-6)
+            v = 1 - 1e-6;
         return log(v / (1 - v));
     }
     return log(v > 1e-30 ? v : 1e-30);
@@ -51,13 +53,18 @@ static double to_x(int k, double v)
 
 static double from_x(int k, double x)
 {
-    if (x > 40) x = 40;
-    if (x < -60) x = -60;
+    if (x > 40)
+        x = 40;
+    if (x < -60)
+        x = -60;
     return is_fraction(k) ? 1.0 / (1.0 + exp(-x)) : exp(x);
 }
 
 /* d value / d x, for the standard errors. */
-static double dvdx(int k, double v) { return is_fraction(k) ? v * (1 - v) : v; }
+static double dvdx(int k, double v)
+{
+    return is_fraction(k) ? v * (1 - v) : v;
+}
 
 /* ---------------------------------------------------------------- nlls */
 
@@ -71,7 +78,8 @@ typedef struct nlls_ctx {
 static int call_strided(int (*f)(const double *, void *, double *), void *ctx,
                         const gsl_vector *x, gsl_vector *r)
 {
-    double xs[256], *xb = x->size <= 256 ? xs : sim_xmalloc(x->size * sizeof *xb);
+    double xs[256],
+        *xb = x->size <= 256 ? xs : sim_xmalloc(x->size * sizeof *xb);
     double *rb = sim_xmalloc(r->size * sizeof *rb);
     int bad;
     for (size_t j = 0; j < x->size; j++)
@@ -98,10 +106,11 @@ int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
                int max_iter, double *covar, calib_nlls_info *info, sim_err *err)
 {
     gsl_multifit_nlinear_fdf fdf;
-    gsl_multifit_nlinear_parameters prm = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_parameters prm =
+        gsl_multifit_nlinear_default_parameters();
     gsl_multifit_nlinear_workspace *w;
     gsl_vector_view x0 = gsl_vector_view_array(x, p);
-    nlls_ctx c = { f, ctx };
+    nlls_ctx c = {f, ctx};
     double *r0 = sim_xmalloc(n * sizeof *r0), ssr0 = 0, ssr;
     int status, gi = 0;
     gsl_vector *res;
@@ -109,13 +118,15 @@ int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
     memset(info, 0, sizeof *info);
     if (f(x, ctx, r0)) {
         free(r0);
-        return sim_err_set(err, SIM_ENUMERIC, NULL, 0, "fit: start outside the domain");
+        return sim_err_set(err, SIM_ENUMERIC, NULL, 0,
+                           "fit: start outside the domain");
     }
     for (size_t i = 0; i < n; i++)
         ssr0 += r0[i] * r0[i];
     free(r0);
     if (!isfinite(ssr0))
-        return sim_err_set(err, SIM_ENUMERIC, NULL, 0, "fit: residuals not finite at start");
+        return sim_err_set(err, SIM_ENUMERIC, NULL, 0,
+                           "fit: residuals not finite at start");
     info->ssr0 = ssr0;
     memset(&fdf, 0, sizeof fdf);
     fdf.f = nlls_f;
@@ -125,11 +136,12 @@ int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
     prm.trs = gsl_multifit_nlinear_trs_lmaccel;
     w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, n, p);
     if (!w)
-        return sim_err_set(err, SIM_ENUMERIC, NULL, 0, "fit: cannot allocate workspace");
+        return sim_err_set(err, SIM_ENUMERIC, NULL, 0,
+                           "fit: cannot allocate workspace");
     status = gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
     if (status == GSL_SUCCESS)
-        status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-10, 1e-10, 0.0,
-                                             NULL, NULL, &gi, w);
+        status = gsl_multifit_nlinear_driver((size_t)max_iter, 1e-10, 1e-10,
+                                             0.0, NULL, NULL, &gi, w);
     info->status = status;
     info->info = gi;
     info->iters = (int)gsl_multifit_nlinear_niter(w);
@@ -156,7 +168,8 @@ int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
     if (covar) {
         gsl_matrix_view cv = gsl_matrix_view_array(covar, p, p);
         double s2 = n > p ? ssr / (double)(n - p) : 1.0;
-        gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, &cv.matrix);
+        gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0,
+                                   &cv.matrix);
         gsl_matrix_scale(&cv.matrix, s2);
     }
     gsl_multifit_nlinear_free(w);
@@ -167,11 +180,12 @@ int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
 
 typedef struct fit_ctx {
     const calib_row *rows;
-    size_t *idx;          /* rows used */
+    size_t *idx; /* rows used */
     size_t n_use;
-    tp_model m;           /* scratch model */
-    int n_gpu, n_rc;      /* GPU and release x class columns */
-    int rc_rel[TP_MAX_RELEASES * TP_NCLASS], rc_cls[TP_MAX_RELEASES * TP_NCLASS];
+    tp_model m;      /* scratch model */
+    int n_gpu, n_rc; /* GPU and release x class columns */
+    int rc_rel[TP_MAX_RELEASES * TP_NCLASS],
+        rc_cls[TP_MAX_RELEASES * TP_NCLASS];
     int *row_gpu, *row_rel; /* per used row: GPU index, release index */
 } fit_ctx;
 
@@ -189,7 +203,8 @@ static double row_resid(const fit_ctx *c, size_t i)
 {
     const calib_row *r = &c->rows[c->idx[i]];
     tp_result res;
-    if (tp_predict(&c->m, &r->q, &res) != SIM_OK || !(res.tokens_per_s_per_gpu > 0))
+    if (tp_predict(&c->m, &r->q, &res) != SIM_OK ||
+        !(res.tokens_per_s_per_gpu > 0))
         return NAN;
     return log(res.tokens_per_s_per_gpu / r->meas_tps);
 }
@@ -227,12 +242,14 @@ static int fit_df(const gsl_vector *xv, void *data, gsl_matrix *J)
         x_to_model(c, x);
         for (size_t i = 0; i < c->n_use; i++) {
             double ri;
-            if (jj >= N_FIT && jj < N_FIT + c->n_gpu && c->row_gpu[i] != jj - N_FIT)
+            if (jj >= N_FIT && jj < N_FIT + c->n_gpu &&
+                c->row_gpu[i] != jj - N_FIT)
                 continue;
             if (jj >= N_FIT + c->n_gpu) {
                 int k = jj - N_FIT - c->n_gpu;
                 const calib_row *rw = &c->rows[c->idx[i]];
-                if (c->row_rel[i] != c->rc_rel[k] || (int)rw->llm->cls != c->rc_cls[k])
+                if (c->row_rel[i] != c->rc_rel[k] ||
+                    (int)rw->llm->cls != c->rc_cls[k])
                     continue;
             }
             ri = row_resid(c, i);
@@ -264,7 +281,8 @@ static int fit_run(fit_ctx *c, double *x, size_t p, int max_iter, double *covar,
 {
     size_t n = c->n_use + p - N_FIT;
     gsl_multifit_nlinear_fdf fdf;
-    gsl_multifit_nlinear_parameters prm = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_parameters prm =
+        gsl_multifit_nlinear_default_parameters();
     gsl_multifit_nlinear_workspace *w;
     gsl_vector_view xv = gsl_vector_view_array(x, p);
     double *r = sim_xmalloc(n * sizeof *r), ssr0 = 0, ssr;
@@ -296,25 +314,31 @@ static int fit_run(fit_ctx *c, double *x, size_t p, int max_iter, double *covar,
     info->status = status;
     info->info = gi;
     info->iters = (int)gsl_multifit_nlinear_niter(w);
-    gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &ssr);
+    gsl_blas_ddot(gsl_multifit_nlinear_residual(w),
+                  gsl_multifit_nlinear_residual(w), &ssr);
     info->ssr = ssr;
     finite = isfinite(ssr);
     for (size_t j = 0; j < p; j++)
-        finite = finite && isfinite(gsl_vector_get(gsl_multifit_nlinear_position(w), j));
+        finite = finite &&
+                 isfinite(gsl_vector_get(gsl_multifit_nlinear_position(w), j));
     /* GSL_EMAXITER and GSL_ENOPROG leave a usable point no worse than the
      * start (checked here); anything else, or a non-finite result, fails. */
-    if ((status != GSL_SUCCESS && status != GSL_EMAXITER && status != GSL_ENOPROG) ||
+    if ((status != GSL_SUCCESS && status != GSL_EMAXITER &&
+         status != GSL_ENOPROG) ||
         !finite || ssr > ssr0 * (1 + 1e-12)) {
         gsl_multifit_nlinear_free(w);
-        return sim_err_set(err, SIM_ENUMERIC, NULL, 0, "fit failed: %s (SSR %g from %g)",
+        return sim_err_set(err, SIM_ENUMERIC, NULL, 0,
+                           "fit failed: %s (SSR %g from %g)",
                            gsl_strerror(status), ssr, ssr0);
     }
     for (size_t j = 0; j < p; j++)
         x[j] = gsl_vector_get(gsl_multifit_nlinear_position(w), j);
     if (covar) {
         gsl_matrix_view cv = gsl_matrix_view_array(covar, p, p);
-        double s2 = c->n_use > p ? ssr / (double)(c->n_use - p + (p - N_FIT)) : 1.0;
-        gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, &cv.matrix);
+        double s2 =
+            c->n_use > p ? ssr / (double)(c->n_use - p + (p - N_FIT)) : 1.0;
+        gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0,
+                                   &cv.matrix);
         gsl_matrix_scale(&cv.matrix, s2);
     }
     gsl_multifit_nlinear_free(w);
@@ -340,11 +364,16 @@ static double median(double *v, size_t n)
 static int newer(const char *a, const char *b)
 {
     int a1 = 0, a2 = 0, a3 = 0, b1 = 0, b2 = 0, b3 = 0;
-    int na = sscanf(a, "%d.%d.%d", &a1, &a2, &a3), nb = sscanf(b, "%d.%d.%d", &b1, &b2, &b3);
-    if (na < 2) return 0;
-    if (nb < 2) return 1;
-    if (a1 != b1) return a1 > b1;
-    if (a2 != b2) return a2 > b2;
+    int na = sscanf(a, "%d.%d.%d", &a1, &a2, &a3),
+        nb = sscanf(b, "%d.%d.%d", &b1, &b2, &b3);
+    if (na < 2)
+        return 0;
+    if (nb < 2)
+        return 1;
+    if (a1 != b1)
+        return a1 > b1;
+    if (a2 != b2)
+        return a2 > b2;
     return a3 > b3;
 }
 
@@ -376,11 +405,12 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
         for (size_t i = 0; i < c.n_use; i++) {
             const calib_row *r = &rows[c.idx[i]];
             if (tp_model_gpu(m, r->gpu->name) < 0 && m->n_gpus < TP_MAX_GPUS)
-                snprintf(m->gpus[m->n_gpus++], sizeof m->gpus[0], "%s", r->gpu->name);
+                snprintf(m->gpus[m->n_gpus++], sizeof m->gpus[0], "%s",
+                         r->gpu->name);
             if (r->release[0] && tp_model_release(m, r->release) < 0 &&
                 m->n_releases < TP_MAX_RELEASES)
-                snprintf(m->releases[m->n_releases++], sizeof m->releases[0], "%s",
-                         r->release);
+                snprintf(m->releases[m->n_releases++], sizeof m->releases[0],
+                         "%s", r->release);
         }
         m->default_release = -1;
         for (int k = 0; k < m->n_releases; k++)
@@ -396,7 +426,8 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
         unsigned char seen[TP_MAX_RELEASES][TP_NCLASS];
         memset(seen, 0, sizeof seen);
         for (size_t i = 0; i < n; i++) {
-            int k = rows[i].release[0] ? tp_model_release(m, rows[i].release) : -1;
+            int k =
+                rows[i].release[0] ? tp_model_release(m, rows[i].release) : -1;
             if (k >= 0 && rows[i].meas_tps > 0)
                 seen[k][rows[i].llm->cls] = 1;
         }
@@ -433,7 +464,8 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
                 for (size_t i = 0; i < c.n_use; i++) {
                     const calib_row *r = &rows[c.idx[i]];
                     tp_result res;
-                    if ((int)r->prec.fmt == f && tp_predict(&s, &r->q, &res) == SIM_OK)
+                    if ((int)r->prec.fmt == f &&
+                        tp_predict(&s, &r->q, &res) == SIM_OK)
                         ratio[k++] = r->meas_tps / res.tokens_per_s_per_gpu;
                 }
                 if (k) {
@@ -450,7 +482,8 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
         for (int k = 0; k < c.n_rc; k++)
             x[N_FIT + c.n_gpu + k] = s.rel_log[c.rc_rel[k]][c.rc_cls[k]];
         c.m = s;
-        if (fit_run(&c, x, p, warm ? 40 : 300, warm ? NULL : covar, &ni, err) != SIM_OK)
+        if (fit_run(&c, x, p, warm ? 40 : 300, warm ? NULL : covar, &ni, err) !=
+            SIM_OK)
             continue;
         if (ni.ssr < best_ssr) {
             best_ssr = ni.ssr;
@@ -460,12 +493,14 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
             *m = c.m;
             if (!warm) {
                 for (int j = 0; j < N_FIT; j++)
-                    m->p_sd[fit_par[j]] = sqrt(covar[(size_t)j * (p + 1)]) * dvdx(fit_par[j], m->p[fit_par[j]]);
+                    m->p_sd[fit_par[j]] = sqrt(covar[(size_t)j * (p + 1)]) *
+                                          dvdx(fit_par[j], m->p[fit_par[j]]);
                 for (int g = 0; g < c.n_gpu; g++)
                     m->gpu_sd[g] = sqrt(covar[(size_t)(N_FIT + g) * (p + 1)]);
                 for (int k = 0; k < c.n_rc; k++) {
                     size_t jj = (size_t)(N_FIT + c.n_gpu + k);
-                    m->rel_sd[c.rc_rel[k]][c.rc_cls[k]] = sqrt(covar[jj * p + jj]);
+                    m->rel_sd[c.rc_rel[k]][c.rc_cls[k]] =
+                        sqrt(covar[jj * p + jj]);
                 }
             }
             ok = 1;
@@ -497,11 +532,14 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
     return rc;
 }
 
-void calib_predict_all(const calib_row *rows, size_t n, const tp_model *m, double *pred)
+void calib_predict_all(const calib_row *rows, size_t n, const tp_model *m,
+                       double *pred)
 {
     for (size_t i = 0; i < n; i++) {
         tp_result res;
-        pred[i] = tp_predict(m, &rows[i].q, &res) == SIM_OK ? res.tokens_per_s_per_gpu : 0.0;
+        pred[i] = tp_predict(m, &rows[i].q, &res) == SIM_OK
+                      ? res.tokens_per_s_per_gpu
+                      : 0.0;
     }
 }
 
@@ -516,7 +554,8 @@ static int same_group(const calib_row *a, const calib_row *b, int mode)
 int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
              double *pred, sim_err *err)
 {
-    unsigned char *use = sim_xmalloc(n ? n : 1), *done = sim_xcalloc(n ? n : 1, 1);
+    unsigned char *use = sim_xmalloc(n ? n : 1),
+                  *done = sim_xcalloc(n ? n : 1, 1);
     calib_fit_info fi;
     size_t n_refit = 0, n_groups = 0;
     for (size_t i = 0; i < n; i++)
@@ -537,7 +576,8 @@ int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
                 tp_result res;
                 done[j] = 1;
                 pred[j] = tp_predict(&mm, &rows[j].q, &res) == SIM_OK
-                              ? res.tokens_per_s_per_gpu : 0.0;
+                              ? res.tokens_per_s_per_gpu
+                              : 0.0;
             }
     }
     free(use);
@@ -545,16 +585,17 @@ int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
     sim_err_clear(err);
     if (n_refit < n_groups)
         return sim_err_set(err, SIM_ENUMERIC, NULL, 0,
-                           "cross-validation: %zu of %zu refits failed", n_groups - n_refit,
-                           n_groups);
+                           "cross-validation: %zu of %zu refits failed",
+                           n_groups - n_refit, n_groups);
     return SIM_OK;
 }
 
 /* Measured fraction of the dense peak of the row's format. */
 static double row_eff(const calib_row *r)
 {
-    double f = flops_per_token(r->llm, r->q.seq_len > 0 ? r->q.seq_len : r->llm->default_seq_len,
-                               r->q.layers_run, NULL);
+    double f = flops_per_token(
+        r->llm, r->q.seq_len > 0 ? r->q.seq_len : r->llm->default_seq_len,
+        r->q.layers_run, NULL);
     return r->meas_tps * f / r->gpu->peak_flops[r->prec.fmt];
 }
 
@@ -581,9 +622,10 @@ void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred)
             med = median(v, k);
         }
         if (isfinite(med)) {
-            double f = flops_per_token(r->llm, r->q.seq_len > 0 ? r->q.seq_len
-                                                                  : r->llm->default_seq_len,
-                                       r->q.layers_run, NULL);
+            double f = flops_per_token(
+                r->llm,
+                r->q.seq_len > 0 ? r->q.seq_len : r->llm->default_seq_len,
+                r->q.layers_run, NULL);
             pred[i] = med * r->gpu->peak_flops[r->prec.fmt] / f;
         } else {
             pred[i] = 0.0;

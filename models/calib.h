@@ -6,11 +6,11 @@
  * parameters in an unconstrained form (logit for fractions, log for positive
  * quantities), plus ridge terms that pull each release x class and each GPU
  * factor toward 0 with sd CALIB_PRIOR_SD (an assumption: software releases
- * and GPUs differ by tens of percent, not by factors). Trust-region Levenberg-Marquardt
- * with geodesic acceleration, two starts (defaults and a data-derived one);
- * the result is checked for finiteness, SSR and convergence, not only for
- * the driver's status. Cross-validation refits with a group left out:
- * a configuration (every column except release, source, status, notes and
+ * and GPUs differ by tens of percent, not by factors). Trust-region
+ * Levenberg-Marquardt with geodesic acceleration, two starts (defaults and a
+ * data-derived one); the result is checked for finiteness, SSR and convergence,
+ * not only for the driver's status. Cross-validation refits with a group left
+ * out: a configuration (every column except release, source, status, notes and
  * measured values) or a model. Costs: one fit ~ iterations x (params + 1)
  * x rows predictions.
  */
@@ -26,15 +26,15 @@
 
 /* One measured (or to-be-predicted) row, resolved against the catalog. */
 typedef struct calib_row {
-    int line;                 /* line in its CSV file */
+    int line; /* line in its CSV file */
     const gpu_spec *gpu;
     const llm_arch *llm;
     precision prec;
-    char release[40];         /* tp_release_id of the row's release, "" none */
-    tp_query q;               /* the query (q.release points into release) */
-    int seq_assumed;          /* 1: seq_len blank, default_seq_len used */
-    double meas_tps;          /* measured tokens/s/GPU; 0 = none */
-    char config[512];         /* configuration key (LOCO groups) */
+    char release[40]; /* tp_release_id of the row's release, "" none */
+    tp_query q;       /* the query (q.release points into release) */
+    int seq_assumed;  /* 1: seq_len blank, default_seq_len used */
+    double meas_tps;  /* measured tokens/s/GPU; 0 = none */
+    char config[512]; /* configuration key (LOCO groups) */
 } calib_row;
 
 /* A residual function for calib_nlls: fills r[0..n-1] at x[0..p-1].
@@ -42,11 +42,11 @@ typedef struct calib_row {
 typedef int (*calib_resid_fn)(const double *x, void *ctx, double *r);
 
 typedef struct calib_nlls_info {
-    double ssr0;   /* sum of squared residuals at the start */
-    double ssr;    /* at the solution */
-    int iters;     /* iterations */
-    int info;      /* GSL stopping reason: 1 small step, 2 small gradient */
-    int status;    /* GSL driver status */
+    double ssr0; /* sum of squared residuals at the start */
+    double ssr;  /* at the solution */
+    int iters;   /* iterations */
+    int info;    /* GSL stopping reason: 1 small step, 2 small gradient */
+    int status;  /* GSL driver status */
 } calib_nlls_info;
 
 /* Minimizes |f(x)|^2 from the start in x (IN start, OUT solution) with GSL's
@@ -55,15 +55,16 @@ typedef struct calib_nlls_info {
  * by SSR/(n-p). Errors: SIM_ENUMERIC when the driver fails, or the
  * solution or SSR is not finite, or SSR rose above its start. */
 int calib_nlls(calib_resid_fn f, void *ctx, size_t n, size_t p, double *x,
-               int max_iter, double *covar, calib_nlls_info *info, sim_err *err);
+               int max_iter, double *covar, calib_nlls_info *info,
+               sim_err *err);
 
 /* Fit result summary. */
 typedef struct calib_fit_info {
-    size_t n_rows;       /* rows used */
-    size_t n_free;       /* free parameters */
-    double ssr;          /* log-residual SSR, ridge terms included */
-    double rms_log;      /* rms log residual over rows */
-    int iters, starts;   /* iterations of the best start, starts tried */
+    size_t n_rows;     /* rows used */
+    size_t n_free;     /* free parameters */
+    double ssr;        /* log-residual SSR, ridge terms included */
+    double rms_log;    /* rms log residual over rows */
+    int iters, starts; /* iterations of the best start, starts tried */
 } calib_fit_info;
 
 /* Fits m on rows with use[i] != 0 (use NULL = all rows with meas_tps > 0).

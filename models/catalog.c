@@ -142,17 +142,15 @@ size_t catalog_put_llm(catalog *c, const llm_arch *m, const char *source,
                sizeof *m, m, source, notes, assumed);
 }
 
-size_t catalog_put_system(catalog *c, const system_spec *s,
-                          const char *source, const char *notes,
-                          const char *assumed)
+size_t catalog_put_system(catalog *c, const system_spec *s, const char *source,
+                          const char *notes, const char *assumed)
 {
     return put((void **)&c->systems, &c->sys_meta, &c->n_systems,
                &c->cap_systems, sizeof *s, s, source, notes, assumed);
 }
 
-size_t catalog_put_module(catalog *c, const module_type *m,
-                          const char *source, const char *notes,
-                          const char *assumed)
+size_t catalog_put_module(catalog *c, const module_type *m, const char *source,
+                          const char *notes, const char *assumed)
 {
     return put((void **)&c->modules, &c->mod_meta, &c->n_modules,
                &c->cap_modules, sizeof *m, m, source, notes, assumed);
@@ -183,8 +181,8 @@ catalog *catalog_clone(const catalog *c)
                            c->mod_meta[i].notes, c->mod_meta[i].assumed);
     for (size_t i = 0; i < SRC_KIND_N; i++) {
         k->sources[i] = c->sources[i];
-        meta_set(&k->src_meta[i], c->src_meta[i].source,
-                 c->src_meta[i].notes, c->src_meta[i].assumed);
+        meta_set(&k->src_meta[i], c->src_meta[i].source, c->src_meta[i].notes,
+                 c->src_meta[i].assumed);
     }
     return k;
 }
@@ -195,7 +193,10 @@ const gpu_spec *catalog_gpu(const catalog *c, const char *name)
     return i < c->n_gpus ? &c->gpus[i] : NULL;
 }
 
-size_t catalog_n_gpus(const catalog *c) { return c->n_gpus; }
+size_t catalog_n_gpus(const catalog *c)
+{
+    return c->n_gpus;
+}
 
 const gpu_spec *catalog_gpu_at(const catalog *c, size_t i)
 {
@@ -211,7 +212,10 @@ const llm_arch *catalog_llm(const catalog *c, const char *name_or_id)
     return NULL;
 }
 
-size_t catalog_n_llms(const catalog *c) { return c->n_llms; }
+size_t catalog_n_llms(const catalog *c)
+{
+    return c->n_llms;
+}
 
 const llm_arch *catalog_llm_at(const catalog *c, size_t i)
 {
@@ -224,7 +228,10 @@ const system_spec *catalog_system(const catalog *c, const char *name)
     return i < c->n_systems ? &c->systems[i] : NULL;
 }
 
-size_t catalog_n_systems(const catalog *c) { return c->n_systems; }
+size_t catalog_n_systems(const catalog *c)
+{
+    return c->n_systems;
+}
 
 const system_spec *catalog_system_at(const catalog *c, size_t i)
 {
@@ -237,7 +244,10 @@ const module_type *catalog_module(const catalog *c, const char *name)
     return i < c->n_modules ? &c->modules[i] : NULL;
 }
 
-size_t catalog_n_modules(const catalog *c) { return c->n_modules; }
+size_t catalog_n_modules(const catalog *c)
+{
+    return c->n_modules;
+}
 
 const module_type *catalog_module_at(const catalog *c, size_t i)
 {
@@ -252,9 +262,8 @@ int catalog_module_fits(const module_type *m, const char *sys)
     return -1;
 }
 
-static const char *const src_names[SRC_KIND_N] = { "solar", "battery",
-                                                   "geothermal", "hydro",
-                                                   "grid" };
+static const char *const src_names[SRC_KIND_N] = {
+    "solar", "battery", "geothermal", "hydro", "grid"};
 
 const source_defaults *catalog_source(const catalog *c, source_kind kind)
 {

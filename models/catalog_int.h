@@ -12,16 +12,24 @@
 #include "models/catalog.h"
 
 typedef struct catalog_meta {
-    char *source;                /* citation text, "" when none */
-    char *notes;                 /* disagreements between sources, "" */
-    char *assumed;               /* comma-separated keys filled as assumptions */
+    char *source;  /* citation text, "" when none */
+    char *notes;   /* disagreements between sources, "" */
+    char *assumed; /* comma-separated keys filled as assumptions */
 } catalog_meta;
 
 struct catalog {
-    gpu_spec *gpus;          catalog_meta *gpu_meta;    size_t n_gpus, cap_gpus;
-    llm_arch *llms;          catalog_meta *llm_meta;    size_t n_llms, cap_llms;
-    system_spec *systems;    catalog_meta *sys_meta;    size_t n_systems, cap_systems;
-    module_type *modules;    catalog_meta *mod_meta;    size_t n_modules, cap_modules;
+    gpu_spec *gpus;
+    catalog_meta *gpu_meta;
+    size_t n_gpus, cap_gpus;
+    llm_arch *llms;
+    catalog_meta *llm_meta;
+    size_t n_llms, cap_llms;
+    system_spec *systems;
+    catalog_meta *sys_meta;
+    size_t n_systems, cap_systems;
+    module_type *modules;
+    catalog_meta *mod_meta;
+    size_t n_modules, cap_modules;
     source_defaults sources[SRC_KIND_N];
     catalog_meta src_meta[SRC_KIND_N];
 };
@@ -32,12 +40,10 @@ size_t catalog_put_gpu(catalog *c, const gpu_spec *g, const char *source,
                        const char *notes, const char *assumed);
 size_t catalog_put_llm(catalog *c, const llm_arch *m, const char *source,
                        const char *notes, const char *assumed);
-size_t catalog_put_system(catalog *c, const system_spec *s,
-                          const char *source, const char *notes,
-                          const char *assumed);
-size_t catalog_put_module(catalog *c, const module_type *m,
-                          const char *source, const char *notes,
-                          const char *assumed);
+size_t catalog_put_system(catalog *c, const system_spec *s, const char *source,
+                          const char *notes, const char *assumed);
+size_t catalog_put_module(catalog *c, const module_type *m, const char *source,
+                          const char *notes, const char *assumed);
 void catalog_set_source(catalog *c, const source_defaults *d,
                         const char *source, const char *notes,
                         const char *assumed);

@@ -24,12 +24,14 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-static const int month_days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+static const int month_days[12] = {31, 28, 31, 30, 31, 30,
+                                   31, 31, 30, 31, 30, 31};
 
 /* Mojave daily-Kt chain and quantiles (facts-more.md 5, Daggett TMY [D]):
  * clear = Kt >= 0.6, p_cc 0.867, p_oo 0.350; p10 .53, p25 .66, p50 .73,
  * p75 .76, p90 .77. The 0 and 1 quantiles (0.10, 0.80) are assumptions. */
-#define MOJAVE_CHAIN 0.6, 0.867, 0.350, { 0.10, 0.53, 0.66, 0.73, 0.76, 0.77, 0.80 }, 0.80
+#define MOJAVE_CHAIN                                                           \
+    0.6, 0.867, 0.350, {0.10, 0.53, 0.66, 0.73, 0.76, 0.77, 0.80}, 0.80
 
 static const climate_monthly builtin[] = {
     /* Las Vegas: location from the TMY3 EPW header (weather/README.md);
@@ -37,38 +39,66 @@ static const climate_monthly builtin[] = {
      * 2 x (Met Office mean daily max - mean) [D]; RH from the Met Office;
      * Kt from the Daggett TMY [D]; wind = the Las Vegas EPW annual mean
      * 4.462 m/s (weather/README.md). */
-    { "las-vegas", 36.08, -115.15, -8.0, 648.0,
-      { 9.0, 11.5, 15.5, 19.5, 25.5, 30.5, 33.5, 32.5, 28.0, 21.0, 13.5, 9.0 },
-      { 11.2, 10.2, 12.2, 11.4, 11.8, 12.8, 13.6, 13.8, 14.0, 12.4, 12.0, 9.6 },
-      { 0.43, 0.41, 0.32, 0.24, 0.20, 0.16, 0.20, 0.22, 0.22, 0.25, 0.33, 0.41 },
-      { 0.62, 0.65, 0.70, 0.71, 0.73, 0.75, 0.69, 0.69, 0.71, 0.69, 0.66, 0.61 },
-      4.462, 2.0, 0.7, MOJAVE_CHAIN },
+    {"las-vegas",
+     36.08,
+     -115.15,
+     -8.0,
+     648.0,
+     {9.0, 11.5, 15.5, 19.5, 25.5, 30.5, 33.5, 32.5, 28.0, 21.0, 13.5, 9.0},
+     {11.2, 10.2, 12.2, 11.4, 11.8, 12.8, 13.6, 13.8, 14.0, 12.4, 12.0, 9.6},
+     {0.43, 0.41, 0.32, 0.24, 0.20, 0.16, 0.20, 0.22, 0.22, 0.25, 0.33, 0.41},
+     {0.62, 0.65, 0.70, 0.71, 0.73, 0.75, 0.69, 0.69, 0.71, 0.69, 0.66, 0.61},
+     4.462,
+     2.0,
+     0.7,
+     MOJAVE_CHAIN},
     /* Reykjavik: means and max-min from climatestotravel (facts-more.md 5).
      * Location, RH 0.80, Kt and wind 5 m/s are assumptions (no source in
      * the shared data); the cloud chain reuses the Mojave shape scaled to
      * each month's Kt (assumption). */
-    { "reykjavik", 64.13, -21.94, 0.0, 30.0,
-      { 0.0, 0.5, 0.5, 3.5, 7.0, 9.5, 11.5, 11.5, 8.5, 4.5, 2.0, 0.5 },
-      { 4, 5, 5, 5, 6, 5, 5, 5, 5, 5, 4, 5 },
-      { 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80 },
-      { 0.25, 0.30, 0.35, 0.38, 0.40, 0.38, 0.37, 0.36, 0.36, 0.32, 0.27, 0.22 },
-      5.0, 2.0, 0.7, MOJAVE_CHAIN },
+    {"reykjavik",
+     64.13,
+     -21.94,
+     0.0,
+     30.0,
+     {0.0, 0.5, 0.5, 3.5, 7.0, 9.5, 11.5, 11.5, 8.5, 4.5, 2.0, 0.5},
+     {4, 5, 5, 5, 6, 5, 5, 5, 5, 5, 4, 5},
+     {0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80},
+     {0.25, 0.30, 0.35, 0.38, 0.40, 0.38, 0.37, 0.36, 0.36, 0.32, 0.27, 0.22},
+     5.0,
+     2.0,
+     0.7,
+     MOJAVE_CHAIN},
     /* Stavanger (1961-90): highs and lows from liquisearch (facts-more.md
      * 5). Location, RH, Kt and wind are assumptions as for Reykjavik. */
-    { "stavanger", 58.97, 5.73, 1.0, 10.0,
-      { 1.0, 1.0, 2.5, 6.0, 10.5, 12.5, 15.0, 15.0, 12.5, 9.0, 5.5, 3.5 },
-      { 4, 4, 5, 6, 7, 7, 6, 6, 5, 4, 3, 3 },
-      { 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80 },
-      { 0.30, 0.35, 0.42, 0.45, 0.48, 0.47, 0.46, 0.44, 0.40, 0.35, 0.30, 0.27 },
-      5.0, 2.0, 0.7, MOJAVE_CHAIN },
+    {"stavanger",
+     58.97,
+     5.73,
+     1.0,
+     10.0,
+     {1.0, 1.0, 2.5, 6.0, 10.5, 12.5, 15.0, 15.0, 12.5, 9.0, 5.5, 3.5},
+     {4, 4, 5, 6, 7, 7, 6, 6, 5, 4, 3, 3},
+     {0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80},
+     {0.30, 0.35, 0.42, 0.45, 0.48, 0.47, 0.46, 0.44, 0.40, 0.35, 0.30, 0.27},
+     5.0,
+     2.0,
+     0.7,
+     MOJAVE_CHAIN},
     /* Oslo: daily min and max (WMO via theodora, facts-more.md 5). Location,
      * RH, Kt and wind are assumptions as for Reykjavik. */
-    { "oslo", 59.91, 10.75, 1.0, 94.0,
-      { -4.3, -3.9, 0.1, 5.0, 11.2, 15.5, 16.9, 15.7, 11.3, 6.6, 0.9, -3.0 },
-      { 5.0, 5.9, 6.8, 8.3, 9.3, 9.8, 9.3, 8.8, 7.6, 5.5, 4.7, 5.1 },
-      { 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80 },
-      { 0.30, 0.35, 0.42, 0.45, 0.48, 0.47, 0.46, 0.44, 0.40, 0.35, 0.30, 0.27 },
-      3.0, 2.0, 0.7, MOJAVE_CHAIN },
+    {"oslo",
+     59.91,
+     10.75,
+     1.0,
+     94.0,
+     {-4.3, -3.9, 0.1, 5.0, 11.2, 15.5, 16.9, 15.7, 11.3, 6.6, 0.9, -3.0},
+     {5.0, 5.9, 6.8, 8.3, 9.3, 9.8, 9.3, 8.8, 7.6, 5.5, 4.7, 5.1},
+     {0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80, 0.80},
+     {0.30, 0.35, 0.42, 0.45, 0.48, 0.47, 0.46, 0.44, 0.40, 0.35, 0.30, 0.27},
+     3.0,
+     2.0,
+     0.7,
+     MOJAVE_CHAIN},
 };
 
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
@@ -102,42 +132,51 @@ int climate_normals_check(const climate_monthly *n, sim_err *err)
 {
     if (!(n->lat_deg >= -90 && n->lat_deg <= 90 && n->lon_deg >= -180 &&
           n->lon_deg <= 180 && n->tz_h >= -14 && n->tz_h <= 14))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "climate %s: latitude, longitude or time zone out of range",
-                           n->name);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "climate %s: latitude, longitude or time zone out of range",
+            n->name);
     for (int m = 0; m < 12; m++) {
         if (!(n->t_mean_c[m] > -90 && n->t_mean_c[m] < 60))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "climate %s: t_mean_c[%d] out of range (got %g, expected -90..60)",
+                               "climate %s: t_mean_c[%d] out of range (got %g, "
+                               "expected -90..60)",
                                n->name, m, n->t_mean_c[m]);
         if (!(n->t_range_k[m] >= 0 && n->t_range_k[m] < 40))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "climate %s: t_range_k[%d] out of range (got %g, expected 0..40)",
+                               "climate %s: t_range_k[%d] out of range (got "
+                               "%g, expected 0..40)",
                                n->name, m, n->t_range_k[m]);
         if (!(n->rh[m] > 0 && n->rh[m] <= 1))
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "climate %s: rh[%d] out of range (got %g, expected (0, 1])",
-                               n->name, m, n->rh[m]);
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "climate %s: rh[%d] out of range (got %g, expected (0, 1])",
+                n->name, m, n->rh[m]);
         if (!(n->kt[m] >= 0 && n->kt[m] < n->kt_max))
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "climate %s: kt[%d] out of range (got %g, expected 0..%g)",
-                               n->name, m, n->kt[m], n->kt_max);
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "climate %s: kt[%d] out of range (got %g, expected 0..%g)",
+                n->name, m, n->kt[m], n->kt_max);
     }
     if (!(n->p_clear_clear > 0 && n->p_clear_clear < 1 &&
           n->p_cloudy_cloudy >= 0 && n->p_cloudy_cloudy < 1))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "climate %s: chain probabilities out of range", n->name);
+                           "climate %s: chain probabilities out of range",
+                           n->name);
     for (int i = 1; i < 7; i++)
         if (!(n->kt_q[i] >= n->kt_q[i - 1]) || n->kt_q[0] < 0)
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "climate %s: kt_q must be non-decreasing and >= 0", n->name);
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "climate %s: kt_q must be non-decreasing and >= 0", n->name);
     if (!(n->kt_clear > n->kt_q[0] && n->kt_clear < n->kt_q[6]))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "climate %s: kt_clear must lie inside the kt_q range", n->name);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "climate %s: kt_clear must lie inside the kt_q range", n->name);
     if (!(n->wind_m_s >= 0 && n->t_anom_sd_k >= 0 && n->t_anom_phi >= 0 &&
           n->t_anom_phi < 1))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "climate %s: wind or anomaly parameters out of range", n->name);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "climate %s: wind or anomaly parameters out of range", n->name);
     return SIM_OK;
 }
 
@@ -226,7 +265,7 @@ static void mean_preserving_nodes(const double target[12], double v[12])
 {
     memcpy(v, target, 12 * sizeof(double));
     for (int it = 0; it < 30; it++) {
-        double mean[12] = { 0 };
+        double mean[12] = {0};
         int d = 0;
         for (int m = 0; m < 12; m++) {
             for (int k = 0; k < month_days[m]; k++, d++)
@@ -239,7 +278,7 @@ static void mean_preserving_nodes(const double target[12], double v[12])
 }
 
 /* Piecewise-linear inverse CDF of the daily Kt through the quantiles. */
-static const double kt_u[7] = { 0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 1.0 };
+static const double kt_u[7] = {0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 1.0};
 
 static double kt_inv(const climate_monthly *n, double u)
 {
@@ -347,8 +386,9 @@ int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
         solar_pos sp[24];
         double g0[24], cs[24], h_extra = 0, h_cs = 0;
         for (int k = 0; k < 24; k++) {
-            double up = solar_position_hour((double)(h0 + (size_t)k), n->lat_deg,
-                                            n->lon_deg, n->tz_h, &sp[k]);
+            double up =
+                solar_position_hour((double)(h0 + (size_t)k), n->lat_deg,
+                                    n->lon_deg, n->tz_h, &sp[k]);
             g0[k] = solar_extra_horizontal(&sp[k]) * up;
             cs[k] = solar_clearsky_haurwitz(sp[k].zenith_deg) * up;
             h_extra += g0[k];
@@ -357,7 +397,8 @@ int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
         for (int k = 0; k < 24; k++) {
             climate_hour *h = &out->h[h0 + (size_t)k];
             double hour_mid = k + 0.5;
-            h->t_db_c = t_day + range / 2 * cos(2 * M_PI * (hour_mid - 15.0) / 24.0);
+            h->t_db_c =
+                t_day + range / 2 * cos(2 * M_PI * (hour_mid - 15.0) / 24.0);
             h->t_dp_c = dp_day < h->t_db_c ? dp_day : h->t_db_c;
             h->rh = climate_rh(h->t_db_c, h->t_dp_c);
             h->p_pa = p_pa;
@@ -377,8 +418,8 @@ void climate_year_stats(const climate_year *y, climate_stats *s)
     s->t_max_c = -1e9;
     s->t_min_c = 1e9;
     s->t_wb_max_c = -1e9;
-    double msum[12] = { 0 }, gsum[12] = { 0 };
-    int mcount[12] = { 0 };
+    double msum[12] = {0}, gsum[12] = {0};
+    int mcount[12] = {0};
     for (size_t i = 0; i < CLIMATE_HOURS; i++) {
         const climate_hour *h = &y->h[i];
         int m = climate_month_of_hour(i);

@@ -31,25 +31,25 @@
 
 /* One hour of weather. */
 typedef struct climate_hour {
-    double t_db_c;          /* dry-bulb temperature */
-    double t_dp_c;          /* dew-point temperature */
-    double t_wb_c;          /* thermodynamic wet bulb (climate_wet_bulb) */
-    double rh;              /* relative humidity, 0..1 */
-    double p_pa;            /* station pressure */
-    double ghi_w_m2;        /* global horizontal irradiance, hour mean */
-    double dni_w_m2;        /* direct normal */
-    double dhi_w_m2;        /* diffuse horizontal */
-    double wind_m_s;        /* wind speed at 10 m */
+    double t_db_c;   /* dry-bulb temperature */
+    double t_dp_c;   /* dew-point temperature */
+    double t_wb_c;   /* thermodynamic wet bulb (climate_wet_bulb) */
+    double rh;       /* relative humidity, 0..1 */
+    double p_pa;     /* station pressure */
+    double ghi_w_m2; /* global horizontal irradiance, hour mean */
+    double dni_w_m2; /* direct normal */
+    double dhi_w_m2; /* diffuse horizontal */
+    double wind_m_s; /* wind speed at 10 m */
 } climate_hour;
 
 /* A site's typical year. */
 typedef struct climate_year {
-    char name[96];          /* site name */
-    double lat_deg;         /* north + */
-    double lon_deg;         /* east + */
-    double tz_h;            /* UTC offset of local standard time, east + */
+    char name[96];  /* site name */
+    double lat_deg; /* north + */
+    double lon_deg; /* east + */
+    double tz_h;    /* UTC offset of local standard time, east + */
     double elevation_m;
-    int from_file;          /* 1 = measured (EPW), 0 = synthesised */
+    int from_file; /* 1 = measured (EPW), 0 = synthesised */
     climate_hour h[CLIMATE_HOURS];
 } climate_year;
 
@@ -58,15 +58,15 @@ typedef struct climate_year {
 typedef struct climate_monthly {
     char name[64];
     double lat_deg, lon_deg, tz_h, elevation_m;
-    double t_mean_c[12];    /* monthly mean dry bulb */
-    double t_range_k[12];   /* mean daily max - min */
-    double rh[12];          /* monthly mean relative humidity, 0..1 */
-    double kt[12];          /* monthly mean daily clearness index */
-    double wind_m_s;        /* annual mean wind speed at 10 m */
-    double t_anom_sd_k;     /* sd of the daily temperature anomaly, 2 K
-                               (assumption) */
-    double t_anom_phi;      /* its day-to-day AR(1) coefficient, 0.7
-                               (assumption) */
+    double t_mean_c[12];  /* monthly mean dry bulb */
+    double t_range_k[12]; /* mean daily max - min */
+    double rh[12];        /* monthly mean relative humidity, 0..1 */
+    double kt[12];        /* monthly mean daily clearness index */
+    double wind_m_s;      /* annual mean wind speed at 10 m */
+    double t_anom_sd_k;   /* sd of the daily temperature anomaly, 2 K
+                             (assumption) */
+    double t_anom_phi;    /* its day-to-day AR(1) coefficient, 0.7
+                             (assumption) */
     /* Daily clearness-index chain (facts-more.md 5, Daggett TMY fit). */
     double kt_clear;        /* threshold of a "clear" day, 0.6 */
     double p_clear_clear;   /* P(clear -> clear), 0.867 */

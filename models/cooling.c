@@ -20,39 +20,53 @@ void cooling_cfg_default(cooling_cfg *c, cooling_type t)
     c->chiller_ramp_k = 10.0;
     c->chiller_cop = 5.0;
     switch (t) {
-    case COOLING_AIR_ECONOMIZER: c->pue_base = 1.09; break;
-    case COOLING_AIR_ADIABATIC: c->pue_base = 1.08; break;
-    case COOLING_LIQUID_DRY: c->pue_base = 1.10; break;
-    case COOLING_CONSTANT: c->pue_base = 1.10; break;
+    case COOLING_AIR_ECONOMIZER:
+        c->pue_base = 1.09;
+        break;
+    case COOLING_AIR_ADIABATIC:
+        c->pue_base = 1.08;
+        break;
+    case COOLING_LIQUID_DRY:
+        c->pue_base = 1.10;
+        break;
+    case COOLING_CONSTANT:
+        c->pue_base = 1.10;
+        break;
     }
 }
 
 int cooling_cfg_check(const cooling_cfg *c, sim_err *err)
 {
     if (c->type < COOLING_AIR_ECONOMIZER || c->type > COOLING_CONSTANT)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "cooling.type: unknown (%d)",
-                           (int)c->type);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "cooling.type: unknown (%d)", (int)c->type);
     if (!(c->pue_base >= 1.0 && c->pue_base <= 3.0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "cooling.pue_base: out of range (got %g, expected 1..3)",
-                           c->pue_base);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "cooling.pue_base: out of range (got %g, expected 1..3)",
+            c->pue_base);
     if (c->type == COOLING_AIR_ECONOMIZER &&
-        !(c->wb0_c < c->wb1_c && c->wb1_c < c->wb2_c && c->pue1 >= c->pue_base &&
-          c->pue2 >= c->pue1 && c->pue2 <= 3.0))
+        !(c->wb0_c < c->wb1_c && c->wb1_c < c->wb2_c &&
+          c->pue1 >= c->pue_base && c->pue2 >= c->pue1 && c->pue2 <= 3.0))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "cooling: economizer curve must rise (wb %g < %g < %g, pue %g <= %g <= %g)",
-                           c->wb0_c, c->wb1_c, c->wb2_c, c->pue_base, c->pue1, c->pue2);
+                           "cooling: economizer curve must rise (wb %g < %g < "
+                           "%g, pue %g <= %g <= %g)",
+                           c->wb0_c, c->wb1_c, c->wb2_c, c->pue_base, c->pue1,
+                           c->pue2);
     if (c->type == COOLING_AIR_ADIABATIC &&
-        !(c->pue_hot >= c->pue_base && c->pue_hot <= 3.0 && isfinite(c->t_wb_limit_c)))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "cooling.pue_hot: out of range (got %g, expected %g..3)",
-                           c->pue_hot, c->pue_base);
+        !(c->pue_hot >= c->pue_base && c->pue_hot <= 3.0 &&
+          isfinite(c->t_wb_limit_c)))
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "cooling.pue_hot: out of range (got %g, expected %g..3)",
+            c->pue_hot, c->pue_base);
     if (c->type == COOLING_LIQUID_DRY &&
         !(c->chiller_cop > 0 && c->chiller_ramp_k > 0 && c->approach_k >= 0 &&
           isfinite(c->supply_c)))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "cooling: liquid parameters out of range (cop %g, ramp %g K)",
-                           c->chiller_cop, c->chiller_ramp_k);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "cooling: liquid parameters out of range (cop %g, ramp %g K)",
+            c->chiller_cop, c->chiller_ramp_k);
     return SIM_OK;
 }
 
@@ -84,8 +98,8 @@ double cooling_pue(const cooling_cfg *c, double t_db_c, double t_wb_c)
     return c->pue_base;
 }
 
-static const char *names[] = { "air-economizer", "air-adiabatic", "liquid-dry",
-                               "constant" };
+static const char *names[] = {"air-economizer", "air-adiabatic", "liquid-dry",
+                              "constant"};
 
 const char *cooling_type_name(cooling_type t)
 {

@@ -37,19 +37,19 @@ typedef enum cooling_type {
 
 typedef struct cooling_cfg {
     cooling_type type;
-    double pue_base;          /* PUE in mild weather */
+    double pue_base; /* PUE in mild weather */
     /* AIR_ECONOMIZER: piecewise-linear in wet bulb through
      * (wb0, base), (wb1, pue1), (wb2, pue2). */
     double wb0_c, wb1_c, wb2_c; /* 14, 22, 30 */
     double pue1, pue2;          /* 1.30, 1.40 */
     /* AIR_ADIABATIC */
-    double t_wb_limit_c;      /* 21 */
-    double pue_hot;           /* 1.35 */
+    double t_wb_limit_c; /* 21 */
+    double pue_hot;      /* 1.35 */
     /* LIQUID_DRY */
-    double supply_c;          /* facility water supply set-point, 40 */
-    double approach_k;        /* dry-cooler approach, 5 */
-    double chiller_ramp_k;    /* 10 */
-    double chiller_cop;       /* 5 */
+    double supply_c;       /* facility water supply set-point, 40 */
+    double approach_k;     /* dry-cooler approach, 5 */
+    double chiller_ramp_k; /* 10 */
+    double chiller_cop;    /* 5 */
 } cooling_cfg;
 
 /* Fills c with the defaults of type t (above). */

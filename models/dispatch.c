@@ -20,7 +20,8 @@ typedef struct prio_key {
     size_t index;
 } prio_key;
 
-dispatch_out *dispatch_out_new(size_t n_src, size_t n_st, size_t n_mod, size_t n_job)
+dispatch_out *dispatch_out_new(size_t n_src, size_t n_st, size_t n_mod,
+                               size_t n_job)
 {
     dispatch_out *o = sim_xcalloc(1, sizeof *o);
     o->cap_src = n_src;
@@ -63,7 +64,7 @@ void dispatch_out_free(dispatch_out *o)
     free(o);
 }
 
-static const char *policy_names[] = { "throttle", "pause", "shed" };
+static const char *policy_names[] = {"throttle", "pause", "shed"};
 
 const char *dispatch_policy_name(dispatch_policy p)
 {
@@ -89,16 +90,23 @@ static int prio_cmp(const void *a, const void *b)
     return x->index > y->index ? -1 : x->index < y->index ? 1 : 0;
 }
 
-static int bad(double x) { return !(x >= 0) || !isfinite(x); }
+static int bad(double x)
+{
+    return !(x >= 0) || !isfinite(x);
+}
 
 /* Facility power of job j in its current state and throttle y. */
 static double job_it_w(const dispatch_job *j, dispatch_job_state s, double y)
 {
     switch (s) {
-    case DISPATCH_RUN: return j->gpu_w + j->other_w;
-    case DISPATCH_THROTTLED: return j->other_w + y * j->gpu_w;
-    case DISPATCH_PAUSED: return j->idle_w;
-    case DISPATCH_SHED: return 0.0;
+    case DISPATCH_RUN:
+        return j->gpu_w + j->other_w;
+    case DISPATCH_THROTTLED:
+        return j->other_w + y * j->gpu_w;
+    case DISPATCH_PAUSED:
+        return j->idle_w;
+    case DISPATCH_SHED:
+        return 0.0;
     }
     return 0.0;
 }
@@ -106,52 +114,61 @@ static double job_it_w(const dispatch_job *j, dispatch_job_state s, double y)
 static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
 {
     if (!(in->dt_s > 0) || !isfinite(in->dt_s))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "dispatch: dt_s must be > 0 (got %g)",
-                           in->dt_s);
-    if (in->n_src > o->cap_src || in->n_st > o->cap_st || in->n_mod > o->cap_mod ||
-        in->n_job > o->cap_job)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "dispatch: more sources, batteries, modules or jobs than the "
-                           "output holds");
+                           "dispatch: dt_s must be > 0 (got %g)", in->dt_s);
+    if (in->n_src > o->cap_src || in->n_st > o->cap_st ||
+        in->n_mod > o->cap_mod || in->n_job > o->cap_job)
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "dispatch: more sources, batteries, modules or jobs than the "
+            "output holds");
     if ((unsigned)in->policy > DISPATCH_POLICY_SHED)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "dispatch: unknown policy %d",
-                           (int)in->policy);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "dispatch: unknown policy %d", (int)in->policy);
     for (size_t i = 0; i < in->n_src; i++)
         if (bad(in->src[i].avail_w) || bad(in->src[i].carbon_g_per_j) ||
-            bad(in->src[i].price_usd_per_j) || (unsigned)in->src[i].role > DISPATCH_GRID)
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "dispatch: source %zu has a negative or NaN input", i);
+            bad(in->src[i].price_usd_per_j) ||
+            (unsigned)in->src[i].role > DISPATCH_GRID)
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "dispatch: source %zu has a negative or NaN input", i);
     for (size_t i = 0; i < in->n_st; i++) {
         const dispatch_store *s = &in->st[i];
-        if (bad(s->charge_max_w) || bad(s->discharge_max_w) || !(s->eta_c > 0) ||
-            !(s->eta_c <= 1) || !(s->eta_d > 0) || !(s->eta_d <= 1) ||
-            bad(s->carbon_g_per_j) || bad(s->cost_usd_per_j) || bad(s->renewable_frac))
+        if (bad(s->charge_max_w) || bad(s->discharge_max_w) ||
+            !(s->eta_c > 0) || !(s->eta_c <= 1) || !(s->eta_d > 0) ||
+            !(s->eta_d <= 1) || bad(s->carbon_g_per_j) ||
+            bad(s->cost_usd_per_j) || bad(s->renewable_frac))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "dispatch: battery %zu has an invalid input", i);
     }
     for (size_t i = 0; i < in->n_mod; i++)
-        if (bad(in->mod[i].base_it_w) || !(in->mod[i].pue >= 1) || !isfinite(in->mod[i].pue))
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "dispatch: module %zu has an invalid base load or PUE (%g)",
-                               i, in->mod[i].pue);
+        if (bad(in->mod[i].base_it_w) || !(in->mod[i].pue >= 1) ||
+            !isfinite(in->mod[i].pue))
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "dispatch: module %zu has an invalid base load or PUE (%g)", i,
+                in->mod[i].pue);
     for (size_t i = 0; i < in->n_job; i++) {
         const dispatch_job *j = &in->job[i];
-        if (j->module >= in->n_mod || bad(j->gpu_w) || bad(j->other_w) || bad(j->idle_w) ||
-            !(j->gpu_frac_tdp > 0 && j->gpu_frac_tdp <= 1.2))
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "dispatch: job %zu has an invalid module or demand", i);
+        if (j->module >= in->n_mod || bad(j->gpu_w) || bad(j->other_w) ||
+            bad(j->idle_w) || !(j->gpu_frac_tdp > 0 && j->gpu_frac_tdp <= 1.2))
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "dispatch: job %zu has an invalid module or demand", i);
     }
     return SIM_OK;
 }
 
 /* Facility demand with the jobs in their current states. */
-static double facility_demand(const dispatch_in *in, const dispatch_out *o, double y)
+static double facility_demand(const dispatch_in *in, const dispatch_out *o,
+                              double y)
 {
     double d = 0;
     for (size_t m = 0; m < in->n_mod; m++)
         d += in->mod[m].pue * in->mod[m].base_it_w;
     for (size_t i = 0; i < in->n_job; i++)
-        d += in->mod[in->job[i].module].pue * job_it_w(&in->job[i], o->job[i].state, y);
+        d += in->mod[in->job[i].module].pue *
+             job_it_w(&in->job[i], o->job[i].state, y);
     return d;
 }
 
@@ -203,8 +220,10 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
             o->job[k[next].index].state = DISPATCH_PAUSED;
         }
     }
-    dispatch_job_state to = in->policy == DISPATCH_POLICY_PAUSE ? DISPATCH_PAUSED : DISPATCH_SHED;
-    for (size_t next = 0; next < n && facility_demand(in, o, 1.0) > s_max; next++)
+    dispatch_job_state to =
+        in->policy == DISPATCH_POLICY_PAUSE ? DISPATCH_PAUSED : DISPATCH_SHED;
+    for (size_t next = 0; next < n && facility_demand(in, o, 1.0) > s_max;
+         next++)
         o->job[k[next].index].state = to;
     return 1.0;
 }
@@ -216,7 +235,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         return rc;
     double dt = in->dt_s;
     size_t ns = in->n_src, nb = in->n_st, nm = in->n_mod, nj = in->n_job;
-    double avail[3] = { 0, 0, 0 };
+    double avail[3] = {0, 0, 0};
     for (size_t i = 0; i < ns; i++) {
         avail[in->src[i].role] += in->src[i].avail_w;
         o->src_w[i] = o->src_load_w[i] = o->src_curtail_w[i] = 0;
@@ -226,7 +245,8 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         ch_max += in->st[b].charge_max_w;
         dis_max += in->st[b].discharge_max_w;
         o->st_charge_w[b] = o->st_discharge_w[b] = 0;
-        o->st_in_carbon_g[b] = o->st_in_cost_usd[b] = o->st_in_renewable_j[b] = 0;
+        o->st_in_carbon_g[b] = o->st_in_cost_usd[b] = o->st_in_renewable_j[b] =
+            0;
     }
     for (size_t i = 0; i < nj; i++) {
         memset(&o->job[i], 0, sizeof o->job[i]);
@@ -253,12 +273,14 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         double it = job_it_w(j, jo->state, y);
         jo->it_w = it;
         jo->facility_w = in->mod[j->module].pue * it;
-        jo->power_frac = jo->state == DISPATCH_RUN ? 1.0 :
-                         jo->state == DISPATCH_THROTTLED ? y : 0.0;
+        jo->power_frac = jo->state == DISPATCH_RUN         ? 1.0
+                         : jo->state == DISPATCH_THROTTLED ? y
+                                                           : 0.0;
         jo->cap_frac_tdp = jo->power_frac * j->gpu_frac_tdp;
-        jo->throughput = jo->state == DISPATCH_RUN ? 1.0 :
-                         jo->state == DISPATCH_THROTTLED ?
-                         load_throttle_throughput(y, j->gpu_frac_tdp) : 0.0;
+        jo->throughput = jo->state == DISPATCH_RUN ? 1.0
+                         : jo->state == DISPATCH_THROTTLED
+                             ? load_throttle_throughput(y, j->gpu_frac_tdp)
+                             : 0.0;
         o->n_throttled += jo->state == DISPATCH_THROTTLED;
         o->n_paused += jo->state == DISPATCH_PAUSED;
         o->n_shed += jo->state == DISPATCH_SHED;
@@ -272,7 +294,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
 
     /* Phase B: merit order. */
     double rest = want;
-    double use[3] = { 0, 0, 0 };
+    double use[3] = {0, 0, 0};
     use[DISPATCH_MUST_TAKE] = fmin(avail[DISPATCH_MUST_TAKE], rest);
     rest -= use[DISPATCH_MUST_TAKE];
     double surplus = avail[DISPATCH_MUST_TAKE] - use[DISPATCH_MUST_TAKE];
@@ -302,11 +324,13 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     for (size_t b = 0; b < nb; b++) {
         const dispatch_store *s = &in->st[b];
         o->st_charge_w[b] = ch_max > 0 ? charge * s->charge_max_w / ch_max : 0;
-        o->st_discharge_w[b] = dis_max > 0 ? dis * s->discharge_max_w / dis_max : 0;
+        o->st_discharge_w[b] =
+            dis_max > 0 ? dis * s->discharge_max_w / dis_max : 0;
         stored += o->st_charge_w[b] * s->eta_c;
         withdrawn += o->st_discharge_w[b] / s->eta_d;
     }
-    o->generation_w = avail[DISPATCH_MUST_TAKE] + use[DISPATCH_FIRM] + use[DISPATCH_GRID];
+    o->generation_w =
+        avail[DISPATCH_MUST_TAKE] + use[DISPATCH_FIRM] + use[DISPATCH_GRID];
     o->charge_w = charge;
     o->discharge_w = dis;
     o->stored_w = stored;
@@ -330,7 +354,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     /* Phase C: attribution. Must-take energy to the load and to charging
      * are the same mix (shares of availability). */
     double carbon = 0, cost = 0, renew = 0;
-    double mt_c = 0, mt_cost = 0, mt_r = 0;   /* per W of must-take output */
+    double mt_c = 0, mt_cost = 0, mt_r = 0; /* per W of must-take output */
     for (size_t i = 0; i < ns; i++) {
         const dispatch_source *s = &in->src[i];
         carbon += o->src_load_w[i] * s->carbon_g_per_j;
@@ -345,7 +369,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     }
     for (size_t b = 0; b < nb; b++) {
         const dispatch_store *s = &in->st[b];
-        double w = o->st_discharge_w[b] / s->eta_d;  /* withdrawn from b */
+        double w = o->st_discharge_w[b] / s->eta_d; /* withdrawn from b */
         carbon += w * s->carbon_g_per_j;
         cost += w * s->cost_usd_per_j;
         renew += o->st_discharge_w[b] * s->renewable_frac;

@@ -19,11 +19,11 @@
  *        with throughput r(y f_gpu) / r(f_gpu) (models/load.h); if even
  *        y_min = LOAD_CAP_MIN / f_gpu does not fit, jobs are paused lowest
  *        priority first until it does;
- *      DISPATCH_POLICY_PAUSE pauses jobs (GPUs idle, job checkpoints and waits),
- *        lowest priority first, until the demand fits;
- *      DISPATCH_POLICY_SHED sheds jobs (their systems off), lowest priority first.
- *      "Lowest priority first" orders by priority ascending, then by job
- *      index descending (the job listed last goes first).
+ *      DISPATCH_POLICY_PAUSE pauses jobs (GPUs idle, job checkpoints and
+ * waits), lowest priority first, until the demand fits; DISPATCH_POLICY_SHED
+ * sheds jobs (their systems off), lowest priority first. "Lowest priority
+ * first" orders by priority ascending, then by job index descending (the job
+ * listed last goes first).
  *   5. load that still cannot be served (base loads with every job paused
  *      or shed) is the shortfall, spread over modules pro rata.
  * Splits among sources of one role, and among batteries, are proportional to
@@ -60,9 +60,9 @@ typedef enum dispatch_policy {
 } dispatch_policy;
 
 typedef enum dispatch_role {
-    DISPATCH_MUST_TAKE = 0,   /* solar, geothermal */
-    DISPATCH_FIRM = 1,        /* hydro */
-    DISPATCH_GRID = 2         /* grid import */
+    DISPATCH_MUST_TAKE = 0, /* solar, geothermal */
+    DISPATCH_FIRM = 1,      /* hydro */
+    DISPATCH_GRID = 2       /* grid import */
 } dispatch_role;
 
 typedef enum dispatch_job_state {
@@ -75,8 +75,8 @@ typedef enum dispatch_job_state {
 /* A source's offer for this step. */
 typedef struct dispatch_source {
     dispatch_role role;
-    double avail_w;           /* >= 0 */
-    double carbon_g_per_j;    /* lifecycle */
+    double avail_w;        /* >= 0 */
+    double carbon_g_per_j; /* lifecycle */
     double price_usd_per_j;
     int renewable;
 } dispatch_source;
@@ -85,8 +85,8 @@ typedef struct dispatch_source {
  * the mix of its stored energy, per stored joule. */
 typedef struct dispatch_store {
     double charge_max_w, discharge_max_w;
-    double eta_c, eta_d;      /* charge and discharge efficiencies */
-    double carbon_g_per_j;    /* per stored J */
+    double eta_c, eta_d;   /* charge and discharge efficiencies */
+    double carbon_g_per_j; /* per stored J */
     double cost_usd_per_j;
     double renewable_frac;
 } dispatch_store;
@@ -95,82 +95,87 @@ typedef struct dispatch_store {
  * and this step's PUE. */
 typedef struct dispatch_module {
     double base_it_w;
-    double pue;               /* >= 1 */
+    double pue; /* >= 1 */
 } dispatch_module;
 
 /* A job's demand (models/load.h load_demand) on a module. */
 typedef struct dispatch_job {
-    size_t module;            /* index into the modules */
-    double gpu_w;             /* GPU IT power at full training power */
-    double other_w;           /* the rest of its IT power while training */
-    double idle_w;            /* its IT power when paused */
-    double gpu_frac_tdp;      /* f_gpu, in (0, 1.2] */
-    int priority;             /* higher = more important */
+    size_t module;       /* index into the modules */
+    double gpu_w;        /* GPU IT power at full training power */
+    double other_w;      /* the rest of its IT power while training */
+    double idle_w;       /* its IT power when paused */
+    double gpu_frac_tdp; /* f_gpu, in (0, 1.2] */
+    int priority;        /* higher = more important */
 } dispatch_job;
 
 /* What a job may draw this step, and what it is charged. */
 typedef struct dispatch_job_out {
     dispatch_job_state state;
-    double power_frac;        /* y: GPU power / nominal (1 = full) */
-    double cap_frac_tdp;      /* the GPU cap it implies, y x f_gpu */
-    double throughput;        /* relative throughput, 1 = full, 0 paused */
-    double it_w;              /* granted IT power */
-    double facility_w;        /* granted facility power (x PUE), served */
-    double energy_j;          /* facility energy served over the step */
-    double renewable_j;       /* of which renewable */
-    double carbon_g;          /* lifecycle carbon of that energy */
-    double cost_usd;          /* its cost */
+    double power_frac;   /* y: GPU power / nominal (1 = full) */
+    double cap_frac_tdp; /* the GPU cap it implies, y x f_gpu */
+    double throughput;   /* relative throughput, 1 = full, 0 paused */
+    double it_w;         /* granted IT power */
+    double facility_w;   /* granted facility power (x PUE), served */
+    double energy_j;     /* facility energy served over the step */
+    double renewable_j;  /* of which renewable */
+    double carbon_g;     /* lifecycle carbon of that energy */
+    double cost_usd;     /* its cost */
 } dispatch_job_out;
 
 typedef struct dispatch_in {
-    double dt_s;              /* > 0 */
+    double dt_s; /* > 0 */
     dispatch_policy policy;
-    const dispatch_source *src;  size_t n_src;
-    const dispatch_store *st;    size_t n_st;
-    const dispatch_module *mod;  size_t n_mod;
-    const dispatch_job *job;     size_t n_job;
+    const dispatch_source *src;
+    size_t n_src;
+    const dispatch_store *st;
+    size_t n_st;
+    const dispatch_module *mod;
+    size_t n_mod;
+    const dispatch_job *job;
+    size_t n_job;
 } dispatch_in;
 
 typedef struct dispatch_out {
-    size_t cap_src, cap_st, cap_mod, cap_job;   /* array sizes */
-    double *src_w;            /* [n_src] each source's output incl. curtailed */
-    double *src_load_w;       /* [n_src] part that served the load */
-    double *src_curtail_w;    /* [n_src] part curtailed */
-    double *st_charge_w;      /* [n_st] input power into each battery */
-    double *st_discharge_w;   /* [n_st] output power of each battery */
-    double *mod_it_w;         /* [n_mod] IT power served */
-    double *mod_facility_w;   /* [n_mod] facility power served */
-    double *mod_shortfall_w;  /* [n_mod] facility power not served */
-    dispatch_job_out *job;    /* [n_job] */
-    void *ws;                 /* scratch for the priority order (private) */
+    size_t cap_src, cap_st, cap_mod, cap_job; /* array sizes */
+    double *src_w;           /* [n_src] each source's output incl. curtailed */
+    double *src_load_w;      /* [n_src] part that served the load */
+    double *src_curtail_w;   /* [n_src] part curtailed */
+    double *st_charge_w;     /* [n_st] input power into each battery */
+    double *st_discharge_w;  /* [n_st] output power of each battery */
+    double *mod_it_w;        /* [n_mod] IT power served */
+    double *mod_facility_w;  /* [n_mod] facility power served */
+    double *mod_shortfall_w; /* [n_mod] facility power not served */
+    dispatch_job_out *job;   /* [n_job] */
+    void *ws;                /* scratch for the priority order (private) */
     /* Totals over the step, as mean powers [W]. */
-    double demand_w;          /* facility demand before the policy */
-    double load_w;            /* facility load served */
-    double it_w;              /* IT load served */
-    double generation_w;      /* all sources, incl. curtailed */
-    double charge_w;          /* into batteries (input) */
-    double discharge_w;       /* out of batteries (output) */
-    double withdrawn_w;       /* removed from storage */
-    double stored_w;          /* added to storage */
+    double demand_w;     /* facility demand before the policy */
+    double load_w;       /* facility load served */
+    double it_w;         /* IT load served */
+    double generation_w; /* all sources, incl. curtailed */
+    double charge_w;     /* into batteries (input) */
+    double discharge_w;  /* out of batteries (output) */
+    double withdrawn_w;  /* removed from storage */
+    double stored_w;     /* added to storage */
     double curtailed_w;
-    double loss_w;            /* battery conversion losses */
-    double shortfall_w;       /* facility demand not served after the policy */
-    double grid_w;            /* grid import */
-    double throttle;          /* y applied (1 = none) */
+    double loss_w;      /* battery conversion losses */
+    double shortfall_w; /* facility demand not served after the policy */
+    double grid_w;      /* grid import */
+    double throttle;    /* y applied (1 = none) */
     size_t n_throttled, n_paused, n_shed;
-    double balance_rel;       /* |supply - (load+stored+curtailed+losses)| /
-                                 max(supply, 1 W) */
+    double balance_rel; /* |supply - (load+stored+curtailed+losses)| /
+                           max(supply, 1 W) */
     /* Attribution of the load served over the step. */
     double load_renewable_j, load_carbon_g, load_cost_usd;
     /* What entered storage this step (to update each battery's mix):
      * per battery, carbon/cost/renewable of its input energy. */
-    double *st_in_carbon_g, *st_in_cost_usd, *st_in_renewable_j;  /* [n_st] */
-    double base_energy_j;     /* served energy of the modules' base loads */
+    double *st_in_carbon_g, *st_in_cost_usd, *st_in_renewable_j; /* [n_st] */
+    double base_energy_j; /* served energy of the modules' base loads */
 } dispatch_out;
 
 /* Allocates an output with room for the given counts. Free with
  * dispatch_out_free. Never fails (allocation aborts). */
-dispatch_out *dispatch_out_new(size_t n_src, size_t n_st, size_t n_mod, size_t n_job);
+dispatch_out *dispatch_out_new(size_t n_src, size_t n_st, size_t n_mod,
+                               size_t n_job);
 
 /* Frees o. dispatch_out_free(NULL) is a no-op. */
 void dispatch_out_free(dispatch_out *o);

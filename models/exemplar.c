@@ -40,23 +40,31 @@
 
 const char *exemplar_verdict_name(int v)
 {
-    return v == EXEMPLAR_PASS ? "pass" : v == EXEMPLAR_FAIL ? "fail"
-                                       : v == EXEMPLAR_INCONCLUSIVE ? "inconclusive" : "";
+    return v == EXEMPLAR_PASS           ? "pass"
+           : v == EXEMPLAR_FAIL         ? "fail"
+           : v == EXEMPLAR_INCONCLUSIVE ? "inconclusive"
+                                        : "";
 }
 
 const char *exemplar_cause_name(int c)
 {
-    return c == EXEMPLAR_CAUSE_COMPUTE ? "compute" : c == EXEMPLAR_CAUSE_COMM ? "communication" : "";
+    return c == EXEMPLAR_CAUSE_COMPUTE ? "compute"
+           : c == EXEMPLAR_CAUSE_COMM  ? "communication"
+                                       : "";
 }
 
 const char *exemplar_ref_name(int k)
 {
-    return k == EXEMPLAR_REF_PUBLISHED ? "published" : k == EXEMPLAR_REF_MODEL ? "model" : "";
+    return k == EXEMPLAR_REF_PUBLISHED ? "published"
+           : k == EXEMPLAR_REF_MODEL   ? "model"
+                                       : "";
 }
 
 const char *exemplar_basis_name(int b)
 {
-    return b == EXEMPLAR_BASIS_GROUP ? "group" : b == EXEMPLAR_BASIS_ROW ? "row" : "";
+    return b == EXEMPLAR_BASIS_GROUP ? "group"
+           : b == EXEMPLAR_BASIS_ROW ? "row"
+                                     : "";
 }
 
 /* The last "YY.MM[.P]" of an id as (yy, mm, p); 0 if none. */
@@ -66,7 +74,8 @@ static int last_version(const char *s, int v[3])
     const char *p = s;
     while (*p) {
         int a, b, c = 0, n = 0, k = 0;
-        if (!isdigit((unsigned char)*p) || (p > s && isdigit((unsigned char)p[-1])) ||
+        if (!isdigit((unsigned char)*p) ||
+            (p > s && isdigit((unsigned char)p[-1])) ||
             sscanf(p, "%d.%d%n", &a, &b, &n) != 2) {
             p++;
             continue;
@@ -84,7 +93,8 @@ static int last_version(const char *s, int v[3])
 
 int exemplar_release_newer(const char *a, const char *b)
 {
-    int va[3], vb[3], ha = last_version(a ? a : "", va), hb = last_version(b ? b : "", vb);
+    int va[3], vb[3], ha = last_version(a ? a : "", va),
+                      hb = last_version(b ? b : "", vb);
     if (!ha)
         return 0;
     if (!hb)
@@ -100,12 +110,13 @@ static int same_config(const calib_row *a, const calib_row *b)
 {
     const tp_query *p = &a->q, *q = &b->q;
     return strcasecmp(a->llm->name, b->llm->name) == 0 &&
-           strcasecmp(a->gpu->name, b->gpu->name) == 0 && a->prec.recipe == b->prec.recipe &&
-           p->n_gpus == q->n_gpus && p->gbs == q->gbs && p->mbs == q->mbs &&
-           p->seq_len == q->seq_len && p->layout.tp == q->layout.tp &&
-           p->layout.pp == q->layout.pp && p->layout.cp == q->layout.cp &&
-           p->layout.ep == q->layout.ep && p->layout.vp == q->layout.vp &&
-           p->layout.fsdp == q->layout.fsdp && p->layers_run == q->layers_run;
+           strcasecmp(a->gpu->name, b->gpu->name) == 0 &&
+           a->prec.recipe == b->prec.recipe && p->n_gpus == q->n_gpus &&
+           p->gbs == q->gbs && p->mbs == q->mbs && p->seq_len == q->seq_len &&
+           p->layout.tp == q->layout.tp && p->layout.pp == q->layout.pp &&
+           p->layout.cp == q->layout.cp && p->layout.ep == q->layout.ep &&
+           p->layout.vp == q->layout.vp && p->layout.fsdp == q->layout.fsdp &&
+           p->layers_run == q->layers_run;
 }
 
 long exemplar_match(const calib_row *row, const calib_row *refs, size_t n_refs)
@@ -124,7 +135,8 @@ long exemplar_match(const calib_row *row, const calib_row *refs, size_t n_refs)
 }
 
 /* Step time with slowdowns (0 = none); NAN if the model fails. */
-static double step_with(const tp_model *m, const tp_query *q0, double a, double b)
+static double step_with(const tp_model *m, const tp_query *q0, double a,
+                        double b)
 {
     tp_query q = *q0;
     tp_result r;
@@ -138,24 +150,26 @@ static double step_with(const tp_model *m, const tp_query *q0, double a, double 
 typedef struct root_ctx {
     const tp_model *m;
     const tp_query *q;
-    int comm;        /* 0: compute factor, 1: communication factor */
+    int comm; /* 0: compute factor, 1: communication factor */
     double log_target;
 } root_ctx;
 
 static double root_f(double x, void *p)
 {
     root_ctx *c = p;
-    double t = c->comm ? step_with(c->m, c->q, 0, exp(x)) : step_with(c->m, c->q, exp(x), 0);
+    double t = c->comm ? step_with(c->m, c->q, 0, exp(x))
+                       : step_with(c->m, c->q, exp(x), 0);
     return isfinite(t) ? log(t) - c->log_target : (double)NAN;
 }
 
 /* The factor reproducing target step time, or NAN if none in [lo, hi]. */
-static double solve_factor(const tp_model *m, const tp_query *q, int comm, double target_s,
-                           double lo, double hi)
+static double solve_factor(const tp_model *m, const tp_query *q, int comm,
+                           double target_s, double lo, double hi)
 {
-    root_ctx c = { m, q, comm, log(target_s) };
-    gsl_function F = { root_f, &c };
-    double xl = log(lo), xh = log(hi), fl = root_f(xl, &c), fh = root_f(xh, &c), x = NAN;
+    root_ctx c = {m, q, comm, log(target_s)};
+    gsl_function F = {root_f, &c};
+    double xl = log(lo), xh = log(hi), fl = root_f(xl, &c), fh = root_f(xh, &c),
+           x = NAN;
     gsl_root_fsolver *s;
     if (!isfinite(fl) || !isfinite(fh) || fl * fh > 0)
         return NAN;
@@ -171,8 +185,9 @@ static double solve_factor(const tp_model *m, const tp_query *q, int comm, doubl
             if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
                 break;
             x = gsl_root_fsolver_root(s);
-            if (gsl_root_test_interval(gsl_root_fsolver_x_lower(s), gsl_root_fsolver_x_upper(s),
-                                       1e-10, 1e-10) == GSL_SUCCESS)
+            if (gsl_root_test_interval(gsl_root_fsolver_x_lower(s),
+                                       gsl_root_fsolver_x_upper(s), 1e-10,
+                                       1e-10) == GSL_SUCCESS)
                 break;
         }
     }
@@ -183,8 +198,8 @@ static double solve_factor(const tp_model *m, const tp_query *q, int comm, doubl
     return exp(x);
 }
 
-int exemplar_compare(const tp_model *m, const calib_row *row, const calib_row *refs,
-                     size_t n_refs, exemplar_row *out)
+int exemplar_compare(const tp_model *m, const calib_row *row,
+                     const calib_row *refs, size_t n_refs, exemplar_row *out)
 {
     tp_result r;
     tp_query q;
@@ -212,7 +227,8 @@ int exemplar_compare(const tp_model *m, const calib_row *row, const calib_row *r
     k = refs ? exemplar_match(row, refs, n_refs) : -1;
     out->meas_tps = row->meas_tps;
     if (tp_predict(m, &q, &r) != SIM_OK) {
-        snprintf(out->why, sizeof out->why, "model cannot run it: %.150s", r.why);
+        snprintf(out->why, sizeof out->why, "model cannot run it: %.150s",
+                 r.why);
         if (k < 0)
             return SIM_EINVAL;
     } else {
@@ -232,16 +248,19 @@ int exemplar_compare(const tp_model *m, const calib_row *row, const calib_row *r
         out->ref_kind = EXEMPLAR_REF_PUBLISHED;
         out->ref_index = k;
         out->ref_tps = out->ref_low_tps = out->ref_high_tps = refs[k].meas_tps;
-        out->verdict = row->meas_tps >= EXEMPLAR_BAR * out->ref_tps ? EXEMPLAR_PASS
-                                                                    : EXEMPLAR_FAIL;
+        out->verdict = row->meas_tps >= EXEMPLAR_BAR * out->ref_tps
+                           ? EXEMPLAR_PASS
+                           : EXEMPLAR_FAIL;
     } else {
         out->ref_kind = EXEMPLAR_REF_MODEL;
         out->ref_tps = r.tokens_per_s_per_gpu;
         out->ref_low_tps = r.low_tokens_per_s_per_gpu;
         out->ref_high_tps = r.high_tokens_per_s_per_gpu;
-        out->verdict = row->meas_tps >= EXEMPLAR_BAR * out->ref_high_tps ? EXEMPLAR_PASS
-                       : row->meas_tps < EXEMPLAR_BAR * out->ref_low_tps ? EXEMPLAR_FAIL
-                                                                         : EXEMPLAR_INCONCLUSIVE;
+        out->verdict = row->meas_tps >= EXEMPLAR_BAR * out->ref_high_tps
+                           ? EXEMPLAR_PASS
+                       : row->meas_tps < EXEMPLAR_BAR * out->ref_low_tps
+                           ? EXEMPLAR_FAIL
+                           : EXEMPLAR_INCONCLUSIVE;
     }
     out->ratio = row->meas_tps / out->ref_tps;
     out->step_model_s = out->has_model ? out->step_model_s : (double)NAN;
@@ -251,8 +270,10 @@ int exemplar_compare(const tp_model *m, const calib_row *row, const calib_row *r
     /* The measured shortfall relative to the reference, applied to the
      * model's own breakdown of the configuration. */
     out->step_target_s = out->step_model_s * out->ref_tps / row->meas_tps;
-    out->compute_factor = solve_factor(m, &q, 0, out->step_target_s, EX_A_LO, EX_A_HI);
-    out->comm_factor = solve_factor(m, &q, 1, out->step_target_s, EX_B_LO, EX_B_HI);
+    out->compute_factor =
+        solve_factor(m, &q, 0, out->step_target_s, EX_A_LO, EX_A_HI);
+    out->comm_factor =
+        solve_factor(m, &q, 1, out->step_target_s, EX_B_LO, EX_B_HI);
     return SIM_OK;
 }
 
@@ -273,7 +294,8 @@ static double grp_ssr(double x, void *p)
     double s = 0;
     for (size_t j = 0; j < c->n; j++) {
         const exemplar_row *r = &c->rows[c->idx[j]];
-        double t = c->comm ? step_with(c->m, &r->q, 0, exp(x)) : step_with(c->m, &r->q, exp(x), 0);
+        double t = c->comm ? step_with(c->m, &r->q, 0, exp(x))
+                           : step_with(c->m, &r->q, exp(x), 0);
         double l = isfinite(t) ? log(t / r->step_target_s) : 10.0;
         s += l * l;
     }
@@ -293,18 +315,20 @@ static void grp_fit(grp_ctx *c, double *f, double *rms)
     }
     xb = xs[kb];
     yb = ys[kb];
-    if (kb > 0 && kb < EX_G_N - 1 && ys[kb] < ys[kb - 1] && ys[kb] < ys[kb + 1]) {
-        gsl_function F = { grp_ssr, c };
-        gsl_min_fminimizer *s = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
-        if (s && gsl_min_fminimizer_set_with_values(s, &F, xs[kb], ys[kb], xs[kb - 1],
-                                                    ys[kb - 1], xs[kb + 1], ys[kb + 1]) ==
-                     GSL_SUCCESS) {
+    if (kb > 0 && kb < EX_G_N - 1 && ys[kb] < ys[kb - 1] &&
+        ys[kb] < ys[kb + 1]) {
+        gsl_function F = {grp_ssr, c};
+        gsl_min_fminimizer *s =
+            gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+        if (s && gsl_min_fminimizer_set_with_values(
+                     s, &F, xs[kb], ys[kb], xs[kb - 1], ys[kb - 1], xs[kb + 1],
+                     ys[kb + 1]) == GSL_SUCCESS) {
             for (int it = 0; it < 100; it++) {
                 if (gsl_min_fminimizer_iterate(s) != GSL_SUCCESS)
                     break;
                 if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(s),
-                                          gsl_min_fminimizer_x_upper(s), 1e-9, 0.0) ==
-                    GSL_SUCCESS)
+                                          gsl_min_fminimizer_x_upper(s), 1e-9,
+                                          0.0) == GSL_SUCCESS)
                     break;
             }
             if (gsl_min_fminimizer_f_minimum(s) <= yb) {
@@ -318,8 +342,9 @@ static void grp_fit(grp_ctx *c, double *f, double *rms)
     *rms = sqrt(yb / (double)(c->n ? c->n : 1));
 }
 
-void exemplar_diagnose(const tp_model *m, exemplar_row *rows, const unsigned char *ok,
-                       size_t n, exemplar_group **groups, size_t *n_groups)
+void exemplar_diagnose(const tp_model *m, exemplar_row *rows,
+                       const unsigned char *ok, size_t n,
+                       exemplar_group **groups, size_t *n_groups)
 {
     size_t *idx = sim_xmalloc((n ? n : 1) * sizeof *idx);
     unsigned char *done = sim_xcalloc(n ? n : 1, 1);
@@ -340,7 +365,8 @@ void exemplar_diagnose(const tp_model *m, exemplar_row *rows, const unsigned cha
         if (done[i])
             continue;
         for (size_t j = i; j < n; j++)
-            if (!done[j] && strcasecmp(rows[j].q.gpu->name, rows[i].q.gpu->name) == 0) {
+            if (!done[j] &&
+                strcasecmp(rows[j].q.gpu->name, rows[i].q.gpu->name) == 0) {
                 idx[k++] = j;
                 done[j] = 1;
                 nf += rows[j].verdict == EXEMPLAR_FAIL;
@@ -360,21 +386,26 @@ void exemplar_diagnose(const tp_model *m, exemplar_row *rows, const unsigned cha
         c.comm = 1;
         grp_fit(&c, &eg.b, &eg.rms_b);
         if (k >= 2) {
-            double dssr = (eg.rms_a * eg.rms_a - eg.rms_b * eg.rms_b) * (double)k;
-            if (fabs(dssr) >= EXEMPLAR_CLEAR_CHI2 * EXEMPLAR_NOISE_SD * EXEMPLAR_NOISE_SD)
-                eg.cause = dssr > 0 ? EXEMPLAR_CAUSE_COMM : EXEMPLAR_CAUSE_COMPUTE;
+            double dssr =
+                (eg.rms_a * eg.rms_a - eg.rms_b * eg.rms_b) * (double)k;
+            if (fabs(dssr) >=
+                EXEMPLAR_CLEAR_CHI2 * EXEMPLAR_NOISE_SD * EXEMPLAR_NOISE_SD)
+                eg.cause =
+                    dssr > 0 ? EXEMPLAR_CAUSE_COMM : EXEMPLAR_CAUSE_COMPUTE;
         }
         for (size_t j = 0; j < k; j++) {
             exemplar_row *r = &rows[idx[j]];
-            double la = fabs(log(r->compute_factor)), lb = fabs(log(r->comm_factor));
+            double la = fabs(log(r->compute_factor)),
+                   lb = fabs(log(r->comm_factor));
             if (r->verdict != EXEMPLAR_FAIL)
                 continue;
             if (eg.cause) {
                 r->cause = eg.cause;
                 r->basis = EXEMPLAR_BASIS_GROUP;
             } else if (isfinite(la) || isfinite(lb)) {
-                r->cause = !isfinite(lb) || (isfinite(la) && la <= lb) ? EXEMPLAR_CAUSE_COMPUTE
-                                                                       : EXEMPLAR_CAUSE_COMM;
+                r->cause = !isfinite(lb) || (isfinite(la) && la <= lb)
+                               ? EXEMPLAR_CAUSE_COMPUTE
+                               : EXEMPLAR_CAUSE_COMM;
                 r->basis = EXEMPLAR_BASIS_ROW;
             }
         }

@@ -40,53 +40,63 @@
 #include "models/throughput.h"
 #include "sim/err.h"
 
-#define EXEMPLAR_BAR 0.95          /* the Exemplar criterion: 95% of reference */
-#define EXEMPLAR_NOISE_SD 0.03     /* assumption: sd of a row's log throughput
-                                      between runs and releases (the data's
-                                      median release-to-release spread is 3%) */
-#define EXEMPLAR_CLEAR_CHI2 4.0    /* a group fit is clearly better when its
-                                      SSR is lower by >= 4 noise variances
-                                      (likelihood ratio >= e^2 ~ 7.4) */
+#define EXEMPLAR_BAR 0.95 /* the Exemplar criterion: 95% of reference */
+#define EXEMPLAR_NOISE_SD                                                      \
+    0.03 /* assumption: sd of a row's log throughput                           \
+            between runs and releases (the data's                              \
+            median release-to-release spread is 3%) */
+#define EXEMPLAR_CLEAR_CHI2                                                    \
+    4.0 /* a group fit is clearly better when its                              \
+           SSR is lower by >= 4 noise variances                                \
+           (likelihood ratio >= e^2 ~ 7.4) */
 
 enum { EXEMPLAR_REF_PUBLISHED = 1, EXEMPLAR_REF_MODEL = 2 };
 enum { EXEMPLAR_PASS = 1, EXEMPLAR_FAIL = 2, EXEMPLAR_INCONCLUSIVE = 3 };
-enum { EXEMPLAR_CAUSE_NONE = 0, EXEMPLAR_CAUSE_COMPUTE = 1, EXEMPLAR_CAUSE_COMM = 2 };
-enum { EXEMPLAR_BASIS_NONE = 0, EXEMPLAR_BASIS_GROUP = 1, EXEMPLAR_BASIS_ROW = 2 };
+enum {
+    EXEMPLAR_CAUSE_NONE = 0,
+    EXEMPLAR_CAUSE_COMPUTE = 1,
+    EXEMPLAR_CAUSE_COMM = 2
+};
+enum {
+    EXEMPLAR_BASIS_NONE = 0,
+    EXEMPLAR_BASIS_GROUP = 1,
+    EXEMPLAR_BASIS_ROW = 2
+};
 
 /* One measured row compared with its reference. */
 typedef struct exemplar_row {
-    int ref_kind;            /* EXEMPLAR_REF_*, 0 when the row failed */
-    long ref_index;          /* published: index into the reference rows */
-    double meas_tps;         /* measured tokens/s/GPU */
-    double ref_tps;          /* reference tokens/s/GPU */
-    double ref_low_tps;      /* model reference: 80% interval; published: = ref */
+    int ref_kind;       /* EXEMPLAR_REF_*, 0 when the row failed */
+    long ref_index;     /* published: index into the reference rows */
+    double meas_tps;    /* measured tokens/s/GPU */
+    double ref_tps;     /* reference tokens/s/GPU */
+    double ref_low_tps; /* model reference: 80% interval; published: = ref */
     double ref_high_tps;
-    double ratio;            /* meas_tps / ref_tps */
-    int verdict;             /* EXEMPLAR_PASS / FAIL / INCONCLUSIVE */
-    double step_model_s;     /* model step time of the configuration [s] */
-    double step_target_s;    /* model step x ref_tps / meas_tps [s]: the
-                                measured shortfall applied to the model */
-    double comm_share;       /* exposed communication / model step time */
-    double compute_factor;   /* a reproducing the measured step; NAN if none */
-    double comm_factor;      /* b reproducing it; NAN if none reaches it */
-    int cause;               /* EXEMPLAR_CAUSE_*, set for failing rows */
-    int basis;               /* EXEMPLAR_BASIS_* of the cause */
-    int release_fallback;    /* 1: row's release not calibrated, newest used */
-    int has_model;           /* 1: the model ran the configuration (breakdown,
-                                factors); a published reference without it
-                                still gives ratio and verdict */
-    tp_query q;              /* the query used (layout fixed to the model's) */
-    char why[200];           /* reason when exemplar_compare fails */
+    double ratio;          /* meas_tps / ref_tps */
+    int verdict;           /* EXEMPLAR_PASS / FAIL / INCONCLUSIVE */
+    double step_model_s;   /* model step time of the configuration [s] */
+    double step_target_s;  /* model step x ref_tps / meas_tps [s]: the
+                              measured shortfall applied to the model */
+    double comm_share;     /* exposed communication / model step time */
+    double compute_factor; /* a reproducing the measured step; NAN if none */
+    double comm_factor;    /* b reproducing it; NAN if none reaches it */
+    int cause;             /* EXEMPLAR_CAUSE_*, set for failing rows */
+    int basis;             /* EXEMPLAR_BASIS_* of the cause */
+    int release_fallback;  /* 1: row's release not calibrated, newest used */
+    int has_model;         /* 1: the model ran the configuration (breakdown,
+                              factors); a published reference without it
+                              still gives ratio and verdict */
+    tp_query q;            /* the query used (layout fixed to the model's) */
+    char why[200];         /* reason when exemplar_compare fails */
 } exemplar_row;
 
 /* One GPU type's rows fitted together. */
 typedef struct exemplar_group {
-    char gpu[32];            /* GPU name */
-    size_t n;                /* rows fitted */
-    size_t n_fail;           /* failing rows among them */
-    double a, rms_a;         /* common compute factor, rms log residual */
-    double b, rms_b;         /* common communication factor, rms log residual */
-    int cause;               /* EXEMPLAR_CAUSE_*; NONE if not clearly better */
+    char gpu[32];    /* GPU name */
+    size_t n;        /* rows fitted */
+    size_t n_fail;   /* failing rows among them */
+    double a, rms_a; /* common compute factor, rms log residual */
+    double b, rms_b; /* common communication factor, rms log residual */
+    int cause;       /* EXEMPLAR_CAUSE_*; NONE if not clearly better */
 } exemplar_group;
 
 /* Index of the published reference of row among refs[0..n_refs-1] (rows

@@ -45,7 +45,8 @@ void flops_layers(const llm_arch *a, int layers_run, llm_layers *out)
 {
     double L = a->num_layers > 0 ? a->num_layers : 1;
     double f = (layers_run > 0 && layers_run < a->num_layers)
-                   ? (double)layers_run / L : 1.0;
+                   ? (double)layers_run / L
+                   : 1.0;
     memset(out, 0, sizeof *out);
     if (a->cls == LLM_HYBRID) {
         out->attn = a->num_attention_layers;
@@ -56,8 +57,8 @@ void flops_layers(const llm_arch *a, int layers_run, llm_layers *out)
         out->attn = a->num_attention_layers > 0 ? a->num_attention_layers : L;
         if (a->cls == LLM_MOE) {
             out->dense = a->dense_layers;
-            out->moe = a->num_moe_layers > 0 ? a->num_moe_layers
-                                             : L - a->dense_layers;
+            out->moe =
+                a->num_moe_layers > 0 ? a->num_moe_layers : L - a->dense_layers;
         } else {
             out->dense = a->dense_layers > 0 ? a->dense_layers : L;
         }
@@ -76,9 +77,9 @@ static double attn_proj_flops(const llm_arch *a)
     double hd = flops_head_dim(a);
     if (a->kv_lora_rank > 0) {
         double dqk = hd + FLOPS_MLA_ROPE_DIM, dv = hd;
-        double q = a->q_lora_rank > 0
-                       ? 2 * h * a->q_lora_rank + 2.0 * a->q_lora_rank * nh * dqk
-                       : 2 * h * nh * dqk;
+        double q = a->q_lora_rank > 0 ? 2 * h * a->q_lora_rank +
+                                            2.0 * a->q_lora_rank * nh * dqk
+                                      : 2 * h * nh * dqk;
         double kv = 2 * h * (a->kv_lora_rank + FLOPS_MLA_ROPE_DIM) +
                     2.0 * a->kv_lora_rank * nh * (hd + dv);
         return q + kv + 2 * nh * dv * h;
@@ -97,7 +98,10 @@ static double attn_core_flops(const llm_arch *a, double s)
 }
 
 /* Gate multiplier: gated units have two up projections. */
-static double glu(const llm_arch *a) { return a->gated_linear_unit ? 2.0 : 1.0; }
+static double glu(const llm_arch *a)
+{
+    return a->gated_linear_unit ? 2.0 : 1.0;
+}
 
 double flops_per_token(const llm_arch *a, int seq_len, int layers_run,
                        llm_flops *out)
@@ -118,9 +122,10 @@ double flops_per_token(const llm_arch *a, int seq_len, int layers_run,
     f.mlp = n.dense * 2 * h * a->ffn_hidden_size * (g + 1);
     if (n.moe > 0) {
         double w = a->moe_latent_size > 0 ? a->moe_latent_size : h;
-        double per = 2 * h * a->num_experts +
-                     2 * h * a->shared_expert_ffn_hidden_size * (g + 1) +
-                     a->experts_per_token * 2 * w * a->moe_ffn_hidden_size * (g + 1);
+        double per =
+            2 * h * a->num_experts +
+            2 * h * a->shared_expert_ffn_hidden_size * (g + 1) +
+            a->experts_per_token * 2 * w * a->moe_ffn_hidden_size * (g + 1);
         if (a->moe_latent_size > 0)
             per += 2 * 2 * h * w;
         f.moe = n.moe * per;
@@ -128,8 +133,9 @@ double flops_per_token(const llm_arch *a, int seq_len, int layers_run,
     if (n.mamba > 0) {
         double din = flops_mamba_d_inner(a), N = flops_mamba_state(a);
         double nheads = a->mamba_num_heads > 0 ? a->mamba_num_heads : din / 64;
-        f.mamba_gemm = n.mamba * (2 * h * (2 * din + 2 * FLOPS_MAMBA_GROUPS * N + nheads) +
-                                  2 * din * h);
+        f.mamba_gemm =
+            n.mamba * (2 * h * (2 * din + 2 * FLOPS_MAMBA_GROUPS * N + nheads) +
+                       2 * din * h);
         f.mamba_scan = n.mamba * 7 * din * N;
     }
     f.logits = 2 * h * flops_vocab(a);
@@ -151,9 +157,10 @@ void flops_params(const llm_arch *a, int layers_run, double *dense_params,
     flops_layers(a, layers_run, &n);
     w = a->moe_latent_size > 0 ? a->moe_latent_size : h;
     /* A linear layer used once per token has K*N weights = its FLOPs / 2. */
-    routed = n.moe * a->experts_per_token * 2 * w * a->moe_ffn_hidden_size * (g + 1);
+    routed =
+        n.moe * a->experts_per_token * 2 * w * a->moe_ffn_hidden_size * (g + 1);
     *dense_params = (f.attn_gemm + f.mlp + f.moe - routed + f.mamba_gemm) / 2 +
                     2 * h * flops_vocab(a);
-    *expert_params = n.moe * (double)a->num_experts * w *
-                     a->moe_ffn_hidden_size * (g + 1);
+    *expert_params =
+        n.moe * (double)a->num_experts * w * a->moe_ffn_hidden_size * (g + 1);
 }

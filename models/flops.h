@@ -15,27 +15,28 @@
 #include "models/llm.h"
 
 /* Assumptions for cells models.csv leaves blank; docs/throughput-model.md. */
-#define FLOPS_MLA_ROPE_DIM 64    /* assumption: DeepSeek-V3/Kimi rope part */
-#define FLOPS_MAMBA_GROUPS 8     /* assumption: Nemotron-H/Nano value */
-#define FLOPS_MAMBA_STATE 128    /* assumption: Megatron-Core default */
+#define FLOPS_MLA_ROPE_DIM 64      /* assumption: DeepSeek-V3/Kimi rope part */
+#define FLOPS_MAMBA_GROUPS 8       /* assumption: Nemotron-H/Nano value */
+#define FLOPS_MAMBA_STATE 128      /* assumption: Megatron-Core default */
 #define FLOPS_VOCAB_DEFAULT 131072 /* assumption: Nemotron-H vocabulary */
 
 /* Layer counts actually run: proxies run layers_run of num_layers layers,
  * every kind scaled by the same fraction. */
 typedef struct llm_layers {
-    double attn;   /* self-attention blocks */
-    double dense;  /* dense MLP blocks */
-    double moe;    /* MoE blocks */
-    double mamba;  /* Mamba-2 blocks */
-    double total;  /* layers run (num_layers or layers_run) */
+    double attn;  /* self-attention blocks */
+    double dense; /* dense MLP blocks */
+    double moe;   /* MoE blocks */
+    double mamba; /* Mamba-2 blocks */
+    double total; /* layers run (num_layers or layers_run) */
 } llm_layers;
 
 /* Per-token forward FLOPs by part (multiply by 3 for training). */
 typedef struct llm_flops {
-    double attn_gemm;  /* QKV/MLA projections and output projection, all layers */
-    double attn_core;  /* QK^T and AV, causal, all layers */
-    double mlp;        /* dense MLP blocks */
-    double moe;        /* router, shared and top-k routed experts, latent proj */
+    double
+        attn_gemm; /* QKV/MLA projections and output projection, all layers */
+    double attn_core; /* QK^T and AV, causal, all layers */
+    double mlp;       /* dense MLP blocks */
+    double moe;       /* router, shared and top-k routed experts, latent proj */
     double mamba_gemm; /* Mamba in_proj and out_proj */
     double mamba_scan; /* 7 * d_in * state per Mamba layer */
     double logits;     /* 2 * h * V */
@@ -53,11 +54,11 @@ double flops_per_token(const llm_arch *a, int seq_len, int layers_run,
                        llm_flops *out);
 
 /* Helpers shared with the throughput model: widths derived from a. */
-int flops_head_dim(const llm_arch *a);       /* head_dim or h / heads */
-int flops_kv_heads(const llm_arch *a);       /* num_kv_heads or heads */
-int flops_vocab(const llm_arch *a);          /* vocab_size or the default */
-int flops_mamba_d_inner(const llm_arch *a);  /* heads * head_dim or 2h */
-int flops_mamba_state(const llm_arch *a);    /* mamba_state_dim or default */
+int flops_head_dim(const llm_arch *a);      /* head_dim or h / heads */
+int flops_kv_heads(const llm_arch *a);      /* num_kv_heads or heads */
+int flops_vocab(const llm_arch *a);         /* vocab_size or the default */
+int flops_mamba_d_inner(const llm_arch *a); /* heads * head_dim or 2h */
+int flops_mamba_state(const llm_arch *a);   /* mamba_state_dim or default */
 
 /* Parameter counts [parameters]: everything except routed experts
  * (*dense_params, embeddings and output layer included) and routed experts

@@ -11,18 +11,24 @@
 
 /* Numeric formats the tensor cores run; every precision label of the
  * calibration data maps to one of these (models/precision.h). */
-typedef enum num_fmt { NUM_BF16 = 0, NUM_FP8 = 1, NUM_FP4 = 2, NUM_FMT_N = 3 } num_fmt;
+typedef enum num_fmt {
+    NUM_BF16 = 0,
+    NUM_FP8 = 1,
+    NUM_FP4 = 2,
+    NUM_FMT_N = 3
+} num_fmt;
 
 typedef struct gpu_spec {
-    char name[32];               /* catalog id, e.g. "GB300" */
-    double peak_flops[NUM_FMT_N];/* dense peak per format [FLOP/s], 0 = none */
-    double hbm_bytes;            /* HBM capacity [B] */
-    double hbm_Bps;              /* HBM bandwidth [B/s] */
-    double tdp_w;                /* board power limit [W] */
-    double nvlink_Bps;           /* NVLink bandwidth per GPU, per direction [B/s] */
-    int nvlink_domain;           /* GPUs in one NVLink domain (8 or 72) */
-    double scaleout_bps;         /* scale-out NIC bandwidth per GPU, per direction [bit/s] */
-    int announced;               /* 1 when figures are announced, not shipping */
+    char name[32];                /* catalog id, e.g. "GB300" */
+    double peak_flops[NUM_FMT_N]; /* dense peak per format [FLOP/s], 0 = none */
+    double hbm_bytes;             /* HBM capacity [B] */
+    double hbm_Bps;               /* HBM bandwidth [B/s] */
+    double tdp_w;                 /* board power limit [W] */
+    double nvlink_Bps;   /* NVLink bandwidth per GPU, per direction [B/s] */
+    int nvlink_domain;   /* GPUs in one NVLink domain (8 or 72) */
+    double scaleout_bps; /* scale-out NIC bandwidth per GPU, per direction
+                            [bit/s] */
+    int announced;       /* 1 when figures are announced, not shipping */
 } gpu_spec;
 
 #endif

@@ -22,38 +22,38 @@ enum {
 };
 
 typedef struct llm_arch {
-    char name[64];               /* as written in models.csv, "Llama 3.1 405B" */
-    char id[32];                 /* short id, "llama3.1-405b" */
-    llm_class cls;               /* dense, moe or hybrid (Mamba) */
+    char name[64]; /* as written in models.csv, "Llama 3.1 405B" */
+    char id[32];   /* short id, "llama3.1-405b" */
+    llm_class cls; /* dense, moe or hybrid (Mamba) */
     int num_layers;
     int hidden_size;
-    int ffn_hidden_size;         /* dense MLP width; 0 when no dense MLP */
-    int moe_ffn_hidden_size;     /* per-expert width */
+    int ffn_hidden_size;     /* dense MLP width; 0 when no dense MLP */
+    int moe_ffn_hidden_size; /* per-expert width */
     int num_attention_heads;
-    int num_kv_heads;            /* 0 for MLA (see kv_lora_rank) */
+    int num_kv_heads; /* 0 for MLA (see kv_lora_rank) */
     int head_dim;
-    int kv_lora_rank;            /* MLA; 0 otherwise */
-    int q_lora_rank;             /* MLA; 0 otherwise */
+    int kv_lora_rank; /* MLA; 0 otherwise */
+    int q_lora_rank;  /* MLA; 0 otherwise */
     int vocab_size;
     int num_experts;
     int experts_per_token;
     int shared_experts;
     int shared_expert_ffn_hidden_size;
-    int dense_layers;            /* leading dense layers of an MoE model */
+    int dense_layers; /* leading dense layers of an MoE model */
     int num_mamba_layers;
     int num_attention_layers;
     int num_moe_layers;
     int mamba_state_dim;
     int mamba_num_heads;
     int mamba_head_dim;
-    int gated_linear_unit;       /* 1 for SwiGLU-style MLPs */
-    double total_params;         /* [parameters] */
-    double active_params;        /* [parameters] per token */
-    int default_seq_len;         /* [tokens] */
-    unsigned assumed;            /* bit mask of fields filled as assumptions
-                                    (LLM_ASSUMED_*) */
-    int moe_latent_size;         /* LatentMoE: routed experts work in this
-                                    width instead of hidden_size; 0 = none */
+    int gated_linear_unit; /* 1 for SwiGLU-style MLPs */
+    double total_params;   /* [parameters] */
+    double active_params;  /* [parameters] per token */
+    int default_seq_len;   /* [tokens] */
+    unsigned assumed;      /* bit mask of fields filled as assumptions
+                              (LLM_ASSUMED_*) */
+    int moe_latent_size;   /* LatentMoE: routed experts work in this
+                              width instead of hidden_size; 0 = none */
 } llm_arch;
 
 #endif

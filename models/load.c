@@ -5,8 +5,8 @@
 #include <math.h>
 
 /* Zeus A40 BERT-base SQuAD batch 32 (facts-more.md 1 [D]), ascending x. */
-static const double cap_x[8] = { 0.42, 0.50, 0.58, 0.67, 0.75, 0.83, 0.92, 1.00 };
-static const double cap_r[8] = { 0.38, 0.57, 0.79, 0.88, 0.94, 0.97, 1.00, 1.00 };
+static const double cap_x[8] = {0.42, 0.50, 0.58, 0.67, 0.75, 0.83, 0.92, 1.00};
+static const double cap_r[8] = {0.38, 0.57, 0.79, 0.88, 0.94, 0.97, 1.00, 1.00};
 
 void load_cfg_default(load_cfg *c, double it_capacity_w)
 {
@@ -22,23 +22,26 @@ int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
 {
     if (!(c->it_capacity_w > 0 && isfinite(c->it_capacity_w)))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "load.it_capacity_w: must be > 0 (got %g)", c->it_capacity_w);
+                           "load.it_capacity_w: must be > 0 (got %g)",
+                           c->it_capacity_w);
     if (!(c->u_compute > 0 && c->u_compute <= 1.2 && c->idle_gpu_frac >= 0 &&
           c->idle_gpu_frac <= c->u_compute && c->nongpu_train_frac >= 0 &&
           c->nongpu_train_frac <= 1 && c->nongpu_idle_frac >= 0 &&
           c->nongpu_idle_frac <= 1 && c->module_overhead_frac >= 0 &&
           c->module_overhead_frac <= 1))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "load: fractions out of range (u_compute %g, idle %g, "
-                           "nongpu %g/%g, overhead %g)", c->u_compute, c->idle_gpu_frac,
-                           c->nongpu_train_frac, c->nongpu_idle_frac,
-                           c->module_overhead_frac);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "load: fractions out of range (u_compute %g, idle %g, "
+            "nongpu %g/%g, overhead %g)",
+            c->u_compute, c->idle_gpu_frac, c->nongpu_train_frac,
+            c->nongpu_idle_frac, c->module_overhead_frac);
     if (s && !(s->n_gpus >= 1 && s->gpu_tdp_w > 0 &&
                s->system_max_w >= s->n_gpus * s->gpu_tdp_w))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "load.system: expected n_gpus >= 1, tdp > 0, system_max_w >= "
-                           "n_gpus x tdp (got %d x %g W, max %g W)",
-                           s->n_gpus, s->gpu_tdp_w, s->system_max_w);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "load.system: expected n_gpus >= 1, tdp > 0, system_max_w >= "
+            "n_gpus x tdp (got %d x %g W, max %g W)",
+            s->n_gpus, s->gpu_tdp_w, s->system_max_w);
     return SIM_OK;
 }
 
@@ -68,8 +71,8 @@ double load_system_w(const load_cfg *lc, const load_system *s, load_state st,
     return g + o;
 }
 
-void load_training_demand(const load_cfg *lc, const load_system *s, double n_gpus,
-                          double compute_frac, load_demand *out)
+void load_training_demand(const load_cfg *lc, const load_system *s,
+                          double n_gpus, double compute_frac, load_demand *out)
 {
     double k = n_gpus / s->n_gpus;
     double g, o, gi, oi;
@@ -81,10 +84,12 @@ void load_training_demand(const load_cfg *lc, const load_system *s, double n_gpu
     out->gpu_frac_tdp = load_gpu_frac(lc, compute_frac);
 }
 
-double load_module_overhead_w(const load_cfg *lc, const load_system *s, double n_systems)
+double load_module_overhead_w(const load_cfg *lc, const load_system *s,
+                              double n_systems)
 {
     return lc->module_overhead_frac * n_systems *
-           load_system_w(lc, s, LOAD_TRAINING, LOAD_DEFAULT_COMPUTE_FRAC, NULL, NULL);
+           load_system_w(lc, s, LOAD_TRAINING, LOAD_DEFAULT_COMPUTE_FRAC, NULL,
+                         NULL);
 }
 
 double load_module_it_w(const load_cfg *lc, double parts_w, double *clipped_w)
@@ -105,7 +110,8 @@ double load_cap_throughput(double x)
         return cap_r[0] * x / cap_x[0];
     for (int i = 1; i < 8; i++)
         if (x <= cap_x[i])
-            return cap_r[i - 1] + (cap_r[i] - cap_r[i - 1]) * (x - cap_x[i - 1]) /
+            return cap_r[i - 1] + (cap_r[i] - cap_r[i - 1]) *
+                                      (x - cap_x[i - 1]) /
                                       (cap_x[i] - cap_x[i - 1]);
     return 1.0;
 }

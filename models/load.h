@@ -36,34 +36,38 @@
 
 #include "sim/err.h"
 
-#define LOAD_CAP_MIN 0.42            /* lowest measured cap / TDP */
+#define LOAD_CAP_MIN 0.42 /* lowest measured cap / TDP */
 #define LOAD_DEFAULT_COMPUTE_FRAC 0.889
 
-typedef enum load_state { LOAD_OFF = 0, LOAD_IDLE = 1, LOAD_TRAINING = 2 } load_state;
+typedef enum load_state {
+    LOAD_OFF = 0,
+    LOAD_IDLE = 1,
+    LOAD_TRAINING = 2
+} load_state;
 
 /* One system type. */
 typedef struct load_system {
-    int n_gpus;               /* GPUs per system, >= 1 */
-    double gpu_tdp_w;         /* per GPU */
-    double system_max_w;      /* maximum input of the system, >= n x tdp */
+    int n_gpus;          /* GPUs per system, >= 1 */
+    double gpu_tdp_w;    /* per GPU */
+    double system_max_w; /* maximum input of the system, >= n x tdp */
 } load_system;
 
 /* Per-module parameters. */
 typedef struct load_cfg {
-    double it_capacity_w;     /* 500e3 (spark-air) or 3.5e6 (spark-liquid) */
-    double u_compute;         /* GPU power / TDP in compute phases, 1.0 */
-    double idle_gpu_frac;     /* 0.10 (assumption) */
-    double nongpu_train_frac; /* 0.59 [D] */
-    double nongpu_idle_frac;  /* 0.35 (assumption) */
+    double it_capacity_w;        /* 500e3 (spark-air) or 3.5e6 (spark-liquid) */
+    double u_compute;            /* GPU power / TDP in compute phases, 1.0 */
+    double idle_gpu_frac;        /* 0.10 (assumption) */
+    double nongpu_train_frac;    /* 0.59 [D] */
+    double nongpu_idle_frac;     /* 0.35 (assumption) */
     double module_overhead_frac; /* 0.08 [U] */
 } load_cfg;
 
 /* A set of GPUs' demand in three states, for the dispatch. */
 typedef struct load_demand {
-    double gpu_w;             /* GPU power while training (throttleable) */
-    double other_w;           /* non-GPU power while training */
-    double idle_w;            /* total power of the same GPUs/systems idle */
-    double gpu_frac_tdp;      /* f_gpu: mean GPU power / TDP in training */
+    double gpu_w;        /* GPU power while training (throttleable) */
+    double other_w;      /* non-GPU power while training */
+    double idle_w;       /* total power of the same GPUs/systems idle */
+    double gpu_frac_tdp; /* f_gpu: mean GPU power / TDP in training */
 } load_demand;
 
 /* Defaults above for a module of it_capacity_w. */

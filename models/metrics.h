@@ -16,12 +16,12 @@
 #include "models/stats.h"
 
 typedef struct metric_def {
-    const char *name;            /* e.g. "time_to_train_days" */
-    const char *unit;            /* e.g. "d", "MWh", "tCO2e", "USD", "1" */
-    const char *label;           /* for tables: "time to train" */
-    double (*job)(const res_job *j);      /* job metrics */
-    double (*site)(const res_site *s);    /* site metrics */
-    int source;                  /* energy_by_source index, or -1 */
+    const char *name;                /* e.g. "time_to_train_days" */
+    const char *unit;                /* e.g. "d", "MWh", "tCO2e", "USD", "1" */
+    const char *label;               /* for tables: "time to train" */
+    double (*job)(const res_job *j); /* job metrics */
+    double (*site)(const res_site *s); /* site metrics */
+    int source;                        /* energy_by_source index, or -1 */
 } metric_def;
 
 /* Job metrics; the first nine are issue 6's JSON contract, in its order. */
@@ -39,7 +39,8 @@ double metric_job_value(size_t k, const res_rep *r, size_t i);
 double metric_site_value(size_t k, const res_rep *r);
 
 /* Summary of job metric k of job i over n replications. */
-stat_summary metric_job_summary(size_t k, const res_rep *reps, size_t n, size_t i);
+stat_summary metric_job_summary(size_t k, const res_rep *reps, size_t n,
+                                size_t i);
 
 /* Summary of site metric k over n replications. */
 stat_summary metric_site_summary(size_t k, const res_rep *reps, size_t n);

@@ -14,7 +14,7 @@
 
 typedef struct phold {
     const phold_cfg *c;
-    gsl_rng **r;             /* one stream per LP */
+    gsl_rng **r; /* one stream per LP */
     uint64_t remote_events;
 } phold;
 
@@ -35,24 +35,31 @@ static void phold_event(sim *s, void *ctx, uint64_t lp)
 int phold_validate(const phold_cfg *c, sim_err *err)
 {
     if (c->n_lps < 1)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "--lps must be >= 1 (got %u)", c->n_lps);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "--lps must be >= 1 (got %u)", c->n_lps);
     if (c->start_events < 1)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "--start-events must be >= 1 (got %u)", c->start_events);
+                           "--start-events must be >= 1 (got %u)",
+                           c->start_events);
     if ((double)c->n_lps * (double)c->start_events > 1.0e9)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "--lps x --start-events must be <= 1e9 (got %.0f)",
                            (double)c->n_lps * (double)c->start_events);
     if (!(c->end_s > 0.0) || !isfinite(c->end_s))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "--end must be > 0 and finite (got %g)", c->end_s);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "--end must be > 0 and finite (got %g)", c->end_s);
     if (!(c->remote >= 0.0 && c->remote <= 1.0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "--remote must be in [0, 1] (got %g)", c->remote);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "--remote must be in [0, 1] (got %g)", c->remote);
     if (!(c->mean_s >= 0.0) || !isfinite(c->mean_s))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "--mean must be >= 0 (got %g)", c->mean_s);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "--mean must be >= 0 (got %g)", c->mean_s);
     if (!(c->lookahead_s >= 0.0) || !isfinite(c->lookahead_s))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "--lookahead must be >= 0 (got %g)", c->lookahead_s);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "--lookahead must be >= 0 (got %g)", c->lookahead_s);
     if (c->mean_s + c->lookahead_s <= 0.0)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "--mean + --lookahead must be > 0");
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "--mean + --lookahead must be > 0");
     return SIM_OK;
 }
 
@@ -65,7 +72,7 @@ static double wall_now_s(void)
 
 int phold_run(const phold_cfg *c, phold_result *out, sim_err *err)
 {
-    phold p = { c, NULL, 0 };
+    phold p = {c, NULL, 0};
     sim s;
     double t0;
     int rc = phold_validate(c, err);

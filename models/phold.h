@@ -2,12 +2,12 @@
  * as in ROSS's models/phold).
  *
  * n_lps logical processes each start with start_events events. Processing an
- * event at LP i draws, from LP i's own stream, a delay lookahead_s + Exp(mean_s)
- * (so the mean delay is lookahead_s + mean_s) and a destination: with
- * probability remote a uniformly random LP (which may be i), else i itself;
- * it then schedules exactly one event there. Events after end_s stay pending
- * and are not counted. The initial events are at lookahead_s + Exp(mean_s).
- * The run is a pure function of the configuration and the seed.
+ * event at LP i draws, from LP i's own stream, a delay lookahead_s +
+ * Exp(mean_s) (so the mean delay is lookahead_s + mean_s) and a destination:
+ * with probability remote a uniformly random LP (which may be i), else i
+ * itself; it then schedules exactly one event there. Events after end_s stay
+ * pending and are not counted. The initial events are at lookahead_s +
+ * Exp(mean_s). The run is a pure function of the configuration and the seed.
  *
  * Cost per event: one pop, one push, two or three draws. Memory: one
  * generator per LP plus one 64-byte queue node per pending event. The LP
@@ -23,20 +23,20 @@
 #include "sim/err.h"
 
 typedef struct phold_cfg {
-    uint32_t n_lps;          /* logical processes, >= 1 */
-    uint32_t start_events;   /* initial events per LP, >= 1 */
-    double end_s;            /* simulated end time [s], > 0 */
-    double remote;           /* probability of a remote destination, [0,1] */
-    double mean_s;           /* mean of the exponential part [s], >= 0 */
-    double lookahead_s;      /* fixed part of every delay [s], >= 0 */
-    uint64_t seed;           /* master seed */
+    uint32_t n_lps;        /* logical processes, >= 1 */
+    uint32_t start_events; /* initial events per LP, >= 1 */
+    double end_s;          /* simulated end time [s], > 0 */
+    double remote;         /* probability of a remote destination, [0,1] */
+    double mean_s;         /* mean of the exponential part [s], >= 0 */
+    double lookahead_s;    /* fixed part of every delay [s], >= 0 */
+    uint64_t seed;         /* master seed */
 } phold_cfg;
 
 typedef struct phold_result {
-    uint64_t events;         /* events processed with t <= end_s */
-    uint64_t remote_events;  /* of which were sent to a random LP */
-    uint64_t pending;        /* events left pending after end_s */
-    double wall_s;           /* wall-clock seconds of the event loop */
+    uint64_t events;        /* events processed with t <= end_s */
+    uint64_t remote_events; /* of which were sent to a random LP */
+    uint64_t pending;       /* events left pending after end_s */
+    double wall_s;          /* wall-clock seconds of the event loop */
 } phold_result;
 
 /* Checks c. Errors: SIM_EINVAL with a message naming the bad field. */

@@ -19,18 +19,18 @@ typedef struct label_map {
 } label_map;
 
 static const label_map labels[] = {
-    { "BF16", PREC_BF16, NUM_BF16 },
-    { "FP8", PREC_FP8_TENSOR, NUM_FP8 },
-    { "FP8-CS", PREC_FP8_TENSOR, NUM_FP8 },
-    { "FP8 (per-tensor current scaling)", PREC_FP8_TENSOR, NUM_FP8 },
-    { "not stated", PREC_FP8_TENSOR, NUM_FP8 },
-    { "FP8-MX", PREC_FP8_BLOCK, NUM_FP8 },
-    { "MXFP8", PREC_FP8_BLOCK, NUM_FP8 },
-    { "not stated (alt quantization granularity)", PREC_FP8_BLOCK, NUM_FP8 },
-    { "not stated in stored excerpt (parenthesized variant)", PREC_FP8_BLOCK,
-      NUM_FP8 },
-    { "NVFP4", PREC_NVFP4, NUM_FP4 },
-    { "FP4", PREC_NVFP4, NUM_FP4 },
+    {"BF16", PREC_BF16, NUM_BF16},
+    {"FP8", PREC_FP8_TENSOR, NUM_FP8},
+    {"FP8-CS", PREC_FP8_TENSOR, NUM_FP8},
+    {"FP8 (per-tensor current scaling)", PREC_FP8_TENSOR, NUM_FP8},
+    {"not stated", PREC_FP8_TENSOR, NUM_FP8},
+    {"FP8-MX", PREC_FP8_BLOCK, NUM_FP8},
+    {"MXFP8", PREC_FP8_BLOCK, NUM_FP8},
+    {"not stated (alt quantization granularity)", PREC_FP8_BLOCK, NUM_FP8},
+    {"not stated in stored excerpt (parenthesized variant)", PREC_FP8_BLOCK,
+     NUM_FP8},
+    {"NVFP4", PREC_NVFP4, NUM_FP4},
+    {"FP4", PREC_NVFP4, NUM_FP4},
 };
 
 int precision_parse(const char *label, precision *out)
@@ -49,20 +49,28 @@ int precision_parse(const char *label, precision *out)
 const char *precision_recipe_name(prec_recipe r)
 {
     switch (r) {
-    case PREC_BF16: return "BF16";
-    case PREC_FP8_TENSOR: return "FP8";
-    case PREC_FP8_BLOCK: return "MXFP8";
-    case PREC_NVFP4: return "NVFP4";
-    default: return "?";
+    case PREC_BF16:
+        return "BF16";
+    case PREC_FP8_TENSOR:
+        return "FP8";
+    case PREC_FP8_BLOCK:
+        return "MXFP8";
+    case PREC_NVFP4:
+        return "NVFP4";
+    default:
+        return "?";
     }
 }
 
 double precision_elem_bytes(num_fmt f)
 {
     switch (f) {
-    case NUM_FP8: return 1.0;
-    case NUM_FP4: return 0.5 + 1.0 / 16.0;
-    default: return 2.0;
+    case NUM_FP8:
+        return 1.0;
+    case NUM_FP4:
+        return 0.5 + 1.0 / 16.0;
+    default:
+        return 2.0;
     }
 }
 

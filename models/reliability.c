@@ -6,10 +6,11 @@
 
 rel_mix rel_mix_llama3(void)
 {
-    rel_mix m = { { 0 } };
+    rel_mix m = {{0}};
     m.frac[RES_CAUSE_GPU] = 0.301 + 0.172 + 0.045 + 0.041;
     m.frac[RES_CAUSE_NETWORK] = 0.084;
-    m.frac[RES_CAUSE_HOST] = 1.0 - m.frac[RES_CAUSE_GPU] - m.frac[RES_CAUSE_NETWORK];
+    m.frac[RES_CAUSE_HOST] =
+        1.0 - m.frac[RES_CAUSE_GPU] - m.frac[RES_CAUSE_NETWORK];
     return m;
 }
 
@@ -24,7 +25,8 @@ double rel_daly_interval_s(double write_s, double mtbi_s)
     if (write_s >= 2.0 * mtbi_s)
         return mtbi_s;
     x = write_s / (2.0 * mtbi_s);
-    return sqrt(2.0 * write_s * mtbi_s) * (1.0 + sqrt(x) / 3.0 + x / 9.0) - write_s;
+    return sqrt(2.0 * write_s * mtbi_s) * (1.0 + sqrt(x) / 3.0 + x / 9.0) -
+           write_s;
 }
 
 double rel_expected_segment_s(double rate_per_s, double seg_s, double restart_s)
@@ -38,7 +40,8 @@ double rel_expected_segment_s(double rate_per_s, double seg_s, double restart_s)
 double rel_expected_goodput(double rate_per_s, double interval_s,
                             double write_s, double restart_s)
 {
-    return interval_s / rel_expected_segment_s(rate_per_s, interval_s + write_s, restart_s);
+    return interval_s /
+           rel_expected_segment_s(rate_per_s, interval_s + write_s, restart_s);
 }
 
 res_cause rel_draw_cause(const rel_mix *mix, gsl_rng *r)

@@ -51,7 +51,7 @@
 #define REL_MODULE_MTTR_S_DEFAULT (12.0 * 3600.0)
 
 typedef struct rel_mix {
-    double frac[RES_CAUSE_N];   /* probability of each cause, sums to 1 */
+    double frac[RES_CAUSE_N]; /* probability of each cause, sums to 1 */
 } rel_mix;
 
 /* The Llama 3 root-cause mix described above (GPU, host, network). */
@@ -65,7 +65,8 @@ double rel_daly_interval_s(double write_s, double mtbi_s);
 
 /* Expected wall time to complete a segment of seg_s seconds (formula
  * above) [s]. rate_per_s = 1/M >= 0; rate 0 gives seg_s. */
-double rel_expected_segment_s(double rate_per_s, double seg_s, double restart_s);
+double rel_expected_segment_s(double rate_per_s, double seg_s,
+                              double restart_s);
 
 /* Expected goodput tau / E[T(tau + delta)], in (0, 1]. */
 double rel_expected_goodput(double rate_per_s, double interval_s,

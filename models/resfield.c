@@ -8,21 +8,33 @@
 #include <stdint.h>
 #include <string.h>
 
-#define D(st, m, u, doc) { #m, u, offsetof(st, m), RESFIELD_DOUBLE, doc }
-#define I(st, m, u, doc) { #m, u, offsetof(st, m), RESFIELD_INT, doc }
-#define I32(st, m, u, doc) { #m, u, offsetof(st, m), RESFIELD_INT32, doc }
-#define SRC(st, m, k, nm, u, doc) \
-    { nm, u, offsetof(st, m) + (k) * sizeof(double), RESFIELD_DOUBLE, doc }
-#define SRC6(st, m, pre, suf, u, doc)                              \
-    SRC(st, m, 0, pre "solar" suf, u, doc),                        \
-    SRC(st, m, 1, pre "wind" suf, u, doc),                         \
-    SRC(st, m, 2, pre "geothermal" suf, u, doc),                   \
-    SRC(st, m, 3, pre "hydro" suf, u, doc),                        \
-    SRC(st, m, 4, pre "battery" suf, u, doc),                      \
-    SRC(st, m, 5, pre "grid" suf, u, doc)
+#define D(st, m, u, doc)                                                       \
+    {                                                                          \
+#m, u, offsetof(st, m), RESFIELD_DOUBLE, doc                           \
+    }
+#define I(st, m, u, doc)                                                       \
+    {                                                                          \
+#m, u, offsetof(st, m), RESFIELD_INT, doc                              \
+    }
+#define I32(st, m, u, doc)                                                     \
+    {                                                                          \
+#m, u, offsetof(st, m), RESFIELD_INT32, doc                            \
+    }
+#define SRC(st, m, k, nm, u, doc)                                              \
+    {                                                                          \
+        nm, u, offsetof(st, m) + (k) * sizeof(double), RESFIELD_DOUBLE, doc    \
+    }
+#define SRC6(st, m, pre, suf, u, doc)                                          \
+    SRC(st, m, 0, pre "solar" suf, u, doc),                                    \
+        SRC(st, m, 1, pre "wind" suf, u, doc),                                 \
+        SRC(st, m, 2, pre "geothermal" suf, u, doc),                           \
+        SRC(st, m, 3, pre "hydro" suf, u, doc),                                \
+        SRC(st, m, 4, pre "battery" suf, u, doc),                              \
+        SRC(st, m, 5, pre "grid" suf, u, doc)
 
 const resfield resfield_job[] = {
-    I(res_job, completed, "1", "1 if training finished within the horizon, else 0"),
+    I(res_job, completed, "1",
+      "1 if training finished within the horizon, else 0"),
     D(res_job, submit_s, "s", "submission time since simulation start"),
     D(res_job, start_s, "s", "first start time (NULL if never started)"),
     D(res_job, end_s, "s", "end of training (NULL if not finished)"),
@@ -31,7 +43,8 @@ const resfield resfield_job[] = {
     D(res_job, gpu_s, "s", "GPU-seconds held (GPUs x time held)"),
     D(res_job, goodput, "1", "useful training time / time held"),
     D(res_job, tokens, "count", "tokens trained"),
-    D(res_job, tokens_per_s_per_gpu, "1/s", "undisturbed tokens/s/GPU at placement"),
+    D(res_job, tokens_per_s_per_gpu, "1/s",
+      "undisturbed tokens/s/GPU at placement"),
     I32(res_job, gpus, "count", "GPUs held, hot spares excluded"),
     I32(res_job, modules_spanned, "count", "modules the placement crossed"),
     I32(res_job, interruptions, "count", "failures that cost work"),
@@ -41,7 +54,8 @@ const resfield resfield_job[] = {
     D(res_job, facility_energy_j, "J", "the job's share of facility energy"),
     SRC6(res_job, energy_by_source_j, "energy_", "_j", "J",
          "facility energy of the job delivered by this source"),
-    D(res_job, renewable_fraction, "1", "share of facility energy from renewables"),
+    D(res_job, renewable_fraction, "1",
+      "share of facility energy from renewables"),
     D(res_job, co2_kg, "kg", "lifecycle CO2e of the job's energy"),
     D(res_job, cost_usd, "USD", "energy cost of the job"),
 };
@@ -58,12 +72,15 @@ const resfield resfield_site[] = {
     D(res_site, hours_short, "h", "hours with any shortfall"),
     D(res_site, utilization, "1", "GPU-time busy / GPU-time online"),
     D(res_site, battery_cycles, "count", "equivalent full battery cycles"),
-    D(res_site, battery_soh_final, "1", "mean battery state of health at the end"),
-    D(res_site, renewable_fraction, "1", "share of facility energy from renewables"),
+    D(res_site, battery_soh_final, "1",
+      "mean battery state of health at the end"),
+    D(res_site, renewable_fraction, "1",
+      "share of facility energy from renewables"),
     D(res_site, co2_kg, "kg", "lifecycle CO2e of the site's energy"),
     D(res_site, cost_usd, "USD", "energy cost of the site"),
     D(res_site, pue_mean, "1", "facility energy / IT energy"),
-    D(res_site, solar_capacity_factor, "1", "solar AC energy / (AC rating x horizon)"),
+    D(res_site, solar_capacity_factor, "1",
+      "solar AC energy / (AC rating x horizon)"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 
@@ -72,7 +89,8 @@ const resfield resfield_step[] = {
     D(res_step, it_w, "W", "IT load served"),
     D(res_step, facility_w, "W", "facility load served"),
     D(res_step, demand_w, "W", "facility load before any shortage action"),
-    SRC6(res_step, source_w, "", "_w", "W", "power delivered to the load by this source"),
+    SRC6(res_step, source_w, "", "_w", "W",
+         "power delivered to the load by this source"),
     D(res_step, battery_charge_w, "W", "power into batteries"),
     D(res_step, curtailed_w, "W", "renewable power neither used nor stored"),
     D(res_step, shortfall_w, "W", "demand not served"),
@@ -107,8 +125,9 @@ void resfield_set(void *rec, const resfield *f, double v)
 {
     char *p = (char *)rec + f->offset;
     /* Clamped so that an out-of-range value cannot overflow the cast. */
-    double r = isfinite(v) ? fmax(fmin(nearbyint(v), 2147483647.0), -2147483648.0)
-                           : 0.0;
+    double r = isfinite(v)
+                   ? fmax(fmin(nearbyint(v), 2147483647.0), -2147483648.0)
+                   : 0.0;
     int i;
     int32_t i32;
     switch (f->type) {

@@ -16,24 +16,24 @@
 #include "models/results.h"
 
 typedef enum resfield_type {
-    RESFIELD_DOUBLE = 0,   /* double; NAN means "not applicable" */
-    RESFIELD_INT = 1,      /* int */
-    RESFIELD_INT32 = 2     /* int32_t */
+    RESFIELD_DOUBLE = 0, /* double; NAN means "not applicable" */
+    RESFIELD_INT = 1,    /* int */
+    RESFIELD_INT32 = 2   /* int32_t */
 } resfield_type;
 
 typedef struct resfield {
-    const char *name;      /* column name, unique within its table */
-    const char *unit;      /* SI unit, "1" for ratios, "count" for counts */
-    size_t offset;         /* byte offset in the struct */
+    const char *name; /* column name, unique within its table */
+    const char *unit; /* SI unit, "1" for ratios, "count" for counts */
+    size_t offset;    /* byte offset in the struct */
     resfield_type type;
-    const char *doc;       /* one-line meaning */
+    const char *doc; /* one-line meaning */
 } resfield;
 
-extern const resfield resfield_job[];   /* res_job: every field */
+extern const resfield resfield_job[]; /* res_job: every field */
 extern const size_t resfield_n_job;
-extern const resfield resfield_site[];  /* res_site: every field */
+extern const resfield resfield_site[]; /* res_site: every field */
 extern const size_t resfield_n_site;
-extern const resfield resfield_step[];  /* res_step: every field, t_s first */
+extern const resfield resfield_step[]; /* res_step: every field, t_s first */
 extern const size_t resfield_n_step;
 
 /* The value of field f in the struct at rec, as a double (integers convert

@@ -66,7 +66,8 @@ static int get_count(double v, size_t max, size_t *out)
     return 1;
 }
 
-int respack_unpack(const double *buf, size_t len, res_rep **reps, size_t *n_reps, sim_err *err)
+int respack_unpack(const double *buf, size_t len, res_rep **reps,
+                   size_t *n_reps, sim_err *err)
 {
     size_t k = 0, n, r = 0;
     res_rep *v = NULL;
@@ -74,7 +75,8 @@ int respack_unpack(const double *buf, size_t len, res_rep **reps, size_t *n_reps
     *reps = NULL;
     *n_reps = 0;
     if (len < 1 || !get_count(buf[0], len, &n))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "result buffer: bad replication count");
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "result buffer: bad replication count");
     k = 1;
     v = sim_xcalloc(n ? n : 1, sizeof *v);
     for (r = 0; r < n; r++) {
@@ -83,11 +85,15 @@ int respack_unpack(const double *buf, size_t len, res_rep **reps, size_t *n_reps
         if (len - k < 4)
             goto bad;
         left = len - k - 4;
-        if (!get_count(buf[k], UINT32_MAX, &rep) || !get_count(buf[k + 1], left, &nj) ||
-            !get_count(buf[k + 2], left, &ns) || !get_count(buf[k + 3], left, &ne))
+        if (!get_count(buf[k], UINT32_MAX, &rep) ||
+            !get_count(buf[k + 1], left, &nj) ||
+            !get_count(buf[k + 2], left, &ns) ||
+            !get_count(buf[k + 3], left, &ne))
             goto bad;
         k += 4;
-        if (nj * resfield_n_job + resfield_n_site + ns * resfield_n_step + ne * EV_FIELDS > left)
+        if (nj * resfield_n_job + resfield_n_site + ns * resfield_n_step +
+                ne * EV_FIELDS >
+            left)
             goto bad;
         p->replication = (uint32_t)rep;
         p->n_jobs = nj;
@@ -122,6 +128,8 @@ bad:
     for (size_t i = 0; i <= r && i < n; i++)
         res_rep_free(&v[i]);
     free(v);
-    return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                       "result buffer: truncated or inconsistent at double %zu of %zu", k, len);
+    return sim_err_set(
+        err, SIM_EINVAL, NULL, 0,
+        "result buffer: truncated or inconsistent at double %zu of %zu", k,
+        len);
 }

@@ -8,8 +8,8 @@ const char *const res_source_name[RES_N_SOURCES] = {
 };
 
 const char *const res_event_name[RES_EV_N] = {
-    "submit", "start", "checkpoint", "interrupt", "restart",
-    "pause", "resume", "throttle", "shed", "end",
+    "submit", "start",  "checkpoint", "interrupt", "restart",
+    "pause",  "resume", "throttle",   "shed",      "end",
 };
 
 const char *const res_cause_name[RES_CAUSE_N] = {

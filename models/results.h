@@ -21,10 +21,10 @@
 /* Energy sources, in dispatch-table order. */
 typedef enum res_source {
     RES_SOLAR = 0,
-    RES_WIND = 1,          /* reserved; no wind model yet */
+    RES_WIND = 1, /* reserved; no wind model yet */
     RES_GEOTHERMAL = 2,
     RES_HYDRO = 3,
-    RES_BATTERY = 4,       /* battery discharge delivered to the load */
+    RES_BATTERY = 4, /* battery discharge delivered to the load */
     RES_GRID = 5,
     RES_N_SOURCES = 6
 } res_source;
@@ -41,9 +41,9 @@ typedef enum res_event_kind {
     RES_EV_RESTART = 4,    /* back to training after a restart */
     RES_EV_PAUSE = 5,      /* paused for lack of power */
     RES_EV_RESUME = 6,
-    RES_EV_THROTTLE = 7,   /* throughput factor changed (value: factor 0..1) */
-    RES_EV_SHED = 8,       /* stopped to shed load */
-    RES_EV_END = 9,        /* training finished */
+    RES_EV_THROTTLE = 7, /* throughput factor changed (value: factor 0..1) */
+    RES_EV_SHED = 8,     /* stopped to shed load */
+    RES_EV_END = 9,      /* training finished */
     RES_EV_N = 10
 } res_event_kind;
 
@@ -53,87 +53,87 @@ extern const char *const res_event_name[RES_EV_N];
 typedef enum res_cause {
     RES_CAUSE_NONE = 0,
     RES_CAUSE_GPU = 1,
-    RES_CAUSE_HOST = 2,    /* host, memory, CPU, software */
+    RES_CAUSE_HOST = 2, /* host, memory, CPU, software */
     RES_CAUSE_NETWORK = 3,
-    RES_CAUSE_MODULE = 4,  /* a whole module went down */
-    RES_CAUSE_POWER = 5,   /* power shortage */
+    RES_CAUSE_MODULE = 4, /* a whole module went down */
+    RES_CAUSE_POWER = 5,  /* power shortage */
     RES_CAUSE_N = 6
 } res_cause;
 
 extern const char *const res_cause_name[RES_CAUSE_N];
 
 typedef struct res_event {
-    double t_s;            /* when */
-    int32_t job;           /* job index in the scenario */
-    int32_t kind;          /* res_event_kind */
-    int32_t cause;         /* res_cause, for interrupts */
-    double value;          /* meaning depends on kind (see res_event_kind) */
+    double t_s;    /* when */
+    int32_t job;   /* job index in the scenario */
+    int32_t kind;  /* res_event_kind */
+    int32_t cause; /* res_cause, for interrupts */
+    double value;  /* meaning depends on kind (see res_event_kind) */
 } res_event;
 
 /* One job in one replication. */
 typedef struct res_job {
-    int completed;                 /* 1 if training finished in the horizon */
-    double submit_s, start_s, end_s;  /* start_s NAN if never started */
-    double time_to_train_s;        /* end_s - submit_s (queueing included) */
-    double run_time_s;             /* end_s - start_s */
-    double gpu_s;                  /* GPU-seconds held (GPUs x time held) */
-    double goodput;                /* useful training time / time held, 0..1 */
-    double tokens;                 /* tokens trained (target when completed) */
-    double tokens_per_s_per_gpu;   /* undisturbed throughput at placement */
-    int32_t gpus;                  /* GPUs held (excluding hot spares) */
-    int32_t modules_spanned;       /* modules the placement crossed */
-    int32_t interruptions;         /* failures that cost work */
-    int32_t checkpoints;           /* checkpoints written */
-    int32_t pauses;                /* power pauses */
-    double it_energy_j;            /* the job's share of IT energy */
-    double facility_energy_j;      /* its share of facility energy */
+    int completed;                   /* 1 if training finished in the horizon */
+    double submit_s, start_s, end_s; /* start_s NAN if never started */
+    double time_to_train_s;          /* end_s - submit_s (queueing included) */
+    double run_time_s;               /* end_s - start_s */
+    double gpu_s;                    /* GPU-seconds held (GPUs x time held) */
+    double goodput;              /* useful training time / time held, 0..1 */
+    double tokens;               /* tokens trained (target when completed) */
+    double tokens_per_s_per_gpu; /* undisturbed throughput at placement */
+    int32_t gpus;                /* GPUs held (excluding hot spares) */
+    int32_t modules_spanned;     /* modules the placement crossed */
+    int32_t interruptions;       /* failures that cost work */
+    int32_t checkpoints;         /* checkpoints written */
+    int32_t pauses;              /* power pauses */
+    double it_energy_j;          /* the job's share of IT energy */
+    double facility_energy_j;    /* its share of facility energy */
     double energy_by_source_j[RES_N_SOURCES]; /* facility energy by source */
-    double renewable_fraction;     /* share of facility energy from renewables */
-    double co2_kg;                 /* lifecycle CO2e of that energy */
-    double cost_usd;               /* energy cost */
+    double renewable_fraction; /* share of facility energy from renewables */
+    double co2_kg;             /* lifecycle CO2e of that energy */
+    double cost_usd;           /* energy cost */
 } res_job;
 
 /* Site totals of one replication. */
 typedef struct res_site {
     double it_energy_j, facility_energy_j;
-    double energy_by_source_j[RES_N_SOURCES];  /* delivered to the load */
-    double battery_charge_j;       /* energy put into batteries */
-    double curtailed_j;            /* renewable energy neither used nor stored */
-    double shortfall_j;            /* demand not served */
-    double hours_short;            /* hours with any shortfall [h] */
-    double utilization;            /* GPU-time busy / GPU-time online, 0..1 */
-    double battery_cycles;         /* equivalent full cycles */
-    double battery_soh_final;      /* mean state of health at the end, 0..1 */
+    double energy_by_source_j[RES_N_SOURCES]; /* delivered to the load */
+    double battery_charge_j;                  /* energy put into batteries */
+    double curtailed_j;       /* renewable energy neither used nor stored */
+    double shortfall_j;       /* demand not served */
+    double hours_short;       /* hours with any shortfall [h] */
+    double utilization;       /* GPU-time busy / GPU-time online, 0..1 */
+    double battery_cycles;    /* equivalent full cycles */
+    double battery_soh_final; /* mean state of health at the end, 0..1 */
     double renewable_fraction;
     double co2_kg, cost_usd;
-    double pue_mean;               /* facility / IT energy */
-    double solar_capacity_factor;  /* AC energy / (AC rating x horizon) */
+    double pue_mean;              /* facility / IT energy */
+    double solar_capacity_factor; /* AC energy / (AC rating x horizon) */
 } res_site;
 
 /* One step of the site time series. */
 typedef struct res_step {
-    double t_s;                    /* step start */
-    double it_w, facility_w;       /* load served */
-    double demand_w;               /* facility load before any shortage action */
-    double source_w[RES_N_SOURCES];/* delivered to the load, by source */
-    double battery_charge_w;       /* into batteries */
+    double t_s;              /* step start */
+    double it_w, facility_w; /* load served */
+    double demand_w;         /* facility load before any shortage action */
+    double source_w[RES_N_SOURCES]; /* delivered to the load, by source */
+    double battery_charge_w;        /* into batteries */
     double curtailed_w, shortfall_w;
-    double soc_frac;               /* battery state of charge, 0..1 (NAN: none) */
-    double soh_frac;               /* battery state of health, 0..1 (NAN: none) */
-    double ambient_c;              /* dry-bulb [degC] */
+    double soc_frac;  /* battery state of charge, 0..1 (NAN: none) */
+    double soh_frac;  /* battery state of health, 0..1 (NAN: none) */
+    double ambient_c; /* dry-bulb [degC] */
     double pue;
-    double throttle;               /* GPU throughput factor applied, 0..1 */
+    double throttle; /* GPU throughput factor applied, 0..1 */
 } res_step;
 
 /* One replication. Arrays are owned; res_rep_free releases them. */
 typedef struct res_rep {
-    uint32_t replication;          /* index, 0-based */
+    uint32_t replication; /* index, 0-based */
     size_t n_jobs;
     res_job *jobs;
     res_site site;
-    size_t n_steps;                /* 0 unless the series was requested */
+    size_t n_steps; /* 0 unless the series was requested */
     res_step *steps;
-    size_t n_events;               /* the event log (all job histories) */
+    size_t n_events; /* the event log (all job histories) */
     res_event *events;
 } res_rep;
 

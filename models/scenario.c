@@ -41,9 +41,12 @@ double scenario_it_power_w(const scenario *s)
 const char *scenario_policy_name(shortage_policy p)
 {
     switch (p) {
-    case SHORTAGE_THROTTLE: return "throttle";
-    case SHORTAGE_PAUSE: return "pause";
-    case SHORTAGE_SHED: return "shed";
+    case SHORTAGE_THROTTLE:
+        return "throttle";
+    case SHORTAGE_PAUSE:
+        return "pause";
+    case SHORTAGE_SHED:
+        return "shed";
     }
     return "?";
 }
@@ -51,10 +54,14 @@ const char *scenario_policy_name(shortage_policy p)
 const char *scenario_topology_name(fabric_topology t)
 {
     switch (t) {
-    case TOPO_FAT_TREE: return "fat-tree";
-    case TOPO_RAIL_OPTIMIZED: return "rail-optimized";
-    case TOPO_DRAGONFLY: return "dragonfly";
-    case TOPO_STAR: return "star";
+    case TOPO_FAT_TREE:
+        return "fat-tree";
+    case TOPO_RAIL_OPTIMIZED:
+        return "rail-optimized";
+    case TOPO_DRAGONFLY:
+        return "dragonfly";
+    case TOPO_STAR:
+        return "star";
     }
     return "?";
 }

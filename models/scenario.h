@@ -27,43 +27,43 @@
 #define SCEN_PATH_MAX 1024
 
 typedef enum climate_kind {
-    CLIMATE_NORMALS = 0,    /* 12 monthly means + a diurnal range */
-    CLIMATE_EPW = 1,        /* EnergyPlus weather file (hourly, 8760 rows) */
-    CLIMATE_HOURLY_CSV = 2  /* hourly CSV of dry-bulb temperature */
+    CLIMATE_NORMALS = 0,   /* 12 monthly means + a diurnal range */
+    CLIMATE_EPW = 1,       /* EnergyPlus weather file (hourly, 8760 rows) */
+    CLIMATE_HOURLY_CSV = 2 /* hourly CSV of dry-bulb temperature */
 } climate_kind;
 
 typedef struct scen_climate {
     climate_kind kind;
-    char normals[32];            /* built-in normals name, "" when user's */
-    double monthly_mean_c[12];   /* dry-bulb monthly means [degC], Jan..Dec
-                                    (filled for CLIMATE_NORMALS) */
-    double diurnal_range_k;      /* daily max - min [K] (NORMALS) */
-    char path[SCEN_PATH_MAX];    /* EPW/CSV file, resolved against the
-                                    scenario's folder; "" for NORMALS */
+    char normals[32];          /* built-in normals name, "" when user's */
+    double monthly_mean_c[12]; /* dry-bulb monthly means [degC], Jan..Dec
+                                  (filled for CLIMATE_NORMALS) */
+    double diurnal_range_k;    /* daily max - min [K] (NORMALS) */
+    char path[SCEN_PATH_MAX];  /* EPW/CSV file, resolved against the
+                                  scenario's folder; "" for NORMALS */
 } scen_climate;
 
 typedef struct scen_site {
     char name[SCEN_NAME_MAX];
-    double latitude_deg;         /* [-90, 90], north positive */
-    double longitude_deg;        /* [-180, 180], east positive */
+    double latitude_deg;  /* [-90, 90], north positive */
+    double longitude_deg; /* [-180, 180], east positive */
     double elevation_m;
-    double utc_offset_s;         /* local standard time - UTC [s] */
-    char timezone[48];           /* label only ("America/Los_Angeles"), or "" */
+    double utc_offset_s; /* local standard time - UTC [s] */
+    char timezone[48];   /* label only ("America/Los_Angeles"), or "" */
     scen_climate climate;
 } scen_site;
 
 /* One group of identical modules. */
 typedef struct scen_module {
-    char name[32];               /* unique in the scenario */
-    const module_type *type;     /* into the scenario's catalog */
-    const system_spec *system;   /* what each module hosts */
-    const gpu_spec *gpu;         /* system's GPU type */
-    int count;                   /* identical modules in this group, >= 1 */
-    int units;                   /* systems per module, 1..max that fit */
-    double commission_t_s;       /* online from this time [s], >= 0 */
-    int64_t gpus;                /* count * units * system->gpus */
-    double it_power_w;           /* count * units * system->max_power_w [W] */
-    double it_capacity_w;        /* count * type->it_power_w [W] */
+    char name[32];             /* unique in the scenario */
+    const module_type *type;   /* into the scenario's catalog */
+    const system_spec *system; /* what each module hosts */
+    const gpu_spec *gpu;       /* system's GPU type */
+    int count;                 /* identical modules in this group, >= 1 */
+    int units;                 /* systems per module, 1..max that fit */
+    double commission_t_s;     /* online from this time [s], >= 0 */
+    int64_t gpus;              /* count * units * system->gpus */
+    double it_power_w;         /* count * units * system->max_power_w [W] */
+    double it_capacity_w;      /* count * type->it_power_w [W] */
 } scen_module;
 
 typedef enum fabric_topology {
@@ -75,34 +75,37 @@ typedef enum fabric_topology {
 
 /* A link between two module groups (indices into scenario.modules). */
 typedef struct scen_link {
-    size_t a, b;                 /* module group indices, a != b */
-    double bandwidth_bps;        /* per direction [bit/s], > 0 */
-    double latency_s;            /* one-way [s] */
-    double oversubscription;     /* >= 1 */
+    size_t a, b;             /* module group indices, a != b */
+    double bandwidth_bps;    /* per direction [bit/s], > 0 */
+    double latency_s;        /* one-way [s] */
+    double oversubscription; /* >= 1 */
 } scen_link;
 
 typedef struct scen_fabric {
     fabric_topology topology;
-    double oversubscription;     /* default for the scale-out fabric, >= 1 */
-    double latency_s;            /* default one-way switch latency [s] */
+    double oversubscription; /* default for the scale-out fabric, >= 1 */
+    double latency_s;        /* default one-way switch latency [s] */
     size_t n_links;
     scen_link *links;
 } scen_fabric;
 
-typedef enum solar_tracking { TRACK_NONE = 0, TRACK_SINGLE_AXIS = 1 } solar_tracking;
+typedef enum solar_tracking {
+    TRACK_NONE = 0,
+    TRACK_SINGLE_AXIS = 1
+} solar_tracking;
 
 typedef struct scen_solar {
-    int present;                 /* 0 when the site has no PV */
-    double capacity_w;           /* DC nameplate [W] */
+    int present;       /* 0 when the site has no PV */
+    double capacity_w; /* DC nameplate [W] */
     solar_tracking tracking;
-    double tilt_deg;             /* fixed tilt (tracking none) [deg] */
-    double azimuth_deg;          /* array azimuth, 180 = south [deg] */
-    double losses;               /* PVWatts system losses, [0, 1) */
-    double inverter_limit_w;     /* AC limit [W] = capacity / dc_ac_ratio */
+    double tilt_deg;         /* fixed tilt (tracking none) [deg] */
+    double azimuth_deg;      /* array azimuth, 180 = south [deg] */
+    double losses;           /* PVWatts system losses, [0, 1) */
+    double inverter_limit_w; /* AC limit [W] = capacity / dc_ac_ratio */
     double dc_ac_ratio;
     double inverter_eff;
-    double temp_coeff_per_k;     /* [1/K], negative */
-    double degradation_per_s;    /* [1/s] */
+    double temp_coeff_per_k;  /* [1/K], negative */
+    double degradation_per_s; /* [1/s] */
     double carbon_kg_per_j;
     double cost_usd_per_j;
 } scen_solar;
@@ -111,16 +114,16 @@ typedef enum soh_dist { SOH_NORMAL = 0, SOH_UNIFORM = 1 } soh_dist;
 
 typedef struct scen_battery {
     int present;
-    double capacity_j;           /* usable energy at commissioning [J] */
-    double power_w;              /* max charge/discharge power [W] */
-    double round_trip_eff;       /* (0, 1] */
-    double reserve_floor;        /* minimum state of charge, [0, 1) */
-    double initial_soc;          /* state of charge at t = 0, [floor, 1] */
-    double c_rate_max_per_s;     /* power_w <= this * capacity_j [1/s] */
-    int packs;                   /* packs the capacity is split into, >= 1 */
-    soh_dist soh_dist;           /* how each pack's starting SOH is drawn */
-    double soh_mean, soh_sd;     /* normal: mean and spread */
-    double soh_min, soh_max;     /* clip range (normal) or bounds (uniform) */
+    double capacity_j;       /* usable energy at commissioning [J] */
+    double power_w;          /* max charge/discharge power [W] */
+    double round_trip_eff;   /* (0, 1] */
+    double reserve_floor;    /* minimum state of charge, [0, 1) */
+    double initial_soc;      /* state of charge at t = 0, [floor, 1] */
+    double c_rate_max_per_s; /* power_w <= this * capacity_j [1/s] */
+    int packs;               /* packs the capacity is split into, >= 1 */
+    soh_dist soh_dist;       /* how each pack's starting SOH is drawn */
+    double soh_mean, soh_sd; /* normal: mean and spread */
+    double soh_min, soh_max; /* clip range (normal) or bounds (uniform) */
     double carbon_kg_per_j;
     double cost_usd_per_j;
 } scen_battery;
@@ -128,19 +131,19 @@ typedef struct scen_battery {
 /* Geothermal or hydro: firm capacity with forced outages. */
 typedef struct scen_firm {
     int present;
-    double capacity_w;           /* [W] */
-    double availability;         /* long-run fraction available, [0, 1] */
-    double mtbf_s, mttr_s;       /* forced outages; 0 = none [s] */
-    double monthly_cf[12];       /* hydro: usable fraction per month
-                                    (1 = full capacity); 1 for geothermal */
+    double capacity_w;     /* [W] */
+    double availability;   /* long-run fraction available, [0, 1] */
+    double mtbf_s, mttr_s; /* forced outages; 0 = none [s] */
+    double monthly_cf[12]; /* hydro: usable fraction per month
+                              (1 = full capacity); 1 for geothermal */
     double carbon_kg_per_j;
     double cost_usd_per_j;
 } scen_firm;
 
 /* A time-of-day price window, in local standard time. */
 typedef struct scen_tod_price {
-    double start_s, end_s;       /* seconds after local midnight, start <
-                                    end, within [0, 86400] */
+    double start_s, end_s; /* seconds after local midnight, start <
+                              end, within [0, 86400] */
     double price_usd_per_j;
 } scen_tod_price;
 
@@ -148,11 +151,11 @@ typedef struct scen_tod_price {
 
 typedef struct scen_grid {
     int present;
-    double import_limit_w;       /* [W], >= 0 */
-    double price_usd_per_j;      /* flat price outside the windows */
+    double import_limit_w;  /* [W], >= 0 */
+    double price_usd_per_j; /* flat price outside the windows */
     size_t n_tod;
     scen_tod_price tod[SCEN_MAX_TOD];
-    double carbon_kg_per_j;      /* operational intensity */
+    double carbon_kg_per_j; /* operational intensity */
 } scen_grid;
 
 typedef struct scen_energy {
@@ -166,30 +169,30 @@ typedef struct scen_energy {
 typedef enum ckpt_policy { CKPT_YOUNG_DALY = 0, CKPT_FIXED = 1 } ckpt_policy;
 
 typedef struct scen_job {
-    char name[SCEN_NAME_MAX];    /* unique in the scenario */
-    const llm_arch *model;       /* into the scenario's catalog */
-    const gpu_spec *gpu;         /* GPU type it runs on */
-    char precision[16];          /* label as written, lower case: "bf16",
-                                    "fp8", "fp8-cs", "fp8-mx", "mxfp8",
-                                    "nvfp4" */
-    num_fmt fmt;                 /* tensor-core format of the precision */
-    int gpus;                    /* GPUs it needs, >= 1 */
-    double tokens;               /* tokens to train (steps * gbs * seq) */
-    int64_t steps;               /* optimizer steps, >= 1 */
-    int global_batch;            /* sequences per step */
-    int micro_batch;             /* sequences per micro-batch */
-    int seq_len;                 /* tokens per sequence */
-    int tp, pp, cp, ep, vp;      /* parallel layout; 0 = not given */
-    int fsdp;                    /* 1 = FSDP instead of TP/PP */
+    char name[SCEN_NAME_MAX]; /* unique in the scenario */
+    const llm_arch *model;    /* into the scenario's catalog */
+    const gpu_spec *gpu;      /* GPU type it runs on */
+    char precision[16];       /* label as written, lower case: "bf16",
+                                 "fp8", "fp8-cs", "fp8-mx", "mxfp8",
+                                 "nvfp4" */
+    num_fmt fmt;              /* tensor-core format of the precision */
+    int gpus;                 /* GPUs it needs, >= 1 */
+    double tokens;            /* tokens to train (steps * gbs * seq) */
+    int64_t steps;            /* optimizer steps, >= 1 */
+    int global_batch;         /* sequences per step */
+    int micro_batch;          /* sequences per micro-batch */
+    int seq_len;              /* tokens per sequence */
+    int tp, pp, cp, ep, vp;   /* parallel layout; 0 = not given */
+    int fsdp;                 /* 1 = FSDP instead of TP/PP */
     ckpt_policy ckpt;
-    double ckpt_interval_s;      /* CKPT_FIXED interval [s]; 0 otherwise */
-    double ckpt_write_s;         /* blocking time of one checkpoint [s] */
-    double restart_s;            /* restart overhead after a failure [s] */
-    int hot_spares;              /* GPUs held back to replace failed ones */
-    int priority;                /* higher runs first */
-    double submit_t_s;           /* submission time [s since start] */
-    char release[48];            /* software release whose calibration to
-                                    use ("NeMo 26.08"), or "" */
+    double ckpt_interval_s; /* CKPT_FIXED interval [s]; 0 otherwise */
+    double ckpt_write_s;    /* blocking time of one checkpoint [s] */
+    double restart_s;       /* restart overhead after a failure [s] */
+    int hot_spares;         /* GPUs held back to replace failed ones */
+    int priority;           /* higher runs first */
+    double submit_t_s;      /* submission time [s since start] */
+    char release[48];       /* software release whose calibration to
+                               use ("NeMo 26.08"), or "" */
 } scen_job;
 
 typedef enum shortage_policy {
@@ -199,30 +202,30 @@ typedef enum shortage_policy {
 } shortage_policy;
 
 typedef struct scen_sim {
-    int64_t start_day;           /* days since 1970-01-01 of the start */
-    char start_date[11];         /* "YYYY-MM-DD" */
-    double horizon_s;            /* simulated span [s], > 0 */
-    double step_s;               /* time step [s], > 0, <= horizon */
-    uint64_t seed;               /* master seed */
-    int replications;            /* >= 1 */
+    int64_t start_day;   /* days since 1970-01-01 of the start */
+    char start_date[11]; /* "YYYY-MM-DD" */
+    double horizon_s;    /* simulated span [s], > 0 */
+    double step_s;       /* time step [s], > 0, <= horizon */
+    uint64_t seed;       /* master seed */
+    int replications;    /* >= 1 */
 } scen_sim;
 
 /* Interruptions (models/reliability.h; defaults: Llama 3's rate, and the
  * marked assumptions REL_*_DEFAULT). */
 typedef struct scen_reliability {
-    int failures;                /* 0: no random interruptions or outages */
-    double rate_per_gpu_s;       /* unexpected interruptions [1/(GPU s)] */
-    double node_repair_s;        /* mean repair time of a failed system [s] */
-    double module_mtbf_s;        /* whole-module outages, mean time between
-                                    [s]; 0 = none */
-    double module_mttr_s;        /* mean module repair time [s] */
+    int failures;          /* 0: no random interruptions or outages */
+    double rate_per_gpu_s; /* unexpected interruptions [1/(GPU s)] */
+    double node_repair_s;  /* mean repair time of a failed system [s] */
+    double module_mtbf_s;  /* whole-module outages, mean time between
+                              [s]; 0 = none */
+    double module_mttr_s;  /* mean module repair time [s] */
 } scen_reliability;
 
 typedef struct scenario {
-    char path[SCEN_PATH_MAX];    /* file as given */
-    char dir[SCEN_PATH_MAX];     /* its folder (relative paths resolve here) */
+    char path[SCEN_PATH_MAX]; /* file as given */
+    char dir[SCEN_PATH_MAX];  /* its folder (relative paths resolve here) */
     char description[256];
-    catalog *cat;                /* owned: built-in + scenario overrides */
+    catalog *cat; /* owned: built-in + scenario overrides */
     scen_site site;
     size_t n_modules;
     scen_module *modules;
@@ -233,7 +236,7 @@ typedef struct scenario {
     shortage_policy policy;
     scen_reliability reliability;
     scen_sim sim;
-    char *resolved_text;         /* see scenario_resolved_text */
+    char *resolved_text; /* see scenario_resolved_text */
 } scenario;
 
 /* Reads, overrides, validates and resolves the scenario at path.

@@ -36,7 +36,8 @@ int sched_place(const sched_module *m, size_t n_mod, int gpu_type, int need,
         if (!m[i].online || m[i].gpu_type != gpu_type || m[i].group < 0)
             continue;
         for (size_t k = 0; k < n_mod; k++)
-            if (m[k].online && m[k].gpu_type == gpu_type && m[k].group == m[i].group)
+            if (m[k].online && m[k].gpu_type == gpu_type &&
+                m[k].group == m[i].group)
                 f += m[k].free_sys;
         if (f > best_group_free) {
             best_group_free = f;
@@ -50,7 +51,8 @@ int sched_place(const sched_module *m, size_t n_mod, int gpu_type, int need,
     while (need > 0) {
         int pick = -1;
         for (size_t i = 0; i < n_mod; i++) {
-            if (!m[i].online || m[i].gpu_type != gpu_type || m[i].group != best_group)
+            if (!m[i].online || m[i].gpu_type != gpu_type ||
+                m[i].group != best_group)
                 continue;
             if (take[i] > 0 || m[i].free_sys == 0)
                 continue;
@@ -95,11 +97,12 @@ int sched_shadow(const sched_running *r, size_t n_run, int gpu_type,
     for (size_t i = 0; i < n_run; i++)
         if (r[i].gpu_type == gpu_type)
             v[n++] = r[i];
-    qsort(v, n, sizeof *v, cmp_end);   /* ties keep no order: only sums matter */
+    qsort(v, n, sizeof *v, cmp_end); /* ties keep no order: only sums matter */
     for (size_t i = 0; i < n; i++) {
         avail += v[i].systems;
         /* Jobs ending at the same instant all free their systems then. */
-        if (avail >= need && (i + 1 == n || v[i + 1].est_end_s > v[i].est_end_s)) {
+        if (avail >= need &&
+            (i + 1 == n || v[i + 1].est_end_s > v[i].est_end_s)) {
             *shadow_s = v[i].est_end_s;
             *extra = avail - need;
             free(v);

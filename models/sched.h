@@ -32,11 +32,11 @@
 #include <stddef.h>
 
 typedef struct sched_module {
-    int online;          /* 1 when commissioned and not in an outage */
-    int gpu_type;        /* index of its GPU type (caller's numbering) */
-    int group;           /* fabric group id; modules of one group can be
-                            spanned by one job; < 0: isolated (no links) */
-    int free_sys;        /* free systems now, >= 0 */
+    int online;   /* 1 when commissioned and not in an outage */
+    int gpu_type; /* index of its GPU type (caller's numbering) */
+    int group;    /* fabric group id; modules of one group can be
+                     spanned by one job; < 0: isolated (no links) */
+    int free_sys; /* free systems now, >= 0 */
 } sched_module;
 
 /* Places a job needing `need` systems of gpu_type. take[i] (OUT, n_mod
@@ -48,9 +48,9 @@ int sched_place(const sched_module *m, size_t n_mod, int gpu_type, int need,
 
 /* A running job as the backfill rule sees it. */
 typedef struct sched_running {
-    double est_end_s;    /* estimated end time [s] */
+    double est_end_s; /* estimated end time [s] */
     int gpu_type;
-    int systems;         /* systems it holds */
+    int systems; /* systems it holds */
 } sched_running;
 
 /* The head job's reservation: *shadow_s (OUT) the earliest time at which

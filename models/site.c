@@ -46,68 +46,69 @@
 #define PRIO_ONLINE 3
 #define PRIO_STEP 0
 
-#define CKPT_MIN_INTERVAL_S 60.0   /* floor on a computed interval */
+#define CKPT_MIN_INTERVAL_S 60.0 /* floor on a computed interval */
 
 enum jstate {
-    JS_PENDING = 0,   /* not submitted yet */
-    JS_QUEUED,        /* waiting for systems */
-    JS_RUN,           /* training */
-    JS_CKPT,          /* writing a checkpoint (training blocked) */
-    JS_RESTART,       /* restarting after an interruption or resume */
-    JS_WAIT_REPAIR,   /* a failed system must be repaired first */
-    JS_PAUSED,        /* power pause (checkpointed, GPUs idle) */
-    JS_SHED,          /* power shed (systems off) */
+    JS_PENDING = 0, /* not submitted yet */
+    JS_QUEUED,      /* waiting for systems */
+    JS_RUN,         /* training */
+    JS_CKPT,        /* writing a checkpoint (training blocked) */
+    JS_RESTART,     /* restarting after an interruption or resume */
+    JS_WAIT_REPAIR, /* a failed system must be repaired first */
+    JS_PAUSED,      /* power pause (checkpointed, GPUs idle) */
+    JS_SHED,        /* power shed (systems off) */
     JS_DONE
 };
 
 enum timer_kind { TM_CKPT_START = 1, TM_CKPT_END, TM_RESTART_END, TM_FINISH };
 
 typedef struct smod {
-    size_t grp;            /* scenario module group */
-    int n_sys;             /* installed systems */
+    size_t grp; /* scenario module group */
+    int n_sys;  /* installed systems */
     int free_sys;
-    int repairing;         /* systems out for repair */
+    int repairing; /* systems out for repair */
     int commissioned;
-    int up;                /* 0 during a module outage */
-    int fabric;            /* fabric group id, -1 isolated */
+    int up;     /* 0 during a module outage */
+    int fabric; /* fabric group id, -1 isolated */
     int gpu_type;
-    gsl_rng *r;            /* outage stream "module/<group>/<k>" */
+    gsl_rng *r; /* outage stream "module/<group>/<k>" */
 } smod;
 
 typedef struct sjob {
     const scen_job *sj;
     int state;
-    int *take;             /* [n_mod] working systems per module */
-    int *spare;            /* [n_mod] hot-spare systems per module */
-    int sys_needed;        /* working systems the job needs */
-    int spares_total;      /* spare systems requested */
-    int spares;            /* spare systems still held (sum of spare[]) */
+    int *take;        /* [n_mod] working systems per module */
+    int *spare;       /* [n_mod] hot-spare systems per module */
+    int sys_needed;   /* working systems the job needs */
+    int spares_total; /* spare systems requested */
+    int spares;       /* spare systems still held (sum of spare[]) */
     int sys_gpus;
     int gpu_type;
-    int wait_module;       /* JS_WAIT_REPAIR: module whose repair it awaits */
-    int restart_pending;   /* re-placed after an outage: restart first */
-    double rate;           /* tokens/s of the whole job, undisturbed */
-    double rate0;          /* rate at the first placement (goodput) */
-    double rate_est;       /* rate in one module, for backfill estimates */
-    int skip;              /* scheduler: could not be placed in this pass */
+    int wait_module;     /* JS_WAIT_REPAIR: module whose repair it awaits */
+    int restart_pending; /* re-placed after an outage: restart first */
+    double rate;         /* tokens/s of the whole job, undisturbed */
+    double rate0;        /* rate at the first placement (goodput) */
+    double rate_est;     /* rate in one module, for backfill estimates */
+    int skip;            /* scheduler: could not be placed in this pass */
     double tps_gpu0;
     int modules0;
-    double thr;            /* throughput factor from dispatch, (0, 1] */
+    double thr; /* throughput factor from dispatch, (0, 1] */
     double total, done, saved;
-    double last_t;         /* progress integrated up to here */
-    double since_ckpt_s;   /* training time since the last checkpoint */
-    double tau_s;          /* checkpoint interval (training time) */
-    double fail_rate;      /* interruptions per second while training */
+    double last_t;       /* progress integrated up to here */
+    double since_ckpt_s; /* training time since the last checkpoint */
+    double tau_s;        /* checkpoint interval (training time) */
+    double fail_rate;    /* interruptions per second while training */
     sim_handle timer, fail;
     int timer_kind;
-    gsl_rng *r;            /* stream "job/<name>" */
-    double est_end_s;      /* for backfill */
+    gsl_rng *r;       /* stream "job/<name>" */
+    double est_end_s; /* for backfill */
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
     double it_j, fac_j, ren_j, co2_g, cost, src_j[RES_N_SOURCES];
     /* The current step's charge, for refunds when systems are released. */
-    double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost, st_src_j[RES_N_SOURCES];
+    double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost,
+        st_src_j[RES_N_SOURCES];
     int st_charged;
 } sjob;
 
@@ -120,22 +121,22 @@ typedef struct run {
     smod *mod;
     size_t n_job;
     sjob *job;
-    int *place_tmp;        /* [n_mod] */
-    sched_module *smv;     /* [n_mod] */
-    sched_running *runv;   /* [n_job] */
-    dispatch_job *dj;      /* [n_job * n_groups] */
-    size_t *dj_job;        /* owner job of each dispatch entry */
-    double *base_it;       /* [n_groups] */
-    double *busy_grp;      /* [n_groups] */
-    size_t n_grp;          /* power-model modules = scenario module groups */
-    size_t n_solar;        /* dispatch sources 0..n_solar-1 are PV */
-    int src_kind[8];       /* res_source of each other dispatch source */
+    int *place_tmp;      /* [n_mod] */
+    sched_module *smv;   /* [n_mod] */
+    sched_running *runv; /* [n_job] */
+    dispatch_job *dj;    /* [n_job * n_groups] */
+    size_t *dj_job;      /* owner job of each dispatch entry */
+    double *base_it;     /* [n_groups] */
+    double *busy_grp;    /* [n_groups] */
+    size_t n_grp;        /* power-model modules = scenario module groups */
+    size_t n_solar;      /* dispatch sources 0..n_solar-1 are PV */
+    int src_kind[8];     /* res_source of each other dispatch source */
     size_t n_src_other;
-    load_cfg *lcfg;        /* [n_grp] */
-    load_system *lsys;     /* [n_grp] */
+    load_cfg *lcfg;    /* [n_grp] */
+    load_system *lsys; /* [n_grp] */
     int *gpu_type_of_grp;
-    double step_s, horizon_s, t_step;   /* current step start */
-    double sys_online_s, sys_busy_s;    /* utilization integrals */
+    double step_s, horizon_s, t_step; /* current step start */
+    double sys_online_s, sys_busy_s;  /* utilization integrals */
     double last_util_t;
     res_rep *out;
     size_t cap_ev, cap_st;
@@ -179,7 +180,8 @@ static void log_event(run *R, const sjob *j, int kind, int cause, double value)
     res_event *ev;
     if (!R->o->record_events)
         return;
-    sim_grow((void **)&out->events, &R->cap_ev, out->n_events + 1, sizeof *out->events);
+    sim_grow((void **)&out->events, &R->cap_ev, out->n_events + 1,
+             sizeof *out->events);
     ev = &out->events[out->n_events++];
     ev->t_s = R->e.now_s;
     ev->job = (int32_t)(j - R->job);
@@ -225,15 +227,18 @@ int site_job_throughput(const scenario *s, const scen_job *j,
         /* Scenario releases are written as in the data ("NeMo 26.04");
          * the model keys them by short id ("26.04"). */
         static _Thread_local char rel[48];
-        q.release = j->release[0] ? tp_release_id(j->release, rel, sizeof rel) : NULL;
+        q.release =
+            j->release[0] ? tp_release_id(j->release, rel, sizeof rel) : NULL;
         if (q.release && tp_model_release(tp, q.release) < 0) {
             char valid[1024] = "";
             for (int i = 0; i < tp->n_releases; i++) {
                 size_t l = strlen(valid);
-                snprintf(valid + l, sizeof valid - l, "%s%s", i ? ", " : "", tp->releases[i]);
+                snprintf(valid + l, sizeof valid - l, "%s%s", i ? ", " : "",
+                         tp->releases[i]);
             }
             return sim_err_set(err, SIM_ENOTFOUND, s->path, 0,
-                               "jobs.%s.release: no calibration for release '%s' (expected one of: %s)",
+                               "jobs.%s.release: no calibration for release "
+                               "'%s' (expected one of: %s)",
                                j->name, j->release, valid);
         }
     }
@@ -241,10 +246,10 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.dp_link_latency_s = dp_latency_s;
     rc = tp_predict(tp, &q, out);
     if (rc != SIM_OK)
-        return sim_err_set(err, rc, NULL, 0,
-                           "job '%s': cannot predict its throughput on %d %s: %s",
-                           j->name, j->gpus, j->gpu->name,
-                           out->why[0] ? out->why : sim_strerror(rc));
+        return sim_err_set(
+            err, rc, NULL, 0,
+            "job '%s': cannot predict its throughput on %d %s: %s", j->name,
+            j->gpus, j->gpu->name, out->why[0] ? out->why : sim_strerror(rc));
     return SIM_OK;
 }
 
@@ -312,8 +317,9 @@ static void set_timer(run *R, sjob *j, double at_s, int kind)
         sim_cancel(&R->e, j->timer);
     j->timer = 0;
     j->timer_kind = kind;
-    if (isfinite(at_s) && sim_schedule(&R->e, at_s, PRIO_TIMER, job_timer_fn, R,
-                                       (uint64_t)(j - R->job), &j->timer) != SIM_OK)
+    if (isfinite(at_s) &&
+        sim_schedule(&R->e, at_s, PRIO_TIMER, job_timer_fn, R,
+                     (uint64_t)(j - R->job), &j->timer) != SIM_OK)
         fail_run(R, SIM_EINVAL);
 }
 
@@ -322,7 +328,8 @@ static void set_timer(run *R, sjob *j, double at_s, int kind)
 static void schedule_training(run *R, sjob *j)
 {
     double now = R->e.now_s, rate = j->rate * j->thr;
-    double t_fin = rate > 0 ? now + (j->total - j->done) / rate : (double)INFINITY;
+    double t_fin =
+        rate > 0 ? now + (j->total - j->done) / rate : (double)INFINITY;
     double t_ck = now + (j->tau_s - j->since_ckpt_s);
     if (t_ck < now)
         t_ck = now;
@@ -339,8 +346,10 @@ static void schedule_failure(run *R, sjob *j)
     j->fail = 0;
     if (!(j->fail_rate > 0))
         return;
-    if (sim_schedule(&R->e, R->e.now_s + gsl_ran_exponential(j->r, 1.0 / j->fail_rate),
-                     PRIO_FAIL, job_fail_fn, R, (uint64_t)(j - R->job), &j->fail) != SIM_OK)
+    if (sim_schedule(&R->e,
+                     R->e.now_s + gsl_ran_exponential(j->r, 1.0 / j->fail_rate),
+                     PRIO_FAIL, job_fail_fn, R, (uint64_t)(j - R->job),
+                     &j->fail) != SIM_OK)
         fail_run(R, SIM_EINVAL);
 }
 
@@ -383,7 +392,8 @@ static void accrue_util(run *R)
             const smod *md = &R->mod[m];
             if (md->commissioned && md->up) {
                 R->sys_online_s += dt * md->n_sys;
-                R->sys_busy_s += dt * (md->n_sys - md->free_sys - md->repairing);
+                R->sys_busy_s +=
+                    dt * (md->n_sys - md->free_sys - md->repairing);
             }
         }
     }
@@ -496,10 +506,13 @@ static void node_repair_fn(sim *e, void *ctx, uint64_t arg);
 /* One system of module m goes out for repair. */
 static void send_to_repair(run *R, size_t m, sjob *waiting)
 {
-    uint64_t a = ((uint64_t)m << 32) | (waiting ? (uint64_t)(waiting - R->job) + 1 : 0);
-    double dt = gsl_ran_exponential(waiting ? waiting->r : R->mod[m].r, R->o->rel.node_repair_s);
+    uint64_t a =
+        ((uint64_t)m << 32) | (waiting ? (uint64_t)(waiting - R->job) + 1 : 0);
+    double dt = gsl_ran_exponential(waiting ? waiting->r : R->mod[m].r,
+                                    R->o->rel.node_repair_s);
     R->mod[m].repairing++;
-    if (sim_schedule(&R->e, R->e.now_s + dt, PRIO_REPAIR, node_repair_fn, R, a, NULL) != SIM_OK)
+    if (sim_schedule(&R->e, R->e.now_s + dt, PRIO_REPAIR, node_repair_fn, R, a,
+                     NULL) != SIM_OK)
         fail_run(R, SIM_EINVAL);
 }
 
@@ -514,7 +527,7 @@ static void node_repair_fn(sim *e, void *ctx, uint64_t arg)
     if (md->repairing > 0)
         md->repairing--;
     if (!md->up)
-        return;   /* the module outage took the systems; its repair restores */
+        return; /* the module outage took the systems; its repair restores */
     if (jw) {
         sjob *j = &R->job[jw - 1];
         if (j->state == JS_WAIT_REPAIR && (size_t)j->wait_module == m) {
@@ -590,7 +603,7 @@ static void job_fail_fn(sim *e, void *ctx, uint64_t arg)
                     sim_cancel(&R->e, j->timer);
                 j->timer = 0;
                 send_to_repair(R, m, j);
-                return;   /* no failures while it waits */
+                return; /* no failures while it waits */
             }
         }
     }
@@ -605,8 +618,10 @@ static void schedule_module_outage(run *R, size_t m)
     const site_rel *rl = &R->o->rel;
     if (!rl->enabled || !(rl->module_mtbf_s > 0))
         return;
-    if (sim_schedule(&R->e, R->e.now_s + gsl_ran_exponential(R->mod[m].r, rl->module_mtbf_s),
-                     PRIO_MOD, mod_event_fn, R, (uint64_t)m << 1, NULL) != SIM_OK)
+    if (sim_schedule(
+            &R->e,
+            R->e.now_s + gsl_ran_exponential(R->mod[m].r, rl->module_mtbf_s),
+            PRIO_MOD, mod_event_fn, R, (uint64_t)m << 1, NULL) != SIM_OK)
         fail_run(R, SIM_EINVAL);
 }
 
@@ -633,9 +648,11 @@ static void mod_event_fn(sim *e, void *ctx, uint64_t arg)
      * with its checkpoint; its other systems go back to their modules. */
     for (size_t k = 0; k < R->n_job; k++) {
         sjob *j = &R->job[k];
-        if (j->take[m] == 0 && !(j->state == JS_WAIT_REPAIR && (size_t)j->wait_module == m))
+        if (j->take[m] == 0 &&
+            !(j->state == JS_WAIT_REPAIR && (size_t)j->wait_module == m))
             continue;
-        if (j->state == JS_QUEUED || j->state == JS_DONE || j->state == JS_PENDING)
+        if (j->state == JS_QUEUED || j->state == JS_DONE ||
+            j->state == JS_PENDING)
             continue;
         job_advance(R, j);
         {
@@ -649,8 +666,10 @@ static void mod_event_fn(sim *e, void *ctx, uint64_t arg)
     }
     md->up = 0;
     md->free_sys = 0;
-    if (sim_schedule(&R->e, R->e.now_s + gsl_ran_exponential(md->r, R->o->rel.module_mttr_s),
-                     PRIO_MOD, mod_event_fn, R, (uint64_t)m << 1 | 1u, NULL) != SIM_OK)
+    if (sim_schedule(
+            &R->e,
+            R->e.now_s + gsl_ran_exponential(md->r, R->o->rel.module_mttr_s),
+            PRIO_MOD, mod_event_fn, R, (uint64_t)m << 1 | 1u, NULL) != SIM_OK)
         fail_run(R, SIM_EINVAL);
 }
 
@@ -671,7 +690,8 @@ static void submit_fn(sim *e, void *ctx, uint64_t arg)
     (void)e;
     /* The backfill estimate, and an early error for a job that cannot be
      * predicted at all. */
-    if (site_job_throughput(R->s, j->sj, R->o->tp, 0.0, 0.0, &tr, R->err) != SIM_OK) {
+    if (site_job_throughput(R->s, j->sj, R->o->tp, 0.0, 0.0, &tr, R->err) !=
+        SIM_OK) {
         fail_run(R, SIM_EINVAL);
         return;
     }
@@ -701,7 +721,9 @@ static void set_fail_rate(run *R, sjob *j)
         j->tau_s = j->sj->ckpt_interval_s;
     } else {
         mtbi = lam > 0 ? 1.0 / lam : (double)INFINITY;
-        j->tau_s = isfinite(mtbi) ? rel_daly_interval_s(j->sj->ckpt_write_s, mtbi) : (double)INFINITY;
+        j->tau_s = isfinite(mtbi)
+                       ? rel_daly_interval_s(j->sj->ckpt_write_s, mtbi)
+                       : (double)INFINITY;
         if (j->tau_s < CKPT_MIN_INTERVAL_S)
             j->tau_s = CKPT_MIN_INTERVAL_S;
     }
@@ -717,7 +739,8 @@ static int try_place(run *R, sjob *j, int need_total)
         R->smv[m].group = R->mod[m].fabric;
         R->smv[m].free_sys = R->mod[m].free_sys;
     }
-    used = sched_place(R->smv, R->n_mod, j->gpu_type, need_total, 1, R->place_tmp);
+    used =
+        sched_place(R->smv, R->n_mod, j->gpu_type, need_total, 1, R->place_tmp);
     if (used == 0)
         return 0;
     {
@@ -726,7 +749,8 @@ static int try_place(run *R, sjob *j, int need_total)
         int spares = j->spares_total;
         accrue_util(R);
         placement_link(R, j, R->place_tmp, &bps, &lat);
-        if (site_job_throughput(R->s, j->sj, R->o->tp, bps, lat, &tr, R->err) != SIM_OK) {
+        if (site_job_throughput(R->s, j->sj, R->o->tp, bps, lat, &tr, R->err) !=
+            SIM_OK) {
             fail_run(R, SIM_EINVAL);
             return 0;
         }
@@ -744,7 +768,8 @@ static int try_place(run *R, sjob *j, int need_total)
         }
         j->rate = tr.tokens_per_s_per_gpu * j->sj->gpus;
         if (!(j->rate > 0)) {
-            sim_err_set(R->err, SIM_EINVAL, NULL, 0, "job '%s': predicted throughput is %g tokens/s",
+            sim_err_set(R->err, SIM_EINVAL, NULL, 0,
+                        "job '%s': predicted throughput is %g tokens/s",
                         j->sj->name, j->rate);
             fail_run(R, SIM_EINVAL);
             return 0;
@@ -805,11 +830,13 @@ static void schedule_jobs(run *R)
             int extra, free_now = 0;
             size_t n_run = 0;
             for (size_t m = 0; m < R->n_mod; m++)
-                if (R->mod[m].commissioned && R->mod[m].up && R->mod[m].gpu_type == head->gpu_type)
+                if (R->mod[m].commissioned && R->mod[m].up &&
+                    R->mod[m].gpu_type == head->gpu_type)
                     free_now += R->mod[m].free_sys;
             for (size_t k = 0; k < R->n_job; k++) {
                 sjob *j = &R->job[k];
-                if (j->state == JS_QUEUED || j->state == JS_DONE || j->state == JS_PENDING)
+                if (j->state == JS_QUEUED || j->state == JS_DONE ||
+                    j->state == JS_PENDING)
                     continue;
                 R->runv[n_run].est_end_s = j->est_end_s;
                 R->runv[n_run].gpu_type = j->gpu_type;
@@ -817,7 +844,8 @@ static void schedule_jobs(run *R)
                 n_run++;
             }
             sched_shadow(R->runv, n_run, head->gpu_type, free_now,
-                         head->sys_needed + head->spares_total, &shadow, &extra);
+                         head->sys_needed + head->spares_total, &shadow,
+                         &extra);
             for (;;) {
                 sjob *best = NULL;
                 for (size_t k = 0; k < R->n_job; k++) {
@@ -836,10 +864,11 @@ static void schedule_jobs(run *R)
                 if (!best)
                     break;
                 if (try_place(R, best, best->sys_needed + best->spares_total)) {
-                    if (best->gpu_type == head->gpu_type && best->est_end_s > shadow)
+                    if (best->gpu_type == head->gpu_type &&
+                        best->est_end_s > shadow)
                         extra -= best->sys_needed + best->spares_total;
                 } else {
-                    best->skip = 1;   /* for the rest of this pass */
+                    best->skip = 1; /* for the rest of this pass */
                 }
                 if (R->err_code)
                     return;
@@ -877,8 +906,9 @@ static void charge_job(run *R, sjob *j, const dispatch_job_out *jo,
 
 static int holds_power(const sjob *j)
 {
-    return j->state == JS_RUN || j->state == JS_CKPT || j->state == JS_RESTART ||
-           j->state == JS_WAIT_REPAIR || j->state == JS_PAUSED || j->state == JS_SHED;
+    return j->state == JS_RUN || j->state == JS_CKPT ||
+           j->state == JS_RESTART || j->state == JS_WAIT_REPAIR ||
+           j->state == JS_PAUSED || j->state == JS_SHED;
 }
 
 /* Applies the dispatch decision for job j over the coming step. */
@@ -939,8 +969,8 @@ static void apply_decision(run *R, sjob *j, const dispatch_job_out *jo)
 }
 
 /* Source mix of the load served this step, as J per J of load. */
-static void step_mix(const run *R, const dispatch_out *o, double mix[RES_N_SOURCES],
-                     double w[RES_N_SOURCES])
+static void step_mix(const run *R, const dispatch_out *o,
+                     double mix[RES_N_SOURCES], double w[RES_N_SOURCES])
 {
     double tot = 0.0;
     memset(w, 0, RES_N_SOURCES * sizeof *w);
@@ -986,7 +1016,8 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
             if (nsys <= 0)
                 continue;
             R->busy_grp[g] += nsys;
-            load_training_demand(&R->lcfg[g], &R->lsys[g], nsys * R->lsys[g].n_gpus,
+            load_training_demand(&R->lcfg[g], &R->lsys[g],
+                                 nsys * R->lsys[g].n_gpus,
                                  LOAD_DEFAULT_COMPUTE_FRAC, &d);
             R->dj[nd].module = g;
             R->dj[nd].gpu_w = d.gpu_w;
@@ -1006,11 +1037,14 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
     for (size_t g = 0; g < R->n_grp; g++) {
         double down = 0;
         for (size_t m = 0; m < R->n_mod; m++)
-            if (R->mod[m].grp == g && (!R->mod[m].up || !R->mod[m].commissioned))
+            if (R->mod[m].grp == g &&
+                (!R->mod[m].up || !R->mod[m].commissioned))
                 down += R->mod[m].n_sys;
-        R->base_it[g] = site_power_module_base_it_w(R->sp, g, e->now_s, R->busy_grp[g] + down);
+        R->base_it[g] = site_power_module_base_it_w(R->sp, g, e->now_s,
+                                                    R->busy_grp[g] + down);
     }
-    if (site_power_step(R->sp, e->now_s, R->dj, nd, R->base_it, &o, R->err) != SIM_OK) {
+    if (site_power_step(R->sp, e->now_s, R->dj, nd, R->base_it, &o, R->err) !=
+        SIM_OK) {
         fail_run(R, SIM_ENUMERIC);
         return;
     }
@@ -1043,7 +1077,8 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
         size_t n;
         const site_power_record *rec = site_power_records(R->sp, &n);
         res_step *st;
-        sim_grow((void **)&out->steps, &R->cap_st, out->n_steps + 1, sizeof *out->steps);
+        sim_grow((void **)&out->steps, &R->cap_st, out->n_steps + 1,
+                 sizeof *out->steps);
         st = &out->steps[out->n_steps++];
         memset(st, 0, sizeof *st);
         st->t_s = e->now_s;
@@ -1057,14 +1092,17 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
         st->shortfall_w = o->shortfall_w;
         st->throttle = o->throttle;
         if (rec && n > 0) {
-            st->soc_frac = site_power_n_batteries(R->sp) ? rec[n - 1].soc : (double)NAN;
-            st->soh_frac = site_power_n_batteries(R->sp) ? rec[n - 1].soh : (double)NAN;
+            st->soc_frac =
+                site_power_n_batteries(R->sp) ? rec[n - 1].soc : (double)NAN;
+            st->soh_frac =
+                site_power_n_batteries(R->sp) ? rec[n - 1].soh : (double)NAN;
             st->ambient_c = rec[n - 1].t_db_c;
             st->pue = rec[n - 1].pue;
         }
     }
     if (e->now_s + R->step_s < R->horizon_s - 1e-9 * R->horizon_s) {
-        if (sim_schedule(e, e->now_s + R->step_s, PRIO_STEP, step_fn, R, 0, NULL) != SIM_OK)
+        if (sim_schedule(e, e->now_s + R->step_s, PRIO_STEP, step_fn, R, 0,
+                         NULL) != SIM_OK)
             fail_run(R, SIM_EINVAL);
     } else {
         R->t_step = e->now_s;
@@ -1139,11 +1177,13 @@ static void fill_results(run *R)
         rj->submit_s = j->sj->submit_t_s;
         rj->start_s = j->start_s;
         rj->end_s = rj->completed ? j->end_s : (double)NAN;
-        rj->time_to_train_s = rj->completed ? j->end_s - rj->submit_s : (double)NAN;
+        rj->time_to_train_s =
+            rj->completed ? j->end_s - rj->submit_s : (double)NAN;
         rj->run_time_s = rj->completed ? j->end_s - j->start_s : (double)NAN;
         rj->gpu_s = j->gpu_s;
         rj->goodput = rj->completed && rj->run_time_s > 0
-                          ? j->total / j->rate0 / rj->run_time_s : (double)NAN;
+                          ? j->total / j->rate0 / rj->run_time_s
+                          : (double)NAN;
         rj->tokens = j->done;
         rj->tokens_per_s_per_gpu = j->tps_gpu0;
         rj->gpus = j->sj->gpus;
@@ -1155,7 +1195,8 @@ static void fill_results(run *R)
         rj->facility_energy_j = j->fac_j;
         for (int s = 0; s < RES_N_SOURCES; s++)
             rj->energy_by_source_j[s] = j->src_j[s];
-        rj->renewable_fraction = j->fac_j > 0 ? j->ren_j / j->fac_j : (double)NAN;
+        rj->renewable_fraction =
+            j->fac_j > 0 ? j->ren_j / j->fac_j : (double)NAN;
         rj->co2_kg = j->co2_g / 1000.0;
         rj->cost_usd = j->cost;
     }
@@ -1167,15 +1208,20 @@ static void fill_results(run *R)
     st->curtailed_j = t->curtailed_j;
     st->shortfall_j = t->shortfall_j;
     st->hours_short = t->hours_short;
-    st->utilization = R->sys_online_s > 0 ? R->sys_busy_s / R->sys_online_s : 0.0;
+    st->utilization =
+        R->sys_online_s > 0 ? R->sys_busy_s / R->sys_online_s : 0.0;
     st->battery_cycles = t->battery_efc;
-    st->battery_soh_final = site_power_n_batteries(R->sp) ? t->battery_soh : (double)NAN;
-    st->renewable_fraction = t->facility_j > 0 ? t->renewable_j / t->facility_j : (double)NAN;
+    st->battery_soh_final =
+        site_power_n_batteries(R->sp) ? t->battery_soh : (double)NAN;
+    st->renewable_fraction =
+        t->facility_j > 0 ? t->renewable_j / t->facility_j : (double)NAN;
     st->co2_kg = t->carbon_g / 1000.0;
     st->cost_usd = t->cost_usd;
     st->pue_mean = t->it_j > 0 ? t->facility_j / t->it_j : (double)NAN;
-    st->solar_capacity_factor = t->solar_p_ac0_w > 0 && t->time_s > 0
-                                    ? t->solar_j / (t->solar_p_ac0_w * t->time_s) : (double)NAN;
+    st->solar_capacity_factor =
+        t->solar_p_ac0_w > 0 && t->time_s > 0
+            ? t->solar_j / (t->solar_p_ac0_w * t->time_s)
+            : (double)NAN;
 }
 
 int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
@@ -1187,15 +1233,16 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     memset(out, 0, sizeof *out);
     out->replication = o->replication;
     if (!o->tp)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "site_run: no throughput model");
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "site_run: no throughput model");
     R.s = s;
     R.o = o;
     R.err = err;
     R.out = out;
     R.step_s = s->sim.step_s;
     R.horizon_s = s->sim.horizon_s;
-    rc = site_power_from_scenario(s, o->weather, o->seed, o->replication, o->record_steps,
-                                  &R.sp, err);
+    rc = site_power_from_scenario(s, o->weather, o->seed, o->replication,
+                                  o->record_steps, &R.sp, err);
     if (rc != SIM_OK)
         return rc;
     sim_init(&R.e);
@@ -1245,7 +1292,8 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
                     md->fabric = find_root(p, (int)g);
                     md->gpu_type = gpu_type_index(s, sm->gpu);
                     snprintf(name, sizeof name, "module/%s/%d", sm->name, k);
-                    md->r = rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+                    md->r = rng_stream_new(NULL, o->seed, o->replication,
+                                           rng_stream_id(name));
                 }
             }
         }
@@ -1276,28 +1324,33 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
         j->thr = 1.0;
         j->tau_s = INFINITY;
         snprintf(name, sizeof name, "job/%s", sj->name);
-        j->r = rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+        j->r =
+            rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
     }
     R.place_tmp = sim_xcalloc(R.n_mod ? R.n_mod : 1, sizeof *R.place_tmp);
     R.smv = sim_xcalloc(R.n_mod ? R.n_mod : 1, sizeof *R.smv);
     R.runv = sim_xcalloc(R.n_job ? R.n_job : 1, sizeof *R.runv);
-    R.dj = sim_xcalloc((R.n_job ? R.n_job : 1) * (R.n_grp ? R.n_grp : 1), sizeof *R.dj);
-    R.dj_job = sim_xcalloc((R.n_job ? R.n_job : 1) * (R.n_grp ? R.n_grp : 1), sizeof *R.dj_job);
+    R.dj = sim_xcalloc((R.n_job ? R.n_job : 1) * (R.n_grp ? R.n_grp : 1),
+                       sizeof *R.dj);
+    R.dj_job = sim_xcalloc((R.n_job ? R.n_job : 1) * (R.n_grp ? R.n_grp : 1),
+                           sizeof *R.dj_job);
     R.base_it = sim_xcalloc(R.n_grp ? R.n_grp : 1, sizeof *R.base_it);
     R.busy_grp = sim_xcalloc(R.n_grp ? R.n_grp : 1, sizeof *R.busy_grp);
 
     /* Initial events. */
     rc = site_power_attach(R.sp, &R.e);
     for (size_t m = 0; m < R.n_mod && rc == SIM_OK; m++)
-        rc = sim_schedule(&R.e, s->modules[R.mod[m].grp].commission_t_s, PRIO_ONLINE,
-                          mod_online_fn, &R, m, NULL);
+        rc = sim_schedule(&R.e, s->modules[R.mod[m].grp].commission_t_s,
+                          PRIO_ONLINE, mod_online_fn, &R, m, NULL);
     for (size_t k = 0; k < R.n_job && rc == SIM_OK; k++)
-        rc = sim_schedule(&R.e, s->jobs[k].submit_t_s, PRIO_SUBMIT, submit_fn, &R, k, NULL);
+        rc = sim_schedule(&R.e, s->jobs[k].submit_t_s, PRIO_SUBMIT, submit_fn,
+                          &R, k, NULL);
     if (rc == SIM_OK)
         rc = sim_schedule(&R.e, 0.0, PRIO_STEP, step_fn, &R, 0, NULL);
     if (rc != SIM_OK) {
         run_free(&R);
-        return sim_err_set(err, rc, NULL, 0, "site_run: could not schedule the initial events");
+        return sim_err_set(err, rc, NULL, 0,
+                           "site_run: could not schedule the initial events");
     }
     sim_run_until(&R.e, R.horizon_s);
     if (R.err_code != SIM_OK) {

@@ -54,15 +54,15 @@
  * (facts.md 4.1); the repair and module figures have no published source
  * and are assumptions, overridable in the scenario (reliability group). */
 typedef struct site_rel {
-    int enabled;               /* 0: no random interruptions (tests) */
-    double rate_per_gpu_s;     /* unexpected interruptions [1/(GPU s)] */
-    rel_mix mix;               /* cause mix of those interruptions */
-    double node_repair_s;      /* mean time to repair a failed system [s];
-                                  assumption: 4 h */
-    double module_mtbf_s;      /* mean time between whole-module outages
-                                  [s], 0 = none; assumption: 1 per year */
-    double module_mttr_s;      /* mean module repair time [s]; assumption:
-                                  12 h */
+    int enabled;           /* 0: no random interruptions (tests) */
+    double rate_per_gpu_s; /* unexpected interruptions [1/(GPU s)] */
+    rel_mix mix;           /* cause mix of those interruptions */
+    double node_repair_s;  /* mean time to repair a failed system [s];
+                              assumption: 4 h */
+    double module_mtbf_s;  /* mean time between whole-module outages
+                              [s], 0 = none; assumption: 1 per year */
+    double module_mttr_s;  /* mean module repair time [s]; assumption:
+                              12 h */
 } site_rel;
 
 /* Fills r with the defaults above. */
@@ -73,12 +73,12 @@ void site_rel_default(site_rel *r);
 void site_rel_from_scenario(site_rel *r, const scenario *s);
 
 typedef struct site_opts {
-    uint64_t seed;             /* master seed */
-    uint32_t replication;      /* replication index, >= 0 */
-    int record_steps;          /* 1: fill res_rep.steps */
-    int record_events;         /* 1: fill res_rep.events */
+    uint64_t seed;        /* master seed */
+    uint32_t replication; /* replication index, >= 0 */
+    int record_steps;     /* 1: fill res_rep.steps */
+    int record_events;    /* 1: fill res_rep.events */
     site_rel rel;
-    const tp_model *tp;        /* calibrated throughput model (required) */
+    const tp_model *tp;          /* calibrated throughput model (required) */
     const climate_year *weather; /* the scenario's weather file, loaded by
                                   the caller; NULL for monthly normals */
 } site_opts;

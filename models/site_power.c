@@ -28,14 +28,14 @@ struct site_power {
     supply_cfg *supply_cfg;
     site_power_module *module;
     uint64_t seed, rep;
-    const climate_year *wx;      /* current weather year */
-    climate_year *syn;           /* owned synthetic year, or NULL */
-    gsl_rng *clim_r;             /* climate stream (synthetic only) */
-    long wx_year;                /* simulated year index of wx (-1: none) */
-    double *pv_ac;               /* [n_solar][8760] */
+    const climate_year *wx; /* current weather year */
+    climate_year *syn;      /* owned synthetic year, or NULL */
+    gsl_rng *clim_r;        /* climate stream (synthetic only) */
+    long wx_year;           /* simulated year index of wx (-1: none) */
+    double *pv_ac;          /* [n_solar][8760] */
     long pv_year;
     battery **bat;
-    double *pool_c, *pool_cost, *pool_ren;   /* per battery, of stored J */
+    double *pool_c, *pool_cost, *pool_ren; /* per battery, of stored J */
     supply *src;
     dispatch_source *dsrc;
     dispatch_store *dst;
@@ -106,7 +106,8 @@ static int ensure_year(site_power *sp, long year, sim_err *err)
         sp->wx_year = year;
     } else {
         while (sp->wx_year < year) {
-            int rc = climate_synthesize(&sp->c.normals, sp->clim_r, sp->syn, err);
+            int rc =
+                climate_synthesize(&sp->c.normals, sp->clim_r, sp->syn, err);
             if (rc != SIM_OK)
                 return rc;
             sp->wx_year++;
@@ -115,7 +116,8 @@ static int ensure_year(site_power *sp, long year, sim_err *err)
     }
     if (sp->pv_year != year && (sp->pv_year < 0 || !sp->c.weather)) {
         for (size_t i = 0; i < sp->c.n_solar; i++)
-            solar_year(&sp->solar[i], sp->wx, sp->pv_ac + i * CLIMATE_HOURS, NULL);
+            solar_year(&sp->solar[i], sp->wx, sp->pv_ac + i * CLIMATE_HOURS,
+                       NULL);
         sp->pv_year = year;
     }
     return SIM_OK;
@@ -126,22 +128,34 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
 {
     if (!(c->step_s > 0 && c->step_s <= 86400.0))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "site.step_s: out of range (got %g, expected 0 < step <= 86400)",
-                           c->step_s), NULL;
+                           "site.step_s: out of range (got %g, expected 0 < "
+                           "step <= 86400)",
+                           c->step_s),
+               NULL;
     if (!(c->start_hoy_h >= 0 && c->start_hoy_h < CLIMATE_HOURS))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "site.start_hoy_h: out of range (got %g, expected 0..8760)",
-                           c->start_hoy_h), NULL;
+        return sim_err_set(
+                   err, SIM_EINVAL, NULL, 0,
+                   "site.start_hoy_h: out of range (got %g, expected 0..8760)",
+                   c->start_hoy_h),
+               NULL;
     if ((unsigned)c->policy > DISPATCH_POLICY_SHED)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "site.policy: unknown (%d)",
-                           (int)c->policy), NULL;
-    if (!(c->solar_degradation_per_s >= 0 && c->solar_degradation_per_s < 1e-6) ||
-        !(c->battery_carbon_g_per_j >= 0 && isfinite(c->battery_carbon_g_per_j)) ||
-        !(c->battery_price_usd_per_j >= 0 && isfinite(c->battery_price_usd_per_j)))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "site: solar degradation, battery carbon and price must be >= 0 "
-                           "(got %g /s, %g g/J, %g USD/J)", c->solar_degradation_per_s,
-                           c->battery_carbon_g_per_j, c->battery_price_usd_per_j), NULL;
+                           "site.policy: unknown (%d)", (int)c->policy),
+               NULL;
+    if (!(c->solar_degradation_per_s >= 0 &&
+          c->solar_degradation_per_s < 1e-6) ||
+        !(c->battery_carbon_g_per_j >= 0 &&
+          isfinite(c->battery_carbon_g_per_j)) ||
+        !(c->battery_price_usd_per_j >= 0 &&
+          isfinite(c->battery_price_usd_per_j)))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "site: solar degradation, battery carbon and price "
+                           "must be >= 0 "
+                           "(got %g /s, %g g/J, %g USD/J)",
+                           c->solar_degradation_per_s,
+                           c->battery_carbon_g_per_j,
+                           c->battery_price_usd_per_j),
+               NULL;
     for (size_t i = 0; i < c->n_solar; i++)
         if (solar_cfg_check(&c->solar[i], err) != SIM_OK)
             return NULL;
@@ -152,7 +166,8 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
             return NULL;
         if (!(m->n_systems >= 0 && isfinite(m->n_systems) && m->online_s >= 0))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "module %s: n_systems and online_s must be >= 0", m->name),
+                               "module %s: n_systems and online_s must be >= 0",
+                               m->name),
                    NULL;
     }
     if (!c->weather && climate_normals_check(&c->normals, err) != SIM_OK)
@@ -172,7 +187,8 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     sp->c.module = sp->module;
     sp->wx_year = -1;
     sp->pv_year = -1;
-    sp->pv_ac = sim_xcalloc((c->n_solar ? c->n_solar : 1) * CLIMATE_HOURS, sizeof(double));
+    sp->pv_ac = sim_xcalloc((c->n_solar ? c->n_solar : 1) * CLIMATE_HOURS,
+                            sizeof(double));
     sp->bat = sim_xcalloc(c->n_battery + 1, sizeof(battery *));
     sp->pool_c = sim_xcalloc(c->n_battery + 1, sizeof(double));
     sp->pool_cost = sim_xcalloc(c->n_battery + 1, sizeof(double));
@@ -181,28 +197,31 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     for (size_t i = 0; i < c->n_battery; i++) {
         char name[64];
         snprintf(name, sizeof name, "battery/%zu/pack", i);
-        sp->bat[i] = battery_new(&c->battery[i], seed, rep, rng_stream_id(name), err);
+        sp->bat[i] =
+            battery_new(&c->battery[i], seed, rep, rng_stream_id(name), err);
         if (!sp->bat[i])
             goto fail;
-        sp->pool_ren[i] = battery_stored_j(sp->bat[i]) * c->battery_initial_renewable;
+        sp->pool_ren[i] =
+            battery_stored_j(sp->bat[i]) * c->battery_initial_renewable;
     }
     for (size_t i = 0; i < c->n_source; i++) {
         char name[80];
         snprintf(name, sizeof name, "source/%s/%zu", c->source[i].name, i);
-        if (supply_init(&sp->src[i], &c->source[i], seed, rep, rng_stream_id(name), err) !=
-            SIM_OK)
+        if (supply_init(&sp->src[i], &c->source[i], seed, rep,
+                        rng_stream_id(name), err) != SIM_OK)
             goto fail;
     }
     if (!c->weather) {
         sp->syn = climate_year_new();
         sp->clim_r = rng_stream_new(NULL, seed, rep, rng_stream_id("climate"));
     }
-    sp->dsrc = sim_xcalloc(c->n_solar + c->n_source + 1, sizeof(dispatch_source));
+    sp->dsrc =
+        sim_xcalloc(c->n_solar + c->n_source + 1, sizeof(dispatch_source));
     sp->dst = sim_xcalloc(c->n_battery + 1, sizeof(dispatch_store));
     sp->dmod = sim_xcalloc(c->n_module + 1, sizeof(dispatch_module));
     sp->cap_job = 16;
-    sp->out = dispatch_out_new(c->n_solar + c->n_source, c->n_battery, c->n_module,
-                               sp->cap_job);
+    sp->out = dispatch_out_new(c->n_solar + c->n_source, c->n_battery,
+                               c->n_module, sp->cap_job);
     if (ensure_year(sp, (long)(c->start_hoy_h / CLIMATE_HOURS), err) != SIM_OK)
         goto fail;
     sp->tot.pue_min = INFINITY;
@@ -219,7 +238,8 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
             cap += battery_capacity_j(sp->bat[i]);
             cap_new += battery_capacity_j(sp->bat[i]) / battery_soh(sp->bat[i]);
         }
-        sp->tot.battery_soh0 = sp->tot.battery_soh = cap_new > 0 ? cap / cap_new : 0;
+        sp->tot.battery_soh0 = sp->tot.battery_soh =
+            cap_new > 0 ? cap / cap_new : 0;
     }
     return sp;
 fail:
@@ -257,15 +277,17 @@ double site_power_module_base_it_w(const site_power *sp, size_t m, double t_s,
     double idle = md->n_systems - busy_systems;
     if (idle < 0)
         idle = 0;
-    double w = load_module_overhead_w(&md->load, &md->system, md->n_systems) +
-               idle * load_system_w(&md->load, &md->system, LOAD_IDLE, 0, NULL, NULL);
+    double w =
+        load_module_overhead_w(&md->load, &md->system, md->n_systems) +
+        idle * load_system_w(&md->load, &md->system, LOAD_IDLE, 0, NULL, NULL);
     return load_module_it_w(&md->load, w, NULL);
 }
 
 void site_power_module_nominal(const site_power *sp, size_t m, load_demand *out)
 {
     const site_power_module *md = &sp->module[m];
-    load_training_demand(&md->load, &md->system, md->n_systems * md->system.n_gpus,
+    load_training_demand(&md->load, &md->system,
+                         md->n_systems * md->system.n_gpus,
                          LOAD_DEFAULT_COMPUTE_FRAC, out);
     double ovh = load_module_overhead_w(&md->load, &md->system, md->n_systems);
     double room = md->load.it_capacity_w - ovh;
@@ -279,15 +301,17 @@ void site_power_module_nominal(const site_power *sp, size_t m, load_demand *out)
     }
 }
 
-int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t n_jobs,
-                    const double *base_it_w, const dispatch_out **out_p, sim_err *err)
+int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
+                    size_t n_jobs, const double *base_it_w,
+                    const dispatch_out **out_p, sim_err *err)
 {
     const site_power_cfg *c = &sp->c;
     double dt = c->step_s;
     if (!(t_s >= 0) || !isfinite(t_s) || (sp->stepped && t_s < sp->last_t))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "site_power_step: time %g s is before the last step %g s", t_s,
-                           sp->last_t);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "site_power_step: time %g s is before the last step %g s", t_s,
+            sp->last_t);
     double hoy_abs = c->start_hoy_h + t_s / 3600.0;
     long hi = (long)floor(hoy_abs + 1e-9);
     int rc = ensure_year(sp, hi / CLIMATE_HOURS, err);
@@ -308,8 +332,9 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
     }
     for (size_t i = 0; i < c->n_source; i++, k++) {
         supply *s = &sp->src[i];
-        sp->dsrc[k].role = s->c.kind == SUPPLY_GEOTHERMAL ? DISPATCH_MUST_TAKE :
-                           s->c.kind == SUPPLY_HYDRO ? DISPATCH_FIRM : DISPATCH_GRID;
+        sp->dsrc[k].role = s->c.kind == SUPPLY_GEOTHERMAL ? DISPATCH_MUST_TAKE
+                           : s->c.kind == SUPPLY_HYDRO    ? DISPATCH_FIRM
+                                                          : DISPATCH_GRID;
         sp->dsrc[k].avail_w = supply_available_w(s, hoy, dt);
         sp->dsrc[k].carbon_g_per_j = s->c.carbon_g_per_j;
         sp->dsrc[k].price_usd_per_j = supply_price_usd_per_j(s, hoy);
@@ -325,40 +350,45 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
         d->eta_d = battery_eta_discharge(bt);
         /* Per stored joule: the charging mix, plus the storage's own
          * carbon and cost per joule delivered (x eta_d converts). */
-        d->carbon_g_per_j = (st > 0 ? sp->pool_c[b] / st : 0) +
-                            c->battery_carbon_g_per_j * battery_eta_discharge(bt);
-        d->cost_usd_per_j = c->battery_price_usd_per_j > 0
-                                ? c->battery_price_usd_per_j * battery_eta_discharge(bt)
-                                : (st > 0 ? sp->pool_cost[b] / st : 0);
+        d->carbon_g_per_j =
+            (st > 0 ? sp->pool_c[b] / st : 0) +
+            c->battery_carbon_g_per_j * battery_eta_discharge(bt);
+        d->cost_usd_per_j =
+            c->battery_price_usd_per_j > 0
+                ? c->battery_price_usd_per_j * battery_eta_discharge(bt)
+                : (st > 0 ? sp->pool_cost[b] / st : 0);
         d->renewable_frac = st > 0 ? fmin(1.0, sp->pool_ren[b] / st) : 0;
     }
     for (size_t m = 0; m < c->n_module; m++) {
         sp->dmod[m].base_it_w = base_it_w ? base_it_w[m] : 0.0;
-        sp->dmod[m].pue = cooling_pue(&sp->module[m].cooling, w->t_db_c, w->t_wb_c);
+        sp->dmod[m].pue =
+            cooling_pue(&sp->module[m].cooling, w->t_db_c, w->t_wb_c);
     }
     if (n_jobs > sp->cap_job) {
         dispatch_out_free(sp->out);
         while (sp->cap_job < n_jobs)
             sp->cap_job *= 2;
-        sp->out = dispatch_out_new(c->n_solar + c->n_source, c->n_battery, c->n_module,
-                                   sp->cap_job);
+        sp->out = dispatch_out_new(c->n_solar + c->n_source, c->n_battery,
+                                   c->n_module, sp->cap_job);
     }
-    dispatch_in in = { dt, c->policy, sp->dsrc, k, sp->dst, c->n_battery,
-                       sp->dmod, c->n_module, jobs, n_jobs };
+    dispatch_in in = {dt,           c->policy, sp->dsrc,    k,    sp->dst,
+                      c->n_battery, sp->dmod,  c->n_module, jobs, n_jobs};
     dispatch_out *o = sp->out;
     rc = dispatch_step(&in, o, err);
     if (rc != SIM_OK)
         return rc;
 
     /* Apply to the batteries and keep their stored mix. */
-    double fade = 0, stored_all = 0, cap_all = 0, cap_new_all = 0, efc_w = 0, cap0_all = 0;
+    double fade = 0, stored_all = 0, cap_all = 0, cap_new_all = 0, efc_w = 0,
+           cap0_all = 0;
     for (size_t b = 0; b < c->n_battery; b++) {
         battery *bt = sp->bat[b];
         double st0 = battery_stored_j(bt);
         battery_flow f;
         rc = battery_step(bt, o->st_charge_w[b], o->st_discharge_w[b], dt, &f);
         if (rc != SIM_OK)
-            return sim_err_set(err, rc, NULL, 0, "battery %zu: invalid step", b);
+            return sim_err_set(err, rc, NULL, 0, "battery %zu: invalid step",
+                               b);
         double out_frac = st0 > 0 ? (f.withdrawn_j) / st0 : 0;
         if (out_frac > 1)
             out_frac = 1;
@@ -389,7 +419,7 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
 
     /* Totals and the record. */
     site_power_totals *t = &sp->tot;
-    double solar_w = 0, kind_w[3] = { 0, 0, 0 };
+    double solar_w = 0, kind_w[3] = {0, 0, 0};
     for (size_t i = 0; i < c->n_solar; i++)
         solar_w += o->src_w[i];
     for (size_t i = 0; i < c->n_source; i++)
@@ -434,7 +464,8 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs, size_t
         outages += sp->src[i].n_outages;
     t->outages = outages;
     if (c->record) {
-        sim_grow((void **)&sp->rec, &sp->cap_rec, sp->n_rec + 1, sizeof *sp->rec);
+        sim_grow((void **)&sp->rec, &sp->cap_rec, sp->n_rec + 1,
+                 sizeof *sp->rec);
         site_power_record *r = &sp->rec[sp->n_rec++];
         r->t_s = t_s;
         r->t_db_c = w->t_db_c;
@@ -491,7 +522,8 @@ static void on_step(sim *e, void *ctx, uint64_t arg)
         rc = site_power_step(r->sp, t, jobs, n, base, NULL, r->err);
     if (rc != SIM_OK) {
         if (r->err && r->err->code == SIM_OK)
-            sim_err_set(r->err, rc, NULL, 0, "site power demand failed at t = %g s", t);
+            sim_err_set(r->err, rc, NULL, 0,
+                        "site power demand failed at t = %g s", t);
         r->rc = rc;
         sim_stop(e);
         return;
@@ -501,17 +533,19 @@ static void on_step(sim *e, void *ctx, uint64_t arg)
         sim_schedule(e, next, SITE_POWER_PRIO_STEP, on_step, r, 0, NULL);
 }
 
-int site_power_run(site_power *sp, sim *e, double horizon_s, site_power_demand_fn demand,
-                   void *ctx, sim_err *err)
+int site_power_run(site_power *sp, sim *e, double horizon_s,
+                   site_power_demand_fn demand, void *ctx, sim_err *err)
 {
     if (!(horizon_s > e->now_s) || !isfinite(horizon_s) || !demand)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "site_power_run: horizon %g s must be after now %g s", horizon_s,
-                           e->now_s);
-    run_ctx r = { sp, demand, ctx, horizon_s, SIM_OK, err };
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "site_power_run: horizon %g s must be after now %g s", horizon_s,
+            e->now_s);
+    run_ctx r = {sp, demand, ctx, horizon_s, SIM_OK, err};
     int rc = site_power_attach(sp, e);
     if (rc == SIM_OK)
-        rc = sim_schedule(e, e->now_s, SITE_POWER_PRIO_STEP, on_step, &r, 0, NULL);
+        rc = sim_schedule(e, e->now_s, SITE_POWER_PRIO_STEP, on_step, &r, 0,
+                          NULL);
     if (rc != SIM_OK)
         return sim_err_set(err, rc, NULL, 0, "site_power_run: cannot schedule");
     rc = sim_run_until(e, horizon_s);
@@ -520,7 +554,10 @@ int site_power_run(site_power *sp, sim *e, double horizon_s, site_power_demand_f
     return rc == SIM_EINTR ? SIM_OK : rc;
 }
 
-const site_power_totals *site_power_get_totals(const site_power *sp) { return &sp->tot; }
+const site_power_totals *site_power_get_totals(const site_power *sp)
+{
+    return &sp->tot;
+}
 
 const site_power_record *site_power_records(const site_power *sp, size_t *n)
 {
@@ -528,8 +565,23 @@ const site_power_record *site_power_records(const site_power *sp, size_t *n)
     return sp->rec;
 }
 
-size_t site_power_n_batteries(const site_power *sp) { return sp->c.n_battery; }
-const battery *site_power_battery(const site_power *sp, size_t i) { return sp->bat[i]; }
-size_t site_power_n_sources(const site_power *sp) { return sp->c.n_source; }
-supply *site_power_supply(site_power *sp, size_t i) { return &sp->src[i]; }
-double site_power_step_s(const site_power *sp) { return sp->c.step_s; }
+size_t site_power_n_batteries(const site_power *sp)
+{
+    return sp->c.n_battery;
+}
+const battery *site_power_battery(const site_power *sp, size_t i)
+{
+    return sp->bat[i];
+}
+size_t site_power_n_sources(const site_power *sp)
+{
+    return sp->c.n_source;
+}
+supply *site_power_supply(site_power *sp, size_t i)
+{
+    return &sp->src[i];
+}
+double site_power_step_s(const site_power *sp)
+{
+    return sp->c.step_s;
+}

@@ -53,71 +53,75 @@
 #include "sim/err.h"
 #include "sim/sim.h"
 
-#define SITE_POWER_PRIO_OUTAGE 10    /* outage events run before steps */
+#define SITE_POWER_PRIO_OUTAGE 10 /* outage events run before steps */
 #define SITE_POWER_PRIO_STEP 0
 
 /* A module (a Spark unit) for the power model. */
 typedef struct site_power_module {
     char name[48];
-    load_cfg load;            /* IT capacity and state fractions */
-    load_system system;       /* the system type it hosts */
-    double n_systems;         /* systems installed */
-    cooling_cfg cooling;      /* its PUE curve */
-    double online_s;          /* time it comes online (0 = from the start) */
+    load_cfg load;       /* IT capacity and state fractions */
+    load_system system;  /* the system type it hosts */
+    double n_systems;    /* systems installed */
+    cooling_cfg cooling; /* its PUE curve */
+    double online_s;     /* time it comes online (0 = from the start) */
 } site_power_module;
 
 typedef struct site_power_cfg {
     char name[64];
-    const climate_year *weather;    /* borrowed; NULL = synthesise */
-    climate_monthly normals;        /* used when weather is NULL */
-    double start_hoy_h;             /* hour of year at t = 0, [0, 8760) */
-    double step_s;                  /* dispatch step, 900 s */
-    dispatch_policy policy;         /* shortage policy */
-    const solar_cfg *solar;         size_t n_solar;
-    const battery_cfg *battery;     size_t n_battery;
-    const supply_cfg *source;       size_t n_source;
-    const site_power_module *module; size_t n_module;
-    double solar_carbon_g_per_j;    /* 48 g/kWh, IPCC AR5 utility PV
-                                       median (facts.md 3.5) */
-    double solar_price_usd_per_j;   /* 58 $/MWh, middle of Lazard v18
-                                       utility PV 38-78 (facts.md 3.7) */
-    double solar_degradation_per_s; /* PV output fades linearly from t = 0:
-                                       x (1 - d t); 0 default (the plant's
-                                       first-year yield; NREL ATB gives
-                                       0.7 %/yr, facts.md 3.1) */
-    double battery_carbon_g_per_j;  /* per J discharged, on top of the
-                                       stored energy's own mix; 0 */
-    double battery_price_usd_per_j; /* per J discharged (levelized cost
-                                       of storage). When > 0 it replaces
-                                       the stored energy's own cost: an
-                                       LCOS already includes the cost of
-                                       the charging energy (Lazard), so
-                                       adding both would count it twice.
-                                       0: the stored energy's cost only */
+    const climate_year *weather; /* borrowed; NULL = synthesise */
+    climate_monthly normals;     /* used when weather is NULL */
+    double start_hoy_h;          /* hour of year at t = 0, [0, 8760) */
+    double step_s;               /* dispatch step, 900 s */
+    dispatch_policy policy;      /* shortage policy */
+    const solar_cfg *solar;
+    size_t n_solar;
+    const battery_cfg *battery;
+    size_t n_battery;
+    const supply_cfg *source;
+    size_t n_source;
+    const site_power_module *module;
+    size_t n_module;
+    double solar_carbon_g_per_j;      /* 48 g/kWh, IPCC AR5 utility PV
+                                         median (facts.md 3.5) */
+    double solar_price_usd_per_j;     /* 58 $/MWh, middle of Lazard v18
+                                         utility PV 38-78 (facts.md 3.7) */
+    double solar_degradation_per_s;   /* PV output fades linearly from t = 0:
+                                         x (1 - d t); 0 default (the plant's
+                                         first-year yield; NREL ATB gives
+                                         0.7 %/yr, facts.md 3.1) */
+    double battery_carbon_g_per_j;    /* per J discharged, on top of the
+                                         stored energy's own mix; 0 */
+    double battery_price_usd_per_j;   /* per J discharged (levelized cost
+                                         of storage). When > 0 it replaces
+                                         the stored energy's own cost: an
+                                         LCOS already includes the cost of
+                                         the charging energy (Lazard), so
+                                         adding both would count it twice.
+                                         0: the stored energy's cost only */
     double battery_initial_renewable; /* renewable fraction of the charge
                                        the batteries hold at t = 0, [0, 1];
                                        0 default (site_power_scn: 1 for an
                                        off-grid site, whose packs can only
                                        have been charged on site) */
-    int record;                     /* 1 = keep per-step records */
+    int record;                       /* 1 = keep per-step records */
 } site_power_cfg;
 
 /* One step's record (mean powers over the step). */
 typedef struct site_power_record {
-    double t_s;               /* step start */
-    double t_db_c, t_wb_c;    /* ambient */
-    double pue;               /* facility / IT served (1 if no load) */
-    double it_w, facility_w;  /* served */
-    double demand_w;          /* facility demand before the policy */
-    double solar_w;           /* PV output incl. curtailed */
+    double t_s;              /* step start */
+    double t_db_c, t_wb_c;   /* ambient */
+    double pue;              /* facility / IT served (1 if no load) */
+    double it_w, facility_w; /* served */
+    double demand_w;         /* facility demand before the policy */
+    double solar_w;          /* PV output incl. curtailed */
     double geothermal_w, hydro_w, grid_w;
-    double discharge_w, charge_w;   /* batteries, at the bus */
+    double discharge_w, charge_w; /* batteries, at the bus */
     double curtailed_w, shortfall_w, loss_w;
-    double soc;               /* stored / capacity over all batteries */
-    double soh;               /* capacity / new capacity over all batteries */
-    double throttle;          /* GPU power fraction applied (1 = none) */
+    double soc;      /* stored / capacity over all batteries */
+    double soh;      /* capacity / new capacity over all batteries */
+    double throttle; /* GPU power fraction applied (1 = none) */
     uint32_t n_throttled, n_paused, n_shed;
-    double carbon_g, cost_usd, renewable_j;   /* of the load served */
+    double carbon_g, cost_usd, renewable_j; /* of the load served */
 } site_power_record;
 
 /* Totals over the steps run so far. */
@@ -125,23 +129,23 @@ typedef struct site_power_totals {
     size_t steps;
     double time_s;
     double it_j, facility_j, demand_j;
-    double solar_j;           /* PV generation incl. curtailed */
+    double solar_j; /* PV generation incl. curtailed */
     double geothermal_j, hydro_j, grid_j;
     double discharge_j, charge_j, curtailed_j, shortfall_j, loss_j, fade_loss_j;
-    double renewable_j, carbon_g, cost_usd;   /* of the load served */
-    double hours_short;       /* steps with shortfall or any job not at full
-                                 power, in hours */
-    double hours_unserved;    /* steps with unserved load, in hours */
-    double pue_min, pue_max;  /* over steps with load */
+    double renewable_j, carbon_g, cost_usd; /* of the load served */
+    double hours_short;      /* steps with shortfall or any job not at full
+                                power, in hours */
+    double hours_unserved;   /* steps with unserved load, in hours */
+    double pue_min, pue_max; /* over steps with load */
     double t_db_min_c, t_db_max_c;
-    double battery_efc;       /* capacity-weighted mean over banks */
-    double battery_soh0, battery_soh;   /* at start and now */
-    double solar_p_ac0_w, solar_p_dc0_w;  /* nameplates */
-    double stored_j;          /* added to storage (charge x eta_c) */
-    double withdrawn_j;       /* removed from storage (discharge / eta_d) */
-    double balance_max_rel;   /* worst step energy balance */
-    double grid_max_w;        /* peak import */
-    uint64_t outages;         /* forced outages begun */
+    double battery_efc;                  /* capacity-weighted mean over banks */
+    double battery_soh0, battery_soh;    /* at start and now */
+    double solar_p_ac0_w, solar_p_dc0_w; /* nameplates */
+    double stored_j;                     /* added to storage (charge x eta_c) */
+    double withdrawn_j;     /* removed from storage (discharge / eta_d) */
+    double balance_max_rel; /* worst step energy balance */
+    double grid_max_w;      /* peak import */
+    uint64_t outages;       /* forced outages begun */
 } site_power_totals;
 
 typedef struct site_power site_power;
@@ -191,7 +195,8 @@ double site_power_module_base_it_w(const site_power *sp, size_t m, double t_s,
 
 /* Module m's nominal training demand with every system busy (compute
  * fraction LOAD_DEFAULT_COMPUTE_FRAC), clipped to its IT capacity. */
-void site_power_module_nominal(const site_power *sp, size_t m, load_demand *out);
+void site_power_module_nominal(const site_power *sp, size_t m,
+                               load_demand *out);
 
 const site_power_totals *site_power_get_totals(const site_power *sp);
 

@@ -47,24 +47,28 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     c.step_s = s->sim.step_s;
     c.record = record;
     c.start_hoy_h = start_hoy_h(s->sim.start_day);
-    c.policy = s->policy == SHORTAGE_PAUSE ? DISPATCH_POLICY_PAUSE
+    c.policy = s->policy == SHORTAGE_PAUSE  ? DISPATCH_POLICY_PAUSE
                : s->policy == SHORTAGE_SHED ? DISPATCH_POLICY_SHED
                                             : DISPATCH_POLICY_THROTTLE;
     if (s->site.climate.kind != CLIMATE_NORMALS) {
         /* EPW and hourly CSV alike: the caller loads the file
          * (io/climate_load.h); never fall back to normals silently. */
         if (!weather)
-            return sim_err_set(err, SIM_EINVAL, s->path, 0,
-                               "site.climate: the weather file '%s' was not loaded",
-                               s->site.climate.path);
+            return sim_err_set(
+                err, SIM_EINVAL, s->path, 0,
+                "site.climate: the weather file '%s' was not loaded",
+                s->site.climate.path);
         c.weather = weather;
     } else {
-        const climate_monthly *b = climate_builtin(s->site.climate.normals[0]
-                                                       ? s->site.climate.normals : "las-vegas");
+        const climate_monthly *b = climate_builtin(
+            s->site.climate.normals[0] ? s->site.climate.normals : "las-vegas");
         if (!b)
             return sim_err_set(err, SIM_ECONFIG, s->path, 0,
-                               "site.climate.normals: no built-in normals '%s' in the power model "
-                               "(expected %s)", s->site.climate.normals, climate_builtin_names());
+                               "site.climate.normals: no built-in normals '%s' "
+                               "in the power model "
+                               "(expected %s)",
+                               s->site.climate.normals,
+                               climate_builtin_names());
         c.normals = *b;
         if (!s->site.climate.normals[0]) {
             for (int m = 0; m < 12; m++) {
@@ -80,8 +84,9 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
                 mean += b->t_range_k[m] / 12.0;
             if (fabs(s->site.climate.diurnal_range_k - mean) > 1e-9 && mean > 0)
                 for (int m = 0; m < 12; m++)
-                    c.normals.t_range_k[m] =
-                        b->t_range_k[m] * s->site.climate.diurnal_range_k / mean;
+                    c.normals.t_range_k[m] = b->t_range_k[m] *
+                                             s->site.climate.diurnal_range_k /
+                                             mean;
         }
         snprintf(c.normals.name, sizeof c.normals.name, "%s", s->site.name);
         c.normals.lat_deg = s->site.latitude_deg;
@@ -92,7 +97,9 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     if (en->solar.present) {
         solar_cfg_default(&pv, en->solar.capacity_w);
         pv.dc_ac_ratio = en->solar.dc_ac_ratio;
-        pv.tracking = en->solar.tracking == TRACK_SINGLE_AXIS ? SOLAR_SINGLE_AXIS : SOLAR_FIXED;
+        pv.tracking = en->solar.tracking == TRACK_SINGLE_AXIS
+                          ? SOLAR_SINGLE_AXIS
+                          : SOLAR_FIXED;
         pv.tilt_deg = en->solar.tilt_deg;
         pv.azimuth_deg = en->solar.azimuth_deg;
         pv.losses = en->solar.losses;
@@ -106,8 +113,11 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     }
     if (en->battery.present) {
         const scen_battery *b = &en->battery;
-        double soh = b->soh_dist == SOH_UNIFORM ? 0.5 * (b->soh_min + b->soh_max) : b->soh_mean;
-        battery_cfg_default(&bat, (size_t)b->packs, b->capacity_j / (b->packs * soh));
+        double soh = b->soh_dist == SOH_UNIFORM
+                         ? 0.5 * (b->soh_min + b->soh_max)
+                         : b->soh_mean;
+        battery_cfg_default(&bat, (size_t)b->packs,
+                            b->capacity_j / (b->packs * soh));
         bat.second_life = 1;
         bat.soh_mean = soh;
         bat.soh_sd = b->soh_dist == SOH_UNIFORM ? 0.0 : b->soh_sd;
@@ -128,9 +138,9 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.battery_initial_renewable = en->grid.present ? 0.0 : 1.0;
     }
     {
-        const scen_firm *f[2] = { &en->geothermal, &en->hydro };
-        const supply_kind k[2] = { SUPPLY_GEOTHERMAL, SUPPLY_HYDRO };
-        const char *nm[2] = { "geothermal", "hydro" };
+        const scen_firm *f[2] = {&en->geothermal, &en->hydro};
+        const supply_kind k[2] = {SUPPLY_GEOTHERMAL, SUPPLY_HYDRO};
+        const char *nm[2] = {"geothermal", "hydro"};
         for (int i = 0; i < 2; i++) {
             supply_cfg *u;
             if (!f[i]->present)
@@ -170,8 +180,10 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         for (size_t w = 0; w < g->n_tod; w++)
             for (int h = 0; h < 24; h++) {
                 double mid = (h + 0.5) * 3600.0;
-                if (mid >= g->tod[w].start_s && mid < g->tod[w].end_s && g->price_usd_per_j > 0)
-                    u->tod_mult[h] = g->tod[w].price_usd_per_j / g->price_usd_per_j;
+                if (mid >= g->tod[w].start_s && mid < g->tod[w].end_s &&
+                    g->price_usd_per_j > 0)
+                    u->tod_mult[h] =
+                        g->tod[w].price_usd_per_j / g->price_usd_per_j;
             }
     }
     c.source = sup;
@@ -186,8 +198,9 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         pm->system.gpu_tdp_w = sm->gpu->tdp_w;
         pm->system.system_max_w = sm->system->max_power_w;
         pm->n_systems = (double)sm->count * sm->units;
-        cooling_cfg_default(&pm->cooling, sm->type->liquid ? COOLING_LIQUID_DRY
-                                                            : COOLING_AIR_ECONOMIZER);
+        cooling_cfg_default(&pm->cooling, sm->type->liquid
+                                              ? COOLING_LIQUID_DRY
+                                              : COOLING_AIR_ECONOMIZER);
         pm->online_s = sm->commission_t_s;
     }
     c.module = mods;

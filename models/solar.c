@@ -52,37 +52,47 @@ int solar_cfg_check(const solar_cfg *c, sim_err *err)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "solar.p_dc0_w: must be > 0 (got %g)", c->p_dc0_w);
     if (!(c->dc_ac_ratio >= 0.5 && c->dc_ac_ratio <= 3.0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.dc_ac_ratio: out of range (got %g, expected 0.5..3)",
-                           c->dc_ac_ratio);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar.dc_ac_ratio: out of range (got %g, expected 0.5..3)",
+            c->dc_ac_ratio);
     if (!(c->tilt_deg >= 0 && c->tilt_deg <= 90))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.tilt_deg: out of range (got %g, expected 0..90)",
-                           c->tilt_deg);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar.tilt_deg: out of range (got %g, expected 0..90)",
+            c->tilt_deg);
     if (!(c->max_angle_deg >= 0 && c->max_angle_deg <= 90))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.max_angle_deg: out of range (got %g, expected 0..90)",
-                           c->max_angle_deg);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar.max_angle_deg: out of range (got %g, expected 0..90)",
+            c->max_angle_deg);
     if (!(c->gcr > 0 && c->gcr < 1))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.gcr: out of range (got %g, expected (0, 1))", c->gcr);
+                           "solar.gcr: out of range (got %g, expected (0, 1))",
+                           c->gcr);
     if (!(c->albedo >= 0 && c->albedo <= 1))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.albedo: out of range (got %g, expected 0..1)", c->albedo);
+                           "solar.albedo: out of range (got %g, expected 0..1)",
+                           c->albedo);
     if (!(c->losses >= 0 && c->losses < 1))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.losses: out of range (got %g, expected [0, 1))", c->losses);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar.losses: out of range (got %g, expected [0, 1))", c->losses);
     if (!(c->inv_eff > 0 && c->inv_eff <= 1))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.inv_eff: out of range (got %g, expected (0, 1])", c->inv_eff);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar.inv_eff: out of range (got %g, expected (0, 1])",
+            c->inv_eff);
     if (!(c->gamma_per_k > -0.02 && c->gamma_per_k <= 0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar.gamma_per_k: out of range (got %g, expected -0.02..0)",
-                           c->gamma_per_k);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar.gamma_per_k: out of range (got %g, expected -0.02..0)",
+            c->gamma_per_k);
     if (!(c->iam_b0 >= 0 && c->iam_b0 < 1) || !isfinite(c->sapm_a) ||
         !isfinite(c->sapm_b) || !isfinite(c->sapm_dt_k))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "solar: iam_b0 or Sandia temperature parameters invalid");
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "solar: iam_b0 or Sandia temperature parameters invalid");
     return SIM_OK;
 }
 
@@ -108,17 +118,22 @@ void solar_position(double hoy_h, double lat_deg, double lon_deg, double tz_h,
     double r_au = 1.000001018 * (1 - e * e) / (1 + e * cos(true_anom * DEG));
     double omega = (125.04 - 1934.136 * jc) * DEG;
     double app_long = true_long - 0.00569 - 0.00478 * sin(omega);
-    double eps0 = 23.0 + (26.0 + (21.448 - jc * (46.815 + jc * (0.00059 -
-                  jc * 0.001813))) / 60.0) / 60.0;
+    double eps0 =
+        23.0 +
+        (26.0 +
+         (21.448 - jc * (46.815 + jc * (0.00059 - jc * 0.001813))) / 60.0) /
+            60.0;
     double eps = (eps0 + 0.00256 * cos(omega)) * DEG;
     double decl = asin(sin(eps) * sin(app_long * DEG));
     double y = tan(eps / 2) * tan(eps / 2);
     double l0r = l0 * DEG;
-    double eot_min = 4.0 / DEG * (y * sin(2 * l0r) - 2 * e * sin(mr) +
-                     4 * e * y * sin(mr) * cos(2 * l0r) -
-                     0.5 * y * y * sin(4 * l0r) - 1.25 * e * e * sin(2 * mr));
+    double eot_min = 4.0 / DEG *
+                     (y * sin(2 * l0r) - 2 * e * sin(mr) +
+                      4 * e * y * sin(mr) * cos(2 * l0r) -
+                      0.5 * y * y * sin(4 * l0r) - 1.25 * e * e * sin(2 * mr));
     double local_min = fmod(hoy, 24.0) * 60.0;
-    double tst = fmod(local_min + eot_min + 4.0 * lon_deg - 60.0 * tz_h, 1440.0);
+    double tst =
+        fmod(local_min + eot_min + 4.0 * lon_deg - 60.0 * tz_h, 1440.0);
     if (tst < 0)
         tst += 1440.0;
     double ha = tst / 4.0 < 0 ? tst / 4.0 + 180.0 : tst / 4.0 - 180.0;
@@ -200,8 +215,8 @@ double solar_erbs_fraction(double kt)
     if (kt <= 0.22)
         return 1.0 - 0.09 * kt;
     if (kt <= 0.80)
-        return 0.9511 - 0.1604 * kt + 4.388 * kt * kt -
-               16.638 * kt * kt * kt + 12.336 * kt * kt * kt * kt;
+        return 0.9511 - 0.1604 * kt + 4.388 * kt * kt - 16.638 * kt * kt * kt +
+               12.336 * kt * kt * kt * kt;
     return 0.165;
 }
 
@@ -235,7 +250,8 @@ double solar_ac_from_poa(const solar_cfg *c, double poa, double t_cell_c,
 {
     double pdc = 0.0;
     if (poa > 0) {
-        pdc = poa / 1000.0 * c->p_dc0_w * (1.0 + c->gamma_per_k * (t_cell_c - 25.0));
+        pdc = poa / 1000.0 * c->p_dc0_w *
+              (1.0 + c->gamma_per_k * (t_cell_c - 25.0));
         pdc *= 1.0 - c->losses;
         if (pdc < 0)
             pdc = 0;
@@ -271,9 +287,8 @@ static double tracker_angle(const solar_cfg *c, double sx, double sy, double sz)
     return th;
 }
 
-void solar_plant(const solar_cfg *c, const solar_pos *p, double ghi,
-                 double dni, double dhi, double t_amb_c, double wind_m_s,
-                 solar_out *out)
+void solar_plant(const solar_cfg *c, const solar_pos *p, double ghi, double dni,
+                 double dhi, double t_amb_c, double wind_m_s, solar_out *out)
 {
     out->poa_w_m2 = 0;
     out->p_dc_w = 0;
@@ -328,17 +343,18 @@ void solar_plant(const solar_cfg *c, const solar_pos *p, double ghi,
 void solar_year(const solar_cfg *c, const climate_year *y, double *p_ac_w,
                 solar_annual *out)
 {
-    solar_annual a = { 0 };
+    solar_annual a = {0};
     double p_ac0 = solar_p_ac0_w(c);
-    double month_e[12] = { 0 }, month_h[12] = { 0 };
+    double month_e[12] = {0}, month_h[12] = {0};
     for (size_t i = 0; i < CLIMATE_HOURS; i++) {
         const climate_hour *h = &y->h[i];
         solar_pos sp;
-        solar_out o = { 0 };
-        double up = solar_position_hour((double)i, y->lat_deg, y->lon_deg, y->tz_h, &sp);
+        solar_out o = {0};
+        double up = solar_position_hour((double)i, y->lat_deg, y->lon_deg,
+                                        y->tz_h, &sp);
         if (up > 0 && (h->ghi_w_m2 > 0 || h->dni_w_m2 > 0))
-            solar_plant(c, &sp, h->ghi_w_m2, h->dni_w_m2, h->dhi_w_m2, h->t_db_c,
-                        h->wind_m_s, &o);
+            solar_plant(c, &sp, h->ghi_w_m2, h->dni_w_m2, h->dhi_w_m2,
+                        h->t_db_c, h->wind_m_s, &o);
         if (p_ac_w)
             p_ac_w[i] = o.p_ac_w;
         int m = climate_month_of_hour(i);

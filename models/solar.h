@@ -26,57 +26,57 @@
 #include "models/climate.h"
 #include "sim/err.h"
 
-#define SOLAR_CONSTANT_W_M2 1361.0   /* Kopp & Lean (2011), GRL 38 L01706 */
+#define SOLAR_CONSTANT_W_M2 1361.0 /* Kopp & Lean (2011), GRL 38 L01706 */
 
 /* Where the sun is at one instant. */
 typedef struct solar_pos {
-    double zenith_deg;      /* 0 = overhead, > 90 below the horizon */
-    double azimuth_deg;     /* clockwise from north: 90 east, 180 south */
-    double dni_extra_w_m2;  /* extraterrestrial normal irradiance */
-    double decl_deg;        /* solar declination */
+    double zenith_deg;     /* 0 = overhead, > 90 below the horizon */
+    double azimuth_deg;    /* clockwise from north: 90 east, 180 south */
+    double dni_extra_w_m2; /* extraterrestrial normal irradiance */
+    double decl_deg;       /* solar declination */
 } solar_pos;
 
 typedef enum solar_mount {
-    SOLAR_FIXED = 0,        /* fixed tilt and azimuth */
-    SOLAR_SINGLE_AXIS = 1   /* horizontal axis, rotates east-west */
+    SOLAR_FIXED = 0,      /* fixed tilt and azimuth */
+    SOLAR_SINGLE_AXIS = 1 /* horizontal axis, rotates east-west */
 } solar_mount;
 
 /* One PV plant. Defaults (solar_cfg_default) follow facts.md 3.1 and the
  * facts-more.md 5 Mojave reference run; each is overridable. */
 typedef struct solar_cfg {
-    double p_dc0_w;         /* DC nameplate at STC, > 0 */
-    double dc_ac_ratio;     /* P_dc0 / P_ac0 (ILR), NREL ATB 1.34 */
+    double p_dc0_w;     /* DC nameplate at STC, > 0 */
+    double dc_ac_ratio; /* P_dc0 / P_ac0 (ILR), NREL ATB 1.34 */
     solar_mount tracking;
-    double tilt_deg;        /* fixed: tilt from horizontal [0, 90] */
-    double azimuth_deg;     /* fixed: surface azimuth (180 = south);
-                               single-axis: axis azimuth (180 = N-S axis) */
-    double max_angle_deg;   /* single-axis rotation limit, 60 */
-    int backtrack;          /* single-axis: 1 = backtrack so rows never shade
-                               each other (default; row shading itself is not
-                               modelled, so 0 is optimistic) */
-    double gcr;             /* ground coverage ratio for backtracking, 0.35
-                               (assumption) */
-    double albedo;          /* ground reflectance, 0.2 (facts-more.md 5) */
-    double gamma_per_k;     /* power temperature coefficient, -0.0037
-                               (facts-more.md 5; facts.md 3.1 range) */
-    double losses;          /* PVWatts system losses, 0.1408 (facts.md 3.1) */
-    double inv_eff;         /* inverter efficiency, 0.96 (facts-more.md 5) */
-    double iam_b0;          /* ASHRAE incidence-angle modifier on beam,
-                               0.05 (pvlib iam.ashrae default); 0 = off */
-    double sapm_a;          /* Sandia cell-temperature a, -3.56 (open rack,
-                               glass/polymer, King et al. 2004) */
-    double sapm_b;          /* Sandia b [s/m], -0.075 */
-    double sapm_dt_k;       /* Sandia deltaT [K], 3 */
+    double tilt_deg;      /* fixed: tilt from horizontal [0, 90] */
+    double azimuth_deg;   /* fixed: surface azimuth (180 = south);
+                             single-axis: axis azimuth (180 = N-S axis) */
+    double max_angle_deg; /* single-axis rotation limit, 60 */
+    int backtrack;        /* single-axis: 1 = backtrack so rows never shade
+                             each other (default; row shading itself is not
+                             modelled, so 0 is optimistic) */
+    double gcr;           /* ground coverage ratio for backtracking, 0.35
+                             (assumption) */
+    double albedo;        /* ground reflectance, 0.2 (facts-more.md 5) */
+    double gamma_per_k;   /* power temperature coefficient, -0.0037
+                             (facts-more.md 5; facts.md 3.1 range) */
+    double losses;        /* PVWatts system losses, 0.1408 (facts.md 3.1) */
+    double inv_eff;       /* inverter efficiency, 0.96 (facts-more.md 5) */
+    double iam_b0;        /* ASHRAE incidence-angle modifier on beam,
+                             0.05 (pvlib iam.ashrae default); 0 = off */
+    double sapm_a;        /* Sandia cell-temperature a, -3.56 (open rack,
+                             glass/polymer, King et al. 2004) */
+    double sapm_b;        /* Sandia b [s/m], -0.075 */
+    double sapm_dt_k;     /* Sandia deltaT [K], 3 */
 } solar_cfg;
 
 /* One hour's (or instant's) output of a plant. */
 typedef struct solar_out {
-    double poa_w_m2;        /* plane-of-array irradiance (after IAM) */
-    double t_cell_c;        /* cell temperature */
-    double p_dc_w;          /* DC output after losses */
-    double p_ac_w;          /* AC output after inverter and clipping */
-    double aoi_deg;         /* angle of incidence on the array */
-    double rot_deg;         /* tracker rotation (0 for fixed) */
+    double poa_w_m2; /* plane-of-array irradiance (after IAM) */
+    double t_cell_c; /* cell temperature */
+    double p_dc_w;   /* DC output after losses */
+    double p_ac_w;   /* AC output after inverter and clipping */
+    double aoi_deg;  /* angle of incidence on the array */
+    double rot_deg;  /* tracker rotation (0 for fixed) */
 } solar_out;
 
 /* Fills c with the defaults above for a plant of p_dc0_w, single-axis. */
@@ -116,8 +116,8 @@ double solar_erbs_fraction(double kt);
 
 /* Splits ghi into *dni and *dhi (OUT) with the Erbs model (DNI = 0 for
  * zenith > 87 deg, as pvlib). */
-void solar_decompose_erbs(double ghi_w_m2, const solar_pos *p,
-                          double *dni_w_m2, double *dhi_w_m2);
+void solar_decompose_erbs(double ghi_w_m2, const solar_pos *p, double *dni_w_m2,
+                          double *dhi_w_m2);
 
 /* The plant's output for irradiance (ghi, dni, dhi), ambient t_amb_c and
  * wind at 10 m wind_m_s, with the sun at *p. Pure; O(1). */

@@ -19,28 +19,28 @@ typedef enum source_kind {
 } source_kind;
 
 typedef struct source_defaults {
-    char name[16];               /* "solar", "battery", ... */
+    char name[16]; /* "solar", "battery", ... */
     source_kind kind;
-    double carbon_kg_per_j;      /* lifecycle (or grid operational) carbon */
-    double cost_usd_per_j;       /* levelized cost or price of energy */
-    double availability;         /* fraction of time available, [0, 1] */
-    double capacity_factor;      /* mean output / nameplate, [0, 1] */
-    double mtbf_s;               /* forced-outage mean time between [s] */
-    double mttr_s;               /* forced-outage mean time to repair [s] */
+    double carbon_kg_per_j; /* lifecycle (or grid operational) carbon */
+    double cost_usd_per_j;  /* levelized cost or price of energy */
+    double availability;    /* fraction of time available, [0, 1] */
+    double capacity_factor; /* mean output / nameplate, [0, 1] */
+    double mtbf_s;          /* forced-outage mean time between [s] */
+    double mttr_s;          /* forced-outage mean time to repair [s] */
     /* solar */
-    double losses;               /* PVWatts system losses, [0, 1) */
-    double dc_ac_ratio;          /* DC nameplate / inverter AC limit */
-    double inverter_eff;         /* inverter efficiency, (0, 1] */
-    double temp_coeff_per_k;     /* power temperature coefficient [1/K] */
-    double degradation_per_s;    /* capacity loss rate [1/s] */
+    double losses;            /* PVWatts system losses, [0, 1) */
+    double dc_ac_ratio;       /* DC nameplate / inverter AC limit */
+    double inverter_eff;      /* inverter efficiency, (0, 1] */
+    double temp_coeff_per_k;  /* power temperature coefficient [1/K] */
+    double degradation_per_s; /* capacity loss rate [1/s] */
     /* battery */
-    double round_trip_eff;       /* round-trip efficiency, (0, 1] */
-    double c_rate_max_per_s;     /* max power / energy capacity [1/s]
-                                    (= C-rate / 3600) */
-    double reserve_floor;        /* minimum state of charge kept, [0, 1) */
-    double soh_mean;             /* second-life state of health, mean */
-    double soh_sd;               /* ... its standard deviation */
-    double soh_min, soh_max;     /* ... clip range */
+    double round_trip_eff;   /* round-trip efficiency, (0, 1] */
+    double c_rate_max_per_s; /* max power / energy capacity [1/s]
+                                (= C-rate / 3600) */
+    double reserve_floor;    /* minimum state of charge kept, [0, 1) */
+    double soh_mean;         /* second-life state of health, mean */
+    double soh_sd;           /* ... its standard deviation */
+    double soh_min, soh_max; /* ... clip range */
 } source_defaults;
 
 #endif

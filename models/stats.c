@@ -11,7 +11,7 @@
 
 stat_summary stats_summarize(const double *x, size_t stride, size_t n)
 {
-    stat_summary s = { 0, NAN, NAN, NAN, NAN, NAN, NAN };
+    stat_summary s = {0, NAN, NAN, NAN, NAN, NAN, NAN};
     double *v = sim_xmalloc((n ? n : 1) * sizeof *v);
     size_t m = 0;
 

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 typedef struct stat_summary {
-    size_t n;                       /* finite values summarised */
-    double mean, p10, p50, p90, min, max;  /* NAN when n == 0 */
+    size_t n;                             /* finite values summarised */
+    double mean, p10, p50, p90, min, max; /* NAN when n == 0 */
 } stat_summary;
 
 /* Summarises x[0..n-1] with the given stride (in doubles). Never allocates

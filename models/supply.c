@@ -15,15 +15,18 @@
 
 #define J_PER_KWH 3.6e6
 
-static const int month_hours[12] = { 744, 672, 744, 720, 744, 720,
-                                     744, 744, 720, 744, 720, 744 };
+static const int month_hours[12] = {744, 672, 744, 720, 744, 720,
+                                    744, 744, 720, 744, 720, 744};
 
 const char *supply_kind_name(supply_kind k)
 {
     switch (k) {
-    case SUPPLY_GEOTHERMAL: return "geothermal";
-    case SUPPLY_HYDRO: return "hydro";
-    case SUPPLY_GRID: return "grid";
+    case SUPPLY_GEOTHERMAL:
+        return "geothermal";
+    case SUPPLY_HYDRO:
+        return "hydro";
+    case SUPPLY_GRID:
+        return "grid";
     }
     return "?";
 }
@@ -63,31 +66,35 @@ void supply_cfg_default(supply_cfg *c, supply_kind k, double capacity_w)
 int supply_cfg_check(const supply_cfg *c, sim_err *err)
 {
     if (c->kind < SUPPLY_GEOTHERMAL || c->kind > SUPPLY_GRID)
-        return sim_err_set(err, SIM_EINVAL, NULL, 0, "source %s: unknown kind %d",
-                           c->name, (int)c->kind);
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "source %s: unknown kind %d", c->name, (int)c->kind);
     if (!(c->capacity_w >= 0 && isfinite(c->capacity_w)))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "source %s: capacity_w must be >= 0 (got %g)", c->name,
-                           c->capacity_w);
+                           "source %s: capacity_w must be >= 0 (got %g)",
+                           c->name, c->capacity_w);
     if (!(c->derate >= 0 && c->derate <= 1) || !(c->cf >= 0 && c->cf <= 1))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "source %s: derate and cf must be in 0..1 (got %g, %g)",
-                           c->name, c->derate, c->cf);
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "source %s: derate and cf must be in 0..1 (got %g, %g)", c->name,
+            c->derate, c->cf);
     for (int m = 0; m < 12; m++)
         if (!(c->month_frac[m] >= 0 && c->month_frac[m] <= 1))
-            return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                               "source %s: month_frac[%d] must be in 0..1 (got %g)",
-                               c->name, m, c->month_frac[m]);
+            return sim_err_set(
+                err, SIM_EINVAL, NULL, 0,
+                "source %s: month_frac[%d] must be in 0..1 (got %g)", c->name,
+                m, c->month_frac[m]);
     for (int h = 0; h < 24; h++)
         if (!(c->tod_mult[h] >= 0 && isfinite(c->tod_mult[h])))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "source %s: tod_mult[%d] must be >= 0 (got %g)",
                                c->name, h, c->tod_mult[h]);
     if (!(c->mtbf_s >= 0 && c->mttr_s >= 0 && isfinite(c->mtbf_s) &&
-          isfinite(c->mttr_s)) || (c->mtbf_s > 0 && c->mttr_s <= 0))
-        return sim_err_set(err, SIM_EINVAL, NULL, 0,
-                           "source %s: mtbf_s >= 0 and mttr_s > 0 expected (got %g, %g)",
-                           c->name, c->mtbf_s, c->mttr_s);
+          isfinite(c->mttr_s)) ||
+        (c->mtbf_s > 0 && c->mttr_s <= 0))
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "source %s: mtbf_s >= 0 and mttr_s > 0 expected (got %g, %g)",
+            c->name, c->mtbf_s, c->mttr_s);
     if (!(c->price_usd_per_j >= 0 && isfinite(c->price_usd_per_j)) ||
         !(c->carbon_g_per_j >= 0 && isfinite(c->carbon_g_per_j)))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,

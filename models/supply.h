@@ -44,31 +44,31 @@ typedef enum supply_kind {
 typedef struct supply_cfg {
     char name[48];
     supply_kind kind;
-    double capacity_w;        /* nameplate (grid: import limit), >= 0 */
-    double derate;            /* geothermal, hydro: fraction available when
-                                 up, 1 */
-    double month_frac[12];    /* hydro: capacity fraction per month, 1 */
-    double cf;                /* hydro: monthly energy budget as a capacity
-                                 factor, 0 = unlimited */
-    double mtbf_s;            /* mean time between forced outages, 0 = none */
-    double mttr_s;            /* mean time to repair */
-    double price_usd_per_j;   /* energy price (or cost) */
-    double tod_mult[24];      /* time-of-day price multipliers, 1 */
-    double carbon_g_per_j;    /* lifecycle carbon intensity */
-    int renewable;            /* counts towards the renewable share */
+    double capacity_w;      /* nameplate (grid: import limit), >= 0 */
+    double derate;          /* geothermal, hydro: fraction available when
+                               up, 1 */
+    double month_frac[12];  /* hydro: capacity fraction per month, 1 */
+    double cf;              /* hydro: monthly energy budget as a capacity
+                               factor, 0 = unlimited */
+    double mtbf_s;          /* mean time between forced outages, 0 = none */
+    double mttr_s;          /* mean time to repair */
+    double price_usd_per_j; /* energy price (or cost) */
+    double tod_mult[24];    /* time-of-day price multipliers, 1 */
+    double carbon_g_per_j;  /* lifecycle carbon intensity */
+    int renewable;          /* counts towards the renewable share */
 } supply_cfg;
 
 typedef struct supply {
     supply_cfg c;
-    int up;                   /* 1 while available */
-    uint64_t n_outages;       /* failures so far */
-    double down_s;            /* total time down so far (closed outages) */
-    double down_since_s;      /* start of the current outage */
-    double month_used_j;      /* hydro: energy used this month */
-    int month;                /* hydro: month of month_used_j */
-    gsl_rng *r;               /* outage stream (owned) */
-    sim_handle next;          /* pending failure or repair event */
-    int prio;                 /* priority of its events */
+    int up;              /* 1 while available */
+    uint64_t n_outages;  /* failures so far */
+    double down_s;       /* total time down so far (closed outages) */
+    double down_since_s; /* start of the current outage */
+    double month_used_j; /* hydro: energy used this month */
+    int month;           /* hydro: month of month_used_j */
+    gsl_rng *r;          /* outage stream (owned) */
+    sim_handle next;     /* pending failure or repair event */
+    int prio;            /* priority of its events */
 } supply;
 
 /* Defaults for a source of kind k with capacity_w: geothermal derate 1,

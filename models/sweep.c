@@ -60,7 +60,8 @@ static char *number_text(double v)
     return sim_xstrdup(buf);
 }
 
-static void axis_push(sweep_axis *a, size_t *cap, char *text, sweep_kind k, double num)
+static void axis_push(sweep_axis *a, size_t *cap, char *text, sweep_kind k,
+                      double num)
 {
     if (a->n == *cap) {
         *cap = *cap ? 2 * *cap : 8;
@@ -85,30 +86,37 @@ static void axis_free(sweep_axis *a)
 }
 
 /* Fills a from the range "LO:HI:STEP" (already split at the colons). */
-static int parse_range(sweep_axis *a, const char *lo_s, const char *hi_s, const char *st_s,
-                       sim_err *err)
+static int parse_range(sweep_axis *a, const char *lo_s, const char *hi_s,
+                       const char *st_s, sim_err *err)
 {
     double lo, hi, step, span;
     size_t n, cap = 0;
-    if (!parse_number(lo_s, &lo) || !parse_number(hi_s, &hi) || !parse_number(st_s, &step))
-        return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                           "%s: bad range '%s:%s:%s' (expected LO:HI:STEP, three "
-                           "finite numbers)", a->key, lo_s, hi_s, st_s);
+    if (!parse_number(lo_s, &lo) || !parse_number(hi_s, &hi) ||
+        !parse_number(st_s, &step))
+        return sim_err_set(
+            err, SIM_EUSAGE, "--set", 0,
+            "%s: bad range '%s:%s:%s' (expected LO:HI:STEP, three "
+            "finite numbers)",
+            a->key, lo_s, hi_s, st_s);
     if (step <= 0)
-        return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                           "%s: range step must be > 0 (got %s, expected LO:HI:STEP "
-                           "with STEP > 0)", a->key, st_s);
+        return sim_err_set(
+            err, SIM_EUSAGE, "--set", 0,
+            "%s: range step must be > 0 (got %s, expected LO:HI:STEP "
+            "with STEP > 0)",
+            a->key, st_s);
     if (hi < lo)
-        return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                           "%s: range end below its start (got %s:%s, expected HI >= LO)",
-                           a->key, lo_s, hi_s);
+        return sim_err_set(
+            err, SIM_EUSAGE, "--set", 0,
+            "%s: range end below its start (got %s:%s, expected HI >= LO)",
+            a->key, lo_s, hi_s);
     /* The count tolerates rounding in (HI-LO)/STEP: 0.3/0.1 is
      * 2.9999999999999996, and 0.1:0.4:0.1 must still give four values. */
     span = (hi - lo) / step;
     if (span > (double)SWEEP_MAX_VALUES)
-        return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                           "%s: range has too many values (got %.0f, expected <= %d)",
-                           a->key, floor(span + 1e-9) + 1, SWEEP_MAX_VALUES);
+        return sim_err_set(
+            err, SIM_EUSAGE, "--set", 0,
+            "%s: range has too many values (got %.0f, expected <= %d)", a->key,
+            floor(span + 1e-9) + 1, SWEEP_MAX_VALUES);
     n = (size_t)floor(span + 1e-9) + 1;
     for (size_t i = 0; i < n; i++) {
         double v = lo + (double)i * step;
@@ -133,9 +141,10 @@ static int parse_list(sweep_axis *a, const char *list, sim_err *err)
         v[k] = '\0';
         if (k == 0) {
             free(v);
-            return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                               "%s: empty value in '%s' (expected V1,V2,... or LO:HI:STEP)",
-                               a->key, list);
+            return sim_err_set(
+                err, SIM_EUSAGE, "--set", 0,
+                "%s: empty value in '%s' (expected V1,V2,... or LO:HI:STEP)",
+                a->key, list);
         }
         if (a->n >= SWEEP_MAX_VALUES) {
             free(v);
@@ -168,14 +177,16 @@ static int parse_axis(sweep_axis *a, const char *spec, sim_err *err)
     const char *val;
     if (!eq || eq == spec)
         return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                           "'%s': expected KEY=V1,V2,... or KEY=LO:HI:STEP", spec);
+                           "'%s': expected KEY=V1,V2,... or KEY=LO:HI:STEP",
+                           spec);
     a->key = sim_xmalloc((size_t)(eq - spec) + 1);
     memcpy(a->key, spec, (size_t)(eq - spec));
     a->key[eq - spec] = '\0';
     val = eq + 1;
     if (!*val)
         return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                           "%s: no value (expected V1,V2,... or LO:HI:STEP)", a->key);
+                           "%s: no value (expected V1,V2,... or LO:HI:STEP)",
+                           a->key);
     /* A range has exactly two colons and no comma and does not start with
      * a quote (a quoted string may hold colons). */
     if (val[0] != '"' && !strchr(val, ',')) {
@@ -183,13 +194,15 @@ static int parse_axis(sweep_axis *a, const char *spec, sim_err *err)
         const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
         if (c1 && (!c2 || strchr(c2 + 1, ':')))
             return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                               "%s: bad range '%s' (expected LO:HI:STEP)", a->key, val);
+                               "%s: bad range '%s' (expected LO:HI:STEP)",
+                               a->key, val);
         if (c1) {
             char lo[128], hi[128];
             size_t k1 = (size_t)(c1 - val), k2 = (size_t)(c2 - c1 - 1);
             if (k1 >= sizeof lo || k2 >= sizeof hi)
                 return sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                                   "%s: bad range '%s' (expected LO:HI:STEP)", a->key, val);
+                                   "%s: bad range '%s' (expected LO:HI:STEP)",
+                                   a->key, val);
             memcpy(lo, val, k1);
             lo[k1] = '\0';
             memcpy(hi, c1 + 1, k2);
@@ -200,15 +213,17 @@ static int parse_axis(sweep_axis *a, const char *spec, sim_err *err)
     return parse_list(a, val, err);
 }
 
-int sweep_grid_parse(const char *const *specs, size_t n, sweep_grid **out, sim_err *err)
+int sweep_grid_parse(const char *const *specs, size_t n, sweep_grid **out,
+                     sim_err *err)
 {
     sweep_grid *g = sim_xcalloc(1, sizeof *g);
     int rc = SIM_OK;
 
     *out = NULL;
     if (n == 0) {
-        rc = sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                         "a sweep needs at least one --set KEY=V1,V2,... or KEY=LO:HI:STEP");
+        rc = sim_err_set(
+            err, SIM_EUSAGE, "--set", 0,
+            "a sweep needs at least one --set KEY=V1,V2,... or KEY=LO:HI:STEP");
         goto fail;
     }
     g->axes = sim_xcalloc(n, sizeof *g->axes);
@@ -220,22 +235,24 @@ int sweep_grid_parse(const char *const *specs, size_t n, sweep_grid **out, sim_e
             goto fail;
         for (size_t j = 0; j < i; j++)
             if (strcmp(g->axes[j].key, a->key) == 0) {
-                rc = sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                                 "%s: key given twice (give all its values in one --set)",
-                                 a->key);
+                rc = sim_err_set(
+                    err, SIM_EUSAGE, "--set", 0,
+                    "%s: key given twice (give all its values in one --set)",
+                    a->key);
                 goto fail;
             }
         for (size_t u = 0; u < a->n; u++)
             for (size_t v = 0; v < u; v++)
                 if (strcmp(a->values[u], a->values[v]) == 0) {
                     rc = sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                                     "%s: value %s given twice", a->key, a->values[u]);
+                                     "%s: value %s given twice", a->key,
+                                     a->values[u]);
                     goto fail;
                 }
         if (g->n_cases > SWEEP_MAX_CASES / a->n) {
             rc = sim_err_set(err, SIM_EUSAGE, "--set", 0,
-                             "%s: the grid has too many cases (expected <= %d)", a->key,
-                             SWEEP_MAX_CASES);
+                             "%s: the grid has too many cases (expected <= %d)",
+                             a->key, SWEEP_MAX_CASES);
             goto fail;
         }
         g->n_cases *= a->n;
@@ -287,10 +304,12 @@ char *sweep_case_key(const sweep_grid *g, size_t i)
     size_t len = 1, off = 0;
     char *s;
     for (size_t a = 0; a < g->n_axes; a++)
-        len += strlen(g->axes[a].key) + strlen(g->axes[a].values[sweep_case_value(g, i, a)]) + 2;
+        len += strlen(g->axes[a].key) +
+               strlen(g->axes[a].values[sweep_case_value(g, i, a)]) + 2;
     s = sim_xmalloc(len);
     for (size_t a = 0; a < g->n_axes; a++)
-        off += (size_t)snprintf(s + off, len - off, "%s%s=%s", a ? ";" : "", g->axes[a].key,
+        off += (size_t)snprintf(s + off, len - off, "%s%s=%s", a ? ";" : "",
+                                g->axes[a].key,
                                 g->axes[a].values[sweep_case_value(g, i, a)]);
     s[off] = '\0';
     return s;

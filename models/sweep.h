@@ -29,23 +29,23 @@
 
 /* Kinds of a value, for typed output (JSON, charts). */
 typedef enum sweep_kind {
-    SWEEP_NUMBER = 0,   /* a decimal number (%.15g) or a 12L literal */
-    SWEEP_BOOL = 1,     /* true / false */
-    SWEEP_TEXT = 2      /* anything else, as written ("text", word) */
+    SWEEP_NUMBER = 0, /* a decimal number (%.15g) or a 12L literal */
+    SWEEP_BOOL = 1,   /* true / false */
+    SWEEP_TEXT = 2    /* anything else, as written ("text", word) */
 } sweep_kind;
 
 typedef struct sweep_axis {
-    char *key;          /* scenario key path, e.g. "modules.[0].count" */
-    size_t n;           /* values, >= 1 */
-    char **values;      /* canonical value strings */
-    sweep_kind *kinds;  /* kind of each value */
-    double *numbers;    /* each value as a number (NAN unless SWEEP_NUMBER) */
+    char *key;         /* scenario key path, e.g. "modules.[0].count" */
+    size_t n;          /* values, >= 1 */
+    char **values;     /* canonical value strings */
+    sweep_kind *kinds; /* kind of each value */
+    double *numbers;   /* each value as a number (NAN unless SWEEP_NUMBER) */
 } sweep_axis;
 
 typedef struct sweep_grid {
-    size_t n_axes;      /* >= 1 */
+    size_t n_axes; /* >= 1 */
     sweep_axis *axes;
-    size_t n_cases;     /* product of the axes' n, <= SWEEP_MAX_CASES */
+    size_t n_cases; /* product of the axes' n, <= SWEEP_MAX_CASES */
 } sweep_grid;
 
 /* Parses n specs "KEY=V1,V2,..." or "KEY=LO:HI:STEP" into a grid (OUT,

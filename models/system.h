@@ -10,15 +10,15 @@
 #define MODELS_SYSTEM_H
 
 typedef struct system_spec {
-    char name[32];               /* catalog id, e.g. "hgx-b300" */
-    char gpu[32];                /* GPU type (a gpu_spec name), "B300" */
-    int gpus;                    /* GPUs per unit, >= 1 (8 or 72) */
-    double max_power_w;          /* maximum input power of one unit [W] */
-    double gpu_power_w;          /* gpus * GPU TDP [W] */
-    double overhead_w;           /* max_power_w - gpu_power_w [W], >= 0 */
-    double typical_fraction;     /* steady training draw / max_power_w */
-    int liquid;                  /* 1 liquid-cooled, 0 air-cooled */
-    int announced;               /* 1 when figures are announced only */
+    char name[32];           /* catalog id, e.g. "hgx-b300" */
+    char gpu[32];            /* GPU type (a gpu_spec name), "B300" */
+    int gpus;                /* GPUs per unit, >= 1 (8 or 72) */
+    double max_power_w;      /* maximum input power of one unit [W] */
+    double gpu_power_w;      /* gpus * GPU TDP [W] */
+    double overhead_w;       /* max_power_w - gpu_power_w [W], >= 0 */
+    double typical_fraction; /* steady training draw / max_power_w */
+    int liquid;              /* 1 liquid-cooled, 0 air-cooled */
+    int announced;           /* 1 when figures are announced only */
 } system_spec;
 
 #endif

@@ -41,85 +41,86 @@ typedef struct tp_layout {
 } tp_layout;
 
 typedef struct tp_query {
-    const gpu_spec *gpu;     /* required */
-    const llm_arch *llm;     /* required */
-    precision prec;          /* recipe and format (precision_parse) */
-    int n_gpus;              /* GPUs in the job, >= 1 */
-    int gbs;                 /* global batch [sequences]; 0 = 4 Mi tokens
-                                rounded to a power of two (assumption) */
-    int mbs;                 /* micro-batch [sequences]; 0 = 1 */
-    int seq_len;             /* [tokens]; 0 = llm->default_seq_len */
-    tp_layout layout;        /* layout.tp == 0: choose */
-    int layers_run;          /* proxy runs: layers actually run; 0 = all */
-    const char *release;     /* software release (tp_model releases); NULL =
-                                the model's default (newest) */
-    double dp_link_bps;      /* effective per-GPU bandwidth of the slowest link
-                                the DP group crosses [bit/s], per direction;
-                                0 = the GPU's scale-out NIC. When a job spans
-                                modules pass the inter-module fabric's share. */
-    double dp_link_latency_s;/* latency of that link [s]; 0 = model default */
-    double compute_slowdown; /* multiplies every compute time (GEMMs,
-                                attention, scan, per-layer, optimizer), as a
-                                slower GPU or software stack would; 0 = 1.
-                                Used by models/exemplar.h to diagnose. */
-    double comm_slowdown;    /* multiplies every collective's time before
-                                overlap (TP, CP, EP, PP, DP), as if every link
-                                ran 1/x of its bandwidth and x times its
-                                latency; 0 = 1 */
+    const gpu_spec *gpu;      /* required */
+    const llm_arch *llm;      /* required */
+    precision prec;           /* recipe and format (precision_parse) */
+    int n_gpus;               /* GPUs in the job, >= 1 */
+    int gbs;                  /* global batch [sequences]; 0 = 4 Mi tokens
+                                 rounded to a power of two (assumption) */
+    int mbs;                  /* micro-batch [sequences]; 0 = 1 */
+    int seq_len;              /* [tokens]; 0 = llm->default_seq_len */
+    tp_layout layout;         /* layout.tp == 0: choose */
+    int layers_run;           /* proxy runs: layers actually run; 0 = all */
+    const char *release;      /* software release (tp_model releases); NULL =
+                                 the model's default (newest) */
+    double dp_link_bps;       /* effective per-GPU bandwidth of the slowest link
+                                 the DP group crosses [bit/s], per direction;
+                                 0 = the GPU's scale-out NIC. When a job spans
+                                 modules pass the inter-module fabric's share. */
+    double dp_link_latency_s; /* latency of that link [s]; 0 = model default */
+    double compute_slowdown;  /* multiplies every compute time (GEMMs,
+                                 attention, scan, per-layer, optimizer), as a
+                                 slower GPU or software stack would; 0 = 1.
+                                 Used by models/exemplar.h to diagnose. */
+    double comm_slowdown;     /* multiplies every collective's time before
+                                 overlap (TP, CP, EP, PP, DP), as if every link
+                                 ran 1/x of its bandwidth and x times its
+                                 latency; 0 = 1 */
 } tp_query;
 
 typedef struct tp_result {
     double step_time_s;          /* one optimizer step [s] */
     double tokens_per_s_per_gpu; /* gbs * seq / step / n_gpus */
-    double model_tflops_per_gpu; /* flops.h formula FLOPs / step / GPU [TFLOP/s] */
+    double
+        model_tflops_per_gpu; /* flops.h formula FLOPs / step / GPU [TFLOP/s] */
     double low_tokens_per_s_per_gpu;  /* 80% interval, low end */
     double high_tokens_per_s_per_gpu; /* 80% interval, high end */
     /* Breakdown [s]; the terms sum to step_time_s. */
-    double t_compute_s;     /* GEMMs, attention, scan, elementwise, per-layer */
-    double t_tp_s;          /* exposed tensor-parallel collectives */
-    double t_cp_s;          /* exposed context-parallel KV exchange */
-    double t_ep_s;          /* exposed expert-parallel all-to-all */
-    double t_dp_s;          /* exposed data-parallel gradient reduction */
-    double t_pp_s;          /* exposed pipeline point-to-point */
-    double t_bubble_s;      /* pipeline fill and drain */
-    double t_optimizer_s;   /* optimizer step (HBM-bound) */
-    double t_dp_raw_s;      /* DP reduction before overlap [s] */
-    int dp_crosses_scaleout;/* 1 if the DP group leaves one NVLink domain */
-    tp_layout layout;       /* the layout used */
-    int layout_chosen;      /* 1 if tp_predict chose the layout */
-    int gbs, mbs, seq_len;  /* the values used (defaults resolved) */
-    int microbatches;       /* per step per pipeline */
+    double t_compute_s;   /* GEMMs, attention, scan, elementwise, per-layer */
+    double t_tp_s;        /* exposed tensor-parallel collectives */
+    double t_cp_s;        /* exposed context-parallel KV exchange */
+    double t_ep_s;        /* exposed expert-parallel all-to-all */
+    double t_dp_s;        /* exposed data-parallel gradient reduction */
+    double t_pp_s;        /* exposed pipeline point-to-point */
+    double t_bubble_s;    /* pipeline fill and drain */
+    double t_optimizer_s; /* optimizer step (HBM-bound) */
+    double t_dp_raw_s;    /* DP reduction before overlap [s] */
+    int dp_crosses_scaleout;  /* 1 if the DP group leaves one NVLink domain */
+    tp_layout layout;         /* the layout used */
+    int layout_chosen;        /* 1 if tp_predict chose the layout */
+    int gbs, mbs, seq_len;    /* the values used (defaults resolved) */
+    int microbatches;         /* per step per pipeline */
     double mem_bytes_per_gpu; /* estimated HBM footprint [B] */
-    double flops_per_token; /* training FLOPs per token (flops.h) */
-    int extrapolated;       /* 1: GPU not calibrated or announced-only */
-    char why[160];          /* reason when tp_predict fails, else "" */
+    double flops_per_token;   /* training FLOPs per token (flops.h) */
+    int extrapolated;         /* 1: GPU not calibrated or announced-only */
+    char why[160];            /* reason when tp_predict fails, else "" */
 } tp_result;
 
 /* Parameters. Indices of tp_model.p; see docs/throughput-model.md §3. */
 enum {
-    TP_ETA_BF16 = 0,  /* large-GEMM fraction of the BF16 dense peak */
-    TP_ETA_FP8,       /* ... of the FP8 dense peak */
-    TP_ETA_FP4,       /* ... of the FP4 dense peak */
-    TP_ETA_ATTN,      /* attention scores: fraction of the BF16 peak */
-    TP_ETA_SSM,       /* Mamba scan: fraction of the BF16 peak */
-    TP_ETA_HBM,       /* achieved fraction of HBM bandwidth */
-    TP_GEMM_SAT,      /* GEMM half-saturation dimension [elements] */
-    TP_ELEM_PASSES,   /* elementwise 2-byte passes per GEMM output element */
-    TP_Q_FP8T,        /* quantization bytes per GEMM operand, FP8 tensor */
-    TP_Q_FP8B,        /* ... FP8 block (MXFP8) */
-    TP_Q_FP4,         /* ... NVFP4 */
-    TP_MOE_PERM,      /* MoE permute/unpermute 2-byte passes per token copy */
-    TP_T_LAYER,       /* fixed time per layer per micro-batch (fwd+bwd) [s] */
-    TP_OVL_TP,        /* overlapped fraction of TP collectives */
-    TP_OVL_CP,        /* ... of CP exchange (hidden behind attention) */
-    TP_OVL_EP,        /* ... of EP all-to-all */
-    TP_OVL_DP,        /* ... of DP reduction (hidden behind one micro-batch) */
-    TP_OVL_PP,        /* ... of PP point-to-point */
-    TP_BW_NVLINK,     /* achieved fraction of NVLink bandwidth */
-    TP_BW_SCALEOUT,   /* achieved fraction of scale-out bandwidth */
-    TP_T_MOE_LAYER,   /* extra fixed time per MoE layer per micro-batch
-                         (fwd+bwd): router, token-count host sync of
-                         dropless routing, permutation launches [s] */
+    TP_ETA_BF16 = 0, /* large-GEMM fraction of the BF16 dense peak */
+    TP_ETA_FP8,      /* ... of the FP8 dense peak */
+    TP_ETA_FP4,      /* ... of the FP4 dense peak */
+    TP_ETA_ATTN,     /* attention scores: fraction of the BF16 peak */
+    TP_ETA_SSM,      /* Mamba scan: fraction of the BF16 peak */
+    TP_ETA_HBM,      /* achieved fraction of HBM bandwidth */
+    TP_GEMM_SAT,     /* GEMM half-saturation dimension [elements] */
+    TP_ELEM_PASSES,  /* elementwise 2-byte passes per GEMM output element */
+    TP_Q_FP8T,       /* quantization bytes per GEMM operand, FP8 tensor */
+    TP_Q_FP8B,       /* ... FP8 block (MXFP8) */
+    TP_Q_FP4,        /* ... NVFP4 */
+    TP_MOE_PERM,     /* MoE permute/unpermute 2-byte passes per token copy */
+    TP_T_LAYER,      /* fixed time per layer per micro-batch (fwd+bwd) [s] */
+    TP_OVL_TP,       /* overlapped fraction of TP collectives */
+    TP_OVL_CP,       /* ... of CP exchange (hidden behind attention) */
+    TP_OVL_EP,       /* ... of EP all-to-all */
+    TP_OVL_DP,       /* ... of DP reduction (hidden behind one micro-batch) */
+    TP_OVL_PP,       /* ... of PP point-to-point */
+    TP_BW_NVLINK,    /* achieved fraction of NVLink bandwidth */
+    TP_BW_SCALEOUT,  /* achieved fraction of scale-out bandwidth */
+    TP_T_MOE_LAYER,  /* extra fixed time per MoE layer per micro-batch
+                        (fwd+bwd): router, token-count host sync of
+                        dropless routing, permutation launches [s] */
     TP_NPAR
 };
 
@@ -129,21 +130,21 @@ enum {
 
 /* The calibrated model: plain data, copyable. */
 typedef struct tp_model {
-    double p[TP_NPAR];             /* parameter values (SI units) */
-    double p_sd[TP_NPAR];          /* standard errors from the fit covariance */
+    double p[TP_NPAR];    /* parameter values (SI units) */
+    double p_sd[TP_NPAR]; /* standard errors from the fit covariance */
     int n_releases;
-    char releases[TP_MAX_RELEASES][40];   /* release ids ("26.08", ...) */
+    char releases[TP_MAX_RELEASES][40];         /* release ids ("26.08", ...) */
     double rel_log[TP_MAX_RELEASES][TP_NCLASS]; /* log compute-time factor
                                     per release x class (dense, moe, hybrid) */
     double rel_sd[TP_MAX_RELEASES][TP_NCLASS];
-    int default_release;           /* index used when tp_query.release NULL */
+    int default_release; /* index used when tp_query.release NULL */
     int n_gpus;
-    char gpus[TP_MAX_GPUS][32];    /* calibrated GPU names */
-    double gpu_log[TP_MAX_GPUS];   /* log GEMM-efficiency factor per GPU */
+    char gpus[TP_MAX_GPUS][32];  /* calibrated GPU names */
+    double gpu_log[TP_MAX_GPUS]; /* log GEMM-efficiency factor per GPU */
     double gpu_sd[TP_MAX_GPUS];
-    double sigma_log[TP_NCLASS];   /* log-error sd per class (cross-validated) */
-    double sigma_extrap;           /* added in quadrature when extrapolated */
-    double dp_latency_s;           /* default link latency [s] (assumption) */
+    double sigma_log[TP_NCLASS]; /* log-error sd per class (cross-validated) */
+    double sigma_extrap;         /* added in quadrature when extrapolated */
+    double dp_latency_s;         /* default link latency [s] (assumption) */
 } tp_model;
 
 /* Name of parameter k ("eta_bf16", ...) as written in calibration.cfg, and
@@ -166,8 +167,9 @@ int tp_model_gpu(const tp_model *m, const char *name);
 
 /* Writes the short release id of a data label into buf:
  * "NeMo 26.04.01 container (...)" -> "26.04.01";
- * "dgxc-benchmarking v24.11.1 to v25.01.1 (3 tags)" -> "dgxc v24.11.1-v25.01.1".
- * Other labels are copied up to the first " (". Returns buf. */
+ * "dgxc-benchmarking v24.11.1 to v25.01.1 (3 tags)" -> "dgxc
+ * v24.11.1-v25.01.1". Other labels are copied up to the first " (". Returns
+ * buf. */
 char *tp_release_id(const char *label, char *buf, size_t n);
 
 /* Predicts one step into *out (OUT). Returns SIM_OK, or SIM_EINVAL (missing

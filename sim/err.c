@@ -47,15 +47,25 @@ char *sim_err_format(const sim_err *e, char *buf, size_t n)
 const char *sim_strerror(int code)
 {
     switch (code) {
-    case SIM_CONTINUE: return "not finished";
-    case SIM_OK: return "success";
-    case SIM_EINVAL: return "invalid argument";
-    case SIM_ECONFIG: return "configuration error";
-    case SIM_EIO: return "input/output error";
-    case SIM_ENOTFOUND: return "not found";
-    case SIM_ENUMERIC: return "numerical failure";
-    case SIM_EUSAGE: return "usage error";
-    case SIM_EINTR: return "interrupted";
-    default: return "unknown error";
+    case SIM_CONTINUE:
+        return "not finished";
+    case SIM_OK:
+        return "success";
+    case SIM_EINVAL:
+        return "invalid argument";
+    case SIM_ECONFIG:
+        return "configuration error";
+    case SIM_EIO:
+        return "input/output error";
+    case SIM_ENOTFOUND:
+        return "not found";
+    case SIM_ENUMERIC:
+        return "numerical failure";
+    case SIM_EUSAGE:
+        return "usage error";
+    case SIM_EINTR:
+        return "interrupted";
+    default:
+        return "unknown error";
     }
 }

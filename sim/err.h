@@ -11,22 +11,22 @@
 #include <stddef.h>
 
 enum {
-    SIM_CONTINUE = 1,  /* an iteration that is not finished (not an error) */
+    SIM_CONTINUE = 1, /* an iteration that is not finished (not an error) */
     SIM_OK = 0,
-    SIM_EINVAL = -1,   /* a caller broke a precondition */
-    SIM_ECONFIG = -2,  /* an input file or option is wrong */
-    SIM_EIO = -3,      /* reading or writing failed */
-    SIM_ENOTFOUND = -4,/* a named thing does not exist */
-    SIM_ENUMERIC = -5, /* a numerical method failed or gave a wrong answer */
-    SIM_EUSAGE = -6,   /* command-line usage error (exit status 2) */
-    SIM_EINTR = -7     /* stopped by a signal before finishing */
+    SIM_EINVAL = -1,    /* a caller broke a precondition */
+    SIM_ECONFIG = -2,   /* an input file or option is wrong */
+    SIM_EIO = -3,       /* reading or writing failed */
+    SIM_ENOTFOUND = -4, /* a named thing does not exist */
+    SIM_ENUMERIC = -5,  /* a numerical method failed or gave a wrong answer */
+    SIM_EUSAGE = -6,    /* command-line usage error (exit status 2) */
+    SIM_EINTR = -7      /* stopped by a signal before finishing */
 };
 
 typedef struct sim_err {
-    int code;           /* SIM_OK or a SIM_E* code */
-    int line;           /* line in file, 0 when unknown */
-    char file[512];     /* input file the error refers to, "" when none */
-    char msg[1536];     /* the message, without the "FILE:LINE: " prefix */
+    int code;       /* SIM_OK or a SIM_E* code */
+    int line;       /* line in file, 0 when unknown */
+    char file[512]; /* input file the error refers to, "" when none */
+    char msg[1536]; /* the message, without the "FILE:LINE: " prefix */
 } sim_err;
 
 /* Clears e to SIM_OK. e may be NULL. */

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #define EVQ_MIN_BUCKETS 16u
-#define EVQ_SAMPLE 25u          /* entries sampled to size a bucket (Brown) */
+#define EVQ_SAMPLE 25u /* entries sampled to size a bucket (Brown) */
 
 typedef struct node {
     double t_s;
@@ -31,23 +31,23 @@ typedef struct node {
     void (*fn)(void);
     void *ctx;
     uint64_t arg;
-    uint64_t vb;                /* virtual bucket under the current width */
-    int32_t next, prev;         /* bucket list, or free list (next only) */
-    uint32_t gen;               /* odd while live */
+    uint64_t vb;        /* virtual bucket under the current width */
+    int32_t next, prev; /* bucket list, or free list (next only) */
+    uint32_t gen;       /* odd while live */
     uint32_t pad;
 } node;
 
 struct evq {
-    node *nodes;                /* pool of cap nodes */
+    node *nodes; /* pool of cap nodes */
     size_t cap;
-    int32_t free_head;          /* first free node, -1 when none */
-    int32_t *head, *tail;       /* nb buckets */
-    size_t nb;                  /* power of two */
-    double w_s, inv_w;          /* bucket width [s] and its inverse */
-    uint64_t cur_vb;            /* virtual bucket being served */
-    size_t n;                   /* pending entries */
-    double last_t_s;            /* time of the last pop */
-    int32_t cached;             /* earliest node if known, else -1 */
+    int32_t free_head;    /* first free node, -1 when none */
+    int32_t *head, *tail; /* nb buckets */
+    size_t nb;            /* power of two */
+    double w_s, inv_w;    /* bucket width [s] and its inverse */
+    uint64_t cur_vb;      /* virtual bucket being served */
+    size_t n;             /* pending entries */
+    double last_t_s;      /* time of the last pop */
+    int32_t cached;       /* earliest node if known, else -1 */
 };
 
 static uint64_t vb_of(const evq *q, double t_s)
@@ -67,7 +67,7 @@ static void buckets_alloc(evq *q, size_t nb)
     q->nb = nb;
     q->head = sim_xmalloc(nb * sizeof *q->head);
     q->tail = sim_xmalloc(nb * sizeof *q->tail);
-    memset(q->head, 0xff, nb * sizeof *q->head);   /* all -1 */
+    memset(q->head, 0xff, nb * sizeof *q->head); /* all -1 */
     memset(q->tail, 0xff, nb * sizeof *q->tail);
 }
 
@@ -92,7 +92,10 @@ void evq_free(evq *q)
     free(q);
 }
 
-size_t evq_size(const evq *q) { return q->n; }
+size_t evq_size(const evq *q)
+{
+    return q->n;
+}
 
 static int32_t node_alloc(evq *q)
 {
@@ -109,13 +112,13 @@ static int32_t node_alloc(evq *q)
     }
     i = q->free_head;
     q->free_head = q->nodes[i].next;
-    q->nodes[i].gen++;                   /* now odd: live */
+    q->nodes[i].gen++; /* now odd: live */
     return i;
 }
 
 static void node_release(evq *q, int32_t i)
 {
-    q->nodes[i].gen++;                   /* now even: free */
+    q->nodes[i].gen++; /* now even: free */
     q->nodes[i].next = q->free_head;
     q->free_head = i;
 }
@@ -313,7 +316,10 @@ static int32_t handle_index(const evq *q, evq_handle h)
     return (int32_t)(lo - 1);
 }
 
-int evq_contains(const evq *q, evq_handle h) { return handle_index(q, h) >= 0; }
+int evq_contains(const evq *q, evq_handle h)
+{
+    return handle_index(q, h) >= 0;
+}
 
 int evq_cancel(evq *q, evq_handle h)
 {
@@ -328,8 +334,14 @@ int evq_cancel(evq *q, evq_handle h)
     return 1;
 }
 
-size_t evq_int_nbuckets(const evq *q) { return q->nb; }
-double evq_int_width_s(const evq *q) { return q->w_s; }
+size_t evq_int_nbuckets(const evq *q)
+{
+    return q->nb;
+}
+double evq_int_width_s(const evq *q)
+{
+    return q->w_s;
+}
 
 int evq_int_valid(const evq *q)
 {

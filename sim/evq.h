@@ -36,15 +36,15 @@
 #include <stdint.h>
 
 typedef struct evq evq;
-typedef uint64_t evq_handle;         /* 0 is never a valid handle */
+typedef uint64_t evq_handle; /* 0 is never a valid handle */
 
 /* The payload carried by an entry (opaque to evq). */
 typedef struct evq_item {
-    double t_s;                      /* event time [s] */
-    uint64_t key;                    /* order key among equal t_s */
-    void (*fn)(void);                /* handler (cast back by the caller) */
-    void *ctx;                       /* handler context */
-    uint64_t arg;                    /* 64-bit argument */
+    double t_s;       /* event time [s] */
+    uint64_t key;     /* order key among equal t_s */
+    void (*fn)(void); /* handler (cast back by the caller) */
+    void *ctx;        /* handler context */
+    uint64_t arg;     /* 64-bit argument */
 } evq_item;
 
 /* Creates an empty queue. Never fails (aborts on out of memory). */

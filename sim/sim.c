@@ -37,9 +37,8 @@ int sim_schedule(sim *s, double t_s, int prio, sim_fn fn, void *ctx,
     if (!isfinite(t_s) || t_s < s->now_s || prio < SIM_PRIO_MIN ||
         prio > SIM_PRIO_MAX || !fn)
         return SIM_EINVAL;
-    rank = (s->started && t_s == s->now_s)
-               ? RANK_LATE
-               : (uint64_t)(SIM_PRIO_MAX - prio);
+    rank = (s->started && t_s == s->now_s) ? RANK_LATE
+                                           : (uint64_t)(SIM_PRIO_MAX - prio);
     it.t_s = t_s;
     it.key = (rank << SEQ_BITS) | (s->seq++ & ((1ull << SEQ_BITS) - 1));
     /* C allows a round trip between function pointer types. */
@@ -62,11 +61,20 @@ int sim_schedule_in(sim *s, double dt_s, int prio, sim_fn fn, void *ctx,
     return sim_schedule(s, s->now_s + dt_s, prio, fn, ctx, arg, h);
 }
 
-int sim_cancel(sim *s, sim_handle h) { return evq_cancel(s->q, h); }
+int sim_cancel(sim *s, sim_handle h)
+{
+    return evq_cancel(s->q, h);
+}
 
-int sim_pending(const sim *s, sim_handle h) { return evq_contains(s->q, h); }
+int sim_pending(const sim *s, sim_handle h)
+{
+    return evq_contains(s->q, h);
+}
 
-uint64_t sim_queue_size(const sim *s) { return evq_size(s->q); }
+uint64_t sim_queue_size(const sim *s)
+{
+    return evq_size(s->q);
+}
 
 int sim_next_time(sim *s, double *t_s)
 {
@@ -131,4 +139,7 @@ int sim_run(sim *s)
     return SIM_OK;
 }
 
-void sim_stop(sim *s) { s->stop = 1; }
+void sim_stop(sim *s)
+{
+    s->stop = 1;
+}

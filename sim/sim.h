@@ -35,16 +35,16 @@
 #define SIM_PRIO_MAX 32767
 
 typedef struct sim sim;
-typedef evq_handle sim_handle;       /* 0 is never a valid handle */
+typedef evq_handle sim_handle; /* 0 is never a valid handle */
 typedef void (*sim_fn)(sim *s, void *ctx, uint64_t arg);
 
 struct sim {
-    double now_s;                    /* simulated time [s], read-only */
-    uint64_t n_events;               /* events run so far */
-    evq *q;                          /* pending events (private) */
-    uint64_t seq;                    /* insertion counter (private) */
-    int started;                     /* an event has run (private) */
-    int stop;                        /* set by sim_stop (private) */
+    double now_s;      /* simulated time [s], read-only */
+    uint64_t n_events; /* events run so far */
+    evq *q;            /* pending events (private) */
+    uint64_t seq;      /* insertion counter (private) */
+    int started;       /* an event has run (private) */
+    int stop;          /* set by sim_stop (private) */
 };
 
 /* Initialises s with an empty queue at now_s = 0. Pair with sim_fini. */

@@ -31,22 +31,23 @@ static inline double fx_uniform(uint64_t *s)
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-static inline void fx_event(res_rep *r, size_t *cap, double t, int job, int kind,
-                            int cause, double value)
+static inline void fx_event(res_rep *r, size_t *cap, double t, int job,
+                            int kind, int cause, double value)
 {
     if (r->n_events == *cap) {
         *cap = *cap ? 2 * *cap : 64;
         r->events = realloc(r->events, *cap * sizeof *r->events);
     }
-    r->events[r->n_events++] = (res_event){ t, job, kind, cause, value };
+    r->events[r->n_events++] = (res_event){t, job, kind, cause, value};
 }
 
 /* Fills r (caller frees with res_rep_free) for replication rep with n_steps
  * steps of FX_STEP_S. with_steps/with_events: whether to keep them. */
-static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_steps,
-                          int with_events)
+static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
+                          int with_steps, int with_events)
 {
-    uint64_t s = 0x9e3779b97f4a7c15ull ^ ((uint64_t)rep * 0xbf58476d1ce4e5b9ull);
+    uint64_t s =
+        0x9e3779b97f4a7c15ull ^ ((uint64_t)rep * 0xbf58476d1ce4e5b9ull);
     const double bat_j = 3.6e10, bat_w = 2.0e6, solar_peak_w = 5.5e6;
     double soc = 0.5, horizon = (double)n_steps * FX_STEP_S;
     size_t cap = 0;
@@ -57,7 +58,8 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
     for (size_t i = 0; i < n_steps; i++) {
         res_step *p = &st[i];
         double t = (double)i * FX_STEP_S, day = fmod(t, 86400.0) / 86400.0;
-        double sun = sin((day - 0.25) * 2 * 3.14159265358979323846), solar, need, dis = 0, chg = 0;
+        double sun = sin((day - 0.25) * 2 * 3.14159265358979323846), solar,
+               need, dis = 0, chg = 0;
         p->t_s = t;
         p->ambient_c = 18.0 + 9.0 * sun + 2.0 * fx_uniform(&s);
         p->it_w = 3.1e6 + 2.0e5 * sin(t / 7200.0) + 1.0e5 * fx_uniform(&s);
@@ -68,10 +70,12 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
         p->source_w[RES_SOLAR] = fmin(solar, p->facility_w);
         need = p->facility_w - p->source_w[RES_SOLAR];
         if (solar > p->facility_w) {
-            chg = fmin(fmin(solar - p->facility_w, bat_w), (1.0 - soc) * bat_j / FX_STEP_S);
+            chg = fmin(fmin(solar - p->facility_w, bat_w),
+                       (1.0 - soc) * bat_j / FX_STEP_S);
             p->curtailed_w = solar - p->facility_w - chg;
         } else {
-            dis = fmin(fmin(need, bat_w), fmax(0.0, soc - 0.1) * bat_j / FX_STEP_S);
+            dis = fmin(fmin(need, bat_w),
+                       fmax(0.0, soc - 0.1) * bat_j / FX_STEP_S);
         }
         p->battery_charge_w = chg;
         p->source_w[RES_BATTERY] = dis;
@@ -86,14 +90,15 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
             r->site.energy_by_source_j[k] += p->source_w[k] * FX_STEP_S;
         r->site.battery_charge_j += chg * FX_STEP_S;
         r->site.curtailed_j += p->curtailed_w * FX_STEP_S;
-        r->site.solar_capacity_factor += solar * FX_STEP_S / (solar_peak_w * horizon);
+        r->site.solar_capacity_factor +=
+            solar * FX_STEP_S / (solar_peak_w * horizon);
     }
     r->site.battery_cycles = r->site.battery_charge_j / bat_j;
     r->site.battery_soh_final = st[n_steps - 1].soh_frac;
     r->site.utilization = 0.8 + 0.1 * fx_uniform(&s);
-    r->site.renewable_fraction =
-        (r->site.energy_by_source_j[RES_SOLAR] + r->site.energy_by_source_j[RES_BATTERY]) /
-        r->site.facility_energy_j;
+    r->site.renewable_fraction = (r->site.energy_by_source_j[RES_SOLAR] +
+                                  r->site.energy_by_source_j[RES_BATTERY]) /
+                                 r->site.facility_energy_j;
     r->site.co2_kg = 1e-7 * r->site.energy_by_source_j[RES_GRID];
     r->site.cost_usd = 2.2e-8 * r->site.energy_by_source_j[RES_GRID];
     r->site.pue_mean = r->site.facility_energy_j / r->site.it_energy_j;
@@ -103,19 +108,23 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
     for (int j = 0; j < FX_N_JOBS; j++) {
         res_job *jb = &r->jobs[j];
         double submit = 86400.0 * 2 * j, start = submit + 3600.0 * (1 + j);
-        double train = 86400.0 * (4.0 + 2.5 * j) * (0.9 + 0.25 * fx_uniform(&s));
+        double train =
+            86400.0 * (4.0 + 2.5 * j) * (0.9 + 0.25 * fx_uniform(&s));
         double t = start, lost = 0, share = 0.25 + 0.1 * j;
         int n_int = (int)(4 * fx_uniform(&s)), n_pause = j == 1 ? 1 : 0;
         fx_event(r, &cap, submit, j, RES_EV_SUBMIT, RES_CAUSE_NONE, 0);
-        fx_event(r, &cap, start, j, RES_EV_START, RES_CAUSE_NONE, 512.0 * (j + 1));
+        fx_event(r, &cap, start, j, RES_EV_START, RES_CAUSE_NONE,
+                 512.0 * (j + 1));
         for (int k = 0; k < n_int; k++) {
             double ti = start + train * (k + 1) / (n_int + 1);
             fx_event(r, &cap, ti, j, RES_EV_INTERRUPT, 1 + k % 4, 1.5e9);
-            fx_event(r, &cap, ti + 1800.0, j, RES_EV_RESTART, RES_CAUSE_NONE, 0);
+            fx_event(r, &cap, ti + 1800.0, j, RES_EV_RESTART, RES_CAUSE_NONE,
+                     0);
             lost += 1800.0;
         }
         if (n_pause) {
-            fx_event(r, &cap, start + 0.3 * train, j, RES_EV_PAUSE, RES_CAUSE_POWER, 0);
+            fx_event(r, &cap, start + 0.3 * train, j, RES_EV_PAUSE,
+                     RES_CAUSE_POWER, 0);
             fx_event(r, &cap, start + 0.3 * train + 7200.0, j, RES_EV_RESUME,
                      RES_CAUSE_NONE, 0);
             lost += 7200.0;
@@ -137,10 +146,12 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
             jb->time_to_train_s = jb->end_s - submit;
             jb->run_time_s = jb->end_s - start;
             jb->tokens = jb->tokens_per_s_per_gpu * jb->gpus * train;
-            fx_event(r, &cap, jb->end_s, j, RES_EV_END, RES_CAUSE_NONE, jb->tokens);
+            fx_event(r, &cap, jb->end_s, j, RES_EV_END, RES_CAUSE_NONE,
+                     jb->tokens);
         } else {
             jb->end_s = jb->time_to_train_s = jb->run_time_s = NAN;
-            jb->tokens = jb->tokens_per_s_per_gpu * jb->gpus * (horizon - start - lost);
+            jb->tokens =
+                jb->tokens_per_s_per_gpu * jb->gpus * (horizon - start - lost);
         }
         {
             double held = (jb->completed ? jb->end_s : horizon) - start;
@@ -150,7 +161,8 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
             jb->facility_energy_j = jb->it_energy_j * r->site.pue_mean;
             for (int k = 0; k < RES_N_SOURCES; k++)
                 jb->energy_by_source_j[k] = jb->facility_energy_j *
-                    r->site.energy_by_source_j[k] / r->site.facility_energy_j;
+                                            r->site.energy_by_source_j[k] /
+                                            r->site.facility_energy_j;
             jb->renewable_fraction = r->site.renewable_fraction;
             jb->co2_kg = 1e-7 * jb->energy_by_source_j[RES_GRID];
             jb->cost_usd = 2.2e-8 * jb->energy_by_source_j[RES_GRID];
@@ -158,7 +170,8 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
     }
     /* The log is kept in time order, as the engine writes it. */
     for (size_t a = 1; a < r->n_events; a++)
-        for (size_t b = a; b > 0 && r->events[b].t_s < r->events[b - 1].t_s; b--) {
+        for (size_t b = a; b > 0 && r->events[b].t_s < r->events[b - 1].t_s;
+             b--) {
             res_event tmp = r->events[b];
             r->events[b] = r->events[b - 1];
             r->events[b - 1] = tmp;
@@ -177,16 +190,16 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps, int with_ste
 }
 
 static const db_job_def fx_jobs[FX_N_JOBS] = {
-    { "pretrain-70b", "llama3-70b", "fp8", "GB300", 512, 1.5e12 },
-    { "pretrain-8b, \"ablation\"", "llama3-8b", "bf16", "GB300", 1024, 4.0e11 },
-    { "moe-test", "mixtral-8x7b", "fp8", "GB300", 1536, 8.0e11 },
+    {"pretrain-70b", "llama3-70b", "fp8", "GB300", 512, 1.5e12},
+    {"pretrain-8b, \"ablation\"", "llama3-8b", "bf16", "GB300", 1024, 4.0e11},
+    {"moe-test", "mixtral-8x7b", "fp8", "GB300", 1536, 8.0e11},
 };
-static const db_count fx_modules[] = { { "spark-liquid", 1 } };
-static const db_count fx_gpus[] = { { "GB300", 2304 } };
+static const db_count fx_modules[] = {{"spark-liquid", 1}};
+static const db_count fx_gpus[] = {{"GB300", 2304}};
 static const db_source_def fx_sources[] = {
-    { "solar", "array-1", 5.5e6, 0 },
-    { "battery", "second-life-1", 2.0e6, 3.6e10 },
-    { "grid", "utility", 5.0e6, 0 },
+    {"solar", "array-1", 5.5e6, 0},
+    {"battery", "second-life-1", 2.0e6, 3.6e10},
+    {"grid", "utility", 5.0e6, 0},
 };
 
 /* Metadata matching fx_rep: a 30-day horizon of 15-minute steps. */

@@ -36,23 +36,26 @@ static inline void dump_str(dumpbuf *b, const char *s)
 static int dump_cmp_rows(const void *a, const void *b)
 {
     const db_run_row *x = a, *y = b;
-    return strcmp(x->case_key ? x->case_key : "", y->case_key ? y->case_key : "");
+    return strcmp(x->case_key ? x->case_key : "",
+                  y->case_key ? y->case_key : "");
 }
 
 /* Dumps path's sweep cases into *out (malloc'd, *n bytes); returns the
  * number of cases, or -1 on error. ranks (may be NULL) gets a bit mask of
  * the MPI ranks (0..31) that ran cases. */
-static inline long sweep_dump(const char *path, char **out, size_t *n, unsigned *ranks)
+static inline long sweep_dump(const char *path, char **out, size_t *n,
+                              unsigned *ranks)
 {
     db *d = NULL;
     db_run_row *rows = NULL;
     size_t nr = 0;
     long cases = 0;
-    dumpbuf b = { NULL, 0, 0 };
+    dumpbuf b = {NULL, 0, 0};
     sim_err e;
     if (ranks)
         *ranks = 0;
-    if (db_open_readonly(path, &d, &e) != SIM_OK || db_list_runs(d, &rows, &nr, &e) != SIM_OK) {
+    if (db_open_readonly(path, &d, &e) != SIM_OK ||
+        db_list_runs(d, &rows, &nr, &e) != SIM_OK) {
         db_close(d);
         return -1;
     }
@@ -63,7 +66,8 @@ static inline long sweep_dump(const char *path, char **out, size_t *n, unsigned 
         size_t len;
         if (!rows[i].sweep_key)
             continue;
-        if (db_load_run(d, rows[i].id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &e) != SIM_OK) {
+        if (db_load_run(d, rows[i].id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r,
+                        &e) != SIM_OK) {
             cases = -1;
             break;
         }
@@ -86,8 +90,10 @@ static inline long sweep_dump(const char *path, char **out, size_t *n, unsigned 
         respack_pack(r->reps, r->n_reps, pk);
         dump_add(&b, pk, len * sizeof *pk);
         free(pk);
-        dump_add(&b, r->job_summary, r->meta.n_jobs * resfield_n_job * sizeof *r->job_summary);
-        dump_add(&b, r->site_summary, resfield_n_site * sizeof *r->site_summary);
+        dump_add(&b, r->job_summary,
+                 r->meta.n_jobs * resfield_n_job * sizeof *r->job_summary);
+        dump_add(&b, r->site_summary,
+                 resfield_n_site * sizeof *r->site_summary);
         db_run_free(r);
         cases++;
     }

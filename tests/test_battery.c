@@ -28,7 +28,8 @@ static void test_battery_full_cycle_loses_exactly_its_efficiency(void **state)
     (void)state;
     battery *b = mk(BATTERY_WEAR_NONE, 805, 1);
     double dt = 900, in = 0, out = 0, p;
-    /* Down to the floor first, then count a full cycle floor -> top -> floor. */
+    /* Down to the floor first, then count a full cycle floor -> top -> floor.
+     */
     while ((p = battery_discharge_limit_w(b, dt)) > 0)
         battery_step(b, 0, p, dt, NULL);
     double start = battery_stored_j(b);
@@ -111,9 +112,11 @@ static void test_battery_leaf_wear_matches_blast_lite(void **state)
     battery *cy = battery_new(&c, 11, 0, 1000, &e);
     double dt = 600, p;
     while (battery_efc(cy) < 365) {
-        while ((p = battery_charge_limit_w(cy, dt)) > 1e-6 && battery_efc(cy) < 365)
+        while ((p = battery_charge_limit_w(cy, dt)) > 1e-6 &&
+               battery_efc(cy) < 365)
             battery_step(cy, p, 0, dt, NULL);
-        while ((p = battery_discharge_limit_w(cy, dt)) > 1e-6 && battery_efc(cy) < 365)
+        while ((p = battery_discharge_limit_w(cy, dt)) > 1e-6 &&
+               battery_efc(cy) < 365)
             battery_step(cy, 0, p, dt, NULL);
     }
     double q_cyc = 7.58e-5 * pow(battery_efc(cy), 1.08);

@@ -17,8 +17,8 @@
 #include "tests/testutil.h"
 
 /* NIST StRD BoxBOD: y = b1 * (1 - exp(-b2 * x)). */
-static const double box_x[6] = { 1, 2, 3, 5, 7, 10 };
-static const double box_y[6] = { 109, 149, 149, 191, 213, 224 };
+static const double box_x[6] = {1, 2, 3, 5, 7, 10};
+static const double box_y[6] = {109, 149, 149, 191, 213, 224};
 
 static int boxbod_f(const double *b, void *ctx, double *r)
 {
@@ -30,10 +30,11 @@ static int boxbod_f(const double *b, void *ctx, double *r)
 
 static void fit_boxbod(double b1, double b2)
 {
-    double x[2] = { b1, b2 }, cov[4];
+    double x[2] = {b1, b2}, cov[4];
     calib_nlls_info info;
     sim_err e;
-    assert_int_equal(calib_nlls(boxbod_f, NULL, 6, 2, x, 500, cov, &info, &e), SIM_OK);
+    assert_int_equal(calib_nlls(boxbod_f, NULL, 6, 2, x, 500, cov, &info, &e),
+                     SIM_OK);
     assert_close(x[0], 2.1380940889e+02, 1e-6);
     assert_close(x[1], 5.4723748542e-01, 1e-6);
     assert_close(info.ssr, 1.1680088766e+03, 1e-8);
@@ -73,7 +74,8 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     m.rel_log[0][0] = 0.0456789;
     m.n_releases = 1;
     m.default_release = 0;
-    assert_int_equal(tp_model_save(&m, path, "test header\nsecond line", NULL, &e), SIM_OK);
+    assert_int_equal(
+        tp_model_save(&m, path, "test header\nsecond line", NULL, &e), SIM_OK);
     assert_int_equal(tp_model_load(path, &back, &e), SIM_OK);
     memset(&g, 0, sizeof g);
     strcpy(g.name, "H100");
@@ -93,8 +95,20 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     a.gated_linear_unit = 1;
     a.default_seq_len = 8192;
     {
-        tp_query q = { &g, &a, { PREC_BF16, NUM_BF16 }, 16, 128, 1, 8192, { 1, 1, 1, 1, 1, 0 },
-                       0, NULL, 0, 0, 0, 0 };
+        tp_query q = {&g,
+                      &a,
+                      {PREC_BF16, NUM_BF16},
+                      16,
+                      128,
+                      1,
+                      8192,
+                      {1, 1, 1, 1, 1, 0},
+                      0,
+                      NULL,
+                      0,
+                      0,
+                      0,
+                      0};
         assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
         assert_int_equal(tp_predict(back, &q, &r2), SIM_OK);
         assert_close(r1.step_time_s, r2.step_time_s, 1e-9);
@@ -112,7 +126,8 @@ static void test_calib_file_errors_name_file_and_line(void **state)
     (void)state;
     fputs("params = {\n  eta_bf16 = { value = \"high\"; };\n};\n", f);
     fclose(f);
-    assert_int_equal(tp_model_load("build/tests/calib_bad.cfg", &m, &e), SIM_ECONFIG);
+    assert_int_equal(tp_model_load("build/tests/calib_bad.cfg", &m, &e),
+                     SIM_ECONFIG);
     assert_int_equal(e.line, 2);
     assert_non_null(strstr(e.msg, "params.eta_bf16.value"));
     assert_null(m);

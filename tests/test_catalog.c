@@ -1,5 +1,5 @@
-/* tests/test_catalog.c: the built-in catalog (the models/ .cfg files) against the
- * shared data it was built from, SI conversion, lookups and load errors. */
+/* tests/test_catalog.c: the built-in catalog (the models/ .cfg files) against
+ * the shared data it was built from, SI conversion, lookups and load errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,9 +13,12 @@
 
 #include "models/catalog.h"
 
-#define assert_close(a, b, rel) do { double a_ = (a), b_ = (b), r_ = (rel);   \
-    if (!(fabs(a_ - b_) <= r_ * fmax(fabs(a_), fabs(b_))))                    \
-        fail_msg("%.17g != %.17g (rel tol %g)", a_, b_, r_); } while (0)
+#define assert_close(a, b, rel)                                                \
+    do {                                                                       \
+        double a_ = (a), b_ = (b), r_ = (rel);                                 \
+        if (!(fabs(a_ - b_) <= r_ * fmax(fabs(a_), fabs(b_))))                 \
+            fail_msg("%.17g != %.17g (rel tol %g)", a_, b_, r_);               \
+    } while (0)
 
 static catalog *cat;
 
@@ -106,8 +109,10 @@ static void test_catalog_vera_rubin_is_announced_and_filled(void **state)
     /* Blank in the CSV, filled as marked assumptions. */
     assert_true(vr->peak_flops[NUM_FP8] > gb->peak_flops[NUM_FP8]);
     assert_true(vr->tdp_w > 0);
-    assert_non_null(strstr(catalog_cite(cat, "gpus", (size_t)(vr -
-                    catalog_gpu_at(cat, 0)), "assumed"), "tdp_w"));
+    assert_non_null(
+        strstr(catalog_cite(cat, "gpus", (size_t)(vr - catalog_gpu_at(cat, 0)),
+                            "assumed"),
+               "tdp_w"));
     assert_string_equal(catalog_cite(cat, "gpus", 0, "assumed"), "");
 }
 
@@ -208,8 +213,7 @@ static void test_catalog_system_overhead_is_max_minus_gpus(void **state)
         const gpu_spec *g = catalog_gpu(cat, s->gpu);
         assert_non_null(g);
         assert_close(s->gpu_power_w, s->gpus * g->tdp_w, 1e-12);
-        assert_close(s->overhead_w, s->max_power_w - s->gpus * g->tdp_w,
-                     1e-9);
+        assert_close(s->overhead_w, s->max_power_w - s->gpus * g->tdp_w, 1e-9);
         assert_true(s->overhead_w >= 0);
         assert_true(catalog_cite(cat, "systems", i, "source")[0] != '\0');
     }

@@ -21,8 +21,8 @@
 
 static char dir[256];
 static res_rep reps[N_REPS];
-static const char *names[FX_N_JOBS] = { "pretrain-70b #1", "pretrain-8b, \"ablation\"",
-                                        "moe-test" };
+static const char *names[FX_N_JOBS] = {"pretrain-70b #1",
+                                       "pretrain-8b, \"ablation\"", "moe-test"};
 
 static int setup(void **state)
 {
@@ -55,7 +55,8 @@ static const char *out(const char *name)
 
 static uint32_t be32(const unsigned char *p)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           p[3];
 }
 
 /* The file is a PNG of PLOT_CHART_W x PLOT_CHART_H with real content. */
@@ -63,7 +64,8 @@ static void assert_png(const char *path)
 {
     size_t n = 0;
     unsigned char *b = test_slurp(path, &n);
-    static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    static const unsigned char sig[8] = {0x89, 'P',  'N',  'G',
+                                         '\r', '\n', 0x1a, '\n'};
     assert_non_null(b);
     assert_true(n > 8000); /* axes, text and data, not a blank page */
     assert_memory_equal(b, sig, 8);
@@ -89,7 +91,8 @@ typedef int (*chart_fn)(const char *path, sim_err *err);
 
 static int c_power(const char *p, sim_err *e)
 {
-    return plot_power_stack(p, reps[0].steps, NULL, reps[0].n_steps, "Power by source", e);
+    return plot_power_stack(p, reps[0].steps, NULL, reps[0].n_steps,
+                            "Power by source", e);
 }
 
 static int c_soc(const char *p, sim_err *e)
@@ -99,8 +102,8 @@ static int c_soc(const char *p, sim_err *e)
 
 static int c_gantt(const char *p, sim_err *e)
 {
-    return plot_gantt(p, names, reps[0].jobs, FX_N_JOBS, reps[0].events, reps[0].n_events,
-                      N_STEPS * FX_STEP_S, "Job timeline", e);
+    return plot_gantt(p, names, reps[0].jobs, FX_N_JOBS, reps[0].events,
+                      reps[0].n_events, N_STEPS * FX_STEP_S, "Job timeline", e);
 }
 
 static int c_ttt(const char *p, sim_err *e)
@@ -125,12 +128,16 @@ static int c_energy(const char *p, sim_err *e)
             x[r] = reps[r].jobs[j].facility_energy_j;
         fac[j] = stats_summarize(x, 1, N_REPS);
     }
-    return plot_energy_by_source(p, names, by, fac, FX_N_JOBS, "Energy per run", e);
+    return plot_energy_by_source(p, names, by, fac, FX_N_JOBS, "Energy per run",
+                                 e);
 }
 
-static const struct { const char *name; chart_fn fn; } charts[] = {
-    { "power", c_power }, { "soc", c_soc }, { "gantt", c_gantt },
-    { "ttt", c_ttt }, { "energy", c_energy },
+static const struct {
+    const char *name;
+    chart_fn fn;
+} charts[] = {
+    {"power", c_power}, {"soc", c_soc},       {"gantt", c_gantt},
+    {"ttt", c_ttt},     {"energy", c_energy},
 };
 #define N_CHARTS (sizeof charts / sizeof charts[0])
 
@@ -205,19 +212,24 @@ static void test_charts_missing_or_unwritable_folder_is_an_error(void **state)
 static void test_charts_nothing_to_draw_is_an_error(void **state)
 {
     res_rep r;
-    double t[3] = { NAN, NAN, NAN };
+    double t[3] = {NAN, NAN, NAN};
     sim_err e;
     (void)state;
     fx_rep(&r, 0, 96, 1, 0);
     for (size_t i = 0; i < r.n_steps; i++)
         r.steps[i].soc_frac = NAN;
-    assert_int_equal(plot_battery_soc(out("x.png"), r.steps, r.n_steps, "B", &e), SIM_EINVAL);
+    assert_int_equal(
+        plot_battery_soc(out("x.png"), r.steps, r.n_steps, "B", &e),
+        SIM_EINVAL);
     assert_non_null(strstr(e.msg, "no battery"));
-    assert_int_equal(plot_power_stack(out("x.png"), r.steps, NULL, 1, "P", &e), SIM_EINVAL);
-    assert_int_equal(plot_time_to_train(out("x.png"), "job", t, 3, "T", &e), SIM_EINVAL);
-    assert_non_null(strstr(e.msg, "finished in none of 3"));
-    assert_int_equal(plot_gantt(out("x.png"), names, r.jobs, 0, NULL, 0, 1.0, "G", &e),
+    assert_int_equal(plot_power_stack(out("x.png"), r.steps, NULL, 1, "P", &e),
                      SIM_EINVAL);
+    assert_int_equal(plot_time_to_train(out("x.png"), "job", t, 3, "T", &e),
+                     SIM_EINVAL);
+    assert_non_null(strstr(e.msg, "finished in none of 3"));
+    assert_int_equal(
+        plot_gantt(out("x.png"), names, r.jobs, 0, NULL, 0, 1.0, "G", &e),
+        SIM_EINVAL);
     res_rep_free(&r);
 }
 
@@ -225,8 +237,10 @@ static void test_charts_gantt_without_event_log_still_draws(void **state)
 {
     sim_err e;
     (void)state;
-    assert_int_equal(plot_gantt(out("g0.png"), names, reps[3].jobs, FX_N_JOBS, NULL, 0,
-                                N_STEPS * FX_STEP_S, "Job timeline", &e), SIM_OK);
+    assert_int_equal(plot_gantt(out("g0.png"), names, reps[3].jobs, FX_N_JOBS,
+                                NULL, 0, N_STEPS * FX_STEP_S, "Job timeline",
+                                &e),
+                     SIM_OK);
     assert_png(out("g0.png"));
 }
 

@@ -27,14 +27,21 @@ static void test_cli_usage_errors_exit_two(void **state)
 {
     (void)state;
     assert_int_equal(fs_run("", out, sizeof out, err, sizeof err), 2);
-    assert_int_equal(fs_run("no-such-command", out, sizeof out, err, sizeof err), 2);
-    assert_non_null(strstr(err, "factorysim: unknown command 'no-such-command'"));
-    assert_int_equal(fs_run("bench phold --lps zero", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(
+        fs_run("no-such-command", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(
+        strstr(err, "factorysim: unknown command 'no-such-command'"));
+    assert_int_equal(
+        fs_run("bench phold --lps zero", out, sizeof out, err, sizeof err), 2);
     assert_non_null(strstr(err, "factorysim: --lps: expected"));
-    assert_int_equal(fs_run("bench phold --remote 2", out, sizeof out, err, sizeof err), 2);
-    assert_int_equal(fs_run("bench phold --format xml", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(
+        fs_run("bench phold --remote 2", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(
+        fs_run("bench phold --format xml", out, sizeof out, err, sizeof err),
+        2);
     assert_non_null(strstr(err, "table|json|csv"));
-    assert_int_equal(fs_run("bench phold --bogus", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(
+        fs_run("bench phold --bogus", out, sizeof out, err, sizeof err), 2);
     assert_string_equal(out, "");
 }
 
@@ -45,12 +52,16 @@ static void test_cli_bench_phold_json_one_line(void **state)
     static char first[65536];
     long long ev1 = -1, ev2 = -2;
     double wall = -1, rate = -1;
-    const char *args = "bench phold --lps 16 --start-events 4 --end 50 --seed 9 --format json";
+    const char *args =
+        "bench phold --lps 16 --start-events 4 --end 50 --seed 9 --format json";
     (void)state;
     assert_int_equal(fs_run(args, out, sizeof out, NULL, 0), 0);
     snprintf(first, sizeof first, "%s", out);
-    assert_int_equal(sscanf(first, "{\"events\": %lld, \"wall_s\": %lf, \"events_per_sec\": %lf}",
-                            &ev1, &wall, &rate), 3);
+    assert_int_equal(
+        sscanf(first,
+               "{\"events\": %lld, \"wall_s\": %lf, \"events_per_sec\": %lf}",
+               &ev1, &wall, &rate),
+        3);
     assert_int_equal(strchr(first, '\n') - first, (long)strlen(first) - 1);
     assert_true(ev1 > 16 * 4 && wall >= 0 && rate >= 0);
     assert_int_equal(fs_run(args, out, sizeof out, NULL, 0), 0);

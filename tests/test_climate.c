@@ -15,10 +15,10 @@
 static void test_climate_synthetic_keeps_monthly_means(void **state)
 {
     (void)state;
-    const char *sites[] = { "las-vegas", "reykjavik", "stavanger", "oslo" };
+    const char *sites[] = {"las-vegas", "reykjavik", "stavanger", "oslo"};
     for (int s = 0; s < 4; s++) {
         climate_monthly n = *climate_builtin(sites[s]);
-        n.t_anom_sd_k = 0;   /* the seasonal + diurnal shape alone */
+        n.t_anom_sd_k = 0; /* the seasonal + diurnal shape alone */
         gsl_rng *r = rng_stream_new(NULL, 7, 0, 1);
         climate_year *y = climate_year_new();
         sim_err e;
@@ -33,7 +33,8 @@ static void test_climate_synthetic_keeps_monthly_means(void **state)
             lo = fmin(lo, y->h[i].t_db_c);
             hi = fmax(hi, y->h[i].t_db_c);
         }
-        assert_true(fabs((hi - lo) - n.t_range_k[0]) < 0.1 * n.t_range_k[0] + 0.2);
+        assert_true(fabs((hi - lo) - n.t_range_k[0]) <
+                    0.1 * n.t_range_k[0] + 0.2);
         climate_year_free(y);
         gsl_rng_free(r);
     }
@@ -42,7 +43,8 @@ static void test_climate_synthetic_keeps_monthly_means(void **state)
 static void test_climate_same_seed_same_year(void **state)
 {
     (void)state;
-    climate_year *a = climate_year_new(), *b = climate_year_new(), *c = climate_year_new();
+    climate_year *a = climate_year_new(), *b = climate_year_new(),
+                 *c = climate_year_new();
     sim_err e;
     gsl_rng *r1 = rng_stream_new(NULL, 42, 0, rng_stream_id("climate"));
     gsl_rng *r2 = rng_stream_new(NULL, 42, 0, rng_stream_id("climate"));
@@ -70,13 +72,15 @@ static void test_climate_synthetic_las_vegas_irradiance(void **state)
     gsl_rng *r = rng_stream_new(NULL, 3, 0, 9);
     climate_year *y = climate_year_new();
     sim_err e;
-    assert_int_equal(climate_synthesize(climate_builtin("las-vegas"), r, y, &e), SIM_OK);
+    assert_int_equal(climate_synthesize(climate_builtin("las-vegas"), r, y, &e),
+                     SIM_OK);
     climate_stats st;
     climate_year_stats(y, &st);
     assert_within(st.ghi_kwh_m2, 1950, 2250);
     assert_true(y->h[0].ghi_w_m2 == 0 && y->h[23].ghi_w_m2 == 0);
     for (size_t i = 0; i < CLIMATE_HOURS; i++) {
-        assert_true(y->h[i].ghi_w_m2 >= 0 && y->h[i].dni_w_m2 >= 0 && y->h[i].dhi_w_m2 >= 0);
+        assert_true(y->h[i].ghi_w_m2 >= 0 && y->h[i].dni_w_m2 >= 0 &&
+                    y->h[i].dhi_w_m2 >= 0);
         assert_true(y->h[i].t_dp_c <= y->h[i].t_db_c);
         assert_true(y->h[i].t_wb_c <= y->h[i].t_db_c + 1e-9);
     }

@@ -32,10 +32,11 @@ static const llm_arch *lk_llm(void *c, const char *n)
 static void lk_names(void *c, const char *kind, char *buf, size_t n)
 {
     (void)c;
-    snprintf(buf, n, "%s", strcmp(kind, "gpus") == 0 ? "H100" : "Llama 3.1 70B");
+    snprintf(buf, n, "%s",
+             strcmp(kind, "gpus") == 0 ? "H100" : "Llama 3.1 70B");
 }
 
-static const calib_lookup lk = { lk_gpu, lk_llm, lk_names, NULL };
+static const calib_lookup lk = {lk_gpu, lk_llm, lk_names, NULL};
 
 static csvt *read_rows(void)
 {
@@ -67,9 +68,11 @@ static void test_csv_missing_file_and_column(void **state)
     csvt *t = NULL;
     sim_err e;
     (void)state;
-    assert_int_equal(csvt_read("tests/data/does_not_exist.csv", &t, &e), SIM_EIO);
+    assert_int_equal(csvt_read("tests/data/does_not_exist.csv", &t, &e),
+                     SIM_EIO);
     assert_null(t);
-    assert_int_equal(csvt_read("tests/data/tp_missing_col.csv", &t, &e), SIM_OK);
+    assert_int_equal(csvt_read("tests/data/tp_missing_col.csv", &t, &e),
+                     SIM_OK);
     assert_int_equal(calib_rows_check(t, &e), SIM_ECONFIG);
     assert_int_equal(e.line, 1);
     assert_non_null(strstr(e.msg, "missing column 'vp'"));
@@ -93,7 +96,9 @@ static void test_csv_row_errors_name_line_and_column(void **state)
     assert_string_equal(e.file, "tests/data/tp_rows.csv");
     assert_int_equal(calib_row_parse(t, 2, &lk, &r, &e), SIM_ENOTFOUND);
     assert_int_equal(e.line, 5);
-    assert_non_null(strstr(e.msg, "unknown model (got 'Llama 9 999B', expected one of: Llama 3.1 70B)"));
+    assert_non_null(strstr(
+        e.msg,
+        "unknown model (got 'Llama 9 999B', expected one of: Llama 3.1 70B)"));
     assert_int_equal(calib_row_parse(t, 3, &lk, &r, &e), SIM_ENOTFOUND);
     assert_non_null(strstr(e.msg, "unknown GPU (got 'Z100'"));
     assert_int_equal(calib_row_parse(t, 4, &lk, &r, &e), SIM_ENOTFOUND);

@@ -86,7 +86,8 @@ static void assert_same_value(double a, double b, const char *what)
     }
 }
 
-static void assert_same_summary(stat_summary a, stat_summary b, const char *what)
+static void assert_same_summary(stat_summary a, stat_summary b,
+                                const char *what)
 {
     assert_int_equal(a.n, b.n);
     assert_same_value(a.mean, b.mean, what);
@@ -122,11 +123,13 @@ static void test_db_round_trip_keeps_every_field(void **state)
     assert_true(id > 0);
     assert_int_equal(db_latest_run(d, &latest, &e), SIM_OK);
     assert_int_equal(latest, id);
-    assert_int_equal(db_load_run(d, id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &e),
+                     SIM_OK);
 
     assert_string_equal(r->meta.scenario, m.scenario);
     assert_string_equal(r->meta.config_text, m.config_text);
-    assert_string_equal(r->config_hash, db_hash_hex(m.config_text, strlen(m.config_text), hex));
+    assert_string_equal(r->config_hash,
+                        db_hash_hex(m.config_text, strlen(m.config_text), hex));
     assert_true(r->meta.seed == m.seed);
     assert_int_equal(r->meta.replications, 4);
     assert_string_equal(r->meta.version, FACTORYSIM_VERSION);
@@ -185,7 +188,8 @@ static void test_db_round_trip_keeps_every_field(void **state)
             assert_int_equal(b->events[i].job, a->events[i].job);
             assert_int_equal(b->events[i].kind, a->events[i].kind);
             assert_int_equal(b->events[i].cause, a->events[i].cause);
-            assert_same_value(b->events[i].value, a->events[i].value, "event value");
+            assert_same_value(b->events[i].value, a->events[i].value,
+                              "event value");
         }
     }
     /* Summaries are stats_summarize of the stored replications. */
@@ -233,13 +237,17 @@ static void test_db_file_is_wal_strict_and_versioned(void **state)
     snprintf(cmd, sizeof cmd, "sqlite3 %s 'PRAGMA user_version;'", p);
     sh_line(cmd, out, sizeof out);
     assert_int_equal(atoi(out), DB_SCHEMA_VERSION);
-    snprintf(cmd, sizeof cmd, "sqlite3 %s \"SELECT count(*) FROM pragma_table_list "
-             "WHERE schema = 'main' AND strict = 1;\"", p);
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s \"SELECT count(*) FROM pragma_table_list "
+             "WHERE schema = 'main' AND strict = 1;\"",
+             p);
     sh_line(cmd, out, sizeof out);
     assert_int_equal(atoi(out), 12); /* every table is STRICT */
     /* A STRICT table refuses text in a REAL column. */
-    snprintf(cmd, sizeof cmd, "sqlite3 %s \"UPDATE site_reps SET co2_kg = 'lots';\" "
-             "2>&1 | grep -c 'cannot store TEXT'", p);
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s \"UPDATE site_reps SET co2_kg = 'lots';\" "
+             "2>&1 | grep -c 'cannot store TEXT'",
+             p);
     sh_line(cmd, out, sizeof out);
     assert_string_equal(out, "1");
     res_rep_free(&rep);
@@ -262,11 +270,13 @@ static void test_db_downsample_preserves_energy(void **state)
     m.store_events = 0;
     assert_int_equal(db_open(p, &d, &e), SIM_OK);
     assert_int_equal(db_store_run(d, &m, &rep, 1, &id, &e), SIM_OK);
-    assert_int_equal(db_load_run(d, id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &e),
+                     SIM_OK);
     assert_int_equal(r->reps[0].n_steps, (N_STEPS + 3) / 4);
     assert_int_equal(r->reps[0].n_events, 0);
     assert_int_equal(r->meta.ts_downsample, 4);
-    assert_close(r->step_dt_s[0][r->reps[0].n_steps - 1], FX_STEP_S, 1e-12); /* 2881 = 4*720+1 */
+    assert_close(r->step_dt_s[0][r->reps[0].n_steps - 1], FX_STEP_S,
+                 1e-12); /* 2881 = 4*720+1 */
     assert_close(r->step_dt_s[0][0], 4 * FX_STEP_S, 1e-12);
     for (size_t f = 1; f < resfield_n_step; f++) {
         const char *nm = resfield_step[f].name;
@@ -277,7 +287,8 @@ static void test_db_downsample_preserves_energy(void **state)
         for (size_t i = 0; i < rep.n_steps; i++)
             e0 += resfield_get(&rep.steps[i], &resfield_step[f]) * FX_STEP_S;
         for (size_t i = 0; i < r->reps[0].n_steps; i++)
-            e1 += resfield_get(&r->reps[0].steps[i], &resfield_step[f]) * r->step_dt_s[0][i];
+            e1 += resfield_get(&r->reps[0].steps[i], &resfield_step[f]) *
+                  r->step_dt_s[0][i];
         if (e0 == 0)
             assert_true(e1 == 0);
         else
@@ -285,7 +296,8 @@ static void test_db_downsample_preserves_energy(void **state)
     }
     /* The merged PUE is the ratio of merged powers. */
     assert_close(r->reps[0].steps[5].pue,
-                 r->reps[0].steps[5].facility_w / r->reps[0].steps[5].it_w, 1e-14);
+                 r->reps[0].steps[5].facility_w / r->reps[0].steps[5].it_w,
+                 1e-14);
     assert_close(r->reps[0].steps[1].t_s, 4 * FX_STEP_S, 0);
     db_run_free(r);
     db_close(d);
@@ -310,7 +322,8 @@ static void test_db_same_configuration_shares_one_scenario(void **state)
     m.config_text = "name = \"fixture-site\";\nsite = { modules = 2; };\n";
     assert_int_equal(db_store_run(d, &m, &rep, 1, NULL, &e), SIM_OK);
     db_close(d);
-    snprintf(cmd, sizeof cmd, "sqlite3 %s 'SELECT count(*) FROM scenarios;'", p);
+    snprintf(cmd, sizeof cmd, "sqlite3 %s 'SELECT count(*) FROM scenarios;'",
+             p);
     sh_line(cmd, out, sizeof out);
     assert_string_equal(out, "2");
     snprintf(cmd, sizeof cmd, "sqlite3 %s 'SELECT count(*) FROM runs;'", p);
@@ -417,8 +430,8 @@ static void assert_refused(const char *p, const char *why)
     assert_int_equal(db_open(p, &d, &e), SIM_ECONFIG);
     assert_null(d);
     sim_err_format(&e, buf, sizeof buf);
-    if (!strstr(buf, "not a factorysim results database") || strncmp(buf, p, strlen(p)) ||
-        !strstr(buf, why))
+    if (!strstr(buf, "not a factorysim results database") ||
+        strncmp(buf, p, strlen(p)) || !strstr(buf, why))
         fail_msg("unexpected message: %s", buf);
     assert_int_equal(db_open_readonly(p, &d, &e), SIM_ECONFIG);
     assert_null(d);
@@ -460,7 +473,8 @@ static void test_db_refuses_another_applications_database(void **state)
     const char *p = tpath("foreign.db");
     char cmd[512];
     (void)state;
-    snprintf(cmd, sizeof cmd, "sqlite3 %s 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'", p);
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'", p);
     assert_int_equal(system(cmd), 0);
     assert_refused(p, "application_id 0x00000000");
 }
@@ -486,10 +500,12 @@ static void test_db_missing_folder_is_a_clear_error(void **state)
     db *d;
     sim_err e;
     (void)state;
-    assert_int_equal(db_open("/nonexistent-factorysim/dir/x.db", &d, &e), SIM_EIO);
+    assert_int_equal(db_open("/nonexistent-factorysim/dir/x.db", &d, &e),
+                     SIM_EIO);
     assert_string_equal(e.file, "/nonexistent-factorysim/dir/x.db");
     assert_non_null(strstr(e.msg, "cannot open results database"));
-    assert_int_equal(db_open_readonly("/nonexistent-factorysim/x.db", &d, &e), SIM_ENOTFOUND);
+    assert_int_equal(db_open_readonly("/nonexistent-factorysim/x.db", &d, &e),
+                     SIM_ENOTFOUND);
     assert_int_equal(db_open(dir, &d, &e), SIM_EIO);
     assert_non_null(strstr(e.msg, "is a directory"));
 }
@@ -563,12 +579,15 @@ static void test_db_sigkill_mid_write_keeps_earlier_runs(void **state)
         struct timespec t0, t1, nap;
         double per_run;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        while (committed < 3 && read(fd[0], &ids[committed], sizeof ids[0]) == sizeof ids[0])
+        while (committed < 3 &&
+               read(fd[0], &ids[committed], sizeof ids[0]) == sizeof ids[0])
             committed++;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         assert_int_equal(committed, 3);
         /* Kill about halfway through the next run's transaction. */
-        per_run = ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)) / 3;
+        per_run = ((double)(t1.tv_sec - t0.tv_sec) +
+                   1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)) /
+                  3;
         per_run_ms = 1e3 * per_run;
         nap.tv_sec = 0;
         nap.tv_nsec = (long)(fmin(per_run * 0.5, 0.9) * 1e9);
@@ -596,13 +615,16 @@ static void test_db_sigkill_mid_write_keeps_earlier_runs(void **state)
          * COMMIT may have landed before its report was written, is extra. */
         assert_true(n == (size_t)committed || n == (size_t)committed + 1);
         print_message("kill test: %lld runs reported committed, %zu stored, "
-                      "%.0f ms per run\n", (long long)committed, n, per_run_ms);
+                      "%.0f ms per run\n",
+                      (long long)committed, n, per_run_ms);
         for (size_t i = 0; i < n; i++) {
             db_run *r;
             if (i < (size_t)committed)
                 assert_int_equal(rows[i].id, ids[i]);
-            assert_int_equal(db_load_run(d, rows[i].id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r,
-                                         &e), SIM_OK);
+            assert_int_equal(db_load_run(d, rows[i].id,
+                                         DB_LOAD_STEPS | DB_LOAD_EVENTS, &r,
+                                         &e),
+                             SIM_OK);
             assert_int_equal(r->n_reps, 1);
             assert_int_equal(r->reps[0].n_steps, n_steps);
             assert_int_equal(r->reps[0].n_jobs, FX_N_JOBS);
@@ -620,8 +642,8 @@ static void test_db_schema_doc_names_every_column(void **state)
 {
     size_t n = 0;
     char *doc = (char *)test_slurp("docs/results-schema.md", &n);
-    const resfield *t[3] = { resfield_job, resfield_site, resfield_step };
-    const size_t nt[3] = { resfield_n_job, resfield_n_site, resfield_n_step };
+    const resfield *t[3] = {resfield_job, resfield_site, resfield_step};
+    const size_t nt[3] = {resfield_n_job, resfield_n_site, resfield_n_step};
     (void)state;
     assert_non_null(doc);
     for (int k = 0; k < 3; k++)
@@ -629,7 +651,8 @@ static void test_db_schema_doc_names_every_column(void **state)
             char want[80];
             snprintf(want, sizeof want, "| `%s` |", t[k][i].name);
             if (!strstr(doc, want))
-                fail_msg("docs/results-schema.md does not list %s", t[k][i].name);
+                fail_msg("docs/results-schema.md does not list %s",
+                         t[k][i].name);
         }
     free(doc);
 }

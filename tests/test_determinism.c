@@ -62,13 +62,16 @@ static void test_determinism_run_stores_identical_rows(void **state)
     snprintf(b, sizeof b, "/tmp/factorysim-det-b-%ld.db", (long)getpid());
     rm_db(a);
     rm_db(b);
-    snprintf(args, sizeof args, "run " SCN " " RUN_ARGS " --seed 11 --db %s", a);
+    snprintf(args, sizeof args, "run " SCN " " RUN_ARGS " --seed 11 --db %s",
+             a);
     assert_int_equal(fs_run(args, out_a, sizeof out_a, err, sizeof err), 0);
     assert_int_equal(fs_run(args, out_b, sizeof out_b, err, sizeof err), 0);
     assert_string_equal(out_a, out_b);
-    snprintf(args, sizeof args, "run " SCN " " RUN_ARGS " --seed 11 --db %s", b);
+    snprintf(args, sizeof args, "run " SCN " " RUN_ARGS " --seed 11 --db %s",
+             b);
     assert_int_equal(fs_run(args, out_b, sizeof out_b, err, sizeof err), 0);
-    snprintf(args, sizeof args, "run " SCN " " RUN_ARGS " --seed 12 --db %s", a);
+    snprintf(args, sizeof args, "run " SCN " " RUN_ARGS " --seed 12 --db %s",
+             a);
     assert_int_equal(fs_run(args, out_b, sizeof out_b, err, sizeof err), 0);
     a1 = dump(a, 1);
     a2 = dump(a, 2);

@@ -18,24 +18,25 @@
 
 static dispatch_source src(dispatch_role r, double w, double g_kwh, int ren)
 {
-    dispatch_source s = { r, w, g_kwh / KWH, 0.05 / KWH, ren };
+    dispatch_source s = {r, w, g_kwh / KWH, 0.05 / KWH, ren};
     return s;
 }
 
 static dispatch_store store(double ch, double dis)
 {
-    dispatch_store s = { ch, dis, 0.938083151964686, 0.938083151964686, 10 / KWH, 0, 1 };
+    dispatch_store s = {ch, dis, 0.938083151964686, 0.938083151964686, 10 / KWH,
+                        0,  1};
     return s;
 }
 
 static void test_dispatch_surplus_charges_then_curtails(void **state)
 {
     (void)state;
-    dispatch_source s[2] = { src(DISPATCH_MUST_TAKE, 3e6, 48, 1),
-                             src(DISPATCH_GRID, 5e6, 481, 0) };
-    dispatch_store b[1] = { store(0.5e6, 1e6) };
-    dispatch_module m[1] = { { 1e6, 1.25 } };
-    dispatch_in in = { 900, DISPATCH_POLICY_THROTTLE, s, 2, b, 1, m, 1, NULL, 0 };
+    dispatch_source s[2] = {src(DISPATCH_MUST_TAKE, 3e6, 48, 1),
+                            src(DISPATCH_GRID, 5e6, 481, 0)};
+    dispatch_store b[1] = {store(0.5e6, 1e6)};
+    dispatch_module m[1] = {{1e6, 1.25}};
+    dispatch_in in = {900, DISPATCH_POLICY_THROTTLE, s, 2, b, 1, m, 1, NULL, 0};
     dispatch_out *o = dispatch_out_new(2, 1, 1, 0);
     sim_err e;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
@@ -51,14 +52,14 @@ static void test_dispatch_surplus_charges_then_curtails(void **state)
 static void test_dispatch_deficit_battery_then_grid_then_policy(void **state)
 {
     (void)state;
-    dispatch_source s[3] = { src(DISPATCH_MUST_TAKE, 1e6, 48, 1),
-                             src(DISPATCH_FIRM, 0.5e6, 24, 1),
-                             src(DISPATCH_GRID, 1e6, 481, 0) };
-    dispatch_store b[1] = { store(1e6, 0.75e6) };
-    dispatch_module m[1] = { { 0, 1.0 } };
-    dispatch_job j[2] = { { 0, 2.0e6, 0.25e6, 0.4e6, 0.9, 5 },
-                          { 0, 0.5e6, 0.05e6, 0.1e6, 0.9, 1 } };
-    dispatch_in in = { 900, DISPATCH_POLICY_PAUSE, s, 3, b, 1, m, 1, j, 2 };
+    dispatch_source s[3] = {src(DISPATCH_MUST_TAKE, 1e6, 48, 1),
+                            src(DISPATCH_FIRM, 0.5e6, 24, 1),
+                            src(DISPATCH_GRID, 1e6, 481, 0)};
+    dispatch_store b[1] = {store(1e6, 0.75e6)};
+    dispatch_module m[1] = {{0, 1.0}};
+    dispatch_job j[2] = {{0, 2.0e6, 0.25e6, 0.4e6, 0.9, 5},
+                         {0, 0.5e6, 0.05e6, 0.1e6, 0.9, 1}};
+    dispatch_in in = {900, DISPATCH_POLICY_PAUSE, s, 3, b, 1, m, 1, j, 2};
     dispatch_out *o = dispatch_out_new(3, 1, 1, 2);
     sim_err e;
     /* Demand 2.8 MW vs 3.25 MW available: all served, merit order. */
@@ -67,13 +68,15 @@ static void test_dispatch_deficit_battery_then_grid_then_policy(void **state)
     assert_close(o->src_load_w[1], 0.5e6, 1e-12);
     assert_close(o->discharge_w, 0.75e6, 1e-12);
     assert_close(o->grid_w, 0.55e6, 1e-12);
-    assert_true(o->job[0].state == DISPATCH_RUN && o->job[1].state == DISPATCH_RUN);
+    assert_true(o->job[0].state == DISPATCH_RUN &&
+                o->job[1].state == DISPATCH_RUN);
 
     /* Grid limit 0.3 MW: supply 2.55 MW < 2.8 MW. PAUSE pauses the low
      * priority job (0.55 -> 0.1 MW idle): demand 2.35 MW fits. */
     s[2].avail_w = 0.3e6;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
-    assert_true(o->job[1].state == DISPATCH_PAUSED && o->job[0].state == DISPATCH_RUN);
+    assert_true(o->job[1].state == DISPATCH_PAUSED &&
+                o->job[0].state == DISPATCH_RUN);
     assert_close(o->load_w, 2.35e6, 1e-12);
     assert_close(o->job[1].it_w, 0.1e6, 1e-12);
     assert_true(o->shortfall_w == 0 && o->job[1].throughput == 0);
@@ -89,15 +92,16 @@ static void test_dispatch_deficit_battery_then_grid_then_policy(void **state)
     assert_close(o->load_w, 2.55e6, 1e-12);
     assert_true(o->job[0].state == DISPATCH_THROTTLED);
     assert_close(o->job[0].cap_frac_tdp, 0.81, 1e-12);
-    assert_close(o->job[0].throughput, load_cap_throughput(0.81) / load_cap_throughput(0.9),
-                 1e-12);
+    assert_close(o->job[0].throughput,
+                 load_cap_throughput(0.81) / load_cap_throughput(0.9), 1e-12);
     /* Much less supply: throttling to the floor is not enough, so the
      * low-priority job is paused first. */
     s[0].avail_w = 0;
     s[1].avail_w = 0;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
     assert_true(o->job[1].state == DISPATCH_PAUSED);
-    assert_true(o->job[0].state == DISPATCH_THROTTLED || o->job[0].state == DISPATCH_PAUSED);
+    assert_true(o->job[0].state == DISPATCH_THROTTLED ||
+                o->job[0].state == DISPATCH_PAUSED);
     assert_true(o->balance_rel < 1e-12);
     dispatch_out_free(o);
 }
@@ -114,7 +118,8 @@ static void test_dispatch_never_violates_a_limit(void **state)
     sim_err e;
     for (int it = 0; it < 5000; it++) {
         for (int i = 0; i < 5; i++)
-            s[i] = src((dispatch_role)(i % 3), gsl_rng_uniform(r) * 3e6, 40, i != 2);
+            s[i] = src((dispatch_role)(i % 3), gsl_rng_uniform(r) * 3e6, 40,
+                       i != 2);
         for (int i = 0; i < 3; i++) {
             b[i] = store(gsl_rng_uniform(r) * 1e6, gsl_rng_uniform(r) * 1e6);
             b[i].eta_c = 0.9 + 0.1 * gsl_rng_uniform(r);
@@ -130,15 +135,18 @@ static void test_dispatch_never_violates_a_limit(void **state)
             j[i].gpu_frac_tdp = 0.6 + 0.4 * gsl_rng_uniform(r);
             j[i].priority = (int)gsl_rng_uniform_int(r, 4);
         }
-        dispatch_in in = { 900, (dispatch_policy)(it % 3), s, 5, b, 3, m, 3, j, 8 };
+        dispatch_in in = {900, (dispatch_policy)(it % 3), s, 5, b, 3, m, 3, j,
+                          8};
         assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
         for (int i = 0; i < 5; i++) {
             assert_true(o->src_w[i] <= s[i].avail_w * (1 + 1e-12));
-            assert_true(o->src_load_w[i] + o->src_curtail_w[i] <= o->src_w[i] * (1 + 1e-12) + 1e-6);
+            assert_true(o->src_load_w[i] + o->src_curtail_w[i] <=
+                        o->src_w[i] * (1 + 1e-12) + 1e-6);
         }
         for (int i = 0; i < 3; i++) {
             assert_true(o->st_charge_w[i] <= b[i].charge_max_w * (1 + 1e-12));
-            assert_true(o->st_discharge_w[i] <= b[i].discharge_max_w * (1 + 1e-12));
+            assert_true(o->st_discharge_w[i] <=
+                        b[i].discharge_max_w * (1 + 1e-12));
             assert_true(o->st_charge_w[i] == 0 || o->st_discharge_w[i] == 0);
         }
         assert_true(o->load_w <= o->demand_w * (1 + 1e-12));
@@ -150,8 +158,11 @@ static void test_dispatch_never_violates_a_limit(void **state)
             sum += o->job[i].energy_j;
             c += o->job[i].carbon_g;
             assert_true(o->job[i].throughput >= 0 && o->job[i].throughput <= 1);
-            assert_true(o->job[i].facility_w <= m[j[i].module].pue * (j[i].gpu_w + j[i].other_w) *
-                        (1 + 1e-12) + 1e-9 || o->job[i].state == DISPATCH_PAUSED);
+            assert_true(o->job[i].facility_w <=
+                            m[j[i].module].pue * (j[i].gpu_w + j[i].other_w) *
+                                    (1 + 1e-12) +
+                                1e-9 ||
+                        o->job[i].state == DISPATCH_PAUSED);
         }
         if (o->load_w > 0)
             assert_close(sum, o->load_w * 900, 1e-9);
@@ -164,9 +175,10 @@ static void test_dispatch_never_violates_a_limit(void **state)
 static void test_dispatch_rejects_bad_input(void **state)
 {
     (void)state;
-    dispatch_source s[1] = { src(DISPATCH_GRID, -1, 0, 0) };
+    dispatch_source s[1] = {src(DISPATCH_GRID, -1, 0, 0)};
     dispatch_out *o = dispatch_out_new(1, 0, 0, 0);
-    dispatch_in in = { 900, DISPATCH_POLICY_THROTTLE, s, 1, NULL, 0, NULL, 0, NULL, 0 };
+    dispatch_in in = {
+        900, DISPATCH_POLICY_THROTTLE, s, 1, NULL, 0, NULL, 0, NULL, 0};
     sim_err e;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_EINVAL);
     s[0].avail_w = 1;
@@ -185,9 +197,10 @@ static void test_load_training_power_matches_brookhaven(void **state)
     /* DGX H100: 8 x 700 W, 10.2 kW max -> 0.76 x 10.2 kW in training. */
     load_cfg c;
     load_cfg_default(&c, 500e3);
-    load_system h100 = { 8, 700, 10200 };
+    load_system h100 = {8, 700, 10200};
     double g, o;
-    double w = load_system_w(&c, &h100, LOAD_TRAINING, LOAD_DEFAULT_COMPUTE_FRAC, &g, &o);
+    double w = load_system_w(&c, &h100, LOAD_TRAINING,
+                             LOAD_DEFAULT_COMPUTE_FRAC, &g, &o);
     assert_within(w / 10200, 0.755, 0.765);
     assert_within(g / 5600, 0.899, 0.901);
     assert_true(load_system_w(&c, &h100, LOAD_OFF, 0.9, NULL, NULL) == 0);
@@ -223,7 +236,8 @@ static void test_cooling_pue_curves(void **state)
     /* PUE never below 1 and never falls as it gets hotter. */
     for (double t = -20; t < 50; t += 0.5) {
         assert_true(cooling_pue(&l, t + 0.5, 10) >= cooling_pue(&l, t, 10));
-        assert_true(cooling_pue(&a, t, t / 2 + 0.5) >= cooling_pue(&a, t, t / 2));
+        assert_true(cooling_pue(&a, t, t / 2 + 0.5) >=
+                    cooling_pue(&a, t, t / 2));
         assert_true(cooling_pue(&a, t, t / 2) >= 1.0);
     }
     sim_err e;

@@ -30,15 +30,16 @@ static void record(sim *s, void *ctx, uint64_t arg)
 static void test_sim_same_time_priority_then_fifo(void **state)
 {
     sim s;
-    trace tr = { .n = 0 };
-    uint64_t want[] = { 5, 2, 4, 1, 3, 6 };
+    trace tr = {.n = 0};
+    uint64_t want[] = {5, 2, 4, 1, 3, 6};
     (void)state;
     sim_init(&s);
     assert_int_equal(sim_schedule(&s, 7.5, 0, record, &tr, 1, NULL), SIM_OK);
     assert_int_equal(sim_schedule(&s, 7.5, 10, record, &tr, 2, NULL), SIM_OK);
     assert_int_equal(sim_schedule(&s, 7.5, -3, record, &tr, 3, NULL), SIM_OK);
     assert_int_equal(sim_schedule(&s, 7.5, 10, record, &tr, 4, NULL), SIM_OK);
-    assert_int_equal(sim_schedule(&s, 2.25, -100, record, &tr, 5, NULL), SIM_OK);
+    assert_int_equal(sim_schedule(&s, 2.25, -100, record, &tr, 5, NULL),
+                     SIM_OK);
     assert_int_equal(sim_schedule(&s, 9.0, 100, record, &tr, 6, NULL), SIM_OK);
     assert_int_equal(sim_run(&s), SIM_OK);
     assert_int_equal(tr.n, 6);
@@ -56,11 +57,14 @@ static void schedule_now_high(sim *s, void *ctx, uint64_t arg)
     if (arg == 1) {
         /* Highest priority, at the current instant: must still run after
          * events 2 and 3, which were already due at this instant. */
-        sim_schedule(s, s->now_s, SIM_PRIO_MAX, schedule_now_high, ctx, 10, NULL);
-        sim_schedule(s, s->now_s, SIM_PRIO_MIN, schedule_now_high, ctx, 11, NULL);
+        sim_schedule(s, s->now_s, SIM_PRIO_MAX, schedule_now_high, ctx, 10,
+                     NULL);
+        sim_schedule(s, s->now_s, SIM_PRIO_MIN, schedule_now_high, ctx, 11,
+                     NULL);
     }
     if (arg == 10)
-        sim_schedule(s, s->now_s, SIM_PRIO_MAX, schedule_now_high, ctx, 12, NULL);
+        sim_schedule(s, s->now_s, SIM_PRIO_MAX, schedule_now_high, ctx, 12,
+                     NULL);
 }
 
 /* "An event scheduled for the current instant while that instant is being
@@ -68,7 +72,7 @@ static void schedule_now_high(sim *s, void *ctx, uint64_t arg)
 static void test_sim_event_at_now_runs_after_events_already_due(void **state)
 {
     sim s;
-    uint64_t want[] = { 1, 2, 3, 10, 11, 12, 4 };
+    uint64_t want[] = {1, 2, 3, 10, 11, 12, 4};
     (void)state;
     late_tr.n = 0;
     sim_init(&s);
@@ -87,17 +91,25 @@ static void test_sim_event_at_now_runs_after_events_already_due(void **state)
 static void test_sim_schedule_rejects_past_nan_and_bad_priority(void **state)
 {
     sim s;
-    trace tr = { .n = 0 };
+    trace tr = {.n = 0};
     (void)state;
     sim_init(&s);
     sim_schedule(&s, 10.0, 0, record, &tr, 1, NULL);
     sim_step(&s);
-    assert_int_equal(sim_schedule(&s, 9.999, 0, record, &tr, 2, NULL), SIM_EINVAL);
-    assert_int_equal(sim_schedule(&s, NAN, 0, record, &tr, 2, NULL), SIM_EINVAL);
-    assert_int_equal(sim_schedule(&s, INFINITY, 0, record, &tr, 2, NULL), SIM_EINVAL);
-    assert_int_equal(sim_schedule(&s, 11.0, SIM_PRIO_MAX + 1, record, &tr, 2, NULL), SIM_EINVAL);
-    assert_int_equal(sim_schedule(&s, 11.0, SIM_PRIO_MIN - 1, record, &tr, 2, NULL), SIM_EINVAL);
-    assert_int_equal(sim_schedule_in(&s, -0.5, 0, record, &tr, 2, NULL), SIM_EINVAL);
+    assert_int_equal(sim_schedule(&s, 9.999, 0, record, &tr, 2, NULL),
+                     SIM_EINVAL);
+    assert_int_equal(sim_schedule(&s, NAN, 0, record, &tr, 2, NULL),
+                     SIM_EINVAL);
+    assert_int_equal(sim_schedule(&s, INFINITY, 0, record, &tr, 2, NULL),
+                     SIM_EINVAL);
+    assert_int_equal(
+        sim_schedule(&s, 11.0, SIM_PRIO_MAX + 1, record, &tr, 2, NULL),
+        SIM_EINVAL);
+    assert_int_equal(
+        sim_schedule(&s, 11.0, SIM_PRIO_MIN - 1, record, &tr, 2, NULL),
+        SIM_EINVAL);
+    assert_int_equal(sim_schedule_in(&s, -0.5, 0, record, &tr, 2, NULL),
+                     SIM_EINVAL);
     assert_int_equal(sim_run_until(&s, 5.0), SIM_EINVAL);
     assert_int_equal(sim_queue_size(&s), 0);
     sim_fini(&s);
@@ -107,7 +119,7 @@ static void test_sim_schedule_rejects_past_nan_and_bad_priority(void **state)
 static void test_sim_cancel_by_handle(void **state)
 {
     sim s;
-    trace tr = { .n = 0 };
+    trace tr = {.n = 0};
     sim_handle h1, h2;
     (void)state;
     sim_init(&s);
@@ -120,7 +132,7 @@ static void test_sim_cancel_by_handle(void **state)
     sim_run(&s);
     assert_int_equal(tr.n, 1);
     assert_int_equal(tr.got[0], 2);
-    assert_int_equal(sim_cancel(&s, h2), 0);    /* already ran */
+    assert_int_equal(sim_cancel(&s, h2), 0); /* already ran */
     sim_fini(&s);
 }
 
@@ -129,7 +141,7 @@ static void test_sim_cancel_by_handle(void **state)
 static void test_sim_step_runs_one_event(void **state)
 {
     sim s;
-    trace tr = { .n = 0 };
+    trace tr = {.n = 0};
     double t;
     (void)state;
     sim_init(&s);
@@ -152,7 +164,7 @@ static void test_sim_step_runs_one_event(void **state)
 static void test_sim_run_until_includes_end_and_sets_clock(void **state)
 {
     sim s;
-    trace tr = { .n = 0 };
+    trace tr = {.n = 0};
     (void)state;
     sim_init(&s);
     sim_schedule(&s, 1.0, 0, record, &tr, 1, NULL);
@@ -179,7 +191,7 @@ static void stopper(sim *s, void *ctx, uint64_t arg)
 static void test_sim_stop_and_handler_context(void **state)
 {
     sim s;
-    trace a = { .n = 0 }, b = { .n = 0 };
+    trace a = {.n = 0}, b = {.n = 0};
     (void)state;
     sim_init(&s);
     sim_schedule(&s, 1.0, 0, stopper, &a, 1, NULL);
@@ -201,7 +213,7 @@ typedef struct mm1 {
     gsl_rng *arr, *svc;
     double lambda, mu;
     int busy;
-    double q[4096];               /* arrival times of waiting customers */
+    double q[4096]; /* arrival times of waiting customers */
     size_t head, n;
     double wait_sum;
     long served;
@@ -214,7 +226,8 @@ static void mm1_start(sim *s, mm1 *m, double arrived)
     m->busy = 1;
     m->wait_sum += s->now_s - arrived;
     m->served++;
-    sim_schedule_in(s, gsl_ran_exponential(m->svc, 1.0 / m->mu), 0, mm1_depart, m, 0, NULL);
+    sim_schedule_in(s, gsl_ran_exponential(m->svc, 1.0 / m->mu), 0, mm1_depart,
+                    m, 0, NULL);
 }
 
 static void mm1_arrive(sim *s, void *ctx, uint64_t arg)
@@ -227,7 +240,8 @@ static void mm1_arrive(sim *s, void *ctx, uint64_t arg)
         assert_true(m->n < 4096);
         m->q[(m->head + m->n++) % 4096] = s->now_s;
     }
-    sim_schedule_in(s, gsl_ran_exponential(m->arr, 1.0 / m->lambda), 0, mm1_arrive, m, 0, NULL);
+    sim_schedule_in(s, gsl_ran_exponential(m->arr, 1.0 / m->lambda), 0,
+                    mm1_arrive, m, 0, NULL);
 }
 
 static void mm1_depart(sim *s, void *ctx, uint64_t arg)
@@ -250,11 +264,13 @@ static void test_sim_mm1_mean_wait_matches_theory(void **state)
     (void)state;
     for (int k = 0; k < 12; k++) {
         sim s;
-        mm1 m = { 0 };
+        mm1 m = {0};
         m.lambda = lambda;
         m.mu = mu;
-        m.arr = rng_stream_new(NULL, 2024, (uint64_t)k, rng_stream_id("arrivals"));
-        m.svc = rng_stream_new(NULL, 2024, (uint64_t)k, rng_stream_id("service"));
+        m.arr =
+            rng_stream_new(NULL, 2024, (uint64_t)k, rng_stream_id("arrivals"));
+        m.svc =
+            rng_stream_new(NULL, 2024, (uint64_t)k, rng_stream_id("service"));
         sim_init(&s);
         sim_schedule(&s, 0.0, 0, mm1_arrive, &m, 0, NULL);
         sim_run_until(&s, 2.0e5);

@@ -11,7 +11,8 @@
 #include "io/epw.h"
 #include "power_testutil.h"
 
-#define LV "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV                                                                     \
+    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 #define RENO "../shared/data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw"
 
 static void test_epw_las_vegas_reference_statistics(void **state)
@@ -30,7 +31,7 @@ static void test_epw_las_vegas_reference_statistics(void **state)
     assert_close(s.ghi_kwh_m2, 2032.182, 1e-9);
     assert_close(s.dni_kwh_m2, 2591.951, 1e-9);
     assert_close(s.dhi_kwh_m2, 519.734, 1e-9);
-    assert_close(s.t_mean_c, 19.835, 5e-5);   /* README rounds to 3 decimals */
+    assert_close(s.t_mean_c, 19.835, 5e-5); /* README rounds to 3 decimals */
     assert_close(s.t_max_c, 44.4, 1e-12);
     assert_close(s.t_min_c, -3.3, 1e-12);
     double gmax = 0;
@@ -45,10 +46,10 @@ static void test_epw_las_vegas_reference_statistics(void **state)
     assert_int_equal(over30, 1791);
     assert_int_equal(over35, 754);
     assert_int_equal(over40, 97);
-    static const double tm[12] = { 7.75, 9.31, 12.89, 19.43, 24.79, 30.22,
-                                   33.07, 31.54, 27.50, 19.55, 13.04, 8.27 };
-    static const double gd[12] = { 2915, 3877, 5086, 6919, 7641, 8091,
-                                   7851, 7255, 6241, 4569, 3490, 2794 };
+    static const double tm[12] = {7.75,  9.31,  12.89, 19.43, 24.79, 30.22,
+                                  33.07, 31.54, 27.50, 19.55, 13.04, 8.27};
+    static const double gd[12] = {2915, 3877, 5086, 6919, 7641, 8091,
+                                  7851, 7255, 6241, 4569, 3490, 2794};
     for (int m = 0; m < 12; m++) {
         assert_true(fabs(s.t_month_mean_c[m] - tm[m]) <= 0.005 + 1e-9);
         assert_true(fabs(s.ghi_month_wh_m2_day[m] - gd[m]) <= 0.5 + 1e-9);
@@ -76,7 +77,8 @@ static void test_epw_reno_reference_statistics(void **state)
     climate_year_free(y);
 }
 
-static void expect_error(const char *path, int code, int line, const char *needle)
+static void expect_error(const char *path, int code, int line,
+                         const char *needle)
 {
     climate_year *y = climate_year_new();
     sim_err e;
@@ -94,7 +96,8 @@ static void test_epw_malformed_lines_give_file_line(void **state)
     (void)state;
     expect_error("tests/data/epw_bad_number.epw", SIM_ECONFIG, 11,
                  "field 13 (GHI): not a number (got 'abc'");
-    expect_error("tests/data/epw_bad_seq.epw", SIM_ECONFIG, 10, "out of sequence");
+    expect_error("tests/data/epw_bad_seq.epw", SIM_ECONFIG, 10,
+                 "out of sequence");
     expect_error("tests/data/epw_missing.epw", SIM_ECONFIG, 10,
                  "field 6 (dry bulb): missing value (got 99.9");
     expect_error("tests/data/epw_short.epw", SIM_ECONFIG, 10,

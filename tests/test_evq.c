@@ -17,11 +17,14 @@ static uint64_t lcg(uint64_t *s)
     return *s >> 11;
 }
 
-static double unif(uint64_t *s) { return (double)lcg(s) / 9007199254740992.0; }
+static double unif(uint64_t *s)
+{
+    return (double)lcg(s) / 9007199254740992.0;
+}
 
 static evq_item item(double t, uint64_t key)
 {
-    evq_item it = { t, key, NULL, NULL, key };
+    evq_item it = {t, key, NULL, NULL, key};
     return it;
 }
 
@@ -39,11 +42,14 @@ static void test_evq_pops_in_time_then_key_order(void **state)
     }
     for (int i = 0; i < 155000; i++) {
         assert_true(evq_pop(q, &it));
-        assert_true(it.t_s > prev.t_s || (it.t_s == prev.t_s && it.key > prev.key) || i == 0);
+        assert_true(it.t_s > prev.t_s ||
+                    (it.t_s == prev.t_s && it.key > prev.key) || i == 0);
         prev = it;
         if (i < 150000) {
             /* Push later times, sometimes equal to now, sometimes far. */
-            double dt = (i % 7 == 0) ? 0.0 : (i % 97 == 0 ? 1e4 : -log(1.0 - unif(&s)) * 2.3);
+            double dt = (i % 7 == 0)
+                            ? 0.0
+                            : (i % 97 == 0 ? 1e4 : -log(1.0 - unif(&s)) * 2.3);
             evq_item a = item(it.t_s + dt, key++);
             evq_push(q, &a);
         }
@@ -90,10 +96,10 @@ static void test_evq_cancel_handle(void **state)
     }
     for (int i = 0; i < 100; i += 2)
         assert_int_equal(evq_cancel(q, h[i]), 1);
-    assert_int_equal(evq_cancel(q, h[0]), 0);           /* twice: gone */
+    assert_int_equal(evq_cancel(q, h[0]), 0); /* twice: gone */
     assert_int_equal(evq_size(q), 50);
     {
-        evq_item a = item(1.0, 999);                    /* reuses a slot */
+        evq_item a = item(1.0, 999); /* reuses a slot */
         evq_handle hn = evq_push(q, &a);
         assert_false(evq_contains(q, h[0]));
         assert_true(evq_contains(q, hn));
@@ -167,8 +173,8 @@ static void test_evq_sparse_times(void **state)
 {
     evq *q = evq_new();
     evq_item it;
-    double ts[] = { 3.0e7, 5.0, 9.9e8, 1.0e3, 0.0 };
-    double want[] = { 0.0, 5.0, 1.0e3, 3.0e7, 9.9e8 };
+    double ts[] = {3.0e7, 5.0, 9.9e8, 1.0e3, 0.0};
+    double want[] = {0.0, 5.0, 1.0e3, 3.0e7, 9.9e8};
     (void)state;
     for (int i = 0; i < 5; i++) {
         evq_item a = item(ts[i], (uint64_t)i);

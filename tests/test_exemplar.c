@@ -36,7 +36,8 @@ static int setup(void **state)
     sim_err e;
     if (!f || catalog_load(NULL, &f->cat, &e) != SIM_OK ||
         tp_model_load("models/calibration.cfg", &f->m, &e) != SIM_OK ||
-        tpc_read_rows(REF_CSV, f->cat, &f->t, &f->refs, &f->ok, &f->n, &n_bad, &e) != SIM_OK)
+        tpc_read_rows(REF_CSV, f->cat, &f->t, &f->refs, &f->ok, &f->n, &n_bad,
+                      &e) != SIM_OK)
         return -1;
     *state = f;
     return 0;
@@ -57,8 +58,8 @@ static int teardown(void **state)
 /* Indices of the published GB200 (or gpu) rows of one release that the
  * model runs: dense, MoE and hybrid models with different communication
  * shares. Returns how many (at most max). */
-static size_t pick(const fixture *f, const char *gpu, const char *release, size_t *idx,
-                   size_t max)
+static size_t pick(const fixture *f, const char *gpu, const char *release,
+                   size_t *idx, size_t max)
 {
     size_t k = 0;
     for (size_t i = 0; i < f->n && k < max; i++) {
@@ -66,7 +67,8 @@ static size_t pick(const fixture *f, const char *gpu, const char *release, size_
         if (!f->ok[i] || strcmp(f->refs[i].gpu->name, gpu) != 0 ||
             strcmp(f->refs[i].release, release) != 0)
             continue;
-        if (exemplar_compare(f->m, &f->refs[i], f->refs, f->n, &e) != SIM_OK || !e.has_model)
+        if (exemplar_compare(f->m, &f->refs[i], f->refs, f->n, &e) != SIM_OK ||
+            !e.has_model)
             continue;
         idx[k++] = i;
     }
@@ -75,8 +77,9 @@ static size_t pick(const fixture *f, const char *gpu, const char *release, size_
 
 /* Measured copies of rows idx[], slowed through the model by compute factor
  * a or communication factor b (0 = none), compared and diagnosed. */
-static void slowed(const fixture *f, const size_t *idx, size_t k, double a, double b,
-                   calib_row *meas, exemplar_row *ex, exemplar_group **g, size_t *ng)
+static void slowed(const fixture *f, const size_t *idx, size_t k, double a,
+                   double b, calib_row *meas, exemplar_row *ex,
+                   exemplar_group **g, size_t *ng)
 {
     for (size_t j = 0; j < k; j++) {
         exemplar_row e0;
@@ -84,13 +87,16 @@ static void slowed(const fixture *f, const size_t *idx, size_t k, double a, doub
         tp_result r;
         meas[j] = f->refs[idx[j]];
         meas[j].q.release = meas[j].release;
-        assert_int_equal(exemplar_compare(f->m, &meas[j], f->refs, f->n, &e0), SIM_OK);
+        assert_int_equal(exemplar_compare(f->m, &meas[j], f->refs, f->n, &e0),
+                         SIM_OK);
         q = e0.q;
         q.compute_slowdown = a;
         q.comm_slowdown = b;
         assert_int_equal(tp_predict(f->m, &q, &r), SIM_OK);
-        meas[j].meas_tps = f->refs[idx[j]].meas_tps * e0.step_model_s / r.step_time_s;
-        assert_int_equal(exemplar_compare(f->m, &meas[j], f->refs, f->n, &ex[j]), SIM_OK);
+        meas[j].meas_tps =
+            f->refs[idx[j]].meas_tps * e0.step_model_s / r.step_time_s;
+        assert_int_equal(
+            exemplar_compare(f->m, &meas[j], f->refs, f->n, &ex[j]), SIM_OK);
     }
     exemplar_diagnose(f->m, ex, NULL, k, g, ng);
 }
@@ -103,7 +109,8 @@ static void test_exemplar_published_copy_passes_with_ratio_1(void **state)
         exemplar_row e;
         if (!f->ok[i])
             continue;
-        assert_int_equal(exemplar_compare(f->m, &f->refs[i], f->refs, f->n, &e), SIM_OK);
+        assert_int_equal(exemplar_compare(f->m, &f->refs[i], f->refs, f->n, &e),
+                         SIM_OK);
         assert_int_equal(e.ref_kind, EXEMPLAR_REF_PUBLISHED);
         assert_string_equal(f->refs[e.ref_index].release, f->refs[i].release);
         assert_close(e.ratio, 1.0, 1e-12);
@@ -150,7 +157,8 @@ static void test_exemplar_model_reference_interval_verdicts(void **state)
     assert_int_equal(exemplar_compare(f->m, &r, f->refs, f->n, &e), SIM_OK);
     assert_int_equal(e.ref_kind, EXEMPLAR_REF_MODEL);
     assert_true(e.ref_low_tps < e.ref_tps && e.ref_tps < e.ref_high_tps);
-    r.meas_tps = e.ref_tps; /* the point prediction lies inside 0.95 x interval */
+    r.meas_tps =
+        e.ref_tps; /* the point prediction lies inside 0.95 x interval */
     assert_int_equal(exemplar_compare(f->m, &r, f->refs, f->n, &e), SIM_OK);
     assert_int_equal(e.verdict, EXEMPLAR_INCONCLUSIVE);
     r.meas_tps = 0.95 * e.ref_high_tps * 1.001;
@@ -245,8 +253,10 @@ static void test_exemplar_one_row_is_a_weak_call(void **state)
     assert_int_equal(ex[0].basis, EXEMPLAR_BASIS_ROW);
     /* Either factor reproduces it; the smaller change is named. */
     assert_true(isfinite(ex[0].compute_factor) && isfinite(ex[0].comm_factor));
-    assert_int_equal(ex[0].cause, fabs(log(ex[0].compute_factor)) <= fabs(log(ex[0].comm_factor))
-                                      ? EXEMPLAR_CAUSE_COMPUTE : EXEMPLAR_CAUSE_COMM);
+    assert_int_equal(ex[0].cause, fabs(log(ex[0].compute_factor)) <=
+                                          fabs(log(ex[0].comm_factor))
+                                      ? EXEMPLAR_CAUSE_COMPUTE
+                                      : EXEMPLAR_CAUSE_COMM);
     free(g);
 }
 
@@ -256,7 +266,8 @@ static void test_exemplar_release_newer(void **state)
     assert_true(exemplar_release_newer("26.04.01", "26.04"));
     assert_false(exemplar_release_newer("26.04", "26.04.01"));
     assert_true(exemplar_release_newer("25.09", "dgxc v25.05-v25.05.05"));
-    assert_true(exemplar_release_newer("dgxc v25.05-v25.05.05", "dgxc v24.11.1-v25.01.1"));
+    assert_true(exemplar_release_newer("dgxc v25.05-v25.05.05",
+                                       "dgxc v24.11.1-v25.01.1"));
     assert_false(exemplar_release_newer("26.04", "26.04"));
     assert_true(exemplar_release_newer("25.02", ""));
 }
@@ -276,26 +287,30 @@ static void test_exemplar_prefers_same_release_else_newest(void **state)
                 f->refs[j].meas_tps > 0) {
                 same++;
                 if (newest < 0 ||
-                    exemplar_release_newer(f->refs[j].release, f->refs[newest].release))
+                    exemplar_release_newer(f->refs[j].release,
+                                           f->refs[newest].release))
                     newest = (long)j;
             }
         if (same < 2)
             continue;
         n_multi++;
-        snprintf(r.release, sizeof r.release, "99.99"); /* a release nobody has */
+        snprintf(r.release, sizeof r.release,
+                 "99.99"); /* a release nobody has */
         k = exemplar_match(&r, f->refs, f->n);
         assert_true(k >= 0);
         /* No row of the configuration is newer than the one chosen (rows
          * whose keys differ only in a blank vs "0" cell also match). */
-        assert_false(exemplar_release_newer(f->refs[newest].release, f->refs[k].release));
+        assert_false(exemplar_release_newer(f->refs[newest].release,
+                                            f->refs[k].release));
         assert_int_equal(f->refs[k].q.n_gpus, r.q.n_gpus);
         assert_int_equal(f->refs[k].q.gbs, r.q.gbs);
         assert_int_equal(f->refs[k].prec.recipe, r.prec.recipe);
         assert_string_equal(f->refs[k].llm->name, r.llm->name);
         /* The row's own release, when it has one, comes first. */
         assert_int_equal(exemplar_match(&f->refs[i], f->refs, f->n) >= 0, 1);
-        assert_string_equal(f->refs[exemplar_match(&f->refs[i], f->refs, f->n)].release,
-                            f->refs[i].release);
+        assert_string_equal(
+            f->refs[exemplar_match(&f->refs[i], f->refs, f->n)].release,
+            f->refs[i].release);
     }
     assert_true(n_multi >= 20);
 }
@@ -317,9 +332,10 @@ static void test_exemplar_cli_every_row_gives_a_row(void **state)
     static char out[65536], err[8192];
     const char *l;
     (void)state;
-    assert_int_equal(fs_run("exemplar tests/data/exemplar_measured.csv --format csv", out,
-                            sizeof out, err, sizeof err),
-                     1);
+    assert_int_equal(
+        fs_run("exemplar tests/data/exemplar_measured.csv --format csv", out,
+               sizeof out, err, sizeof err),
+        1);
     /* Header plus six rows, one per input row. */
     {
         int lines = 0;
@@ -327,24 +343,31 @@ static void test_exemplar_cli_every_row_gives_a_row(void **state)
             lines += *l == '\n';
         assert_int_equal(lines, 7);
     }
-    assert_non_null(strstr(out, "\n2,Llama 3 70B,GB200,MXFP8,64,26.04,3828.0,published,26.04,"));
+    assert_non_null(strstr(
+        out, "\n2,Llama 3 70B,GB200,MXFP8,64,26.04,3828.0,published,26.04,"));
     assert_non_null(strstr(out, ",1.0000,pass,"));
     assert_non_null(strstr(out, ",0.9000,fail,"));
     assert_non_null(strstr(out, ",model,,,"));
-    assert_non_null(strstr(out, "\n5,Llama 9 999B,GB200,MXFP8,64,,,,,,,,,,,,,,,,,\n"));
-    assert_non_null(strstr(err, "tests/data/exemplar_measured.csv:5: model: unknown model"));
-    assert_non_null(strstr(err, "tests/data/exemplar_measured.csv:6: tokens_per_sec_per_gpu: bad number (got 'fast'"));
-    assert_non_null(strstr(err, "tests/data/exemplar_measured.csv:7: no measured value"));
+    assert_non_null(
+        strstr(out, "\n5,Llama 9 999B,GB200,MXFP8,64,,,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(
+        err, "tests/data/exemplar_measured.csv:5: model: unknown model"));
+    assert_non_null(strstr(err,
+                           "tests/data/exemplar_measured.csv:6: "
+                           "tokens_per_sec_per_gpu: bad number (got 'fast'"));
+    assert_non_null(
+        strstr(err, "tests/data/exemplar_measured.csv:7: no measured value"));
 }
 
 static void test_exemplar_cli_missing_column(void **state)
 {
     char out[4096], err[4096];
     (void)state;
-    assert_int_equal(fs_run("exemplar tests/data/exemplar_missing_col.csv", out, sizeof out, err,
-                            sizeof err),
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_missing_col.csv", out,
+                            sizeof out, err, sizeof err),
                      1);
-    assert_non_null(strstr(err, "tests/data/exemplar_missing_col.csv:1: missing column 'vp'"));
+    assert_non_null(strstr(
+        err, "tests/data/exemplar_missing_col.csv:1: missing column 'vp'"));
     assert_string_equal(out, "");
 }
 
@@ -352,17 +375,20 @@ static void test_exemplar_cli_reference_option_and_json(void **state)
 {
     static char out[65536], err[8192];
     (void)state;
-    assert_int_equal(fs_run("exemplar tests/data/exemplar_measured.csv --reference nope.csv",
-                            out, sizeof out, err, sizeof err),
-                     1);
+    assert_int_equal(
+        fs_run("exemplar tests/data/exemplar_measured.csv --reference nope.csv",
+               out, sizeof out, err, sizeof err),
+        1);
     assert_non_null(strstr(err, "nope.csv"));
     assert_string_equal(out, "");
     /* The reference given explicitly; JSON names only its file name. */
-    assert_int_equal(fs_run("exemplar tests/data/exemplar_measured.csv --format json "
-                            "--reference " REF_CSV,
-                            out, sizeof out, err, sizeof err),
-                     1);
-    assert_non_null(strstr(out, "\"reference_file\": \"megatron_throughput.csv\""));
+    assert_int_equal(
+        fs_run("exemplar tests/data/exemplar_measured.csv --format json "
+               "--reference " REF_CSV,
+               out, sizeof out, err, sizeof err),
+        1);
+    assert_non_null(
+        strstr(out, "\"reference_file\": \"megatron_throughput.csv\""));
     assert_non_null(strstr(out, "\"verdict\": \"inconclusive\""));
     assert_int_equal(fs_run("exemplar", out, sizeof out, err, sizeof err), 2);
 }
@@ -374,9 +400,10 @@ static void test_exemplar_cli_seed_moe_slow_is_communication(void **state)
 {
     static char out[16384], err[4096];
     (void)state;
-    assert_int_equal(fs_run("exemplar tests/data/exemplar_seed_moe_slow.csv --format csv", out,
-                            sizeof out, err, sizeof err),
-                     0);
+    assert_int_equal(
+        fs_run("exemplar tests/data/exemplar_seed_moe_slow.csv --format csv",
+               out, sizeof out, err, sizeof err),
+        0);
     assert_non_null(strstr(out, "\n2,DeepSeek-V3 671B,"));
     assert_non_null(strstr(out, ",0.8700,fail,"));
     assert_non_null(strstr(out, ",0.8750,fail,"));
@@ -392,9 +419,10 @@ static void test_exemplar_cli_uniform_slow_is_compute(void **state)
     const char *p;
     int n = 0;
     (void)state;
-    assert_int_equal(fs_run("exemplar tests/data/exemplar_uniform_slow.csv --format csv", out,
-                            sizeof out, err, sizeof err),
-                     0);
+    assert_int_equal(
+        fs_run("exemplar tests/data/exemplar_uniform_slow.csv --format csv",
+               out, sizeof out, err, sizeof err),
+        0);
     for (p = out; (p = strstr(p, ",fail,")) != NULL; p++)
         n++;
     assert_int_equal(n, 5);

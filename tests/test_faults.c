@@ -26,7 +26,9 @@
 
 #define TP_CSV "../shared/data/calibration/megatron_throughput.csv"
 #define SMALL_RUN "run tests/data/run/grid-one-job.cfg --format csv"
-#define BIG_RUN "run scenarios/nevada-solar.cfg --replications 2 --series all --format csv"
+#define BIG_RUN                                                                \
+    "run scenarios/nevada-solar.cfg --replications 2 --series all --format "   \
+    "csv"
 
 static char dir[96], out[1 << 16], err[1 << 14];
 
@@ -39,7 +41,8 @@ static int sh_run(const char *s, char *o, size_t n_o, char *e, size_t n_e)
     size_t len = 0;
     int st;
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", dir);
-    snprintf(cmd, sizeof cmd, "FS='%s'; export FS; exec 2>%s; %s", fs_bin(), errpath, s);
+    snprintf(cmd, sizeof cmd, "FS='%s'; export FS; exec 2>%s; %s", fs_bin(),
+             errpath, s);
     p = popen(cmd, "r");
     assert_non_null(p);
     len = fread(o, 1, n_o - 1, p);
@@ -114,7 +117,8 @@ static char *db_state(const char *db)
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "sqlite3 -batch -noheader %s 'PRAGMA integrity_check;' "
-             "'SELECT count(*) FROM runs;' | tr '\\n' '|'", db);
+             "'SELECT count(*) FROM runs;' | tr '\\n' '|'",
+             db);
     return capture(cmd);
 }
 
@@ -152,7 +156,8 @@ static const char *good_csv(void)
     assert_non_null(f);
     fputs("model,gpu,num_gpus,precision,gbs,mbs,seq_len,tp,pp,cp,ep,vp\n"
           "Llama 3.1 70B,H100,64,FP8,128,1,8192,4,2,1,,1\n"
-          "Llama 3.1 405B,B300,256,BF16,512,1,8192,4,8,2,1,4\n", f);
+          "Llama 3.1 405B,B300,256,BF16,512,1,8192,4,8,2,1,4\n",
+          f);
     assert_int_equal(fclose(f), 0);
     return p;
 }
@@ -161,16 +166,20 @@ static const char *good_csv(void)
 static void test_faults_stdout_on_full_disk_exits_1(void **state)
 {
     char s[1024];
-    const char *cmds[] = { "check scenarios/nevada-solar.cfg", "catalog gpus",
-                           "run tests/data/run/grid-one-job.cfg --no-db",
-                           "power scenarios/nevada-solar.cfg", "--version", NULL };
+    const char *cmds[] = {"check scenarios/nevada-solar.cfg",
+                          "catalog gpus",
+                          "run tests/data/run/grid-one-job.cfg --no-db",
+                          "power scenarios/nevada-solar.cfg",
+                          "--version",
+                          NULL};
     (void)state;
     for (int i = 0; cmds[i]; i++) {
         snprintf(s, sizeof s, "\"$FS\" %s >/dev/full", cmds[i]);
         if (sh_run(s, out, sizeof out, err, sizeof err) != 1)
             fail_msg("%s > /dev/full: not exit 1 (stderr: %s)", cmds[i], err);
-        assert_non_null(strstr(err, "factorysim: writing standard output failed: "
-                                    "No space left on device"));
+        assert_non_null(strstr(err,
+                               "factorysim: writing standard output failed: "
+                               "No space left on device"));
     }
     snprintf(s, sizeof s, "\"$FS\" predict --csv %s >/dev/full", good_csv());
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
@@ -183,7 +192,8 @@ static void test_faults_stdout_on_full_disk_exits_1(void **state)
 
 /* An output file on a full disk (a 16 KiB file size limit): the file is
  * never left half-written, and an earlier good file is kept as it was. */
-static void test_faults_output_file_on_full_disk_leaves_no_partial_file(void **state)
+static void
+test_faults_output_file_on_full_disk_leaves_no_partial_file(void **state)
 {
     char s[2048], p[256], tmp[300];
     char *before, *after;
@@ -197,10 +207,13 @@ static void test_faults_output_file_on_full_disk_leaves_no_partial_file(void **s
     before = slurp(p, &n_before);
     assert_non_null(before);
     /* The whole shared table (about 700 rows, 300 KB of output) cannot fit. */
-    snprintf(s, sizeof s, "ulimit -f 32; trap '' XFSZ; \"$FS\" predict --csv " TP_CSV
-             " --out %s", p);
+    snprintf(s, sizeof s,
+             "ulimit -f 32; trap '' XFSZ; \"$FS\" predict --csv " TP_CSV
+             " --out %s",
+             p);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "pred.csv: cannot write file (File too large)"));
+    assert_non_null(
+        strstr(err, "pred.csv: cannot write file (File too large)"));
     after = slurp(p, &n_after);
     assert_non_null(after);
     assert_int_equal(n_after, n_before);
@@ -212,8 +225,10 @@ static void test_faults_output_file_on_full_disk_leaves_no_partial_file(void **s
     /* calibrate --out: the calibration file (about 8 KB) under a 512-byte
      * limit. */
     snprintf(p, sizeof p, "%s/cal.cfg", dir);
-    snprintf(s, sizeof s, "ulimit -f 1; trap '' XFSZ; \"$FS\" calibrate --no-cv " TP_CSV
-             " --out %s >/dev/null", p);
+    snprintf(s, sizeof s,
+             "ulimit -f 1; trap '' XFSZ; \"$FS\" calibrate --no-cv " TP_CSV
+             " --out %s >/dev/null",
+             p);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "cal.cfg: cannot write calibration file"));
     assert_false(exists(p));
@@ -222,15 +237,18 @@ static void test_faults_output_file_on_full_disk_leaves_no_partial_file(void **s
 
     /* power --steps: a year of 15-minute steps is megabytes. */
     snprintf(p, sizeof p, "%s/steps.csv", dir);
-    snprintf(s, sizeof s, "ulimit -f 64; trap '' XFSZ; \"$FS\" power "
-             "scenarios/nevada-solar.cfg --steps %s >/dev/null", p);
+    snprintf(s, sizeof s,
+             "ulimit -f 64; trap '' XFSZ; \"$FS\" power "
+             "scenarios/nevada-solar.cfg --steps %s >/dev/null",
+             p);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "steps.csv: write failed (disk full?)"));
     assert_false(exists(p));
 
     /* run's results to a full file: exit 1 with the reason. */
     snprintf(p, sizeof p, "%s/run.csv", dir);
-    snprintf(s, sizeof s, "ulimit -f 1; trap '' XFSZ; \"$FS\" " SMALL_RUN " --no-db >%s", p);
+    snprintf(s, sizeof s,
+             "ulimit -f 1; trap '' XFSZ; \"$FS\" " SMALL_RUN " --no-db >%s", p);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "factorysim: writing standard output failed"));
 }
@@ -240,21 +258,29 @@ static void test_faults_missing_output_folder_is_a_clear_error(void **state)
 {
     char s[1024];
     (void)state;
-    snprintf(s, sizeof s, "\"$FS\" predict --csv %s --out %s/no-such-dir/p.csv", good_csv(), dir);
+    snprintf(s, sizeof s, "\"$FS\" predict --csv %s --out %s/no-such-dir/p.csv",
+             good_csv(), dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "no-such-dir/p.csv: cannot write file"));
-    snprintf(s, sizeof s, "\"$FS\" calibrate --no-cv " TP_CSV " --out %s/no-such-dir/c.cfg",
+    snprintf(s, sizeof s,
+             "\"$FS\" calibrate --no-cv " TP_CSV " --out %s/no-such-dir/c.cfg",
              dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "no-such-dir/c.cfg: cannot write calibration file"));
-    snprintf(s, sizeof s, "\"$FS\" power scenarios/nevada-solar.cfg --steps %s/no-such-dir/s.csv",
-             dir);
+    assert_non_null(
+        strstr(err, "no-such-dir/c.cfg: cannot write calibration file"));
+    snprintf(
+        s, sizeof s,
+        "\"$FS\" power scenarios/nevada-solar.cfg --steps %s/no-such-dir/s.csv",
+        dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "no-such-dir/s.csv: cannot write the steps file"));
+    assert_non_null(
+        strstr(err, "no-such-dir/s.csv: cannot write the steps file"));
     /* A database under a regular file cannot be created. */
-    snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db tests/data/good/minimal.cfg/r.db");
+    snprintf(s, sizeof s,
+             "\"$FS\" " SMALL_RUN " --db tests/data/good/minimal.cfg/r.db");
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "factorysim: tests/data/good/minimal.cfg/r.db: "));
+    assert_non_null(
+        strstr(err, "factorysim: tests/data/good/minimal.cfg/r.db: "));
     assert_string_equal(out, "");
 }
 
@@ -262,8 +288,8 @@ static void test_faults_missing_output_folder_is_a_clear_error(void **state)
  * limit, or fill_cmd fills the disk after run 1) refuses it with a
  * message, prints no results, and keeps run 1 byte for byte; once space is
  * back (free_cmd), the next run is stored as run 2. */
-static void full_db_case(const char *db, const char *prefix, const char *fill_cmd,
-                         const char *free_cmd)
+static void full_db_case(const char *db, const char *prefix,
+                         const char *fill_cmd, const char *free_cmd)
 {
     char s[2048];
     char *r1, *r1_after;
@@ -296,8 +322,10 @@ static void full_db_case(const char *db, const char *prefix, const char *fill_cm
 static int mount_tmpfs(int size_kb)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/mnt && mount -t tmpfs -o size=%dk tmpfs %s/mnt "
-             "2>/dev/null", dir, size_kb, dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/mnt && mount -t tmpfs -o size=%dk tmpfs %s/mnt "
+             "2>/dev/null",
+             dir, size_kb, dir);
     return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -320,8 +348,10 @@ static void test_faults_full_disk_keeps_stored_runs(void **state)
      * filled to the last block after run 1. */
     if (mount_tmpfs(8192) == 0) {
         snprintf(db, sizeof db, "%s/mnt/full.db", dir);
-        snprintf(fill, sizeof fill, "dd if=/dev/zero of=%s/mnt/fill bs=4k 2>/dev/null; "
-                 "[ -s %s/mnt/fill ]", dir, dir);
+        snprintf(fill, sizeof fill,
+                 "dd if=/dev/zero of=%s/mnt/fill bs=4k 2>/dev/null; "
+                 "[ -s %s/mnt/fill ]",
+                 dir, dir);
         snprintf(unfill, sizeof unfill, "rm %s/mnt/fill", dir);
         full_db_case(db, "", fill, unfill);
         umount_tmpfs();
@@ -355,11 +385,14 @@ static void test_faults_read_only_database_refuses_the_run(void **state)
     assert_non_null(strstr(err, "database is read-only"));
     assert_string_equal(out, "");
     /* Reading still works: export, and report into a writable folder. */
-    snprintf(s, sizeof s, "\"$FS\" export --db %s --what runs --format csv", db);
+    snprintf(s, sizeof s, "\"$FS\" export --db %s --what runs --format csv",
+             db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
     assert_non_null(strstr(out, "grid-one-job,"));
-    snprintf(s, sizeof s, "mkdir -p %s/ro-report && \"$FS\" report --db %s --out %s/ro-report",
-             dir, db, dir);
+    snprintf(
+        s, sizeof s,
+        "mkdir -p %s/ro-report && \"$FS\" report --db %s --out %s/ro-report",
+        dir, db, dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
     snprintf(cmd, sizeof cmd, "%s/ro-report/summary.md", dir);
     assert_true(exists(cmd));
@@ -385,7 +418,7 @@ static void test_faults_killed_run_keeps_earlier_runs(void **state)
     /* Kill points as fractions of one whole run's wall time on this
      * machine (measured first), so that loading, simulating and storing are
      * all hit whatever the build (-O2, ASan) or the load. */
-    const double frac[] = { 0.05, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.5 };
+    const double frac[] = {0.05, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.5};
     char db[256], s[1024];
     char *r1;
     int runs = 1, killed = 0;
@@ -396,18 +429,20 @@ static void test_faults_killed_run_keeps_earlier_runs(void **state)
         struct timespec t0, t1;
         char scratch[256];
         snprintf(scratch, sizeof scratch, "%s/kill-timing.db", dir);
-        snprintf(s, sizeof s, "\"$FS\" " BIG_RUN " --db %s >/dev/null", scratch);
+        snprintf(s, sizeof s, "\"$FS\" " BIG_RUN " --db %s >/dev/null",
+                 scratch);
         clock_gettime(CLOCK_MONOTONIC, &t0);
         assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
         clock_gettime(CLOCK_MONOTONIC, &t1);
-        t_run_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        t_run_s = (double)(t1.tv_sec - t0.tv_sec) +
+                  1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     }
     snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s >/dev/null", db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
     r1 = dump(db, 1);
     for (size_t k = 0; k < sizeof frac / sizeof frac[0]; k++) {
         double d = frac[k] * t_run_s;
-        struct timespec nap = { (time_t)d, (long)((d - floor(d)) * 1e9) };
+        struct timespec nap = {(time_t)d, (long)((d - floor(d)) * 1e9)};
         int st;
         char *state_s, want[64];
         pid_t pid = fork();
@@ -416,8 +451,9 @@ static void test_faults_killed_run_keeps_earlier_runs(void **state)
             int fd = open("/dev/null", O_WRONLY);
             if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
                 _exit(126);
-            execl(fs_bin(), fs_bin(), "run", "scenarios/nevada-solar.cfg", "--replications",
-                  "2", "--series", "all", "--format", "csv", "--db", db, (char *)NULL);
+            execl(fs_bin(), fs_bin(), "run", "scenarios/nevada-solar.cfg",
+                  "--replications", "2", "--series", "all", "--format", "csv",
+                  "--db", db, (char *)NULL);
             _exit(127);
         }
         nanosleep(&nap, NULL);
@@ -431,14 +467,15 @@ static void test_faults_killed_run_keeps_earlier_runs(void **state)
         snprintf(want, sizeof want, "ok|%d|", runs + 1);
         if (strcmp(state_s, want) == 0) {
             char *rn;
-            runs++;   /* finished, or committed just before the kill */
+            runs++; /* finished, or committed just before the kill */
             rn = dump(db, runs);
             assert_non_null(strstr(rn, "'complete'"));
             free(rn);
         } else {
             snprintf(want, sizeof want, "ok|%d|", runs);
             if (strcmp(state_s, want) != 0)
-                fail_msg("after a kill at %.0f ms: '%s', expected ok and %d or %d runs",
+                fail_msg("after a kill at %.0f ms: '%s', expected ok and %d or "
+                         "%d runs",
                          1e3 * d, state_s, runs, runs + 1);
         }
         free(state_s);
@@ -448,10 +485,11 @@ static void test_faults_killed_run_keeps_earlier_runs(void **state)
             free(again);
         }
     }
-    print_message("kill test: a run takes %.0f ms; %d of %zu runs killed, %d stored\n",
-                  1e3 * t_run_s, killed, sizeof frac / sizeof frac[0], runs);
+    print_message(
+        "kill test: a run takes %.0f ms; %d of %zu runs killed, %d stored\n",
+        1e3 * t_run_s, killed, sizeof frac / sizeof frac[0], runs);
     assert_true(killed > 0);
-    assert_true(runs > 1);   /* the last one (1.5x) finished */
+    assert_true(runs > 1); /* the last one (1.5x) finished */
     snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s >/dev/null", db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
     free(r1);
@@ -469,8 +507,10 @@ static void test_faults_corrupt_database_is_refused(void **state)
     FILE *f;
     (void)state;
     snprintf(db, sizeof db, "%s/good.db", dir);
-    snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s >/dev/null && "
-             "sqlite3 %s 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null", db, db);
+    snprintf(s, sizeof s,
+             "\"$FS\" " SMALL_RUN " --db %s >/dev/null && "
+             "sqlite3 %s 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null",
+             db, db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
     orig = slurp(db, &n);
     assert_true(n > 5 * 4096);
@@ -478,7 +518,7 @@ static void test_faults_corrupt_database_is_refused(void **state)
         snprintf(bad, sizeof bad, "%s/bad-%d.db", dir, kind);
         f = fopen(bad, "wb");
         assert_non_null(f);
-        if (kind == 0) {        /* page 3 overwritten with noise */
+        if (kind == 0) { /* page 3 overwritten with noise */
             char *c = malloc(n);
             memcpy(c, orig, n);
             for (size_t i = 2 * 4096; i < 3 * 4096; i++) {
@@ -492,7 +532,7 @@ static void test_faults_corrupt_database_is_refused(void **state)
                 x = x * 1664525u + 1013904223u;
                 fputc((int)(x >> 24), f);
             }
-        } else {                /* cut after 2.5 pages */
+        } else { /* cut after 2.5 pages */
             fwrite(orig, 1, 10240, f);
         }
         assert_int_equal(fclose(f), 0);
@@ -524,14 +564,18 @@ static void test_faults_report_and_export_outputs(void **state)
     snprintf(db, sizeof db, "%s/report.db", dir);
     snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s >/dev/null", db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
-    snprintf(s, sizeof s, "\"$FS\" report --db %s --out %s/no-such-dir", db, dir);
+    snprintf(s, sizeof s, "\"$FS\" report --db %s --out %s/no-such-dir", db,
+             dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "no-such-dir: output folder does not exist"));
     snprintf(rep, sizeof rep, "%s/report-full", dir);
-    snprintf(s, sizeof s, "mkdir -p %s && ulimit -f 80 && trap '' XFSZ && "
-             "\"$FS\" report --db %s --out %s", rep, db, rep);
+    snprintf(s, sizeof s,
+             "mkdir -p %s && ulimit -f 80 && trap '' XFSZ && "
+             "\"$FS\" report --db %s --out %s",
+             rep, db, rep);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "power.png: chart file incomplete after writing"));
+    assert_non_null(
+        strstr(err, "power.png: chart file incomplete after writing"));
     snprintf(s, sizeof s, "%s/power.png", rep);
     assert_false(exists(s));
     /* Without the limit the same report is written. */
@@ -539,11 +583,14 @@ static void test_faults_report_and_export_outputs(void **state)
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
     snprintf(s, sizeof s, "%s/power.png", rep);
     assert_true(exists(s));
-    snprintf(s, sizeof s, "\"$FS\" export --db %s --what jobs --format csv >/dev/full", db);
+    snprintf(s, sizeof s,
+             "\"$FS\" export --db %s --what jobs --format csv >/dev/full", db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "factorysim: "));
-    snprintf(s, sizeof s, "head -c 10240 %s > %s/cut.db; \"$FS\" export --db %s/cut.db "
-             "--what jobs --format csv", db, dir, dir);
+    snprintf(s, sizeof s,
+             "head -c 10240 %s > %s/cut.db; \"$FS\" export --db %s/cut.db "
+             "--what jobs --format csv",
+             db, dir, dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
     assert_non_null(strstr(err, "not a factorysim results database"));
     assert_string_equal(out, "");
@@ -556,7 +603,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_faults_stdout_on_full_disk_exits_1),
-        cmocka_unit_test(test_faults_output_file_on_full_disk_leaves_no_partial_file),
+        cmocka_unit_test(
+            test_faults_output_file_on_full_disk_leaves_no_partial_file),
         cmocka_unit_test(test_faults_missing_output_folder_is_a_clear_error),
         cmocka_unit_test(test_faults_full_disk_keeps_stored_runs),
         cmocka_unit_test(test_faults_read_only_database_refuses_the_run),

@@ -72,10 +72,12 @@ static void test_flops_moe_counts_active_experts_only(void **state)
     a.shared_expert_ffn_hidden_size = 512;
     a.num_moe_layers = 2;
     a.gated_linear_unit = 1;
-    assert_close(flops_per_token(&a, 1024, 0, &f), 3.0 * (2 * 10493952.0 + 1024000.0), 1e-12);
+    assert_close(flops_per_token(&a, 1024, 0, &f),
+                 3.0 * (2 * 10493952.0 + 1024000.0), 1e-12);
     assert_close(f.moe, 2 * (8192.0 + 1572864.0 + 6291456.0), 1e-12);
     a.num_experts = 64; /* more experts, same top-k: only the router grows */
-    assert_close(flops_per_token(&a, 1024, 0, &f) - 3.0 * (2 * 10493952.0 + 1024000.0),
+    assert_close(flops_per_token(&a, 1024, 0, &f) -
+                     3.0 * (2 * 10493952.0 + 1024000.0),
                  3.0 * 2 * 2 * 512 * 56, 1e-9);
 }
 
@@ -125,12 +127,20 @@ static void test_flops_proxy_layers_scale_every_kind(void **state)
 
 static void test_precision_every_data_label_maps(void **state)
 {
-    static const char *labels[] = { "BF16", "FP8", "FP8-CS", "FP8-MX", "MXFP8", "NVFP4",
-                                    "FP8 (per-tensor current scaling)", "not stated",
-                                    "not stated (alt quantization granularity)",
-                                    "not stated in stored excerpt (parenthesized variant)" };
-    static const num_fmt fmts[] = { NUM_BF16, NUM_FP8, NUM_FP8, NUM_FP8, NUM_FP8, NUM_FP4,
-                                    NUM_FP8, NUM_FP8, NUM_FP8, NUM_FP8 };
+    static const char *labels[] = {
+        "BF16",
+        "FP8",
+        "FP8-CS",
+        "FP8-MX",
+        "MXFP8",
+        "NVFP4",
+        "FP8 (per-tensor current scaling)",
+        "not stated",
+        "not stated (alt quantization granularity)",
+        "not stated in stored excerpt (parenthesized variant)"};
+    static const num_fmt fmts[] = {NUM_BF16, NUM_FP8, NUM_FP8, NUM_FP8,
+                                   NUM_FP8,  NUM_FP4, NUM_FP8, NUM_FP8,
+                                   NUM_FP8,  NUM_FP8};
     precision p;
     (void)state;
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {

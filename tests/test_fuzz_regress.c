@@ -135,9 +135,13 @@ static int feed_calibfile(const char *path, sim_err *e)
 
 static int code_of(const char *name)
 {
-    static const struct { const char *name; int code; } codes[] = {
-        { "OK", SIM_OK }, { "ECONFIG", SIM_ECONFIG }, { "EIO", SIM_EIO },
-        { "ENOTFOUND", SIM_ENOTFOUND }, { "EUSAGE", SIM_EUSAGE },
+    static const struct {
+        const char *name;
+        int code;
+    } codes[] = {
+        {"OK", SIM_OK},         {"ECONFIG", SIM_ECONFIG},
+        {"EIO", SIM_EIO},       {"ENOTFOUND", SIM_ENOTFOUND},
+        {"EUSAGE", SIM_EUSAGE},
     };
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         if (strcmp(name, codes[i].name) == 0)
@@ -148,7 +152,8 @@ static int code_of(const char *name)
 
 /* Feeds every file of REGRESS_DIR/harness through feed and checks its
  * EXPECT line; skips when the harness never flagged anything. */
-static void check_harness(const char *harness, int (*feed)(const char *, sim_err *))
+static void check_harness(const char *harness,
+                          int (*feed)(const char *, sim_err *))
 {
     char dir[256], path[512], line[1024];
     DIR *d;
@@ -172,10 +177,11 @@ static void check_harness(const char *harness, int (*feed)(const char *, sim_err
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         if (de->d_name[0] == '.' || strcmp(de->d_name, "EXPECT") == 0 ||
             stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;   /* folders are what inputs include */
+            continue; /* folders are what inputs include */
         rewind(ex);
         while (fgets(line, sizeof line, ex)) {
-            if (line[0] == '#' || sscanf(line, "%255s %31s %511[^\n]", name, code, text) != 3)
+            if (line[0] == '#' ||
+                sscanf(line, "%255s %31s %511[^\n]", name, code, text) != 3)
                 continue;
             if (strcmp(name, de->d_name) == 0) {
                 found = 1;
@@ -187,7 +193,8 @@ static void check_harness(const char *harness, int (*feed)(const char *, sim_err
         sim_err_clear(&e);
         rc = feed(path, &e);
         if (rc != code_of(code))
-            fail_msg("%s: rc %d, expected %s (message: %s)", path, rc, code, e.msg);
+            fail_msg("%s: rc %d, expected %s (message: %s)", path, rc, code,
+                     e.msg);
         if (rc != SIM_OK) {
             assert_int_equal(e.code, rc);
             assert_true(e.msg[0] != '\0');
@@ -242,7 +249,8 @@ static int setup(void **state)
     sim_err e;
     (void)state;
     sim_err_clear(&e);
-    if (catalog_load(NULL, &cat, &e) != SIM_OK || tp_model_default(&model, &e) != SIM_OK) {
+    if (catalog_load(NULL, &cat, &e) != SIM_OK ||
+        tp_model_default(&model, &e) != SIM_OK) {
         fprintf(stderr, "setup: %s\n", e.msg);
         return -1;
     }

@@ -12,7 +12,7 @@
 
 static phold_cfg base(void)
 {
-    phold_cfg c = { 64, 8, 500.0, 0.25, 1.0, 1.0, 3 };
+    phold_cfg c = {64, 8, 500.0, 0.25, 1.0, 1.0, 3};
     return c;
 }
 
@@ -35,7 +35,8 @@ static void test_phold_same_seed_same_count(void **state)
 /* "each event schedules exactly one new event": the pending population is
  * constant, and the event count matches end / (lookahead + mean) per chain
  * (renewal theory: N(t)/t -> 1/E[delay]). */
-static void test_phold_population_constant_and_rate_matches_mean_delay(void **state)
+static void
+test_phold_population_constant_and_rate_matches_mean_delay(void **state)
 {
     phold_cfg c = base();
     phold_result r;
@@ -92,7 +93,8 @@ int main(void)
 {
     const struct CMUnitTest phold_tests[] = {
         cmocka_unit_test(test_phold_same_seed_same_count),
-        cmocka_unit_test(test_phold_population_constant_and_rate_matches_mean_delay),
+        cmocka_unit_test(
+            test_phold_population_constant_and_rate_matches_mean_delay),
         cmocka_unit_test(test_phold_remote_fraction),
         cmocka_unit_test(test_phold_validate_names_bad_field),
     };

@@ -23,7 +23,8 @@
 #include "io/epw.h"
 #include "power_testutil.h"
 
-#define LV "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV                                                                     \
+    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 #define OUT_N (1 << 16)
 
 static char tmpdir[64];
@@ -56,7 +57,8 @@ static json_t *run_json(const char *args, json_t **root)
         fail_msg("power %s: exit %d: %s", args, st, errbuf);
     *root = json_loads(out, 0, &je);
     if (!*root)
-        fail_msg("power %s: JSON does not parse: %s (line %d)", args, je.text, je.line);
+        fail_msg("power %s: JSON does not parse: %s (line %d)", args, je.text,
+                 je.line);
     json_t *t = json_object_get(*root, "totals");
     assert_non_null(t);
     return t;
@@ -74,8 +76,8 @@ static double num(json_t *t, const char *key)
 
 static void check_totals(const char *what, json_t *t)
 {
-    double gen = num(t, "solar_mwh") + num(t, "geothermal_mwh") + num(t, "hydro_mwh") +
-                 num(t, "grid_mwh");
+    double gen = num(t, "solar_mwh") + num(t, "geothermal_mwh") +
+                 num(t, "hydro_mwh") + num(t, "grid_mwh");
     double supply = gen + num(t, "battery_withdrawn_mwh");
     double sinks = num(t, "facility_mwh") + num(t, "battery_stored_mwh") +
                    num(t, "curtailed_mwh") + num(t, "battery_loss_mwh");
@@ -85,12 +87,14 @@ static void check_totals(const char *what, json_t *t)
     assert_close(num(t, "supply_mwh"), supply, 1e-12);
     /* Bus form: generation + discharge = load + charge + curtailed. */
     assert_close(gen + num(t, "battery_discharge_mwh"),
-                 num(t, "facility_mwh") + num(t, "battery_charge_mwh") + num(t, "curtailed_mwh"),
+                 num(t, "facility_mwh") + num(t, "battery_charge_mwh") +
+                     num(t, "curtailed_mwh"),
                  1e-9);
     /* Losses are what conversion takes on both sides. */
     assert_close(num(t, "battery_loss_mwh") + 1,
                  num(t, "battery_charge_mwh") - num(t, "battery_stored_mwh") +
-                     num(t, "battery_withdrawn_mwh") - num(t, "battery_discharge_mwh") + 1,
+                     num(t, "battery_withdrawn_mwh") -
+                     num(t, "battery_discharge_mwh") + 1,
                  1e-9);
     assert_true(num(t, "balance_worst_step_rel") <= 1e-9);
     assert_true(num(t, "facility_mwh") <= num(t, "demand_mwh") * (1 + 1e-12));
@@ -98,10 +102,12 @@ static void check_totals(const char *what, json_t *t)
     assert_true(num(t, "pue_min") >= 1.0 &&
                 num(t, "pue_min") <= num(t, "pue_mean") * (1 + 1e-12) &&
                 num(t, "pue_mean") <= num(t, "pue_max") * (1 + 1e-12));
-    assert_close(num(t, "pue_mean"), num(t, "facility_mwh") / num(t, "it_mwh"), 1e-12);
+    assert_close(num(t, "pue_mean"), num(t, "facility_mwh") / num(t, "it_mwh"),
+                 1e-12);
     assert_within(num(t, "renewable_share"), 0, 1 + 1e-12);
     assert_true(num(t, "ambient_min_c") <= num(t, "ambient_max_c"));
-    assert_true(num(t, "unserved_mwh") >= 0 && num(t, "hours_short_h") >= num(t, "hours_unserved_h"));
+    assert_true(num(t, "unserved_mwh") >= 0 &&
+                num(t, "hours_short_h") >= num(t, "hours_unserved_h"));
 }
 
 static void test_power_cmd_example_scenarios_close_their_balance(void **state)
@@ -154,13 +160,15 @@ static void test_power_cmd_steps_csv_sums_to_totals(void **state)
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
-    assert_non_null(strstr(line, "t_h,t_db_c,t_wb_c,pue,demand_kw,it_kw,facility_kw,"));
+    assert_non_null(
+        strstr(line, "t_h,t_db_c,t_wb_c,pue,demand_kw,it_kw,facility_kw,"));
     double fac_kwh = 0, hydro_kwh = 0;
     long rows = 0;
     while (fgets(line, sizeof line, f)) {
         double v[11];
-        assert_int_equal(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1],
-                                &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]),
+        assert_int_equal(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf",
+                                &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                                &v[7], &v[8], &v[9]),
                          10);
         assert_close(v[0], (double)rows * 0.25, 1e-9);
         fac_kwh += v[6] * 0.25;
@@ -177,21 +185,25 @@ static void test_power_cmd_steps_csv_sums_to_totals(void **state)
 static void test_power_cmd_bad_set_names_the_key(void **state)
 {
     (void)state;
-    int st = fs_run("power scenarios/nevada-solar.cfg --set energy.battery.capacity_mhw=5", out,
-                    sizeof out, errbuf, sizeof errbuf);
+    int st = fs_run(
+        "power scenarios/nevada-solar.cfg --set energy.battery.capacity_mhw=5",
+        out, sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(st, 1);
-    assert_non_null(strstr(errbuf, "--set: energy.battery.capacity_mhw: unknown key"));
+    assert_non_null(
+        strstr(errbuf, "--set: energy.battery.capacity_mhw: unknown key"));
     assert_int_equal(out[0], '\0');
-    st = fs_run("power scenarios/nevada-solar.cfg --set energy.battery.power_mw=500", out,
-                sizeof out, errbuf, sizeof errbuf);
+    st = fs_run(
+        "power scenarios/nevada-solar.cfg --set energy.battery.power_mw=500",
+        out, sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(st, 1);
     assert_non_null(strstr(errbuf, "energy.battery.power_mw"));
-    st = fs_run("power scenarios/nevada-solar.cfg --format yaml", out, sizeof out, errbuf,
-                sizeof errbuf);
+    st = fs_run("power scenarios/nevada-solar.cfg --format yaml", out,
+                sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(st, 2);
     st = fs_run("power", out, sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(st, 2);
-    st = fs_run("power tests/data/no-such.cfg", out, sizeof out, errbuf, sizeof errbuf);
+    st = fs_run("power tests/data/no-such.cfg", out, sizeof out, errbuf,
+                sizeof errbuf);
     assert_int_equal(st, 1);
 }
 
@@ -204,9 +216,11 @@ static void test_power_cmd_reproducible_and_seeded(void **state)
     assert_int_equal(fs_run(cmd, b, sizeof b, NULL, 0), 0);
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "metric,value,unit\n"));
-    assert_int_equal(fs_run("power scenarios/nevada-solar.cfg --format csv --seed 43", b,
-                            sizeof b, NULL, 0), 0);
-    assert_true(strcmp(a, b) != 0);   /* another synthetic year */
+    assert_int_equal(
+        fs_run("power scenarios/nevada-solar.cfg --format csv --seed 43", b,
+               sizeof b, NULL, 0),
+        0);
+    assert_true(strcmp(a, b) != 0); /* another synthetic year */
 }
 
 /* A copy of the Nevada scenario for a full year on a weather file. */
@@ -214,14 +228,20 @@ static void year_scenario(const char *path, const char *climate)
 {
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f,
-            "site = { name = \"Las Vegas, NV\"; latitude_deg = 36.08; longitude_deg = -115.15;\n"
-            "  elevation_m = 648.0; utc_offset_h = -8.0; climate = { %s }; };\n"
-            "simulation = { start_date = \"2027-01-01\"; horizon_days = 365.0; seed = 42; };\n"
-            "modules = ( { name = \"spark-a\"; type = \"spark-air\"; count = 6; hosts = \"hgx-b300\"; } );\n"
-            "energy = { solar = { capacity_mw = 30.0; tracking = \"single-axis\"; };\n"
-            "  battery = { capacity_mwh = 63.0; power_mw = 12.0; packs = 805; };\n"
-            "  grid = { import_limit_mw = 5.0; }; };\n", climate);
+    fprintf(
+        f,
+        "site = { name = \"Las Vegas, NV\"; latitude_deg = 36.08; "
+        "longitude_deg = -115.15;\n"
+        "  elevation_m = 648.0; utc_offset_h = -8.0; climate = { %s }; };\n"
+        "simulation = { start_date = \"2027-01-01\"; horizon_days = 365.0; "
+        "seed = 42; };\n"
+        "modules = ( { name = \"spark-a\"; type = \"spark-air\"; count = 6; "
+        "hosts = \"hgx-b300\"; } );\n"
+        "energy = { solar = { capacity_mw = 30.0; tracking = \"single-axis\"; "
+        "};\n"
+        "  battery = { capacity_mwh = 63.0; power_mw = 12.0; packs = 805; };\n"
+        "  grid = { import_limit_mw = 5.0; }; };\n",
+        climate);
     fclose(f);
 }
 
@@ -236,11 +256,13 @@ static void test_power_cmd_epw_year_and_hourly_csv_agree(void **state)
     snprintf(p_prof, sizeof p_prof, "%s/lv.csv", tmpdir);
     FILE *f = fopen(p_prof, "w");
     assert_non_null(f);
-    fprintf(f, "hour,dry_bulb_c,dew_point_c,pressure_pa,ghi_w_m2,dni_w_m2,dhi_w_m2,wind_m_s\n");
+    fprintf(f, "hour,dry_bulb_c,dew_point_c,pressure_pa,ghi_w_m2,dni_w_m2,dhi_"
+               "w_m2,wind_m_s\n");
     for (size_t i = 0; i < CLIMATE_HOURS; i++) {
         const climate_hour *h = &y->h[i];
-        fprintf(f, "%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i, h->t_db_c, h->t_dp_c,
-                h->p_pa, h->ghi_w_m2, h->dni_w_m2, h->dhi_w_m2, h->wind_m_s);
+        fprintf(f, "%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i,
+                h->t_db_c, h->t_dp_c, h->p_pa, h->ghi_w_m2, h->dni_w_m2,
+                h->dhi_w_m2, h->wind_m_s);
     }
     fclose(f);
     climate_year_free(y);
@@ -261,12 +283,14 @@ static void test_power_cmd_epw_year_and_hourly_csv_agree(void **state)
     /* A year of the Las Vegas TMY3 through single-axis PV (0.7 %/yr
      * degradation included): inside the 28-32 % of Nevada plants. */
     assert_within(num(t1, "solar_cf_ac"), 0.28, 0.32);
-    assert_string_equal(json_string_value(json_object_get(r1, "weather")), "epw");
-    assert_string_equal(json_string_value(json_object_get(r2, "weather")), "hourly-csv");
+    assert_string_equal(json_string_value(json_object_get(r1, "weather")),
+                        "epw");
+    assert_string_equal(json_string_value(json_object_get(r2, "weather")),
+                        "hourly-csv");
     /* The same hours, so the same year. */
-    static const char *const keys[] = { "solar_mwh", "grid_mwh", "facility_mwh",
-                                        "curtailed_mwh", "pue_max", "ambient_max_c",
-                                        "battery_efc", "carbon_t" };
+    static const char *const keys[] = {
+        "solar_mwh", "grid_mwh",      "facility_mwh", "curtailed_mwh",
+        "pue_max",   "ambient_max_c", "battery_efc",  "carbon_t"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         assert_close(num(t1, keys[k]), num(t2, keys[k]), 1e-9);
     json_decref(r1);

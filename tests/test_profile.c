@@ -23,7 +23,8 @@
 #include "models/solar.h"
 #include "power_testutil.h"
 
-#define LV "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV                                                                     \
+    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 #define BAD "tests/data/profile/"
 
 static char tmpdir[64];
@@ -52,44 +53,66 @@ static const char *tmp(const char *name)
     return p[k];
 }
 
-enum { W_DEW = 1, W_RH = 2, W_P = 4, W_GHI = 8, W_DNI_DHI = 16, W_WIND = 32, W_TS = 64 };
+enum {
+    W_DEW = 1,
+    W_RH = 2,
+    W_P = 4,
+    W_GHI = 8,
+    W_DNI_DHI = 16,
+    W_WIND = 32,
+    W_TS = 64
+};
 
 /* Writes y as a profile with the columns in flags; n_extra_rows more rows
  * repeat the last hour (to make a too-long file). ts_year: the year of the
  * timestamps (a leap year writes Feb 29 rows, copies of Feb 28). */
-static void write_profile(const char *path, const climate_year *y, int flags, int ts_year,
-                          int n_extra_rows)
+static void write_profile(const char *path, const climate_year *y, int flags,
+                          int ts_year, int n_extra_rows)
 {
-    static const int md[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    static const int md[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f, "%s,dry_bulb_c", flags & W_TS ? "timestamp" : "hour");
-    if (flags & W_DEW) fprintf(f, ",dew_point_c");
-    if (flags & W_RH) fprintf(f, ",rh_pct");
-    if (flags & W_P) fprintf(f, ",pressure_pa");
-    if (flags & W_GHI) fprintf(f, ",ghi_w_m2");
-    if (flags & W_DNI_DHI) fprintf(f, ",dni_w_m2,dhi_w_m2");
-    if (flags & W_WIND) fprintf(f, ",wind_m_s");
-    fprintf(f, "\r\n");   /* CRLF must be accepted */
+    if (flags & W_DEW)
+        fprintf(f, ",dew_point_c");
+    if (flags & W_RH)
+        fprintf(f, ",rh_pct");
+    if (flags & W_P)
+        fprintf(f, ",pressure_pa");
+    if (flags & W_GHI)
+        fprintf(f, ",ghi_w_m2");
+    if (flags & W_DNI_DHI)
+        fprintf(f, ",dni_w_m2,dhi_w_m2");
+    if (flags & W_WIND)
+        fprintf(f, ",wind_m_s");
+    fprintf(f, "\r\n"); /* CRLF must be accepted */
     int leap = ts_year % 4 == 0 && (ts_year % 100 != 0 || ts_year % 400 == 0);
     size_t i = 0;
     for (int m = 0; m < 12; m++) {
         int nd = md[m] + (m == 1 && leap && (flags & W_TS));
         for (int d = 0; d < nd; d++)
             for (int h = 0; h < 24; h++) {
-                size_t k = m == 1 && d == 28 ? i - 24 + (size_t)h : i;   /* Feb 29 copy */
+                size_t k = m == 1 && d == 28 ? i - 24 + (size_t)h
+                                             : i; /* Feb 29 copy */
                 const climate_hour *w = &y->h[k];
                 if (flags & W_TS)
-                    fprintf(f, "%04d-%02d-%02d %02d:00", ts_year, m + 1, d + 1, h);
+                    fprintf(f, "%04d-%02d-%02d %02d:00", ts_year, m + 1, d + 1,
+                            h);
                 else
                     fprintf(f, "%zu", i);
                 fprintf(f, ",%.9g", w->t_db_c);
-                if (flags & W_DEW) fprintf(f, ",%.9g", w->t_dp_c);
-                if (flags & W_RH) fprintf(f, ",%.9g", 100 * w->rh);
-                if (flags & W_P) fprintf(f, ",%.9g", w->p_pa);
-                if (flags & W_GHI) fprintf(f, ",%.9g", w->ghi_w_m2);
-                if (flags & W_DNI_DHI) fprintf(f, ",%.9g,%.9g", w->dni_w_m2, w->dhi_w_m2);
-                if (flags & W_WIND) fprintf(f, ",%.9g", w->wind_m_s);
+                if (flags & W_DEW)
+                    fprintf(f, ",%.9g", w->t_dp_c);
+                if (flags & W_RH)
+                    fprintf(f, ",%.9g", 100 * w->rh);
+                if (flags & W_P)
+                    fprintf(f, ",%.9g", w->p_pa);
+                if (flags & W_GHI)
+                    fprintf(f, ",%.9g", w->ghi_w_m2);
+                if (flags & W_DNI_DHI)
+                    fprintf(f, ",%.9g,%.9g", w->dni_w_m2, w->dhi_w_m2);
+                if (flags & W_WIND)
+                    fprintf(f, ",%.9g", w->wind_m_s);
                 fprintf(f, "\r\n");
                 if (!(m == 1 && d == 28))
                     i++;
@@ -165,10 +188,12 @@ static void test_profile_timestamps_drop_feb_29(void **state)
     assert_int_equal(info.rows, 8784);
     /* Mar 1 00:00 is hour 59 x 24 of the non-leap year. */
     assert_close(z->h[59 * 24].t_db_c, y->h[59 * 24].t_db_c, 1e-9);
-    assert_close(z->h[CLIMATE_HOURS - 1].t_db_c, y->h[CLIMATE_HOURS - 1].t_db_c, 1e-9);
+    assert_close(z->h[CLIMATE_HOURS - 1].t_db_c, y->h[CLIMATE_HOURS - 1].t_db_c,
+                 1e-9);
     /* RH round trip: dew point within 0.01 K of the file's. */
     for (size_t i = 0; i < CLIMATE_HOURS; i += 97)
-        assert_within(z->h[i].t_dp_c - fmin(y->h[i].t_dp_c, y->h[i].t_db_c), -0.01, 0.01);
+        assert_within(z->h[i].t_dp_c - fmin(y->h[i].t_dp_c, y->h[i].t_db_c),
+                      -0.01, 0.01);
     climate_year_free(y);
     climate_year_free(z);
 }
@@ -188,12 +213,16 @@ static void test_profile_ghi_alone_is_split_by_erbs(void **state)
     double dni_file = 0, dni_erbs = 0;
     for (size_t i = 0; i < CLIMATE_HOURS; i++) {
         solar_pos sp;
-        solar_position_hour((double)i, site.lat_deg, site.lon_deg, site.tz_h, &sp);
+        solar_position_hour((double)i, site.lat_deg, site.lon_deg, site.tz_h,
+                            &sp);
         const climate_hour *h = &z->h[i];
-        assert_true(h->dhi_w_m2 >= 0 && h->dni_w_m2 >= 0 && h->dhi_w_m2 <= h->ghi_w_m2 + 1e-9);
+        assert_true(h->dhi_w_m2 >= 0 && h->dni_w_m2 >= 0 &&
+                    h->dhi_w_m2 <= h->ghi_w_m2 + 1e-9);
         /* Closure: beam on the horizontal + diffuse = global. */
         if (sp.zenith_deg < 87)
-            assert_close(h->dhi_w_m2 + h->dni_w_m2 * cos(sp.zenith_deg * 3.14159265358979323846 / 180),
+            assert_close(h->dhi_w_m2 +
+                             h->dni_w_m2 * cos(sp.zenith_deg *
+                                               3.14159265358979323846 / 180),
                          h->ghi_w_m2, 1e-9);
         dni_file += y->h[i].dni_w_m2;
         dni_erbs += h->dni_w_m2;
@@ -215,7 +244,8 @@ static void test_profile_defaults_dew_wind_pressure(void **state)
     lv_site(&site, y);
     write_profile(p, y, 0, 0, 0);
     assert_int_equal(profile_read(p, &site, z, &info, &err), SIM_OK);
-    assert_false(info.has_irradiance || info.has_humidity || info.has_wind || info.has_pressure);
+    assert_false(info.has_irradiance || info.has_humidity || info.has_wind ||
+                 info.has_pressure);
     for (size_t d = 0; d < 365; d += 11) {
         double tmin = 1e9;
         for (size_t h = 0; h < 24; h++)
@@ -223,7 +253,8 @@ static void test_profile_defaults_dew_wind_pressure(void **state)
         for (size_t h = 0; h < 24; h++) {
             const climate_hour *w = &z->h[24 * d + h];
             assert_close(w->t_dp_c, tmin, 1e-12);
-            assert_true(w->t_wb_c <= w->t_db_c + 1e-9 && w->t_wb_c >= w->t_dp_c - 1e-9);
+            assert_true(w->t_wb_c <= w->t_db_c + 1e-9 &&
+                        w->t_wb_c >= w->t_dp_c - 1e-9);
             assert_close(w->wind_m_s, PROFILE_WIND_DEFAULT_M_S, 1e-12);
             assert_close(w->p_pa, climate_pressure_pa(site.elevation_m), 1e-12);
             assert_true(w->ghi_w_m2 == 0 && w->dni_w_m2 == 0);
@@ -234,7 +265,8 @@ static void test_profile_defaults_dew_wind_pressure(void **state)
 }
 
 /* Reads path expecting code at line with msg_part in the message. */
-static void expect_error(const char *path, int code, int line, const char *msg_part)
+static void expect_error(const char *path, int code, int line,
+                         const char *msg_part)
 {
     climate_year *z = climate_year_new();
     profile_site site;
@@ -245,29 +277,40 @@ static void expect_error(const char *path, int code, int line, const char *msg_p
     climate_year_free(z);
     if (rc != code || err.line != line || strcmp(err.file, path) != 0 ||
         !strstr(err.msg, msg_part))
-        fail_msg("%s: got rc %d, %s:%d: %s; expected rc %d at line %d with '%s'", path, rc,
-                 err.file, err.line, err.msg, code, line, msg_part);
+        fail_msg(
+            "%s: got rc %d, %s:%d: %s; expected rc %d at line %d with '%s'",
+            path, rc, err.file, err.line, err.msg, code, line, msg_part);
 }
 
 static void test_profile_errors_name_file_and_line(void **state)
 {
     (void)state;
-    expect_error(BAD "bad_column.csv", SIM_ECONFIG, 1, "column 'drybulb_c': unknown");
-    expect_error(BAD "no_time.csv", SIM_ECONFIG, 1, "exactly one time column (got neither");
-    expect_error(BAD "two_times.csv", SIM_ECONFIG, 1, "exactly one time column (got both");
+    expect_error(BAD "bad_column.csv", SIM_ECONFIG, 1,
+                 "column 'drybulb_c': unknown");
+    expect_error(BAD "no_time.csv", SIM_ECONFIG, 1,
+                 "exactly one time column (got neither");
+    expect_error(BAD "two_times.csv", SIM_ECONFIG, 1,
+                 "exactly one time column (got both");
     expect_error(BAD "no_dry_bulb.csv", SIM_ECONFIG, 1, "dry_bulb_c: missing");
-    expect_error(BAD "dew_and_rh.csv", SIM_ECONFIG, 1, "dew_point_c and rh_pct both");
-    expect_error(BAD "dni_without_dhi.csv", SIM_ECONFIG, 1, "irradiance columns");
-    expect_error(BAD "bad_number.csv", SIM_ECONFIG, 4,
-                 "dry_bulb_c: not a number (got 'warm', expected degC in -70..70)");
-    expect_error(BAD "missing_value.csv", SIM_ECONFIG, 3, "ghi_w_m2: missing value");
+    expect_error(BAD "dew_and_rh.csv", SIM_ECONFIG, 1,
+                 "dew_point_c and rh_pct both");
+    expect_error(BAD "dni_without_dhi.csv", SIM_ECONFIG, 1,
+                 "irradiance columns");
+    expect_error(
+        BAD "bad_number.csv", SIM_ECONFIG, 4,
+        "dry_bulb_c: not a number (got 'warm', expected degC in -70..70)");
+    expect_error(BAD "missing_value.csv", SIM_ECONFIG, 3,
+                 "ghi_w_m2: missing value");
     expect_error(BAD "out_of_range.csv", SIM_ECONFIG, 5,
                  "dry_bulb_c: out of range (got 85, expected degC in -70..70)");
     expect_error(BAD "out_of_order.csv", SIM_ECONFIG, 4,
                  "hour: out of order (got hour 3 of the year, expected 2");
-    expect_error(BAD "fractional_hour.csv", SIM_ECONFIG, 3, "hour: not a whole number");
-    expect_error(BAD "off_hour.csv", SIM_ECONFIG, 3, "timestamp: not at the start of an hour");
-    expect_error(BAD "short.csv", SIM_ECONFIG, 4, "too few rows (got 3 hours, expected 8760");
+    expect_error(BAD "fractional_hour.csv", SIM_ECONFIG, 3,
+                 "hour: not a whole number");
+    expect_error(BAD "off_hour.csv", SIM_ECONFIG, 3,
+                 "timestamp: not at the start of an hour");
+    expect_error(BAD "short.csv", SIM_ECONFIG, 4,
+                 "too few rows (got 3 hours, expected 8760");
     expect_error(BAD "no-such-file.csv", SIM_EIO, 0, "");
 }
 
@@ -287,30 +330,36 @@ static void test_profile_errors_in_full_year_files(void **state)
         char line[64];
         long pos = 0;
         assert_non_null(f);
-        for (int k = 0; k < 101; k++) {   /* header + 100 rows */
+        for (int k = 0; k < 101; k++) { /* header + 100 rows */
             pos = ftell(f);
             assert_non_null(fgets(line, sizeof line, f));
         }
         fseek(f, pos, SEEK_SET);
-        fputs("2028", f);                 /* row 100 (line 101) now in 2028 */
+        fputs("2028", f); /* row 100 (line 101) now in 2028 */
         fclose(f);
     }
-    expect_error(p, SIM_ECONFIG, 101, "timestamp: a second year (got 2028, expected 2027");
+    expect_error(p, SIM_ECONFIG, 101,
+                 "timestamp: a second year (got 2028, expected 2027");
     climate_year_free(y);
 }
 
 /* A scenario text with the given climate group and energy section. */
-static const char *write_scenario(const char *name, const char *climate, const char *energy)
+static const char *write_scenario(const char *name, const char *climate,
+                                  const char *energy)
 {
     const char *p = tmp(name);
     FILE *f = fopen(p, "w");
     assert_non_null(f);
-    fprintf(f,
-            "site = { name = \"CSV site\"; latitude_deg = 36.08; longitude_deg = -115.15;\n"
-            "  elevation_m = 648.0; utc_offset_h = -8.0; climate = { %s }; };\n"
-            "simulation = { start_date = \"2027-06-01\"; horizon_days = 2.0; };\n"
-            "modules = ( { name = \"a\"; type = \"spark-air\"; count = 1; hosts = \"hgx-b300\"; } );\n"
-            "energy = { %s };\n", climate, energy);
+    fprintf(
+        f,
+        "site = { name = \"CSV site\"; latitude_deg = 36.08; longitude_deg = "
+        "-115.15;\n"
+        "  elevation_m = 648.0; utc_offset_h = -8.0; climate = { %s }; };\n"
+        "simulation = { start_date = \"2027-06-01\"; horizon_days = 2.0; };\n"
+        "modules = ( { name = \"a\"; type = \"spark-air\"; count = 1; hosts = "
+        "\"hgx-b300\"; } );\n"
+        "energy = { %s };\n",
+        climate, energy);
     fclose(f);
     return p;
 }
@@ -327,8 +376,9 @@ static void test_profile_climate_load_for_scenario(void **state)
     assert_int_equal(catalog_load(NULL, &cat, &err), SIM_OK);
 
     /* Hourly CSV: the scenario's location, the file's hours. */
-    const char *p = write_scenario("csv.cfg", "hourly_csv = \"site.csv\";",
-                                   "solar = { capacity_mw = 5.0; }; grid = { import_limit_mw = 1.0; };");
+    const char *p = write_scenario(
+        "csv.cfg", "hourly_csv = \"site.csv\";",
+        "solar = { capacity_mw = 5.0; }; grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
     assert_non_null(z);
@@ -340,8 +390,9 @@ static void test_profile_climate_load_for_scenario(void **state)
     scenario_free(s);
 
     /* No irradiance with solar present: refused, naming the key. */
-    p = write_scenario("dry.cfg", "hourly_csv = \"dry.csv\";",
-                       "solar = { capacity_mw = 5.0; }; grid = { import_limit_mw = 1.0; };");
+    p = write_scenario(
+        "dry.cfg", "hourly_csv = \"dry.csv\";",
+        "solar = { capacity_mw = 5.0; }; grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     z = y;
     assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_ECONFIG);
@@ -349,7 +400,8 @@ static void test_profile_climate_load_for_scenario(void **state)
     assert_non_null(strstr(err.msg, "site.climate.hourly_csv"));
     scenario_free(s);
     /* ... but fine without solar. */
-    p = write_scenario("dry2.cfg", "hourly_csv = \"dry.csv\";", "grid = { import_limit_mw = 1.0; };");
+    p = write_scenario("dry2.cfg", "hourly_csv = \"dry.csv\";",
+                       "grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
     assert_non_null(z);
@@ -361,7 +413,8 @@ static void test_profile_climate_load_for_scenario(void **state)
         char cwd[2048], clim[2300];
         assert_non_null(getcwd(cwd, sizeof cwd));
         snprintf(clim, sizeof clim, "epw = \"%s/%s\";", cwd, LV);
-        p = write_scenario("epw.cfg", clim, "grid = { import_limit_mw = 1.0; };");
+        p = write_scenario("epw.cfg", clim,
+                           "grid = { import_limit_mw = 1.0; };");
     }
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
@@ -369,7 +422,8 @@ static void test_profile_climate_load_for_scenario(void **state)
     assert_close(z->h[100].ghi_w_m2 + 1, y->h[100].ghi_w_m2 + 1, 1e-12);
     climate_year_free(z);
     scenario_free(s);
-    p = write_scenario("normals.cfg", "normals = \"las-vegas\";", "grid = { import_limit_mw = 1.0; };");
+    p = write_scenario("normals.cfg", "normals = \"las-vegas\";",
+                       "grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     z = y;
     assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);

@@ -28,7 +28,8 @@ static void test_reliability_young_and_daly_agree_for_small_writes(void **state)
     (void)state;
     assert_close(rel_young_interval_s(6.3, 50700.0 * 3600.0 / 1024.0),
                  sqrt(2.0 * 6.3 * 50700.0 * 3600.0 / 1024.0), 1e-12);
-    assert_close(rel_daly_interval_s(0.5, 1e7), rel_young_interval_s(0.5, 1e7), 1e-3);
+    assert_close(rel_daly_interval_s(0.5, 1e7), rel_young_interval_s(0.5, 1e7),
+                 1e-3);
 }
 
 /* Llama 3 rate: 419 interruptions / (16,384 GPUs x 1,296 h) = 1.97e-5 per
@@ -44,7 +45,7 @@ static void test_reliability_cause_draws_follow_mix(void **state)
 {
     rel_mix m = rel_mix_llama3();
     gsl_rng *r = rng_stream_new(NULL, 5, 0, 77);
-    int n[RES_CAUSE_N] = { 0 };
+    int n[RES_CAUSE_N] = {0};
     double sum = 0;
     (void)state;
     for (int c = 0; c < RES_CAUSE_N; c++)
@@ -65,7 +66,8 @@ static void test_reliability_expected_goodput_limits(void **state)
 {
     double lam = 1e-7, s = 1800.0, r = 600.0;
     (void)state;
-    assert_close(rel_expected_segment_s(lam, s, r), s * (1.0 + lam * (r + s / 2.0)), 1e-6);
+    assert_close(rel_expected_segment_s(lam, s, r),
+                 s * (1.0 + lam * (r + s / 2.0)), 1e-6);
     assert_close(rel_expected_segment_s(0.0, s, r), s, 0);
     assert_close(rel_expected_goodput(0.0, 3600.0, 0.0, 600.0), 1.0, 1e-12);
     assert_true(rel_expected_goodput(1e-5, 3600.0, 10.0, 600.0) >
@@ -76,10 +78,12 @@ int main(void)
 {
     const struct CMUnitTest reliability_tests[] = {
         cmocka_unit_test(test_reliability_daly_worked_cases),
-        cmocka_unit_test(test_reliability_young_and_daly_agree_for_small_writes),
+        cmocka_unit_test(
+            test_reliability_young_and_daly_agree_for_small_writes),
         cmocka_unit_test(test_reliability_llama3_rate),
         cmocka_unit_test(test_reliability_cause_draws_follow_mix),
         cmocka_unit_test(test_reliability_expected_goodput_limits),
     };
-    return cmocka_run_group_tests_name("reliability", reliability_tests, NULL, NULL);
+    return cmocka_run_group_tests_name("reliability", reliability_tests, NULL,
+                                       NULL);
 }

@@ -24,7 +24,8 @@
 static char dir[256], dbp[320], db2[320];
 static res_rep reps[N_REPS];
 
-static void store(const char *path, const char *created, int with_ts, uint64_t seed)
+static void store(const char *path, const char *created, int with_ts,
+                  uint64_t seed)
 {
     db_run_meta m = fx_meta(N_REPS, N_STEPS);
     db *d;
@@ -107,8 +108,8 @@ static void assert_png_size(const char *path)
 }
 
 static const char *bundle_files[] = {
-    "power", "battery_soc", "jobs_gantt", "time_to_train_1", "time_to_train_2",
-    "time_to_train_3", "energy_by_source",
+    "power",           "battery_soc",     "jobs_gantt",       "time_to_train_1",
+    "time_to_train_2", "time_to_train_3", "energy_by_source",
 };
 #define N_BUNDLE (sizeof bundle_files / sizeof bundle_files[0])
 
@@ -133,7 +134,9 @@ static void test_report_writes_every_chart_and_summary(void **state)
         assert_non_null(strstr(md, "| IT capacity | 3.5 MW |"));
         assert_non_null(strstr(md, "2304 x GB300"));
         assert_non_null(strstr(md, "battery second-life-1 2 MW / 10 MWh"));
-        assert_non_null(strstr(md, "![Job timeline with interruptions and pauses](jobs_gantt.png)"));
+        assert_non_null(strstr(
+            md,
+            "![Job timeline with interruptions and pauses](jobs_gantt.png)"));
         assert_null(strstr(md, "2026-01-01")); /* no wall-clock time */
         assert_null(strstr(md, dir));          /* no absolute path */
         free(md);
@@ -162,16 +165,21 @@ static void test_report_summary_csv_reads_back_with_units(void **state)
     assert_true(csvt_col(t, "cost_mean_usd") >= 0);
     assert_string_equal(t->rows[0][csvt_col(t, "scope")], "site");
     assert_string_equal(t->rows[0][csvt_col(t, "name")], "Fixture Flats, NV");
-    assert_string_equal(t->rows[2][csvt_col(t, "name")], fx_jobs[1].name); /* quoted */
+    assert_string_equal(t->rows[2][csvt_col(t, "name")],
+                        fx_jobs[1].name); /* quoted */
     assert_int_equal(db_open_readonly(dbp, &d, &e), SIM_OK);
     assert_int_equal(db_load_run(d, 1, 0, &r, &e), SIM_OK);
     for (size_t j = 0; j < FX_N_JOBS; j++) {
         int f = resfield_find(resfield_job, resfield_n_job, "time_to_train_s");
-        int g = resfield_find(resfield_job, resfield_n_job, "facility_energy_j");
-        assert_close(atof(t->rows[1 + j][csvt_col(t, "time_to_train_p50_days")]),
-                     r->job_summary[j * resfield_n_job + (size_t)f].p50 / 86400.0, 1e-13);
-        assert_close(atof(t->rows[1 + j][csvt_col(t, "facility_energy_p90_mwh")]),
-                     r->job_summary[j * resfield_n_job + (size_t)g].p90 / 3.6e9, 1e-13);
+        int g =
+            resfield_find(resfield_job, resfield_n_job, "facility_energy_j");
+        assert_close(
+            atof(t->rows[1 + j][csvt_col(t, "time_to_train_p50_days")]),
+            r->job_summary[j * resfield_n_job + (size_t)f].p50 / 86400.0,
+            1e-13);
+        assert_close(
+            atof(t->rows[1 + j][csvt_col(t, "facility_energy_p90_mwh")]),
+            r->job_summary[j * resfield_n_job + (size_t)g].p90 / 3.6e9, 1e-13);
     }
     db_run_free(r);
     db_close(d);
@@ -180,7 +188,7 @@ static void test_report_summary_csv_reads_back_with_units(void **state)
 
 static void test_report_is_byte_identical_on_repeat(void **state)
 {
-    static const char *const fmt[2] = { "png", "svg" };
+    static const char *const fmt[2] = {"png", "svg"};
     (void)state;
     for (int k = 0; k < 2; k++) {
         char a[400], b[400], pa[500], pb[500];
@@ -188,9 +196,12 @@ static void test_report_is_byte_identical_on_repeat(void **state)
         snprintf(b, sizeof b, "%s/same-b-%s", dir, fmt[k]);
         mkdir(a, 0755);
         mkdir(b, 0755);
-        assert_int_equal(run("report --db %s --run 1 --out %s --format %s", dbp, a, fmt[k]), 0);
+        assert_int_equal(
+            run("report --db %s --run 1 --out %s --format %s", dbp, a, fmt[k]),
+            0);
         /* The same run stored in another database at another time. */
-        assert_int_equal(run("report --db %s --out %s --format %s", db2, b, fmt[k]), 0);
+        assert_int_equal(
+            run("report --db %s --out %s --format %s", db2, b, fmt[k]), 0);
         for (size_t i = 0; i < N_BUNDLE; i++) {
             snprintf(pa, sizeof pa, "%s/%s.%s", a, bundle_files[i], fmt[k]);
             snprintf(pb, sizeof pb, "%s/%s.%s", b, bundle_files[i], fmt[k]);
@@ -205,7 +216,8 @@ static void test_report_is_byte_identical_on_repeat(void **state)
     }
 }
 
-static void test_report_latest_run_without_series_notes_skipped_charts(void **state)
+static void
+test_report_latest_run_without_series_notes_skipped_charts(void **state)
 {
     char d1[400], p[500];
     size_t n;
@@ -223,8 +235,9 @@ static void test_report_latest_run_without_series_notes_skipped_charts(void **st
     snprintf(p, sizeof p, "%s/summary.md", d1);
     md = (char *)test_slurp(p, &n);
     assert_non_null(md);
-    assert_non_null(strstr(md, "- Not drawn: power over time and battery state of charge "
-                               "(no time series stored with this run)"));
+    assert_non_null(
+        strstr(md, "- Not drawn: power over time and battery state of charge "
+                   "(no time series stored with this run)"));
     free(md);
 }
 
@@ -233,8 +246,10 @@ static void test_report_errors_are_clear(void **state)
     char p[500];
     FILE *f;
     (void)state;
-    assert_int_equal(run("report --db %s --out %s/missing-folder", dbp, dir), 1);
-    assert_non_null(strstr(err, "missing-folder: output folder does not exist"));
+    assert_int_equal(run("report --db %s --out %s/missing-folder", dbp, dir),
+                     1);
+    assert_non_null(
+        strstr(err, "missing-folder: output folder does not exist"));
     assert_int_equal(run("report --db %s --out %s", dbp, dbp), 1); /* a file */
     assert_int_equal(run("report --db %s --run 99 --out %s", dbp, dir), 1);
     assert_non_null(strstr(err, "no run with id 99"));
@@ -248,7 +263,8 @@ static void test_report_errors_are_clear(void **state)
     assert_int_equal(run("report --db %s --out %s", p, dir), 1);
     {
         char want[700];
-        snprintf(want, sizeof want, "factorysim: %s: not a factorysim results database (", p);
+        snprintf(want, sizeof want,
+                 "factorysim: %s: not a factorysim results database (", p);
         assert_non_null(strstr(err, want));
     }
     assert_int_equal(run("export --db %s/none.db --what runs", dir), 1);
@@ -262,7 +278,8 @@ static void test_export_jobs_csv_reads_back(void **state)
     sim_err e;
     (void)state;
     snprintf(p, sizeof p, "%s/jobs.csv", dir);
-    assert_int_equal(run("export --db %s --run 1 --what jobs --out %s", dbp, p), 0);
+    assert_int_equal(run("export --db %s --run 1 --what jobs --out %s", dbp, p),
+                     0);
     assert_int_equal(csvt_read(p, &t, &e), SIM_OK);
     assert_int_equal(t->n_rows, FX_N_JOBS * N_REPS);
     for (size_t i = 0; i < t->n_rows; i++) {
@@ -289,34 +306,43 @@ static void test_export_json_reads_back(void **state)
     const jv *jobs, *rr, *series;
     double x;
     (void)state;
-    assert_int_equal(run("export --db %s --run 1 --what jobs --format json", dbp), 0);
+    assert_int_equal(
+        run("export --db %s --run 1 --what jobs --format json", dbp), 0);
     assert_int_equal(jv_parse(out, &v, &e), SIM_OK);
     assert_string_equal(jv_string(jv_get(v, "scenario")), "fixture-site");
     jobs = jv_get(v, "jobs");
     assert_int_equal(jv_len(jobs), FX_N_JOBS);
-    assert_string_equal(jv_string(jv_get(jv_at(jobs, 1), "name")), fx_jobs[1].name);
+    assert_string_equal(jv_string(jv_get(jv_at(jobs, 1), "name")),
+                        fx_jobs[1].name);
     rr = jv_at(jv_get(jv_at(jobs, 2), "replications"), 4);
     assert_true(jv_number(jv_get(rr, "co2_kg"), &x));
     assert_close(x, reps[4].jobs[2].co2_kg, 1e-14);
-    assert_true(jv_number(jv_get(jv_get(jv_get(jv_at(jobs, 0), "summary"), "goodput"), "n"), &x));
+    assert_true(jv_number(
+        jv_get(jv_get(jv_get(jv_at(jobs, 0), "summary"), "goodput"), "n"), &x));
     assert_close(x, N_REPS, 0);
     assert_null(jv_get(v, "created_utc"));
     jv_free(v);
 
-    assert_int_equal(run("export --db %s --run 1 --what timeseries --format json", dbp), 0);
+    assert_int_equal(
+        run("export --db %s --run 1 --what timeseries --format json", dbp), 0);
     assert_int_equal(jv_parse(out, &v, &e), SIM_OK);
     series = jv_get(v, "series");
     assert_int_equal(jv_len(series), 1);
-    assert_int_equal(jv_len(jv_get(jv_get(jv_at(series, 0), "columns"), "facility_w")), N_STEPS);
-    assert_true(jv_number(jv_at(jv_get(jv_get(jv_at(series, 0), "columns"), "grid_w"), 77), &x));
+    assert_int_equal(
+        jv_len(jv_get(jv_get(jv_at(series, 0), "columns"), "facility_w")),
+        N_STEPS);
+    assert_true(jv_number(
+        jv_at(jv_get(jv_get(jv_at(series, 0), "columns"), "grid_w"), 77), &x));
     assert_close(x, reps[0].steps[77].source_w[RES_GRID], 1e-14);
     jv_free(v);
 
-    assert_int_equal(run("export --db %s --what runs --format json --with-times", dbp), 0);
+    assert_int_equal(
+        run("export --db %s --what runs --format json --with-times", dbp), 0);
     assert_int_equal(jv_parse(out, &v, &e), SIM_OK);
     assert_int_equal(jv_len(jv_get(v, "runs")), 2);
-    assert_string_equal(jv_string(jv_get(jv_at(jv_get(v, "runs"), 1), "created_utc")),
-                        "2026-01-02T00:00:00Z");
+    assert_string_equal(
+        jv_string(jv_get(jv_at(jv_get(v, "runs"), 1), "created_utc")),
+        "2026-01-02T00:00:00Z");
     jv_free(v);
 }
 
@@ -327,10 +353,12 @@ static void test_export_timeseries_csv_has_every_step(void **state)
     sim_err e;
     (void)state;
     snprintf(p, sizeof p, "%s/ts.csv", dir);
-    assert_int_equal(run("export --db %s --run 1 --what timeseries --out %s", dbp, p), 0);
+    assert_int_equal(
+        run("export --db %s --run 1 --what timeseries --out %s", dbp, p), 0);
     assert_int_equal(csvt_read(p, &t, &e), SIM_OK);
     assert_int_equal(t->n_rows, N_STEPS);
-    assert_close(atof(t->rows[500][csvt_col(t, "soc_frac")]), reps[0].steps[500].soc_frac, 1e-14);
+    assert_close(atof(t->rows[500][csvt_col(t, "soc_frac")]),
+                 reps[0].steps[500].soc_frac, 1e-14);
     assert_close(atof(t->rows[500][csvt_col(t, "dt_s")]), FX_STEP_S, 0);
     csvt_free(t);
     assert_int_equal(run("export --db %s --run 2 --what timeseries", dbp), 1);
@@ -341,26 +369,35 @@ static void test_export_timeseries_csv_has_every_step(void **state)
  * bytes unless --with-times asks for the times. */
 static void test_export_same_seed_gives_same_bytes(void **state)
 {
-    static const char *const what[3] = { "jobs", "timeseries", "runs" };
+    static const char *const what[3] = {"jobs", "timeseries", "runs"};
     static char first[1 << 20];
     (void)state;
     for (int w = 0; w < 3; w++)
         for (int fm = 0; fm < 2; fm++) {
             const char *f = fm ? "json" : "csv";
-            assert_int_equal(run("export --db %s --what %s --format %s%s", db2, what[w], f,
-                                 w < 2 ? " --run 1" : ""), 0);
+            assert_int_equal(run("export --db %s --what %s --format %s%s", db2,
+                                 what[w], f, w < 2 ? " --run 1" : ""),
+                             0);
             memcpy(first, out, sizeof first);
             if (w < 2)
-                assert_int_equal(run("export --db %s --what %s --format %s --run 1", dbp,
-                                     what[w], f), 0);
-            else /* a.db holds a second run: compare db2 with itself via --out */
-                assert_int_equal(run("export --db %s --what %s --format %s", db2, what[w], f), 0);
+                assert_int_equal(
+                    run("export --db %s --what %s --format %s --run 1", dbp,
+                        what[w], f),
+                    0);
+            else /* a.db holds a second run: compare db2 with itself via --out
+                  */
+                assert_int_equal(run("export --db %s --what %s --format %s",
+                                     db2, what[w], f),
+                                 0);
             assert_string_equal(out, first);
         }
-    assert_int_equal(run("export --db %s --what jobs --run 1 --with-times", db2), 0);
+    assert_int_equal(
+        run("export --db %s --what jobs --run 1 --with-times", db2), 0);
     memcpy(first, out, sizeof first);
-    assert_int_equal(run("export --db %s --what jobs --run 1 --with-times", dbp), 0);
-    assert_string_equal(out, first); /* run ids equal (1), no time column in jobs CSV */
+    assert_int_equal(
+        run("export --db %s --what jobs --run 1 --with-times", dbp), 0);
+    assert_string_equal(
+        out, first); /* run ids equal (1), no time column in jobs CSV */
     assert_int_equal(run("export --db %s --what runs --with-times", db2), 0);
     assert_non_null(strstr(out, "2027-06-30T12:00:00Z"));
     assert_int_equal(run("export --db %s --what bogus", dbp), 2);
@@ -373,7 +410,8 @@ int main(void)
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
         cmocka_unit_test(test_report_summary_csv_reads_back_with_units),
         cmocka_unit_test(test_report_is_byte_identical_on_repeat),
-        cmocka_unit_test(test_report_latest_run_without_series_notes_skipped_charts),
+        cmocka_unit_test(
+            test_report_latest_run_without_series_notes_skipped_charts),
         cmocka_unit_test(test_report_errors_are_clear),
         cmocka_unit_test(test_export_jobs_csv_reads_back),
         cmocka_unit_test(test_export_json_reads_back),

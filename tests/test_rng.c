@@ -35,11 +35,12 @@ static void test_rng_seed_derivation_is_stable(void **state)
     assert_int_equal(rng_stream_id("module-1"), 0x12360130a94bfd53ull);
     assert_int_equal(rng_seed(42, 0, 1), 0xb682ee25ce24109eull);
     assert_int_equal(rng_stream_id(""), 0xcbf29ce484222325ull);
-    assert_int_equal(rng_stream_id("a"), 0xaf63dc4c8601ec8cull);  /* FNV-1a 64 test vector */
+    assert_int_equal(rng_stream_id("a"),
+                     0xaf63dc4c8601ec8cull); /* FNV-1a 64 test vector */
     assert_true(rng_seed(42, 0, 1) != rng_seed(42, 0, 2));
     assert_true(rng_seed(42, 0, 1) != rng_seed(42, 1, 1));
     assert_true(rng_seed(42, 0, 1) != rng_seed(43, 0, 1));
-    assert_int_equal(rng_mix64(0), 0xe220a8397b1dcdafull);       /* SplitMix64 of 0 */
+    assert_int_equal(rng_mix64(0), 0xe220a8397b1dcdafull); /* SplitMix64 of 0 */
 }
 
 /* "adding an entity never changes another entity's draws" */
@@ -71,7 +72,8 @@ static void test_rng_adding_a_stream_leaves_others_unchanged(void **state)
 /* Distinct streams are distinct sequences, and reset replays a stream. */
 static void test_rng_streams_differ_and_reset_replays(void **state)
 {
-    gsl_rng *a = rng_stream_new(NULL, 11, 0, 1), *b = rng_stream_new(NULL, 11, 0, 2);
+    gsl_rng *a = rng_stream_new(NULL, 11, 0, 1),
+            *b = rng_stream_new(NULL, 11, 0, 2);
     unsigned long x[10];
     int same = 0;
     (void)state;

@@ -19,9 +19,12 @@
 
 #include "models/scenario.h"
 
-#define assert_close(a, b, rel) do { double a_ = (a), b_ = (b), r_ = (rel);   \
-    if (!(fabs(a_ - b_) <= r_ * fmax(fabs(a_), fabs(b_))))                    \
-        fail_msg("%.17g != %.17g (rel tol %g)", a_, b_, r_); } while (0)
+#define assert_close(a, b, rel)                                                \
+    do {                                                                       \
+        double a_ = (a), b_ = (b), r_ = (rel);                                 \
+        if (!(fabs(a_ - b_) <= r_ * fmax(fabs(a_), fabs(b_))))                 \
+            fail_msg("%.17g != %.17g (rel tol %g)", a_, b_, r_);               \
+    } while (0)
 
 static catalog *cat;
 
@@ -40,58 +43,58 @@ static int teardown(void **state)
 }
 
 typedef struct bad_case {
-    const char *file;     /* under tests/data/bad */
+    const char *file; /* under tests/data/bad */
     int code;
     const char *err_file; /* expected sim_err.file suffix */
     int line;
-    const char *needle;   /* key path / message part */
+    const char *needle; /* key path / message part */
 } bad_case;
 
 static const bad_case bad[] = {
-    { "syntax.cfg", SIM_ECONFIG, "bad/syntax.cfg", 11, "syntax error" },
-    { "wrong-type.cfg", SIM_ECONFIG, "bad/wrong-type.cfg", 10,
-      "modules.[0].count: wrong type (got a string, expected an integer)" },
-    { "missing-modules.cfg", SIM_ECONFIG, "bad/missing-modules.cfg", 0,
-      "modules: missing key" },
-    { "negative.cfg", SIM_ECONFIG, "bad/negative.cfg", 10,
-      "modules.[0].count: out of range (got -3" },
-    { "huge.cfg", SIM_ECONFIG, "bad/huge.cfg", 11,
-      "jobs.[0].tokens: not a finite number (got inf" },
-    { "int64-no-L.cfg", SIM_ECONFIG, "bad/int64-no-L.cfg", 10,
-      "jobs.[0].tokens: integer 3000000000 does not fit in 32 bits" },
-    { "int64-positive-wrap.cfg", SIM_ECONFIG, "bad/int64-positive-wrap.cfg",
-      10, "expected 5000000000L" },
-    { "empty.cfg", SIM_ECONFIG, "bad/empty.cfg", 1, "empty scenario" },
-    { "garbage.cfg", SIM_ECONFIG, "bad/garbage.cfg", -1, "not a text file" },
-    { "missing-include.cfg", SIM_ECONFIG, "bad/missing-include.cfg", 1,
-      "cannot open include file" },
-    { "loop-a.cfg", SIM_ECONFIG, "bad/loop-a.cfg", 1, "nesting too deep" },
-    { "unknown-type.cfg", SIM_ECONFIG, "bad/unknown-type.cfg", 9,
-      "expected one of: spark-air, spark-liquid" },
-    { "too-many-racks.cfg", SIM_ECONFIG, "bad/too-many-racks.cfg", 10,
-      "modules.[0].units: more hgx-b300 than a spark-air module's power" },
-    { "too-many-gpus.cfg", SIM_ECONFIG, "bad/too-many-gpus.cfg", 11,
-      "jobs.[0].gpus: needs more GPUs than the site will ever have" },
-    { "battery-c-rate.cfg", SIM_ECONFIG, "bad/battery-c-rate.cfg", 10,
-      "energy.battery.power_mw: more power than the battery's energy" },
-    { "date-outside.cfg", SIM_ECONFIG, "bad/date-outside.cfg", 10,
-      "(got 2027-03-15, expected 2027-01-01 .. 2027-01-30)" },
-    { "unknown-model.cfg", SIM_ECONFIG, "bad/unknown-model.cfg", 10,
-      "llama3.1-405b" },
-    { "unknown-key.cfg", SIM_ECONFIG, "bad/unknown-key.cfg", 9,
-      "modules.[0].countt: unknown key" },
-    { "missing-tokens.cfg", SIM_ECONFIG, "bad/missing-tokens.cfg", 10,
-      "give exactly one of tokens and steps" },
-    { "bad-date.cfg", SIM_ECONFIG, "bad/bad-date.cfg", 7,
-      "simulation.start_date: not a date" },
-    { "inf-step.cfg", SIM_ECONFIG, "bad/inf-step.cfg", 3,
-      "simulation.step_min: not a finite number" },
-    { "bad-precision-gpu.cfg", SIM_ECONFIG, "bad/bad-precision-gpu.cfg", 10,
-      "H100 has no tensor cores" },
+    {"syntax.cfg", SIM_ECONFIG, "bad/syntax.cfg", 11, "syntax error"},
+    {"wrong-type.cfg", SIM_ECONFIG, "bad/wrong-type.cfg", 10,
+     "modules.[0].count: wrong type (got a string, expected an integer)"},
+    {"missing-modules.cfg", SIM_ECONFIG, "bad/missing-modules.cfg", 0,
+     "modules: missing key"},
+    {"negative.cfg", SIM_ECONFIG, "bad/negative.cfg", 10,
+     "modules.[0].count: out of range (got -3"},
+    {"huge.cfg", SIM_ECONFIG, "bad/huge.cfg", 11,
+     "jobs.[0].tokens: not a finite number (got inf"},
+    {"int64-no-L.cfg", SIM_ECONFIG, "bad/int64-no-L.cfg", 10,
+     "jobs.[0].tokens: integer 3000000000 does not fit in 32 bits"},
+    {"int64-positive-wrap.cfg", SIM_ECONFIG, "bad/int64-positive-wrap.cfg", 10,
+     "expected 5000000000L"},
+    {"empty.cfg", SIM_ECONFIG, "bad/empty.cfg", 1, "empty scenario"},
+    {"garbage.cfg", SIM_ECONFIG, "bad/garbage.cfg", -1, "not a text file"},
+    {"missing-include.cfg", SIM_ECONFIG, "bad/missing-include.cfg", 1,
+     "cannot open include file"},
+    {"loop-a.cfg", SIM_ECONFIG, "bad/loop-a.cfg", 1, "nesting too deep"},
+    {"unknown-type.cfg", SIM_ECONFIG, "bad/unknown-type.cfg", 9,
+     "expected one of: spark-air, spark-liquid"},
+    {"too-many-racks.cfg", SIM_ECONFIG, "bad/too-many-racks.cfg", 10,
+     "modules.[0].units: more hgx-b300 than a spark-air module's power"},
+    {"too-many-gpus.cfg", SIM_ECONFIG, "bad/too-many-gpus.cfg", 11,
+     "jobs.[0].gpus: needs more GPUs than the site will ever have"},
+    {"battery-c-rate.cfg", SIM_ECONFIG, "bad/battery-c-rate.cfg", 10,
+     "energy.battery.power_mw: more power than the battery's energy"},
+    {"date-outside.cfg", SIM_ECONFIG, "bad/date-outside.cfg", 10,
+     "(got 2027-03-15, expected 2027-01-01 .. 2027-01-30)"},
+    {"unknown-model.cfg", SIM_ECONFIG, "bad/unknown-model.cfg", 10,
+     "llama3.1-405b"},
+    {"unknown-key.cfg", SIM_ECONFIG, "bad/unknown-key.cfg", 9,
+     "modules.[0].countt: unknown key"},
+    {"missing-tokens.cfg", SIM_ECONFIG, "bad/missing-tokens.cfg", 10,
+     "give exactly one of tokens and steps"},
+    {"bad-date.cfg", SIM_ECONFIG, "bad/bad-date.cfg", 7,
+     "simulation.start_date: not a date"},
+    {"inf-step.cfg", SIM_ECONFIG, "bad/inf-step.cfg", 3,
+     "simulation.step_min: not a finite number"},
+    {"bad-precision-gpu.cfg", SIM_ECONFIG, "bad/bad-precision-gpu.cfg", 10,
+     "H100 has no tensor cores"},
     /* The error is inside the included fragment, which names itself. */
-    { "include-error.cfg", SIM_ECONFIG, "bad/frag-bad.cfg", 3,
-      "site.latitude_deg: out of range (got 136" },
-    { "no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open" },
+    {"include-error.cfg", SIM_ECONFIG, "bad/frag-bad.cfg", 3,
+     "site.latitude_deg: out of range (got 136"},
+    {"no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open"},
 };
 
 static void test_scenario_bad_corpus_names_file_line_key(void **state)
@@ -132,8 +135,9 @@ static void test_scenario_bad_corpus_is_all_checked(void **state)
     assert_non_null(d);
     while ((de = readdir(d))) {
         int found = 0;
-        if (!strstr(de->d_name, ".cfg") || strcmp(de->d_name, "loop-b.cfg") ==
-            0 || strcmp(de->d_name, "frag-bad.cfg") == 0)
+        if (!strstr(de->d_name, ".cfg") ||
+            strcmp(de->d_name, "loop-b.cfg") == 0 ||
+            strcmp(de->d_name, "frag-bad.cfg") == 0)
             continue;
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
             found |= strcmp(bad[i].file, de->d_name) == 0;
@@ -150,11 +154,12 @@ static void test_scenario_minimal_resolves_defaults_in_si(void **state)
     const scen_module *m;
     const scen_job *j;
     (void)state;
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat, NULL,
-                                   0, &s, &e), SIM_OK);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, NULL, 0, &s, &e),
+        SIM_OK);
     assert_string_equal(s->site.name, "test site");
     assert_close(s->sim.horizon_s, 30 * 86400.0, 1e-12);
-    assert_close(s->sim.step_s, 15 * 60.0, 1e-12);   /* default 15 min */
+    assert_close(s->sim.step_s, 15 * 60.0, 1e-12); /* default 15 min */
     assert_int_equal(s->sim.seed, 1);
     assert_close(s->site.utc_offset_s, -8 * 3600.0, 1e-12); /* round(lon/15) */
     assert_int_equal(s->site.climate.kind, CLIMATE_NORMALS);
@@ -190,7 +195,8 @@ static void test_scenario_minimal_resolves_defaults_in_si(void **state)
     scenario_free(NULL);
 }
 
-static void test_scenario_include_and_catalog_override_from_other_cwd(void **state)
+static void
+test_scenario_include_and_catalog_override_from_other_cwd(void **state)
 {
     char cwd[PATH_MAX], path[PATH_MAX + 64];
     scenario *s = NULL;
@@ -206,13 +212,13 @@ static void test_scenario_include_and_catalog_override_from_other_cwd(void **sta
         fail_msg("%s:%d: %s", e.file, e.line, e.msg);
     assert_string_equal(s->site.name, "included");
     assert_close(s->site.climate.diurnal_range_k, 7.0, 1e-12);
-    assert_int_equal(s->sim.seed, 3000000000ull);     /* 64-bit with L */
+    assert_int_equal(s->sim.seed, 3000000000ull); /* 64-bit with L */
     assert_close(s->sim.step_s, 300.0, 1e-12);
     /* The scenario's catalog: B300 redefined, X9 and my-pod added... */
     assert_close(catalog_gpu(s->cat, "B300")->tdp_w, 1200.0, 1e-12);
     assert_close(catalog_gpu(s->cat, "B300")->hbm_bytes, 270e9, 1e-12);
     assert_string_equal(s->modules[0].type->name, "my-pod");
-    assert_int_equal(s->modules[0].units, 50);         /* 1 MW / 20 kW */
+    assert_int_equal(s->modules[0].units, 50); /* 1 MW / 20 kW */
     assert_int_equal(s->modules[0].gpus, 3 * 50 * 8);
     /* ...while the built-in catalog is untouched. */
     assert_close(catalog_gpu(cat, "B300")->tdp_w, 1100.0, 1e-12);
@@ -222,18 +228,20 @@ static void test_scenario_include_and_catalog_override_from_other_cwd(void **sta
 
 static void test_scenario_overrides_apply_before_validation(void **state)
 {
-    const char *ok[] = { "modules.[0].count=3", "energy.battery.capacity_mwh=20",
-                         "simulation.seed=9000000000", "site.name=Over ridden",
-                         "energy.solar.capacity_mw=7", "policy.shortage=shed" };
-    const char *unknown[] = { "energy.battery.capacity_mhw=20" };
-    const char *bad_idx[] = { "modules.[4].count=1" };
-    const char *negative[] = { "modules.[0].count=-1" };
-    const char *nan[] = { "energy.solar.capacity_mw=nan" };
+    const char *ok[] = {
+        "modules.[0].count=3",        "energy.battery.capacity_mwh=20",
+        "simulation.seed=9000000000", "site.name=Over ridden",
+        "energy.solar.capacity_mw=7", "policy.shortage=shed"};
+    const char *unknown[] = {"energy.battery.capacity_mhw=20"};
+    const char *bad_idx[] = {"modules.[4].count=1"};
+    const char *negative[] = {"modules.[0].count=-1"};
+    const char *nan[] = {"energy.solar.capacity_mw=nan"};
     scenario *s = NULL;
     sim_err e;
     (void)state;
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat, ok, 6,
-                                   &s, &e), SIM_OK);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, ok, 6, &s, &e),
+        SIM_OK);
     assert_int_equal(s->modules[0].count, 3);
     assert_close(s->energy.battery.capacity_j, 20 * 3.6e9, 1e-12);
     assert_int_equal(s->sim.seed, 9000000000ull);
@@ -243,34 +251,41 @@ static void test_scenario_overrides_apply_before_validation(void **state)
     assert_non_null(strstr(scenario_resolved_text(s), "count = 3"));
     scenario_free(s);
 
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat,
-                                   unknown, 1, &s, &e), SIM_ECONFIG);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, unknown, 1, &s, &e),
+        SIM_ECONFIG);
     assert_null(s);
     assert_string_equal(e.file, "--set");
     assert_non_null(strstr(e.msg, "energy.battery.capacity_mhw: unknown key"));
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat,
-                                   bad_idx, 1, &s, &e), SIM_ECONFIG);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, bad_idx, 1, &s, &e),
+        SIM_ECONFIG);
     assert_non_null(strstr(e.msg, "index 4 out of range"));
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat,
-                                   negative, 1, &s, &e), SIM_ECONFIG);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, negative, 1, &s, &e),
+        SIM_ECONFIG);
     assert_non_null(strstr(e.msg, "modules.[0].count: out of range (got -1"));
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat, nan, 1,
-                                   &s, &e), SIM_ECONFIG);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, nan, 1, &s, &e),
+        SIM_ECONFIG);
     assert_non_null(strstr(e.msg, "energy.solar.capacity_mw: not a finite"));
 }
 
 static void test_scenario_resolved_text_is_stable(void **state)
 {
-    const char *ov[] = { "simulation.seed=5" };
+    const char *ov[] = {"simulation.seed=5"};
     scenario *a, *b, *c;
     sim_err e;
     (void)state;
-    assert_int_equal(scenario_load("scenarios/nevada-solar.cfg", cat, ov, 1,
-                                   &a, &e), SIM_OK);
-    assert_int_equal(scenario_load("scenarios/nevada-solar.cfg", cat, ov, 1,
-                                   &b, &e), SIM_OK);
-    assert_int_equal(scenario_load("scenarios/nevada-solar.cfg", cat, NULL, 0,
-                                   &c, &e), SIM_OK);
+    assert_int_equal(
+        scenario_load("scenarios/nevada-solar.cfg", cat, ov, 1, &a, &e),
+        SIM_OK);
+    assert_int_equal(
+        scenario_load("scenarios/nevada-solar.cfg", cat, ov, 1, &b, &e),
+        SIM_OK);
+    assert_int_equal(
+        scenario_load("scenarios/nevada-solar.cfg", cat, NULL, 0, &c, &e),
+        SIM_OK);
     assert_string_equal(scenario_resolved_text(a), scenario_resolved_text(b));
     assert_string_not_equal(scenario_resolved_text(a),
                             scenario_resolved_text(c));
@@ -315,8 +330,9 @@ static void test_scenario_liquid_100mw_holds_about_50000_gpus(void **state)
     scenario *s;
     sim_err e;
     (void)state;
-    assert_int_equal(scenario_load("scenarios/liquid-100mw-gb300.cfg", cat,
-                                   NULL, 0, &s, &e), SIM_OK);
+    assert_int_equal(
+        scenario_load("scenarios/liquid-100mw-gb300.cfg", cat, NULL, 0, &s, &e),
+        SIM_OK);
     assert_int_equal(scenario_gpus(s, catalog_gpu(s->cat, "GB300")), 50400);
     assert_true(scenario_it_power_w(s) <= 100e6);
     assert_close(s->modules[1].commission_t_s, 20 * 86400.0, 1e-12);
@@ -329,11 +345,12 @@ static void test_scenario_dates_parse_to_days(void **state)
 {
     scenario *s;
     sim_err e;
-    const char *ov[] = { "simulation.start_date=2028-02-29",
-                         "modules.[0].commission_date=2028-03-01" };
+    const char *ov[] = {"simulation.start_date=2028-02-29",
+                        "modules.[0].commission_date=2028-03-01"};
     (void)state;
-    assert_int_equal(scenario_load("tests/data/good/minimal.cfg", cat, ov, 2,
-                                   &s, &e), SIM_OK);
+    assert_int_equal(
+        scenario_load("tests/data/good/minimal.cfg", cat, ov, 2, &s, &e),
+        SIM_OK);
     /* 2028-02-29 is day 21,243 after 1970-01-01 (Python datetime agrees);
      * the leap day is one day before March 1st. */
     assert_int_equal(s->sim.start_day, 21243);
@@ -359,24 +376,29 @@ static int run(const char *cmd, char *line, size_t n)
 
 static void test_scenario_check_command_exit_codes(void **state)
 {
-    const char *bin = getenv("FACTORYSIM") ? getenv("FACTORYSIM")
-                                           : "bin/factorysim";
+    const char *bin =
+        getenv("FACTORYSIM") ? getenv("FACTORYSIM") : "bin/factorysim";
     char cmd[1024], line[2048];
     (void)state;
-    snprintf(cmd, sizeof cmd, "%s check tests/data/bad/too-many-racks.cfg "
-             "2>&1", bin);
+    snprintf(cmd, sizeof cmd,
+             "%s check tests/data/bad/too-many-racks.cfg "
+             "2>&1",
+             bin);
     assert_int_equal(run(cmd, line, sizeof line), 1);
     assert_non_null(strstr(line, "tests/data/bad/too-many-racks.cfg:10: "
                                  "modules.[0].units:"));
-    snprintf(cmd, sizeof cmd, "%s check tests/data/bad/garbage.cfg 2>&1",
+    snprintf(cmd, sizeof cmd, "%s check tests/data/bad/garbage.cfg 2>&1", bin);
+    assert_int_equal(run(cmd, line, sizeof line), 1);
+    snprintf(cmd, sizeof cmd,
+             "%s check scenarios/nevada-solar.cfg --set "
+             "modules.[0].units=35 2>&1",
              bin);
     assert_int_equal(run(cmd, line, sizeof line), 1);
-    snprintf(cmd, sizeof cmd, "%s check scenarios/nevada-solar.cfg --set "
-             "modules.[0].units=35 2>&1", bin);
-    assert_int_equal(run(cmd, line, sizeof line), 1);
     assert_non_null(strstr(line, "--set: modules.[0].units: more hgx-b300"));
-    snprintf(cmd, sizeof cmd, "%s check scenarios/nevada-solar.cfg --set "
-             "modules.[0].count=5 2>&1", bin);
+    snprintf(cmd, sizeof cmd,
+             "%s check scenarios/nevada-solar.cfg --set "
+             "modules.[0].count=5 2>&1",
+             bin);
     assert_int_equal(run(cmd, line, sizeof line), 0);
     assert_non_null(strstr(line, "scenarios/nevada-solar.cfg"));
     snprintf(cmd, sizeof cmd, "%s catalog gpus --format json 2>&1", bin);
@@ -391,7 +413,8 @@ int main(void)
         cmocka_unit_test(test_scenario_bad_corpus_names_file_line_key),
         cmocka_unit_test(test_scenario_bad_corpus_is_all_checked),
         cmocka_unit_test(test_scenario_minimal_resolves_defaults_in_si),
-        cmocka_unit_test(test_scenario_include_and_catalog_override_from_other_cwd),
+        cmocka_unit_test(
+            test_scenario_include_and_catalog_override_from_other_cwd),
         cmocka_unit_test(test_scenario_overrides_apply_before_validation),
         cmocka_unit_test(test_scenario_resolved_text_is_stable),
         cmocka_unit_test(test_scenario_every_example_loads),

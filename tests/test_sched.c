@@ -11,7 +11,8 @@
 /* "best fit: the module with the fewest free systems that still fits" */
 static void test_sched_single_module_best_fit(void **state)
 {
-    sched_module m[4] = { { 1, 0, 0, 10 }, { 1, 0, 0, 4 }, { 1, 0, 0, 6 }, { 1, 1, 0, 5 } };
+    sched_module m[4] = {
+        {1, 0, 0, 10}, {1, 0, 0, 4}, {1, 0, 0, 6}, {1, 1, 0, 5}};
     int take[4];
     (void)state;
     assert_int_equal(sched_place(m, 4, 0, 5, 1, take), 1);
@@ -27,11 +28,13 @@ static void test_sched_single_module_best_fit(void **state)
  * allow_span = 0 refuses. */
 static void test_sched_span_largest_first_within_group(void **state)
 {
-    sched_module m[5] = { { 1, 0, 0, 3 }, { 1, 0, 0, 5 }, { 1, 0, 1, 6 }, { 1, 0, 0, 4 }, { 0, 0, 0, 9 } };
+    sched_module m[5] = {
+        {1, 0, 0, 3}, {1, 0, 0, 5}, {1, 0, 1, 6}, {1, 0, 0, 4}, {0, 0, 0, 9}};
     int take[5];
     (void)state;
     assert_int_equal(sched_place(m, 5, 0, 8, 0, take), 0);
-    /* Group 0 has 12 free, group 1 has 6: group 0, modules 1 (5) then 3 (3 of 4). */
+    /* Group 0 has 12 free, group 1 has 6: group 0, modules 1 (5) then 3 (3 of
+     * 4). */
     assert_int_equal(sched_place(m, 5, 0, 8, 1, take), 2);
     assert_int_equal(take[1], 5);
     assert_int_equal(take[3], 3);
@@ -49,7 +52,8 @@ static void test_sched_span_largest_first_within_group(void **state)
 /* The shadow time is when enough systems free up; extra counts the rest. */
 static void test_sched_shadow_and_backfill_rule(void **state)
 {
-    sched_running r[4] = { { 500.0, 0, 4 }, { 100.0, 0, 2 }, { 300.0, 0, 3 }, { 50.0, 1, 10 } };
+    sched_running r[4] = {
+        {500.0, 0, 4}, {100.0, 0, 2}, {300.0, 0, 3}, {50.0, 1, 10}};
     double shadow;
     int extra;
     (void)state;

@@ -41,7 +41,8 @@ static void test_site_one_job_takes_tokens_over_throughput(void **state)
     sim_err e;
     double rate;
     (void)state;
-    assert_int_equal(site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
     rate = tr.tokens_per_s_per_gpu * s->jobs[0].gpus;
     assert_true(r[0].jobs[0].completed);
     assert_close(r[0].jobs[0].start_s, 0.0, 0);
@@ -72,12 +73,14 @@ static void test_site_failures_match_daly_expectation(void **state)
     enum { R = 40 };
     scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", sets, 8);
     res_rep *r = run_reps(&W, s, R, 0, 0);
-    double t[R], lam = 1.0e-3 / 3600.0 * s->jobs[0].gpus, tau = 1800.0, w, expect = 0;
+    double t[R], lam = 1.0e-3 / 3600.0 * s->jobs[0].gpus, tau = 1800.0, w,
+                 expect = 0;
     double mean, se, ints = 0, int_min = 1e9, int_max = 0;
     tp_result tr;
     sim_err e;
     (void)state;
-    assert_int_equal(site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
     w = s->jobs[0].tokens / (tr.tokens_per_s_per_gpu * s->jobs[0].gpus);
     while (w > tau) {
         expect += rel_expected_segment_s(lam, tau + 60.0, 600.0);
@@ -94,7 +97,8 @@ static void test_site_failures_match_daly_expectation(void **state)
     mean = gsl_stats_mean(t, 1, R);
     se = gsl_stats_sd(t, 1, R) / sqrt((double)R);
     if (fabs(mean - expect) > 3.5 * se)
-        fail_msg("mean run time %.1f s, Daly %.1f s, se %.1f s", mean, expect, se);
+        fail_msg("mean run time %.1f s, Daly %.1f s, se %.1f s", mean, expect,
+                 se);
     /* Interruptions are events: their count varies across replications. */
     assert_true(int_max > int_min);
     assert_true(ints / R > 2.0);
@@ -105,20 +109,22 @@ static void test_site_failures_match_daly_expectation(void **state)
 /* "adding battery never slows a job on a solar-only site" */
 static void test_site_more_battery_never_slows(void **state)
 {
-    const char *caps[] = { "energy.battery.capacity_mwh=0.5", "energy.battery.capacity_mwh=4.0",
-                           "energy.battery.capacity_mwh=12.0" };
-    const char *pw[] = { "energy.battery.power_mw=0.1", "energy.battery.power_mw=0.8",
-                         "energy.battery.power_mw=2.4" };
+    const char *caps[] = {"energy.battery.capacity_mwh=0.5",
+                          "energy.battery.capacity_mwh=4.0",
+                          "energy.battery.capacity_mwh=12.0"};
+    const char *pw[] = {"energy.battery.power_mw=0.1",
+                        "energy.battery.power_mw=0.8",
+                        "energy.battery.power_mw=2.4"};
     double prev = INFINITY;
     (void)state;
     for (int k = 0; k < 3; k++) {
-        const char *sets[] = { caps[k], pw[k], "jobs.[0].tokens=1.0e11" };
+        const char *sets[] = {caps[k], pw[k], "jobs.[0].tokens=1.0e11"};
         scenario *s = load_scn(&W, "tests/data/run/solar-only.cfg", sets, 3);
         res_rep *r = run_reps(&W, s, 1, 0, 0);
         assert_true(r[0].jobs[0].completed);
         assert_true(r[0].jobs[0].time_to_train_s <= prev * (1 + 1e-12));
         if (k == 2)
-            assert_true(r[0].jobs[0].time_to_train_s < prev);   /* and it helps */
+            assert_true(r[0].jobs[0].time_to_train_s < prev); /* and it helps */
         prev = r[0].jobs[0].time_to_train_s;
         free_reps(r, 1);
         scenario_free(s);
@@ -130,7 +136,8 @@ static void test_site_more_battery_never_slows(void **state)
  * nothing is interrupted, and every token is trained exactly once. */
 static void test_site_pause_never_loses_work(void **state)
 {
-    const char *sets[] = { "policy.shortage=\"pause\"", "jobs.[0].tokens=1.0e11" };
+    const char *sets[] = {"policy.shortage=\"pause\"",
+                          "jobs.[0].tokens=1.0e11"};
     scenario *s = load_scn(&W, "tests/data/run/solar-only.cfg", sets, 2);
     res_rep *r = run_reps(&W, s, 1, 0, 1);
     double saved = 0, ideal;
@@ -149,7 +156,8 @@ static void test_site_pause_never_loses_work(void **state)
     }
     assert_true(pauses >= 2);
     assert_int_equal(pauses, r[0].jobs[0].pauses);
-    ideal = s->jobs[0].tokens / (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+    ideal = s->jobs[0].tokens /
+            (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
     assert_true(r[0].jobs[0].run_time_s > ideal);
     assert_close(r[0].jobs[0].tokens, s->jobs[0].tokens, 1e-12);
     free_reps(r, 1);
@@ -167,7 +175,8 @@ static void test_site_facility_at_least_it_and_ordered_percentiles(void **state)
     for (int i = 0; i < R; i++) {
         assert_true(r[i].site.facility_energy_j >= r[i].site.it_energy_j);
         for (size_t j = 0; j < r[i].n_jobs; j++) {
-            assert_true(r[i].jobs[j].facility_energy_j >= r[i].jobs[j].it_energy_j);
+            assert_true(r[i].jobs[j].facility_energy_j >=
+                        r[i].jobs[j].it_energy_j);
             assert_true(r[i].jobs[j].it_energy_j > 0);
         }
     }
@@ -176,7 +185,8 @@ static void test_site_facility_at_least_it_and_ordered_percentiles(void **state)
             stat_summary m = metric_job_summary(k, r, R, j);
             if (m.n == 0)
                 continue;
-            assert_true(m.min <= m.p10 && m.p10 <= m.p50 && m.p50 <= m.p90 && m.p90 <= m.max);
+            assert_true(m.min <= m.p10 && m.p10 <= m.p50 && m.p50 <= m.p90 &&
+                        m.p90 <= m.max);
         }
     free_reps(r, R);
     scenario_free(s);
@@ -211,14 +221,15 @@ static void test_site_job_energy_is_a_share_of_site_energy(void **state)
  * job waits for the second module's commissioning (day 10). */
 static void test_site_spanning_job_follows_link_and_commissioning(void **state)
 {
-    const char *thin[] = { "fabric.links.[0].bandwidth_gbps=800.0" };
+    const char *thin[] = {"fabric.links.[0].bandwidth_gbps=800.0"};
     scenario *a = load_scn(&W, "tests/data/run/two-groups.cfg", NULL, 0);
     scenario *b = load_scn(&W, "tests/data/run/two-groups.cfg", thin, 1);
     res_rep *ra = run_reps(&W, a, 1, 0, 0), *rb = run_reps(&W, b, 1, 0, 0);
     (void)state;
     assert_int_equal(ra[0].jobs[0].modules_spanned, 2);
     assert_close(ra[0].jobs[0].start_s, 10 * 86400.0, 0);
-    assert_true(rb[0].jobs[0].tokens_per_s_per_gpu < ra[0].jobs[0].tokens_per_s_per_gpu);
+    assert_true(rb[0].jobs[0].tokens_per_s_per_gpu <
+                ra[0].jobs[0].tokens_per_s_per_gpu);
     assert_true(rb[0].jobs[0].run_time_s > ra[0].jobs[0].run_time_s);
     free_reps(ra, 1);
     free_reps(rb, 1);
@@ -231,9 +242,11 @@ static void test_site_spanning_job_follows_link_and_commissioning(void **state)
  * module), and it still finishes every token. */
 static void test_site_module_outage_takes_job_down(void **state)
 {
-    const char *sets[] = { "reliability.failures=true", "reliability.interruptions_per_gpu_hour=0.0",
-                           "reliability.module_mtbf_days=0.5", "reliability.module_mttr_h=3.0",
-                           "jobs.[0].tokens=2.0e11" };
+    const char *sets[] = {"reliability.failures=true",
+                          "reliability.interruptions_per_gpu_hour=0.0",
+                          "reliability.module_mtbf_days=0.5",
+                          "reliability.module_mttr_h=3.0",
+                          "jobs.[0].tokens=2.0e11"};
     scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", sets, 5);
     res_rep *r = run_reps(&W, s, 1, 0, 1);
     int module_ints = 0;
@@ -247,7 +260,8 @@ static void test_site_module_outage_takes_job_down(void **state)
     assert_true(module_ints >= 2);
     assert_int_equal(module_ints, r[0].jobs[0].interruptions);
     assert_true(r[0].jobs[0].completed);
-    ideal = s->jobs[0].tokens / (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+    ideal = s->jobs[0].tokens /
+            (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
     assert_true(r[0].jobs[0].run_time_s > ideal + module_ints * 600.0);
     assert_true(r[0].site.utilization < 1.0);
     free_reps(r, 1);
@@ -259,9 +273,11 @@ static void test_site_module_outage_takes_job_down(void **state)
  * times exactly as they were: each entity draws from its own stream. */
 static void test_site_common_random_numbers(void **state)
 {
-    const char *fail[] = { "reliability.failures=true", "reliability.interruptions_per_gpu_hour=2.0e-4" };
-    const char *plus[] = { "reliability.failures=true", "reliability.interruptions_per_gpu_hour=2.0e-4",
-                           "energy.solar.capacity_mw=5.0" };
+    const char *fail[] = {"reliability.failures=true",
+                          "reliability.interruptions_per_gpu_hour=2.0e-4"};
+    const char *plus[] = {"reliability.failures=true",
+                          "reliability.interruptions_per_gpu_hour=2.0e-4",
+                          "energy.solar.capacity_mw=5.0"};
     scenario *a = load_scn(&W, "tests/data/run/grid-one-job.cfg", fail, 2);
     scenario *b = load_scn(&W, "tests/data/run/grid-one-job.cfg", plus, 3);
     res_rep *ra = run_reps(&W, a, 1, 0, 1), *rb = run_reps(&W, b, 1, 0, 1);
@@ -296,7 +312,8 @@ static void test_site_throughput_follows_throttling(void **state)
 {
     /* 0.5 MW DC: at midday the plant covers most but not all of the
      * module's load, so the policy caps GPU power instead of pausing. */
-    const char *sets[] = { "jobs.[0].tokens=1.0e11", "energy.solar.capacity_mw=0.5" };
+    const char *sets[] = {"jobs.[0].tokens=1.0e11",
+                          "energy.solar.capacity_mw=0.5"};
     scenario *s = load_scn(&W, "tests/data/run/solar-only.cfg", sets, 2);
     res_rep *r = run_reps(&W, s, 1, 0, 1);
     int throttled = 0;
@@ -304,11 +321,13 @@ static void test_site_throughput_follows_throttling(void **state)
     (void)state;
     for (size_t i = 0; i < r[0].n_events; i++)
         if (r[0].events[i].kind == RES_EV_THROTTLE) {
-            assert_true(r[0].events[i].value > 0 && r[0].events[i].value <= 1.0);
+            assert_true(r[0].events[i].value > 0 &&
+                        r[0].events[i].value <= 1.0);
             throttled += r[0].events[i].value < 1.0;
         }
     assert_true(throttled > 0);
-    ideal = s->jobs[0].tokens / (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+    ideal = s->jobs[0].tokens /
+            (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
     assert_true(r[0].jobs[0].run_time_s > ideal);
     free_reps(r, 1);
     scenario_free(s);
@@ -327,11 +346,11 @@ static void test_site_easy_backfill(void **state)
     (void)state;
     for (int k = 0; k < 4; k++)
         assert_true(r[0].jobs[k].completed);
-    assert_close(shrt->start_s, 2 * 3600.0, 0);                 /* backfilled */
+    assert_close(shrt->start_s, 2 * 3600.0, 0); /* backfilled */
     assert_true(shrt->end_s < big->start_s);
     assert_true(big->start_s >= first->end_s);
     assert_true(big->start_s - first->end_s <= s->sim.step_s);
-    assert_true(lng->start_s >= big->start_s);                 /* waited */
+    assert_true(lng->start_s >= big->start_s); /* waited */
     free_reps(r, 1);
     scenario_free(s);
 }
@@ -346,15 +365,18 @@ static void test_site_run_is_pure(void **state)
     (void)state;
     for (int i = 0; i < 2; i++) {
         assert_int_equal(a[i].n_events, b[i].n_events);
-        assert_memory_equal(a[i].jobs, b[i].jobs, a[i].n_jobs * sizeof *a[i].jobs);
+        assert_memory_equal(a[i].jobs, b[i].jobs,
+                            a[i].n_jobs * sizeof *a[i].jobs);
         assert_memory_equal(&a[i].site, &b[i].site, sizeof a[i].site);
         for (size_t k = 0; k < a[i].n_events; k++) {
             const res_event *x = &a[i].events[k], *y = &b[i].events[k];
-            assert_true(x->t_s == y->t_s && x->job == y->job && x->kind == y->kind &&
-                        x->cause == y->cause && x->value == y->value);
+            assert_true(x->t_s == y->t_s && x->job == y->job &&
+                        x->kind == y->kind && x->cause == y->cause &&
+                        x->value == y->value);
         }
     }
-    assert_true(memcmp(a[0].jobs, c[0].jobs, a[0].n_jobs * sizeof *a[0].jobs) != 0);
+    assert_true(memcmp(a[0].jobs, c[0].jobs, a[0].n_jobs * sizeof *a[0].jobs) !=
+                0);
     free_reps(a, 2);
     free_reps(b, 2);
     free_reps(c, 1);
@@ -368,7 +390,8 @@ int main(void)
         cmocka_unit_test(test_site_failures_match_daly_expectation),
         cmocka_unit_test(test_site_more_battery_never_slows),
         cmocka_unit_test(test_site_pause_never_loses_work),
-        cmocka_unit_test(test_site_facility_at_least_it_and_ordered_percentiles),
+        cmocka_unit_test(
+            test_site_facility_at_least_it_and_ordered_percentiles),
         cmocka_unit_test(test_site_job_energy_is_a_share_of_site_energy),
         cmocka_unit_test(test_site_spanning_job_follows_link_and_commissioning),
         cmocka_unit_test(test_site_module_outage_takes_job_down),

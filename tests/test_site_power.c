@@ -12,7 +12,8 @@
 #include "models/site_power.h"
 #include "power_testutil.h"
 
-#define LV "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV                                                                     \
+    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 #define KWH 3.6e6
 
 typedef struct demand_ctx {
@@ -22,7 +23,8 @@ typedef struct demand_ctx {
 } demand_ctx;
 
 static int fixed_demand(void *ctx, const site_power *sp, double t_s,
-                        const dispatch_job **jobs, size_t *n, const double **base)
+                        const dispatch_job **jobs, size_t *n,
+                        const double **base)
 {
     (void)sp;
     (void)t_s;
@@ -39,7 +41,7 @@ static site_power_module module(double it_cap, cooling_type ct, double pue)
     memset(&m, 0, sizeof m);
     snprintf(m.name, sizeof m.name, "m");
     load_cfg_default(&m.load, it_cap);
-    m.system = (load_system){ 8, 1100, 14500 };
+    m.system = (load_system){8, 1100, 14500};
     m.n_systems = 30;
     cooling_cfg_default(&m.cooling, ct);
     if (ct == COOLING_CONSTANT)
@@ -62,10 +64,11 @@ static void test_site_power_constant_load_integrates_exactly(void **state)
     sim_err e;
     site_power *sp = site_power_new(&c, 1, 0, &e);
     assert_non_null(sp);
-    demand_ctx d = { { { 0, 300e3, 123.456e3, 50e3, 0.9, 0 } }, 1, { 0 } };
+    demand_ctx d = {{{0, 300e3, 123.456e3, 50e3, 0.9, 0}}, 1, {0}};
     sim s;
     sim_init(&s);
-    assert_int_equal(site_power_run(sp, &s, 7 * 86400.0, fixed_demand, &d, &e), SIM_OK);
+    assert_int_equal(site_power_run(sp, &s, 7 * 86400.0, fixed_demand, &d, &e),
+                     SIM_OK);
     const site_power_totals *t = site_power_get_totals(sp);
     double p = 300e3 + 123.456e3;
     assert_int_equal(t->steps, 7 * 96);
@@ -86,7 +89,7 @@ static site_power *year_site(const climate_year *wx, uint64_t seed, int record)
     static solar_cfg pv;
     solar_cfg_default(&pv, 12e6);
     static battery_cfg b;
-    battery_cfg_default(&b, 805, 78.0 * KWH);   /* ~63 MWh new */
+    battery_cfg_default(&b, 805, 78.0 * KWH); /* ~63 MWh new */
     static supply_cfg src[2];
     supply_cfg_default(&src[0], SUPPLY_GEOTHERMAL, 1e6);
     src[0].mtbf_s = 20 * 86400.0;
@@ -94,7 +97,7 @@ static site_power *year_site(const climate_year *wx, uint64_t seed, int record)
     static site_power_module m[2];
     m[0] = module(500e3, COOLING_AIR_ADIABATIC, 0);
     m[1] = module(3.5e6, COOLING_LIQUID_DRY, 0);
-    m[1].system = (load_system){ 72, 1400, 130000 };
+    m[1].system = (load_system){72, 1400, 130000};
     m[1].n_systems = 24;
     c.solar = &pv;
     c.n_solar = 1;
@@ -116,7 +119,8 @@ static void nominal(site_power *sp, demand_ctx *d)
     for (size_t i = 0; i < 2; i++) {
         load_demand ld;
         site_power_module_nominal(sp, i, &ld);
-        d->job[i] = (dispatch_job){ i, ld.gpu_w, ld.other_w, ld.idle_w, ld.gpu_frac_tdp, (int)i };
+        d->job[i] = (dispatch_job){i,         ld.gpu_w,        ld.other_w,
+                                   ld.idle_w, ld.gpu_frac_tdp, (int)i};
         d->base[i] = site_power_module_base_it_w(sp, i, 0, 1e9);
     }
 }
@@ -132,12 +136,14 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     nominal(sp, &d);
     sim s;
     sim_init(&s);
-    assert_int_equal(site_power_run(sp, &s, 365 * 86400.0, fixed_demand, &d, &e), SIM_OK);
+    assert_int_equal(
+        site_power_run(sp, &s, 365 * 86400.0, fixed_demand, &d, &e), SIM_OK);
     const site_power_totals *t = site_power_get_totals(sp);
     assert_int_equal(t->steps, 35040);
     assert_true(t->balance_max_rel <= 1e-9);
     /* Bus balance over the year. */
-    double supply_j = t->solar_j + t->geothermal_j + t->hydro_j + t->grid_j + t->discharge_j;
+    double supply_j =
+        t->solar_j + t->geothermal_j + t->hydro_j + t->grid_j + t->discharge_j;
     double sinks = t->facility_j + t->charge_j + t->curtailed_j;
     assert_close(supply_j, sinks, 1e-9);
     /* Every step's record closes too, and respects the grid limit. */
@@ -145,7 +151,8 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     const site_power_record *r = site_power_records(sp, &n);
     assert_int_equal(n, 35040);
     for (size_t i = 0; i < n; i++) {
-        double a = r[i].solar_w + r[i].geothermal_w + r[i].grid_w + r[i].discharge_w;
+        double a =
+            r[i].solar_w + r[i].geothermal_w + r[i].grid_w + r[i].discharge_w;
         double b = r[i].facility_w + r[i].charge_w + r[i].curtailed_w;
         assert_true(fabs(a - b) <= 1e-9 * fmax(a, 1.0));
         assert_true(r[i].grid_w <= 1.5e6 * (1 + 1e-12));
@@ -164,7 +171,8 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     site_power *sp2 = year_site(y, 3, 0);
     sim s2;
     sim_init(&s2);
-    assert_int_equal(site_power_run(sp2, &s2, 365 * 86400.0, fixed_demand, &d, &e), SIM_OK);
+    assert_int_equal(
+        site_power_run(sp2, &s2, 365 * 86400.0, fixed_demand, &d, &e), SIM_OK);
     assert_true(site_power_get_totals(sp2)->grid_j == t->grid_j);
     assert_true(site_power_get_totals(sp2)->battery_soh == t->battery_soh);
     sim_fini(&s2);
@@ -174,7 +182,8 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     climate_year_free(y);
 }
 
-static void test_site_power_forced_outage_shifts_load_to_next_source(void **state)
+static void
+test_site_power_forced_outage_shifts_load_to_next_source(void **state)
 {
     (void)state;
     /* Geothermal 1 MW carries a 0.8 MW load; when it trips, the grid does. */
@@ -194,10 +203,11 @@ static void test_site_power_forced_outage_shifts_load_to_next_source(void **stat
     sim_err e;
     site_power *sp = site_power_new(&c, 9, 0, &e);
     assert_non_null(sp);
-    demand_ctx d = { { { 0, 0.6e6, 0.2e6, 0.1e6, 0.9, 0 } }, 1, { 0 } };
+    demand_ctx d = {{{0, 0.6e6, 0.2e6, 0.1e6, 0.9, 0}}, 1, {0}};
     sim s;
     sim_init(&s);
-    assert_int_equal(site_power_run(sp, &s, 60 * 86400.0, fixed_demand, &d, &e), SIM_OK);
+    assert_int_equal(site_power_run(sp, &s, 60 * 86400.0, fixed_demand, &d, &e),
+                     SIM_OK);
     size_t n, down = 0;
     const site_power_record *r = site_power_records(sp, &n);
     for (size_t i = 0; i < n; i++) {
@@ -239,10 +249,12 @@ static void test_site_power_synthetic_weather_runs_past_a_year(void **state)
     sim_err e;
     site_power *sp = site_power_new(&c, 4, 0, &e);
     assert_non_null(sp);
-    demand_ctx d = { { { 0, 300e3, 100e3, 50e3, 0.9, 0 } }, 1, { 0 } };
+    demand_ctx d = {{{0, 300e3, 100e3, 50e3, 0.9, 0}}, 1, {0}};
     sim s;
     sim_init(&s);
-    assert_int_equal(site_power_run(sp, &s, 2 * 365 * 86400.0, fixed_demand, &d, &e), SIM_OK);
+    assert_int_equal(
+        site_power_run(sp, &s, 2 * 365 * 86400.0, fixed_demand, &d, &e),
+        SIM_OK);
     const site_power_totals *t = site_power_get_totals(sp);
     assert_int_equal(t->steps, 2 * 8760);
     double cf = t->solar_j / (t->solar_p_ac0_w * 2 * 365 * 86400.0);
@@ -257,7 +269,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_site_power_constant_load_integrates_exactly),
         cmocka_unit_test(test_site_power_energy_balance_over_a_year),
-        cmocka_unit_test(test_site_power_forced_outage_shifts_load_to_next_source),
+        cmocka_unit_test(
+            test_site_power_forced_outage_shifts_load_to_next_source),
         cmocka_unit_test(test_site_power_synthetic_weather_runs_past_a_year),
     };
     return cmocka_run_group_tests_name("site_power", tests, NULL, NULL);

@@ -24,7 +24,8 @@
 #define ICELAND "scenarios/iceland-geothermal.cfg"
 
 /* Loads path with overrides (NULL-terminated) and maps it (normals only). */
-static site_power *load(const char *path, const char *const *sets, scenario **sc)
+static site_power *load(const char *path, const char *const *sets,
+                        scenario **sc)
 {
     catalog *cat = NULL;
     scenario *s = NULL;
@@ -37,7 +38,8 @@ static site_power *load(const char *path, const char *const *sets, scenario **sc
     if (scenario_load(path, cat, sets, n, &s, &err) != SIM_OK)
         fail_msg("%s: %s", path, err.msg);
     catalog_free(cat);
-    if (site_power_from_scenario(s, NULL, s->sim.seed, 0, 0, &sp, &err) != SIM_OK)
+    if (site_power_from_scenario(s, NULL, s->sim.seed, 0, 0, &sp, &err) !=
+        SIM_OK)
         fail_msg("%s: %s", path, err.msg);
     *sc = s;
     return sp;
@@ -56,7 +58,9 @@ static void test_site_power_scn_nevada_modules_battery_solar(void **state)
         const scen_module *m = &s->modules[g];
         load_demand d;
         site_power_module_nominal(sp, g, &d);
-        assert_close(d.gpu_w, (double)m->count * m->units * m->system->gpus * m->gpu->tdp_w * 0.9,
+        assert_close(d.gpu_w,
+                     (double)m->count * m->units * m->system->gpus *
+                         m->gpu->tdp_w * 0.9,
                      1e-3);
         assert_true(d.gpu_w + d.other_w <= m->it_capacity_w);
     }
@@ -64,7 +68,8 @@ static void test_site_power_scn_nevada_modules_battery_solar(void **state)
     assert_true(site_power_module_base_it_w(sp, 0, 0, 0) > 0);
     assert_true(site_power_module_base_it_w(sp, 1, 0, 0) == 0);
     assert_true(site_power_module_base_it_w(sp, 1, 31 * 86400.0, 0) > 0);
-    assert_true(site_power_module_base_it_w(sp, 2, 31 * 86400.0, 0) == 0);   /* no 3rd group */
+    assert_true(site_power_module_base_it_w(sp, 2, 31 * 86400.0, 0) ==
+                0); /* no 3rd group */
 
     /* Battery: 805 packs whose usable energy at commissioning averages the
      * scenario's 63 MWh (the mean of 805 draws: sd 0.25%). */
@@ -77,7 +82,7 @@ static void test_site_power_scn_nevada_modules_battery_solar(void **state)
     /* Solar: 30 MWdc at DC/AC 1.34. */
     assert_close(t->solar_p_dc0_w, 30e6, 1e-12);
     assert_close(t->solar_p_ac0_w, 30e6 / 1.34, 1e-12);
-    assert_int_equal(site_power_n_sources(sp), 0);   /* off-grid */
+    assert_int_equal(site_power_n_sources(sp), 0); /* off-grid */
     assert_close(site_power_step_s(sp), 900, 1e-12);
     site_power_free(sp);
     scenario_free(s);
@@ -85,13 +90,13 @@ static void test_site_power_scn_nevada_modules_battery_solar(void **state)
 
 /* At midnight on Mar 1 (no sun) with a battery limited to power_mw, the
  * six spark-a modules at nominal load are short; returns the step. */
-static void short_step(const char *policy, const char *power_mw, size_t *thr, size_t *pau,
-                       size_t *shed)
+static void short_step(const char *policy, const char *power_mw, size_t *thr,
+                       size_t *pau, size_t *shed)
 {
     char pol[64], pw[64];
     snprintf(pol, sizeof pol, "policy.shortage=\"%s\"", policy);
     snprintf(pw, sizeof pw, "energy.battery.power_mw=%s", power_mw);
-    const char *sets[] = { pol, pw, NULL };
+    const char *sets[] = {pol, pw, NULL};
     scenario *s;
     site_power *sp = load(NEVADA, sets, &s);
     load_demand d;
@@ -101,11 +106,12 @@ static void short_step(const char *policy, const char *power_mw, size_t *thr, si
     sim_err err;
     site_power_module_nominal(sp, 0, &d);
     for (int k = 0; k < 6; k++)
-        j[k] = (dispatch_job){ 0, d.gpu_w / 6, d.other_w / 6, d.idle_w / 6, d.gpu_frac_tdp, 0 };
+        j[k] = (dispatch_job){
+            0, d.gpu_w / 6, d.other_w / 6, d.idle_w / 6, d.gpu_frac_tdp, 0};
     base[0] = site_power_module_base_it_w(sp, 0, 0, 6 * 34);
     base[1] = 0;
     assert_int_equal(site_power_step(sp, 0, j, 6, base, &o, &err), SIM_OK);
-    assert_true(o->generation_w == 0);   /* no sun, no other source */
+    assert_true(o->generation_w == 0); /* no sun, no other source */
     *thr = o->n_throttled;
     *pau = o->n_paused;
     *shed = o->n_shed;
@@ -130,7 +136,7 @@ static void test_site_power_scn_hydro_is_firm_with_monthly_cf(void **state)
     (void)state;
     scenario *s;
     site_power *sp = load(NORWAY, NULL, &s);
-    assert_int_equal(site_power_n_sources(sp), 2);   /* hydro, grid */
+    assert_int_equal(site_power_n_sources(sp), 2); /* hydro, grid */
     supply *h = site_power_supply(sp, 0);
     assert_int_equal(h->c.kind, SUPPLY_HYDRO);
     double june = 152 * 24 + 12, jan = 100;
@@ -141,13 +147,14 @@ static void test_site_power_scn_hydro_is_firm_with_monthly_cf(void **state)
     assert_close(supply_available_w(h, june + 24 * 29 - 12, 900), 16e6, 1e-12);
     assert_close(supply_available_w(h, jan, 900), 0.84 * 16e6, 1e-12);
     assert_close(site_power_supply(sp, 1)->c.capacity_w, 4e6, 1e-12);
-    assert_close(site_power_supply(sp, 1)->c.carbon_g_per_j, 30.0 / 3.6e6, 1e-12);
+    assert_close(site_power_supply(sp, 1)->c.carbon_g_per_j, 30.0 / 3.6e6,
+                 1e-12);
     site_power_free(sp);
     scenario_free(s);
 
     /* availability below the outages' MTBF / (MTBF + MTTR) = 0.95 is a
      * derate while up. */
-    const char *sets[] = { "energy.hydro.availability=0.5", NULL };
+    const char *sets[] = {"energy.hydro.availability=0.5", NULL};
     sp = load(NORWAY, sets, &s);
     h = site_power_supply(sp, 0);
     assert_close(h->c.derate, 0.5 / 0.95, 1e-12);
@@ -165,7 +172,7 @@ static void test_site_power_scn_geothermal_outages(void **state)
     assert_int_equal(g->c.kind, SUPPLY_GEOTHERMAL);
     assert_close(g->c.mtbf_s, 728 * 3600.0, 1e-12);
     assert_close(g->c.mttr_s, 72 * 3600.0, 1e-12);
-    assert_close(g->c.derate, 1.0, 1e-12);   /* 0.91 = 728 / 800 */
+    assert_close(g->c.derate, 1.0, 1e-12); /* 0.91 = 728 / 800 */
     assert_close(g->c.carbon_g_per_j, 38.0 / 3.6e6, 1e-12);
     site_power_free(sp);
     scenario_free(s);
@@ -174,8 +181,9 @@ static void test_site_power_scn_geothermal_outages(void **state)
 static void test_site_power_scn_uniform_soh(void **state)
 {
     (void)state;
-    const char *sets[] = { "energy.battery.soh_dist=\"uniform\"", "energy.battery.soh_min=0.6",
-                           "energy.battery.soh_max=0.8", NULL };
+    const char *sets[] = {"energy.battery.soh_dist=\"uniform\"",
+                          "energy.battery.soh_min=0.6",
+                          "energy.battery.soh_max=0.8", NULL};
     scenario *s;
     site_power *sp = load(NEVADA, sets, &s);
     const battery *b = site_power_battery(sp, 0);
@@ -214,7 +222,7 @@ static double mean_daily_range(site_power *sp)
 static void test_site_power_scn_diurnal_range_override(void **state)
 {
     (void)state;
-    const char *sets[] = { "site.climate.diurnal_range_k=24", NULL };
+    const char *sets[] = {"site.climate.diurnal_range_k=24", NULL};
     scenario *s, *s2;
     site_power *sp = load(NEVADA, NULL, &s), *sp2 = load(NEVADA, sets, &s2);
     double r0 = mean_daily_range(sp), r1 = mean_daily_range(sp2);
@@ -246,15 +254,18 @@ static void test_site_power_scn_weather_file_must_be_loaded(void **state)
     fclose(f);
     f = fopen(path, "w");
     assert_non_null(f);
-    fputs("site = { name = \"x\"; latitude_deg = 36.0; longitude_deg = -115.0;\n"
-          "  climate = { hourly_csv = \"w.csv\"; }; };\n"
-          "simulation = { start_date = \"2027-01-01\"; horizon_days = 1.0; };\n"
-          "modules = ( { name = \"a\"; type = \"spark-air\"; } );\n"
-          "energy = { grid = { import_limit_mw = 1.0; }; };\n", f);
+    fputs(
+        "site = { name = \"x\"; latitude_deg = 36.0; longitude_deg = -115.0;\n"
+        "  climate = { hourly_csv = \"w.csv\"; }; };\n"
+        "simulation = { start_date = \"2027-01-01\"; horizon_days = 1.0; };\n"
+        "modules = ( { name = \"a\"; type = \"spark-air\"; } );\n"
+        "energy = { grid = { import_limit_mw = 1.0; }; };\n",
+        f);
     fclose(f);
     assert_int_equal(catalog_load(NULL, &cat, &err), SIM_OK);
     assert_int_equal(scenario_load(path, cat, NULL, 0, &s, &err), SIM_OK);
-    assert_int_equal(site_power_from_scenario(s, NULL, 1, 0, 0, &sp, &err), SIM_EINVAL);
+    assert_int_equal(site_power_from_scenario(s, NULL, 1, 0, 0, &sp, &err),
+                     SIM_EINVAL);
     assert_null(sp);
     assert_non_null(strstr(err.msg, "was not loaded"));
     scenario_free(s);

@@ -10,7 +10,8 @@
 #include "power_testutil.h"
 #include "sim/rng.h"
 
-#define LV "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV                                                                     \
+    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 
 static void test_solar_declination_at_solstices(void **state)
 {
@@ -42,16 +43,17 @@ static void test_solar_zero_at_night(void **state)
     int night = 0;
     for (size_t i = 0; i < CLIMATE_HOURS; i++) {
         solar_pos sp;
-        double up = solar_position_hour((double)i, y->lat_deg, y->lon_deg, y->tz_h, &sp);
+        double up = solar_position_hour((double)i, y->lat_deg, y->lon_deg,
+                                        y->tz_h, &sp);
         if (up == 0) {
             night++;
             assert_true(p[i] == 0.0);
         }
         assert_true(p[i] >= 0 && p[i] <= solar_p_ac0_w(&c) * (1 + 1e-12));
     }
-    assert_true(night > 3500);   /* ~half the year is night */
+    assert_true(night > 3500); /* ~half the year is night */
     /* And directly: a sun below the horizon gives nothing. */
-    solar_pos down = { 95, 270, 1361, 0 };
+    solar_pos down = {95, 270, 1361, 0};
     solar_out o;
     solar_plant(&c, &down, 500, 500, 100, 20, 2, &o);
     assert_true(o.p_ac_w == 0 && o.poa_w_m2 == 0);
@@ -116,7 +118,8 @@ static void test_solar_las_vegas_single_axis_in_range(void **state)
     for (uint64_t s = 1; s <= 3; s++) {
         gsl_rng *r = rng_stream_new(NULL, s, 0, rng_stream_id("climate"));
         climate_year *z = climate_year_new();
-        assert_int_equal(climate_synthesize(climate_builtin("las-vegas"), r, z, &e), SIM_OK);
+        assert_int_equal(
+            climate_synthesize(climate_builtin("las-vegas"), r, z, &e), SIM_OK);
         solar_annual az;
         solar_year(&c, z, NULL, &az);
         assert_true(fabs(az.cf_ac - a.cf_ac) < 0.03);
@@ -153,7 +156,8 @@ static void test_solar_erbs_limits(void **state)
     assert_close(solar_erbs_fraction(0.1), 0.991, 1e-12);
     assert_close(solar_erbs_fraction(0.9), 0.165, 1e-12);
     /* Continuous at kt = 0.22 within 1e-3 (the published fit). */
-    assert_true(fabs(solar_erbs_fraction(0.22) - solar_erbs_fraction(0.2200001)) < 1e-3);
+    assert_true(fabs(solar_erbs_fraction(0.22) -
+                     solar_erbs_fraction(0.2200001)) < 1e-3);
 }
 
 int main(void)

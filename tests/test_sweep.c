@@ -43,7 +43,8 @@ static void expect_error(const char *const *specs, size_t n, const char *want)
  * keys are "k1=v1;k2=v2". */
 static void test_sweep_grid_row_major_cases_and_keys(void **state)
 {
-    const char *specs[] = { "modules.[0].count=1,2,3", "energy.solar.capacity_mw=0.5:2:0.5" };
+    const char *specs[] = {"modules.[0].count=1,2,3",
+                           "energy.solar.capacity_mw=0.5:2:0.5"};
     sweep_grid *g = grid(specs, 2);
     char *k, *ov[2];
     (void)state;
@@ -81,9 +82,9 @@ static void test_sweep_grid_row_major_cases_and_keys(void **state)
  * divide exactly in binary still reach HI and print as decimals. */
 static void test_sweep_grid_float_steps_are_canonical(void **state)
 {
-    const char *s1[] = { "x=0.5:2:0.5" }, *s2[] = { "x=0.1:0.4:0.1" }, *s3[] = { "x=0:1:0.1" },
-               *s4[] = { "x=5:5:1" }, *s5[] = { "x=1:10:4" };
-    const char *want2[] = { "0.1", "0.2", "0.3", "0.4" };
+    const char *s1[] = {"x=0.5:2:0.5"}, *s2[] = {"x=0.1:0.4:0.1"},
+               *s3[] = {"x=0:1:0.1"}, *s4[] = {"x=5:5:1"}, *s5[] = {"x=1:10:4"};
+    const char *want2[] = {"0.1", "0.2", "0.3", "0.4"};
     sweep_grid *g;
     (void)state;
     g = grid(s1, 1);
@@ -119,8 +120,8 @@ static void test_sweep_grid_float_steps_are_canonical(void **state)
  * grid text (and so the same sweep key). */
 static void test_sweep_grid_lists_keep_kinds(void **state)
 {
-    const char *s1[] = { "a=30.0,1e3,-0", "b=true,false", "c=\"x y\",word,12L" };
-    const char *s2[] = { "x=0.5,1,1.5,2" }, *s3[] = { "x=0.5:2:0.5" };
+    const char *s1[] = {"a=30.0,1e3,-0", "b=true,false", "c=\"x y\",word,12L"};
+    const char *s2[] = {"x=0.5,1,1.5,2"}, *s3[] = {"x=0.5:2:0.5"};
     sweep_grid *g = grid(s1, 3), *g2, *g3;
     char *t2, *t3;
     (void)state;
@@ -153,13 +154,15 @@ static void test_sweep_grid_lists_keep_kinds(void **state)
 /* "Bad ranges/keys are usage errors naming the key." */
 static void test_sweep_grid_errors_name_the_key(void **state)
 {
-    const char *none[] = { "x" };
-    const char *no_eq[] = { "energy.solar.capacity_mw" }, *no_key[] = { "=1,2" },
-               *no_val[] = { "k.v=" }, *empty[] = { "k.v=1,,2" }, *step0[] = { "k.v=1:5:0" },
-               *stepn[] = { "k.v=1:5:-1" }, *down[] = { "k.v=5:1:1" }, *two[] = { "k.v=1:5" },
-               *four[] = { "k.v=1:2:3:4" }, *nan_[] = { "k.v=a:b:c" }, *inf_[] = { "k.v=0:1e999:1" },
-               *many[] = { "k.v=0:1e6:1" }, *twice[] = { "k.v=1,2", "k.v=3" },
-               *dupv[] = { "k.v=1,1.0" }, *cases[] = { "a=1:1000:1", "b=1:1000:1", "c=1:2:1" };
+    const char *none[] = {"x"};
+    const char *no_eq[] = {"energy.solar.capacity_mw"}, *no_key[] = {"=1,2"},
+               *no_val[] = {"k.v="}, *empty[] = {"k.v=1,,2"},
+               *step0[] = {"k.v=1:5:0"}, *stepn[] = {"k.v=1:5:-1"},
+               *down[] = {"k.v=5:1:1"}, *two[] = {"k.v=1:5"},
+               *four[] = {"k.v=1:2:3:4"}, *nan_[] = {"k.v=a:b:c"},
+               *inf_[] = {"k.v=0:1e999:1"}, *many[] = {"k.v=0:1e6:1"},
+               *twice[] = {"k.v=1,2", "k.v=3"}, *dupv[] = {"k.v=1,1.0"},
+               *cases[] = {"a=1:1000:1", "b=1:1000:1", "c=1:2:1"};
     (void)state;
     expect_error(none, 0, "at least one --set");
     expect_error(no_eq, 1, "expected KEY=");
@@ -189,7 +192,8 @@ static void fill_rep(res_rep *r, uint32_t rep, size_t nj, size_t ns, size_t ne)
     r->jobs = calloc(nj, sizeof *r->jobs);
     for (size_t j = 0; j < nj; j++)
         for (size_t f = 0; f < resfield_n_job; f++)
-            resfield_set(&r->jobs[j], &resfield_job[f], resfield_job[f].type ? (v += 1) : (v *= 1.0001));
+            resfield_set(&r->jobs[j], &resfield_job[f],
+                         resfield_job[f].type ? (v += 1) : (v *= 1.0001));
     r->jobs[0].end_s = NAN; /* an unfinished job's NAN survives */
     for (size_t f = 0; f < resfield_n_site; f++)
         resfield_set(&r->site, &resfield_site[f], v += 0.1);
@@ -201,7 +205,8 @@ static void fill_rep(res_rep *r, uint32_t rep, size_t nj, size_t ns, size_t ne)
     r->n_events = ne;
     r->events = ne ? calloc(ne, sizeof *r->events) : NULL;
     for (size_t e = 0; e < ne; e++)
-        r->events[e] = (res_event){ v += 1, (int32_t)e, (int32_t)(e % RES_EV_N), 2, v * 0.5 };
+        r->events[e] = (res_event){v += 1, (int32_t)e, (int32_t)(e % RES_EV_N),
+                                   2, v * 0.5};
 }
 
 /* "unpack(pack(x)) == x field by field"; a truncated buffer is an error. */
@@ -233,7 +238,8 @@ static void test_respack_round_trip_is_exact(void **state)
             }
         assert_true(memcmp(&in[r].site, &out[r].site, sizeof in[r].site) == 0);
         if (in[r].n_steps)
-            assert_true(memcmp(in[r].steps, out[r].steps, in[r].n_steps * sizeof *in[r].steps) == 0);
+            assert_true(memcmp(in[r].steps, out[r].steps,
+                               in[r].n_steps * sizeof *in[r].steps) == 0);
         for (size_t k = 0; k < in[r].n_events; k++) {
             assert_true(in[r].events[k].t_s == out[r].events[k].t_s);
             assert_int_equal(in[r].events[k].job, out[r].events[k].job);

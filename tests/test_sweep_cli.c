@@ -23,18 +23,22 @@ static char out1[1 << 18], out2[1 << 18], err[1 << 16];
 
 #define SMALL "tests/data/sweep/small.cfg"
 /* 2 x 2 x 2 = 8 cases of 2 replications, every stored part exercised. */
-#define GRID8 "--set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 " \
-              "--set simulation.seed=1,2 --series first --events --quiet"
+#define GRID8                                                                  \
+    "--set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "     \
+    "--set simulation.seed=1,2 --series first --events --quiet"
 /* 16 cases of 4 replications, slow enough to be interrupted. */
-#define GRID16 "--set energy.solar.capacity_mw=2:5:1 --set energy.battery.capacity_mwh=4:10:2 " \
-               "--replications 4"
+#define GRID16                                                                 \
+    "--set energy.solar.capacity_mw=2:5:1 --set "                              \
+    "energy.battery.capacity_mwh=4:10:2 "                                      \
+    "--replications 4"
 
 static const char *tpath(const char *name)
 {
     static char p[8][128];
     static int k;
     k = (k + 1) % 8;
-    snprintf(p[k], sizeof p[k], "/tmp/factorysim-sweep-%ld-%s", (long)getpid(), name);
+    snprintf(p[k], sizeof p[k], "/tmp/factorysim-sweep-%ld-%s", (long)getpid(),
+             name);
     return p[k];
 }
 
@@ -67,12 +71,15 @@ static void test_sweep_cli_jobs_1_and_2_store_identical_results(void **state)
     (void)state;
     rm_db(a);
     rm_db(b);
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 1 --format csv --db %s", a);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " " GRID8 " --jobs 1 --format csv --db %s", a);
     assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --format csv --db %s", b);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " " GRID8 " --jobs 2 --format csv --db %s", b);
     assert_int_equal(fs_run(args, out2, sizeof out2, NULL, 0), 0);
     assert_string_equal(out1, out2);
-    assert_non_null(strstr(out1, "case_index,case_key,energy.battery.capacity_mwh,"));
+    assert_non_null(
+        strstr(out1, "case_index,case_key,energy.battery.capacity_mwh,"));
     da = dump_n(a, &la, 8);
     db_ = dump_n(b, &lb, 8);
     assert_int_equal(la, lb);
@@ -85,7 +92,8 @@ static void test_sweep_cli_jobs_1_and_2_store_identical_results(void **state)
         char *l1 = strstr(out1, "\n0,"), *l2 = strstr(out1, "\n1,");
         assert_non_null(l1);
         assert_non_null(l2);
-        assert_true(strncmp(strchr(l1 + 1, ',') + 60, strchr(l2 + 1, ',') + 60, 40) != 0);
+        assert_true(strncmp(strchr(l1 + 1, ',') + 60, strchr(l2 + 1, ',') + 60,
+                            40) != 0);
     }
     rm_db(a);
     rm_db(b);
@@ -111,22 +119,29 @@ static void test_sweep_cli_resume_skips_stored_cases(void **state)
     size_t l0, l1;
     (void)state;
     rm_db(a);
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --db %s", a);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --db %s",
+             a);
     assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
     d0 = dump_n(a, &l0, 8);
     /* Again: every case is skipped; the summary is the same. */
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --db %s", a);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID8 " --jobs 2 --db %s",
+             a);
     /* --quiet is in GRID8; the count line needs stderr, so drop it here. */
-    snprintf(args, sizeof args,
-             "sweep " SMALL " --set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "
-             "--set simulation.seed=1,2 --series first --events --jobs 2 --db %s", a);
+    snprintf(
+        args, sizeof args,
+        "sweep " SMALL
+        " --set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "
+        "--set simulation.seed=1,2 --series first --events --jobs 2 --db %s",
+        a);
     assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
     assert_non_null(strstr(err, "8 case(s), 8 already stored, 0 to run"));
     assert_string_equal(out1, out2);
     assert_int_equal(cases_in(a), 8);
     /* Drop one case (as if it had never finished): only it runs again. */
     snprintf(cmd, sizeof cmd,
-             "sqlite3 %s \"PRAGMA foreign_keys=ON; DELETE FROM runs WHERE case_index = 5;\"", a);
+             "sqlite3 %s \"PRAGMA foreign_keys=ON; DELETE FROM runs WHERE "
+             "case_index = 5;\"",
+             a);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(cases_in(a), 7);
     assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
@@ -135,9 +150,12 @@ static void test_sweep_cli_resume_skips_stored_cases(void **state)
     assert_int_equal(l0, l1);
     assert_true(memcmp(d0, d1, l0) == 0);
     /* Another replication count is another sweep: nothing is skipped. */
-    snprintf(args, sizeof args,
-             "sweep " SMALL " --set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "
-             "--set simulation.seed=1,2 --replications 1 --jobs 2 --db %s", a);
+    snprintf(
+        args, sizeof args,
+        "sweep " SMALL
+        " --set energy.battery.capacity_mwh=4,8 --set modules.[0].count=1:2:1 "
+        "--set simulation.seed=1,2 --replications 1 --jobs 2 --db %s",
+        a);
     assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
     assert_non_null(strstr(err, "8 case(s), 0 already stored, 8 to run"));
     free(d0);
@@ -160,7 +178,8 @@ static pid_t spawn(const char *args, const char *errfile)
     argv[n] = NULL;
     pid = fork();
     if (pid == 0) {
-        int o = open("/dev/null", O_WRONLY), e = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int o = open("/dev/null", O_WRONLY),
+            e = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(o, 1);
         dup2(e, 2);
         execv(argv[0], argv);
@@ -185,7 +204,7 @@ static int wait_progress(const char *errfile, int k)
         if (n >= k)
             return 1;
         {
-            struct timespec ts = { 0, 10000000L };
+            struct timespec ts = {0, 10000000L};
             nanosleep(&ts, NULL);
         }
     }
@@ -215,7 +234,8 @@ static char *reference16(size_t *len)
         return d;
     }
     rm_db(r);
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --quiet --jobs 2 --db %s", r);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " " GRID16 " --quiet --jobs 2 --db %s", r);
     assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
     ref = dump_n(r, &ref_len, 16);
     rm_db(r);
@@ -234,7 +254,8 @@ static void interrupt_and_resume(int sig, const char *name)
     pid_t pid;
     dref = reference16(&lref);
     rm_db(a);
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --jobs 1 --db %s", a);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --jobs 1 --db %s",
+             a);
     pid = spawn(args, ef);
     assert_true(pid > 0);
     assert_true(wait_progress(ef, 1));
@@ -242,13 +263,15 @@ static void interrupt_and_resume(int sig, const char *name)
     assert_int_equal(waitpid(pid, &st, 0), pid);
     slurp(ef, err, sizeof err);
     kept = cases_in(a);
-    print_message("%s after the first case: %ld of 16 cases kept\n", name, kept);
+    print_message("%s after the first case: %ld of 16 cases kept\n", name,
+                  kept);
     if (sig == SIGINT) {
         /* Clean stop: exit 1 and a message with the count. */
         char want[128];
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), 1);
-        snprintf(want, sizeof want, "interrupted: %ld of 16 cases are stored", kept);
+        snprintf(want, sizeof want, "interrupted: %ld of 16 cases are stored",
+                 kept);
         if (!strstr(err, want))
             fail_msg("stderr lacks '%s':\n%s", want, err);
         assert_non_null(strstr(err, "run the same command again to resume"));
@@ -261,11 +284,13 @@ static void interrupt_and_resume(int sig, const char *name)
     assert_true(kept < 16);
     /* Resume: only the missing cases run, and the result is the same as
      * an uninterrupted sweep's. */
-    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --jobs 2 --db %s", a);
+    snprintf(args, sizeof args, "sweep " SMALL " " GRID16 " --jobs 2 --db %s",
+             a);
     assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
     {
         char want[128];
-        snprintf(want, sizeof want, "16 case(s), %ld already stored, %ld to run", kept, 16 - kept);
+        snprintf(want, sizeof want,
+                 "16 case(s), %ld already stored, %ld to run", kept, 16 - kept);
         if (!strstr(err, want))
             fail_msg("stderr lacks '%s':\n%s", want, err);
     }
@@ -302,18 +327,25 @@ static void test_sweep_cli_errors(void **state)
     struct stat sb;
     (void)state;
     rm_db(a);
-    snprintf(args, sizeof args, "sweep " SMALL " --set energy.battery.capacity_mhw=1,2 --db %s", a);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.battery.capacity_mhw=1,2 --db %s",
+             a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
     assert_non_null(strstr(err, "energy.battery.capacity_mhw"));
     assert_int_equal(stat(a, &sb), -1);
-    snprintf(args, sizeof args, "sweep " SMALL " --set energy.solar.capacity_mw=5:1:1 --db %s", a);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.solar.capacity_mw=5:1:1 --db %s", a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
-    assert_non_null(strstr(err, "energy.solar.capacity_mw: range end below its start"));
-    snprintf(args, sizeof args, "sweep " SMALL " --set energy.solar.capacity_mw=1:3:0 --db %s", a);
+    assert_non_null(
+        strstr(err, "energy.solar.capacity_mw: range end below its start"));
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.solar.capacity_mw=1:3:0 --db %s", a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
-    assert_non_null(strstr(err, "energy.solar.capacity_mw: range step must be > 0"));
+    assert_non_null(
+        strstr(err, "energy.solar.capacity_mw: range step must be > 0"));
     /* A value the scenario refuses is named with its key. */
-    snprintf(args, sizeof args, "sweep " SMALL " --set jobs.[0].gpus=256,-3 --db %s", a);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set jobs.[0].gpus=256,-3 --db %s", a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
     assert_non_null(strstr(err, "--set jobs.[0].gpus=-3"));
     assert_string_equal(out1, "");
@@ -321,19 +353,26 @@ static void test_sweep_cli_errors(void **state)
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
     assert_non_null(strstr(err, "at least one --set"));
     snprintf(args, sizeof args,
-             "sweep " SMALL " --set simulation.seed=1 --metric site.nope --db %s", a);
+             "sweep " SMALL
+             " --set simulation.seed=1 --metric site.nope --db %s",
+             a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
     assert_non_null(strstr(err, "site.nope"));
     snprintf(args, sizeof args,
-             "sweep " SMALL " --set simulation.seed=1 --metric nojob.co2_t --db %s", a);
+             "sweep " SMALL
+             " --set simulation.seed=1 --metric nojob.co2_t --db %s",
+             a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
     assert_non_null(strstr(err, "no job named 'nojob'"));
     assert_int_equal(stat(a, &sb), -1);
-    assert_int_equal(fs_run("sweep " SMALL " --set simulation.seed=1 --jobs 0", out1, sizeof out1,
-                            err, sizeof err), 2);
+    assert_int_equal(fs_run("sweep " SMALL " --set simulation.seed=1 --jobs 0",
+                            out1, sizeof out1, err, sizeof err),
+                     2);
     assert_int_equal(fs_run("sweep", out1, sizeof out1, err, sizeof err), 2);
-    assert_int_equal(fs_run("sweep tests/data/sweep/none.cfg --set simulation.seed=1", out1,
-                            sizeof out1, err, sizeof err), 1);
+    assert_int_equal(
+        fs_run("sweep tests/data/sweep/none.cfg --set simulation.seed=1", out1,
+               sizeof out1, err, sizeof err),
+        1);
     assert_int_equal(fs_run("sweep --help", out1, sizeof out1, NULL, 0), 0);
     assert_non_null(strstr(out1, "KEY=LO:HI:STEP"));
 }
@@ -347,11 +386,14 @@ static void test_sweep_cli_json_summary(void **state)
     (void)state;
     rm_db(a);
     snprintf(args, sizeof args,
-             "sweep " SMALL " --set energy.solar.capacity_mw=2,4 --replications 1 --quiet "
-             "--metric llama70b.time_to_train_days --metric site.curtailed_mwh --format json --db %s",
+             "sweep " SMALL
+             " --set energy.solar.capacity_mw=2,4 --replications 1 --quiet "
+             "--metric llama70b.time_to_train_days --metric site.curtailed_mwh "
+             "--format json --db %s",
              a);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
-    assert_non_null(strstr(out1, "\"case_key\": \"energy.solar.capacity_mw=4\""));
+    assert_non_null(
+        strstr(out1, "\"case_key\": \"energy.solar.capacity_mw=4\""));
     assert_non_null(strstr(out1, "\"energy.solar.capacity_mw\": 4"));
     assert_non_null(strstr(out1, "\"llama70b.time_to_train_days\": {"));
     assert_non_null(strstr(out1, "\"site.curtailed_mwh\": {"));
@@ -370,8 +412,10 @@ static int png_size(const char *path, unsigned *w, unsigned *h)
         fclose(f);
     if (n < 24 || memcmp(b, "\x89PNG", 4) != 0)
         return 0;
-    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
-    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 |
+         b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 |
+         b[23];
     return 1;
 }
 
@@ -388,12 +432,17 @@ static void test_sweep_cli_report_draws_the_sweep_chart(void **state)
     snprintf(dir, sizeof dir, "/tmp/factorysim-sweep-%ld-rep", (long)getpid());
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/a %s/b", dir, dir, dir);
     assert_int_equal(system(cmd), 0);
-    snprintf(args, sizeof args,
-             "sweep " SMALL " --set energy.battery.capacity_mwh=4:10:2 --set modules.[0].count=1,2 "
-             "--quiet --db %s", a);
+    snprintf(
+        args, sizeof args,
+        "sweep " SMALL
+        " --set energy.battery.capacity_mwh=4:10:2 --set modules.[0].count=1,2 "
+        "--quiet --db %s",
+        a);
     assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
-    snprintf(args, sizeof args, "report --db %s --out %s/a --by energy.battery.capacity_mwh "
-             "--metric site.co2_t", a, dir);
+    snprintf(args, sizeof args,
+             "report --db %s --out %s/a --by energy.battery.capacity_mwh "
+             "--metric site.co2_t",
+             a, dir);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
     assert_non_null(strstr(out1, "sweep_energy_battery_capacity_mwh.png"));
     snprintf(f1, sizeof f1, "%s/a/sweep_energy_battery_capacity_mwh.png", dir);
@@ -401,22 +450,29 @@ static void test_sweep_cli_report_draws_the_sweep_chart(void **state)
     assert_int_equal(w, 1200);
     assert_int_equal(h, 700);
     /* Default metric and key; SVG twice gives the same bytes. */
-    snprintf(args, sizeof args, "report --db %s --out %s/a --format svg", a, dir);
+    snprintf(args, sizeof args, "report --db %s --out %s/a --format svg", a,
+             dir);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
-    snprintf(args, sizeof args, "report --db %s --out %s/b --format svg", a, dir);
+    snprintf(args, sizeof args, "report --db %s --out %s/b --format svg", a,
+             dir);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
     snprintf(f1, sizeof f1, "%s/a/sweep.svg", dir);
     snprintf(f2, sizeof f2, "%s/b/sweep.svg", dir);
-    snprintf(cmd, sizeof cmd, "cmp -s %s %s && test $(wc -c < %s) -gt 10000", f1, f2, f1);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s && test $(wc -c < %s) -gt 10000",
+             f1, f2, f1);
     assert_int_equal(system(cmd), 0);
-    snprintf(args, sizeof args, "report --db %s --out %s/a --by site.name", a, dir);
+    snprintf(args, sizeof args, "report --db %s --out %s/a --by site.name", a,
+             dir);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
-    assert_non_null(strstr(err, "site.name: not a swept key (expected one of: "
-                                "energy.battery.capacity_mwh, modules.[0].count)"));
+    assert_non_null(strstr(err,
+                           "site.name: not a swept key (expected one of: "
+                           "energy.battery.capacity_mwh, modules.[0].count)"));
     /* A plain run has no sweep to chart. */
-    snprintf(args, sizeof args, "run " SMALL " --replications 1 --series none --db %s", a);
+    snprintf(args, sizeof args,
+             "run " SMALL " --replications 1 --series none --db %s", a);
     assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
-    snprintf(args, sizeof args, "report --db %s --out %s/a --by modules.[0].count", a, dir);
+    snprintf(args, sizeof args,
+             "report --db %s --out %s/a --by modules.[0].count", a, dir);
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 2);
     assert_non_null(strstr(err, "is not a sweep case"));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

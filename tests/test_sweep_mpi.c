@@ -15,9 +15,11 @@
 
 static char out1[1 << 18], out2[1 << 18];
 
-#define SWEEP_ARGS "sweep tests/data/sweep/small.cfg --set energy.battery.capacity_mwh=4,8 " \
-                   "--set modules.[0].count=1:2:1 --set simulation.seed=1:3:1 --series first " \
-                   "--events --quiet --format csv"
+#define SWEEP_ARGS                                                             \
+    "sweep tests/data/sweep/small.cfg --set energy.battery.capacity_mwh=4,8 "  \
+    "--set modules.[0].count=1:2:1 --set simulation.seed=1:3:1 --series "      \
+    "first "                                                                   \
+    "--events --quiet --format csv"
 
 static const char *mpi_bin(void)
 {
@@ -48,7 +50,8 @@ static void test_sweep_mpi_two_ranks_store_what_one_process_stores(void **state)
     unsigned ranks_a = 0, ranks_b = 0;
     const char *req = getenv("FACTORYSIM_REQUIRE_MPI");
     (void)state;
-    if (access(mpi_bin(), X_OK) != 0 || system("command -v mpirun >/dev/null 2>&1") != 0) {
+    if (access(mpi_bin(), X_OK) != 0 ||
+        system("command -v mpirun >/dev/null 2>&1") != 0) {
         if (req && strcmp(req, "1") == 0)
             fail_msg("%s or mpirun missing (make mpi)", mpi_bin());
         skip();
@@ -57,18 +60,20 @@ static void test_sweep_mpi_two_ranks_store_what_one_process_stores(void **state)
     snprintf(b, sizeof b, "/tmp/factorysim-mpi-%ld-2.db", (long)getpid());
     remove(a);
     remove(b);
-    snprintf(cmd, sizeof cmd, "%s " SWEEP_ARGS " --jobs 2 --db %s", fs_bin(), a);
+    snprintf(cmd, sizeof cmd, "%s " SWEEP_ARGS " --jobs 2 --db %s", fs_bin(),
+             a);
     assert_int_equal(run_cmd(cmd, out1, sizeof out1), 0);
     snprintf(cmd, sizeof cmd,
-             "mpirun --allow-run-as-root --oversubscribe -n 2 %s " SWEEP_ARGS " --jobs 1 --db %s",
+             "mpirun --allow-run-as-root --oversubscribe -n 2 %s " SWEEP_ARGS
+             " --jobs 1 --db %s",
              mpi_bin(), b);
     assert_int_equal(run_cmd(cmd, out2, sizeof out2), 0);
     /* One summary, printed by rank 0 only, equal to the plain one. */
     assert_string_equal(out1, out2);
     assert_int_equal(sweep_dump(a, &da, &la, &ranks_a), 12);
     assert_int_equal(sweep_dump(b, &dbuf, &lb, &ranks_b), 12);
-    assert_int_equal(ranks_a, 0);          /* no rank recorded without MPI */
-    assert_int_equal(ranks_b, 3);          /* ranks 0 and 1 both ran cases */
+    assert_int_equal(ranks_a, 0); /* no rank recorded without MPI */
+    assert_int_equal(ranks_b, 3); /* ranks 0 and 1 both ran cases */
     assert_int_equal(la, lb);
     assert_true(memcmp(da, dbuf, la) == 0);
     free(da);
@@ -80,7 +85,8 @@ static void test_sweep_mpi_two_ranks_store_what_one_process_stores(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sweep_mpi_two_ranks_store_what_one_process_stores),
+        cmocka_unit_test(
+            test_sweep_mpi_two_ranks_store_what_one_process_stores),
     };
     return cmocka_run_group_tests_name("sweep_mpi", tests, NULL, NULL);
 }

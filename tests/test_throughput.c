@@ -84,8 +84,8 @@ static llm_arch qwen30(void)
 
 static double sum_breakdown(const tp_result *r)
 {
-    return r->t_compute_s + r->t_tp_s + r->t_cp_s + r->t_ep_s + r->t_dp_s + r->t_pp_s +
-           r->t_bubble_s + r->t_optimizer_s;
+    return r->t_compute_s + r->t_tp_s + r->t_cp_s + r->t_ep_s + r->t_dp_s +
+           r->t_pp_s + r->t_bubble_s + r->t_optimizer_s;
 }
 
 static void test_throughput_breakdown_sums_to_step_time(void **state)
@@ -93,20 +93,36 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
     tp_model m;
     gpu_spec g = h100(), gb = gb200();
     llm_arch a = llama70(), q3 = qwen30();
-    tp_layout lys[] = { { 4, 4, 2, 1, 5, 0 }, { 8, 1, 1, 1, 1, 0 }, { 2, 8, 1, 1, 4, 1 } };
+    tp_layout lys[] = {
+        {4, 4, 2, 1, 5, 0}, {8, 1, 1, 1, 1, 0}, {2, 8, 1, 1, 4, 1}};
     tp_result r;
     (void)state;
     tp_model_init(&m);
     for (size_t i = 0; i < 3; i++) {
-        tp_query q = { &g, &a, { PREC_FP8_TENSOR, NUM_FP8 }, 256, 512, 1, 8192, lys[i],
-                       0, NULL, 0, 0, 0, 0 };
+        tp_query q = {&g,   &a,     {PREC_FP8_TENSOR, NUM_FP8},
+                      256,  512,    1,
+                      8192, lys[i], 0,
+                      NULL, 0,      0,
+                      0,    0};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.step_time_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
     }
     {
-        tp_query q = { &gb, &q3, { PREC_FP8_BLOCK, NUM_FP8 }, 128, 1024, 2, 4096,
-                       { 1, 2, 1, 16, 1, 0 }, 0, NULL, 0, 0, 0, 0 };
+        tp_query q = {&gb,
+                      &q3,
+                      {PREC_FP8_BLOCK, NUM_FP8},
+                      128,
+                      1024,
+                      2,
+                      4096,
+                      {1, 2, 1, 16, 1, 0},
+                      0,
+                      NULL,
+                      0,
+                      0,
+                      0,
+                      0};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.t_ep_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
@@ -121,8 +137,20 @@ static void test_throughput_halving_scaleout_slows_dp_crossing_it(void **state)
     gpu_spec g = h100();
     llm_arch a = llama70();
     tp_result full, half;
-    tp_query q = { &g, &a, { PREC_BF16, NUM_BF16 }, 64, 16, 1, 8192, { 8, 1, 1, 1, 1, 0 },
-                   0, NULL, 0, 0, 0, 0 };
+    tp_query q = {&g,
+                  &a,
+                  {PREC_BF16, NUM_BF16},
+                  64,
+                  16,
+                  1,
+                  8192,
+                  {8, 1, 1, 1, 1, 0},
+                  0,
+                  NULL,
+                  0,
+                  0,
+                  0,
+                  0};
     (void)state;
     tp_model_init(&m);
     q.dp_link_bps = 400e9;
@@ -136,14 +164,27 @@ static void test_throughput_halving_scaleout_slows_dp_crossing_it(void **state)
     assert_close(half.t_compute_s, full.t_compute_s, 1e-12);
 }
 
-static void test_throughput_layout_inside_nvlink_domain_ignores_scaleout(void **state)
+static void
+test_throughput_layout_inside_nvlink_domain_ignores_scaleout(void **state)
 {
     tp_model m;
     gpu_spec g = gb200();
     llm_arch a = llama70();
     tp_result full, half;
-    tp_query q = { &g, &a, { PREC_BF16, NUM_BF16 }, 64, 64, 1, 8192, { 4, 2, 1, 1, 1, 0 },
-                   0, NULL, 400e9, 0, 0, 0 };
+    tp_query q = {&g,
+                  &a,
+                  {PREC_BF16, NUM_BF16},
+                  64,
+                  64,
+                  1,
+                  8192,
+                  {4, 2, 1, 1, 1, 0},
+                  0,
+                  NULL,
+                  400e9,
+                  0,
+                  0,
+                  0};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &full), SIM_OK);
@@ -161,8 +202,20 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
     gpu_spec g = h100();
     llm_arch a = llama70();
     tp_result r;
-    tp_query q = { &g, &a, { PREC_FP8_TENSOR, NUM_FP8 }, 512, 0, 0, 0, { 0, 0, 0, 0, 0, 0 },
-                   0, NULL, 0, 0, 0, 0 };
+    tp_query q = {&g,
+                  &a,
+                  {PREC_FP8_TENSOR, NUM_FP8},
+                  512,
+                  0,
+                  0,
+                  0,
+                  {0, 0, 0, 0, 0, 0},
+                  0,
+                  NULL,
+                  0,
+                  0,
+                  0,
+                  0};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
@@ -176,14 +229,28 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
     assert_true(r.layout.tp * r.layout.pp > 1);
 }
 
-static void test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval(void **state)
+static void
+test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval(
+    void **state)
 {
     tp_model m;
     gpu_spec g = h100(), h200 = h100();
     llm_arch a = llama70();
     tp_result r1, r2;
-    tp_query q = { &g, &a, { PREC_FP8_TENSOR, NUM_FP8 }, 64, 128, 1, 8192, { 4, 2, 1, 1, 1, 0 },
-                   0, NULL, 0, 0, 0, 0 };
+    tp_query q = {&g,
+                  &a,
+                  {PREC_FP8_TENSOR, NUM_FP8},
+                  64,
+                  128,
+                  1,
+                  8192,
+                  {4, 2, 1, 1, 1, 0},
+                  0,
+                  NULL,
+                  0,
+                  0,
+                  0,
+                  0};
     (void)state;
     tp_model_init(&m);
     strcpy(m.gpus[0], "H100");
@@ -197,7 +264,8 @@ static void test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval
     assert_int_equal(r2.extrapolated, 1);
     assert_true(r2.high_tokens_per_s_per_gpu / r2.low_tokens_per_s_per_gpu >
                 r1.high_tokens_per_s_per_gpu / r1.low_tokens_per_s_per_gpu);
-    assert_true(r2.tokens_per_s_per_gpu >= r1.tokens_per_s_per_gpu); /* more HBM bandwidth */
+    assert_true(r2.tokens_per_s_per_gpu >=
+                r1.tokens_per_s_per_gpu); /* more HBM bandwidth */
 }
 
 static void test_throughput_rejects_bad_queries(void **state)
@@ -206,8 +274,20 @@ static void test_throughput_rejects_bad_queries(void **state)
     gpu_spec g = h100();
     llm_arch a = llama70();
     tp_result r;
-    tp_query q = { &g, &a, { PREC_NVFP4, NUM_FP4 }, 64, 128, 1, 8192, { 4, 2, 1, 1, 1, 0 },
-                   0, NULL, 0, 0, 0, 0 };
+    tp_query q = {&g,
+                  &a,
+                  {PREC_NVFP4, NUM_FP4},
+                  64,
+                  128,
+                  1,
+                  8192,
+                  {4, 2, 1, 1, 1, 0},
+                  0,
+                  NULL,
+                  0,
+                  0,
+                  0,
+                  0};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_EINVAL); /* H100 has no FP4 */
@@ -225,12 +305,17 @@ static void test_throughput_release_ids(void **state)
 {
     char b[40];
     (void)state;
-    assert_string_equal(tp_release_id("NeMo 26.04.01 container (Megatron-Bridge perf summary)",
-                                      b, sizeof b), "26.04.01");
-    assert_string_equal(tp_release_id("dgxc-benchmarking v24.11.1 to v25.01.1 (3 tags)", b,
-                                      sizeof b), "dgxc v24.11.1-v25.01.1");
-    assert_string_equal(tp_release_id("dgxc-benchmarking v25.04 (1 tags)", b, sizeof b),
-                        "dgxc v25.04");
+    assert_string_equal(
+        tp_release_id("NeMo 26.04.01 container (Megatron-Bridge perf summary)",
+                      b, sizeof b),
+        "26.04.01");
+    assert_string_equal(
+        tp_release_id("dgxc-benchmarking v24.11.1 to v25.01.1 (3 tags)", b,
+                      sizeof b),
+        "dgxc v24.11.1-v25.01.1");
+    assert_string_equal(
+        tp_release_id("dgxc-benchmarking v25.04 (1 tags)", b, sizeof b),
+        "dgxc v25.04");
 }
 
 int main(void)
@@ -238,11 +323,14 @@ int main(void)
     const struct CMUnitTest throughput_tests[] = {
         cmocka_unit_test(test_throughput_breakdown_sums_to_step_time),
         cmocka_unit_test(test_throughput_halving_scaleout_slows_dp_crossing_it),
-        cmocka_unit_test(test_throughput_layout_inside_nvlink_domain_ignores_scaleout),
+        cmocka_unit_test(
+            test_throughput_layout_inside_nvlink_domain_ignores_scaleout),
         cmocka_unit_test(test_throughput_chooses_layout_when_none_given),
-        cmocka_unit_test(test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval),
+        cmocka_unit_test(
+            test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval),
         cmocka_unit_test(test_throughput_rejects_bad_queries),
         cmocka_unit_test(test_throughput_release_ids),
     };
-    return cmocka_run_group_tests_name("throughput", throughput_tests, NULL, NULL);
+    return cmocka_run_group_tests_name("throughput", throughput_tests, NULL,
+                                       NULL);
 }

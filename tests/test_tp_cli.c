@@ -30,10 +30,11 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
     char path[128], args[512];
     FILE *f;
     (void)state;
-    snprintf(path, sizeof path, "/tmp/factorysim-calib-%ld.cfg", (long)getpid());
+    snprintf(path, sizeof path, "/tmp/factorysim-calib-%ld.cfg",
+             (long)getpid());
     remove(path);
-    snprintf(args, sizeof args, "calibrate tests/data/tp_calib_subset.csv --no-cv --out %s",
-             path);
+    snprintf(args, sizeof args,
+             "calibrate tests/data/tp_calib_subset.csv --no-cv --out %s", path);
     assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
     assert_non_null(strstr(out, "calibrated on 90 rows (0 skipped)"));
     assert_non_null(strstr(out, "GB200"));
@@ -42,16 +43,19 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
     assert_non_null(f);
     fclose(f);
     /* The file is a calibration predict uses. */
-    snprintf(args, sizeof args,
-             "predict --calibration %s --gpu GB200 --model 'Llama 3 70B' --precision MXFP8 "
-             "--gpus 64 --gbs 256 --seq 8192 --tp 2 --pp 4 --vp 5 --format json",
-             path);
+    snprintf(
+        args, sizeof args,
+        "predict --calibration %s --gpu GB200 --model 'Llama 3 70B' "
+        "--precision MXFP8 "
+        "--gpus 64 --gbs 256 --seq 8192 --tp 2 --pp 4 --vp 5 --format json",
+        path);
     assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
     assert_non_null(strstr(out, "\"tokens_per_sec_per_gpu\""));
     {
         /* Fitted on this configuration's own rows: within 30% of 3828. */
         const char *p = strstr(out, "\"tokens_per_sec_per_gpu\": ");
-        double v = p ? strtod(p + strlen("\"tokens_per_sec_per_gpu\": "), NULL) : 0;
+        double v =
+            p ? strtod(p + strlen("\"tokens_per_sec_per_gpu\": "), NULL) : 0;
         assert_true(v > 3828 / 1.3 && v < 3828 * 1.3);
     }
     remove(path);
@@ -60,19 +64,23 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
 static void test_calibrate_errors(void **state)
 {
     (void)state;
-    assert_int_equal(fs_run("calibrate tests/data/no-such.csv --no-cv --out /tmp/x.cfg", out,
-                            sizeof out, err, sizeof err),
-                     1);
+    assert_int_equal(
+        fs_run("calibrate tests/data/no-such.csv --no-cv --out /tmp/x.cfg", out,
+               sizeof out, err, sizeof err),
+        1);
     assert_non_null(strstr(err, "tests/data/no-such.csv"));
-    assert_int_equal(fs_run("calibrate tests/data/exemplar_missing_col.csv --no-cv --out "
-                            "/tmp/x.cfg",
-                            out, sizeof out, err, sizeof err),
-                     1);
-    assert_non_null(strstr(err, "exemplar_missing_col.csv:1: missing column 'vp'"));
+    assert_int_equal(
+        fs_run("calibrate tests/data/exemplar_missing_col.csv --no-cv --out "
+               "/tmp/x.cfg",
+               out, sizeof out, err, sizeof err),
+        1);
+    assert_non_null(
+        strstr(err, "exemplar_missing_col.csv:1: missing column 'vp'"));
     /* Too few rows to fit: an error, not a calibration. */
-    assert_int_equal(fs_run("calibrate tests/data/predict_rows.csv --no-cv --out /tmp/x.cfg",
-                            out, sizeof out, err, sizeof err),
-                     1);
+    assert_int_equal(
+        fs_run("calibrate tests/data/predict_rows.csv --no-cv --out /tmp/x.cfg",
+               out, sizeof out, err, sizeof err),
+        1);
     assert_non_null(strstr(err, "usable measured rows"));
     assert_int_equal(fs_run("calibrate", out, sizeof out, err, sizeof err), 2);
 }
@@ -80,50 +88,60 @@ static void test_calibrate_errors(void **state)
 static void test_predict_single_table_and_json(void **state)
 {
     (void)state;
-    assert_int_equal(fs_run("predict --gpu H100 --model 'Llama 3.1 405B' --precision FP8 "
-                            "--gpus 1024",
-                            out, sizeof out, err, sizeof err),
-                     0);
+    assert_int_equal(
+        fs_run("predict --gpu H100 --model 'Llama 3.1 405B' --precision FP8 "
+               "--gpus 1024",
+               out, sizeof out, err, sizeof err),
+        0);
     assert_non_null(strstr(out, "(chosen: fastest that fits in HBM)"));
     assert_non_null(strstr(out, "tokens/s/GPU"));
     assert_non_null(strstr(out, "breakdown"));
-    assert_int_equal(fs_run("predict --gpu H100 --model 'Llama 3.1 405B' --precision FP8 "
-                            "--gpus 1024 --tp 8 --pp 8 --cp 2 --vp 8 --gbs 1536 --format json",
-                            out, sizeof out, err, sizeof err),
-                     0);
+    assert_int_equal(
+        fs_run(
+            "predict --gpu H100 --model 'Llama 3.1 405B' --precision FP8 "
+            "--gpus 1024 --tp 8 --pp 8 --cp 2 --vp 8 --gbs 1536 --format json",
+            out, sizeof out, err, sizeof err),
+        0);
     assert_non_null(strstr(out, "\"chosen\": false"));
     assert_non_null(strstr(out, "\"step_time_s\""));
-    assert_int_equal(fs_run("predict --gpu H100 --model 'Llama 3.1 406B' --precision FP8 "
-                            "--gpus 8",
-                            out, sizeof out, err, sizeof err),
-                     2);
-    assert_non_null(strstr(err, "unknown model 'Llama 3.1 406B' (expected one of:"));
-    assert_int_equal(fs_run("predict --gpu H101 --model 'Llama 3.1 405B' --precision FP8 "
-                            "--gpus 8",
-                            out, sizeof out, err, sizeof err),
-                     2);
+    assert_int_equal(
+        fs_run("predict --gpu H100 --model 'Llama 3.1 406B' --precision FP8 "
+               "--gpus 8",
+               out, sizeof out, err, sizeof err),
+        2);
+    assert_non_null(
+        strstr(err, "unknown model 'Llama 3.1 406B' (expected one of:"));
+    assert_int_equal(
+        fs_run("predict --gpu H101 --model 'Llama 3.1 405B' --precision FP8 "
+               "--gpus 8",
+               out, sizeof out, err, sizeof err),
+        2);
     assert_non_null(strstr(err, "unknown GPU 'H101'"));
 }
 
 static void test_predict_csv_every_row_gives_a_row(void **state)
 {
     (void)state;
-    assert_int_equal(fs_run("predict --csv tests/data/predict_rows.csv", out, sizeof out, err,
-                            sizeof err),
+    assert_int_equal(fs_run("predict --csv tests/data/predict_rows.csv", out,
+                            sizeof out, err, sizeof err),
                      1);
     assert_int_equal(count_lines(out), 6); /* header + 5 rows */
     assert_non_null(strstr(out, ",site,predicted_tokens_per_sec_per_gpu,"));
     /* Good rows keep their cells (extra column too) and get predictions. */
-    assert_non_null(strstr(out, "\n26.04,Llama 3 70B,GB200,64,MXFP8,256,1,8192,2,4,1,,5,3828,a,"));
+    assert_non_null(strstr(
+        out, "\n26.04,Llama 3 70B,GB200,64,MXFP8,256,1,8192,2,4,1,,5,3828,a,"));
     assert_null(strstr(out, ",a,,"));
     assert_null(strstr(out, ",b,,"));
     /* Bad rows: blank predictions, FILE:LINE reasons. */
     assert_non_null(strstr(out, ",c,,,,,\n"));
     assert_non_null(strstr(out, ",d,,,,,\n"));
     assert_non_null(strstr(out, ",e,,,,,\n"));
-    assert_non_null(strstr(err, "tests/data/predict_rows.csv:4: model: unknown model"));
-    assert_non_null(strstr(err, "tests/data/predict_rows.csv:5: ep = 64 does not divide"));
-    assert_non_null(strstr(err, "tests/data/predict_rows.csv:6: gbs: bad number (got '25x6'"));
+    assert_non_null(
+        strstr(err, "tests/data/predict_rows.csv:4: model: unknown model"));
+    assert_non_null(
+        strstr(err, "tests/data/predict_rows.csv:5: ep = 64 does not divide"));
+    assert_non_null(strstr(
+        err, "tests/data/predict_rows.csv:6: gbs: bad number (got '25x6'"));
 }
 
 static void test_predict_csv_out_file(void **state)
@@ -134,7 +152,8 @@ static void test_predict_csv_out_file(void **state)
     (void)state;
     snprintf(path, sizeof path, "/tmp/factorysim-pred-%ld.csv", (long)getpid());
     remove(path);
-    snprintf(args, sizeof args, "predict --csv tests/data/predict_rows.csv --out %s", path);
+    snprintf(args, sizeof args,
+             "predict --csv tests/data/predict_rows.csv --out %s", path);
     assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 1);
     assert_string_equal(out, "");
     f = fopen(path, "r");
@@ -144,10 +163,11 @@ static void test_predict_csv_out_file(void **state)
     fclose(f);
     assert_int_equal(count_lines(buf), 6);
     remove(path);
-    assert_int_equal(fs_run("predict --csv tests/data/exemplar_missing_col.csv", out,
-                            sizeof out, err, sizeof err),
+    assert_int_equal(fs_run("predict --csv tests/data/exemplar_missing_col.csv",
+                            out, sizeof out, err, sizeof err),
                      1);
-    assert_non_null(strstr(err, "exemplar_missing_col.csv:1: missing column 'vp'"));
+    assert_non_null(
+        strstr(err, "exemplar_missing_col.csv:1: missing column 'vp'"));
     assert_string_equal(out, "");
 }
 

@@ -9,19 +9,19 @@
 
 /* Double comparison with a relative tolerance (cmocka 1.1.5's
  * assert_float_equal casts to float, deps-notes.md 6). */
-#define assert_close(a, b, rel)                                               \
-    do {                                                                      \
-        double a_ = (a), b_ = (b), r_ = (rel);                                \
-        if (!(fabs(a_ - b_) <= r_ * fmax(fabs(a_), fabs(b_))))                \
-            fail_msg("%.17g != %.17g (rel tol %g)", a_, b_, r_);              \
+#define assert_close(a, b, rel)                                                \
+    do {                                                                       \
+        double a_ = (a), b_ = (b), r_ = (rel);                                 \
+        if (!(fabs(a_ - b_) <= r_ * fmax(fabs(a_), fabs(b_))))                 \
+            fail_msg("%.17g != %.17g (rel tol %g)", a_, b_, r_);               \
     } while (0)
 
 /* Absolute tolerance version. */
-#define assert_near(a, b, abs_tol)                                            \
-    do {                                                                      \
-        double a_ = (a), b_ = (b), t_ = (abs_tol);                            \
-        if (!(fabs(a_ - b_) <= t_))                                           \
-            fail_msg("%.17g != %.17g (abs tol %g)", a_, b_, t_);              \
+#define assert_near(a, b, abs_tol)                                             \
+    do {                                                                       \
+        double a_ = (a), b_ = (b), t_ = (abs_tol);                             \
+        if (!(fabs(a_ - b_) <= t_))                                            \
+            fail_msg("%.17g != %.17g (abs tol %g)", a_, b_, t_);               \
     } while (0)
 
 /* Reads a whole file into a malloc'd, NUL-terminated buffer; *n receives

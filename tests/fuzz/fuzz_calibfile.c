@@ -26,7 +26,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fuzz_quiet_stdio();
     sim_err_clear(&e);
     if (catalog_load(catalog_default_dir(), &cat, &e) != SIM_OK ||
-        tpc_read_rows("tests/data/tp_rows.csv", cat, &t, &rows, &ok, &n, &n_bad, &e) != SIM_OK) {
+        tpc_read_rows("tests/data/tp_rows.csv", cat, &t, &rows, &ok, &n, &n_bad,
+                      &e) != SIM_OK) {
         char buf[2100];
         fprintf(stdout, "fuzz: setup: %s (run from the repository root)\n",
                 sim_err_format(&e, buf, sizeof buf));

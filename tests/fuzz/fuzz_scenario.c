@@ -81,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *r1 = scenario_resolved_text(s);
         sim_err_clear(&e);
         rc = scenario_load(path, cat, (const char *const *)ov, n_ov, &s2, &e);
-        if (rc != SIM_OK || !r1 || strcmp(r1, scenario_resolved_text(s2)) != 0) {
+        if (rc != SIM_OK || !r1 ||
+            strcmp(r1, scenario_resolved_text(s2)) != 0) {
             fprintf(stdout, "fuzz: second load differs (rc %d)\n", rc);
             abort();
         }

@@ -76,7 +76,7 @@ static void fuzz_copy(const char *src, const char *dst)
     if (slash) {
         char sub[512];
         snprintf(sub, sizeof sub, "%s/%.*s", fuzz_dir, (int)(slash - dst), dst);
-        (void)mkdir(sub, 0700);   /* EEXIST is fine */
+        (void)mkdir(sub, 0700); /* EEXIST is fine */
     }
     snprintf(path, sizeof path, "%s/%s", fuzz_dir, dst);
     out = fopen(path, "wb");
@@ -106,8 +106,10 @@ static void fuzz_expect(int rc, const sim_err *err, const char *what)
     if (rc == SIM_OK)
         return;
     if (rc > 0 || rc < SIM_EINTR || err->code != rc || err->msg[0] == '\0') {
-        fprintf(stdout, "fuzz: %s broke its contract: rc %d, err.code %d, "
-                "msg '%s'\n", what, rc, err->code, err->msg);
+        fprintf(stdout,
+                "fuzz: %s broke its contract: rc %d, err.code %d, "
+                "msg '%s'\n",
+                what, rc, err->code, err->msg);
         fflush(stdout);
         abort();
     }
