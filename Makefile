@@ -35,7 +35,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libfactorysim.a
 
 .PHONY: all deps deps-mpi mpi _mpi test check _test asan valgrind noopt bench _bench \
-        demo _demo clean format format-check fuzz fuzz-build _fuzz_build
+        demo _demo docs clean format format-check fuzz fuzz-build _fuzz_build
 all: $(BIN)/factorysim
 
 $(LIB): $(LIB_OBJS)
@@ -139,6 +139,11 @@ bench: deps
 
 _bench: $(BIN)/factorysim
 	@sh bench/run.sh $(BIN)/factorysim
+
+# Regenerates the generated parts of docs/ from the registries (the tests
+# check they are current).
+docs: $(BIN)/factorysim
+	@sh docs/regen.sh docs/results-schema.md $(BIN)/factorysim schema
 
 # The README's main-job command.
 demo: deps

@@ -351,7 +351,7 @@ static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
         for (size_t q = 0; q < N_RUN_SITE; q++)
             mean[q] =
                 r->site_summary[resfield_find(resfield_site, resfield_n_site,
-                                              run_site_cols[q])]
+                                              run_site_cols[q], NULL)]
                     .mean;
         if (json) {
             jv *o = run_head(r, with_times);

@@ -63,11 +63,11 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(ly, "chosen", jv_bool(r->layout_chosen));
         jv_set(o, "layout", ly);
         jv_set(o, "step_time_s", jv_num(r->step_time_s));
-        jv_set(o, "tokens_per_sec_per_gpu", jv_num(r->tokens_per_s_per_gpu));
+        jv_set(o, "tokens_per_sec_per_gpu", jv_num(r->tokens_per_sec_per_gpu));
         jv_set(o, "low_tokens_per_sec_per_gpu",
-               jv_num(r->low_tokens_per_s_per_gpu));
+               jv_num(r->low_tokens_per_sec_per_gpu));
         jv_set(o, "high_tokens_per_sec_per_gpu",
-               jv_num(r->high_tokens_per_s_per_gpu));
+               jv_num(r->high_tokens_per_sec_per_gpu));
         jv_set(o, "model_tflops_per_gpu", jv_num(r->model_tflops_per_gpu));
         jv_set(o, "extrapolated", jv_bool(r->extrapolated));
         jv_set(b, "compute_s", jv_num(r->t_compute_s));
@@ -93,8 +93,8 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
            r->layout_chosen ? "  (chosen: fastest that fits in HBM)" : "");
     printf("step time   %10.4f s\n", r->step_time_s);
     printf("throughput  %10.1f tokens/s/GPU  (80%% interval %.1f - %.1f)%s\n",
-           r->tokens_per_s_per_gpu, r->low_tokens_per_s_per_gpu,
-           r->high_tokens_per_s_per_gpu,
+           r->tokens_per_sec_per_gpu, r->low_tokens_per_sec_per_gpu,
+           r->high_tokens_per_sec_per_gpu,
            r->extrapolated ? "  EXTRAPOLATED: GPU not in the calibration data"
                            : "");
     printf("model FLOPs %10.1f TFLOP/s/GPU\n", r->model_tflops_per_gpu);
@@ -156,13 +156,14 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
         }
         if (ok[i]) {
             if (tp_predict(m, &rows[i].q, &r) == SIM_OK) {
-                snprintf(buf[0], sizeof buf[0], "%.1f", r.tokens_per_s_per_gpu);
+                snprintf(buf[0], sizeof buf[0], "%.1f",
+                         r.tokens_per_sec_per_gpu);
                 snprintf(buf[1], sizeof buf[1], "%.1f", r.model_tflops_per_gpu);
                 snprintf(buf[2], sizeof buf[2], "%.5g", r.step_time_s);
                 snprintf(buf[3], sizeof buf[3], "%.1f",
-                         r.low_tokens_per_s_per_gpu);
+                         r.low_tokens_per_sec_per_gpu);
                 snprintf(buf[4], sizeof buf[4], "%.1f",
-                         r.high_tokens_per_s_per_gpu);
+                         r.high_tokens_per_sec_per_gpu);
             } else {
                 fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i],
                         r.why);

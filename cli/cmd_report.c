@@ -56,36 +56,36 @@ static const char report_help[] =
 #define J_PER_MWH 3.6e9
 #define S_PER_DAY 86400.0
 
-/* One summary metric of the report: field name, name (CSV base name, or
- * the display name in the Markdown site table), unit (the CSV column
- * suffix, or the display unit), scale from SI to that unit. */
-typedef struct rmetric {
-    const char *field, *csv, *unit;
-    double scale;
-} rmetric;
-
-static const rmetric job_metrics[] = {
-    {"time_to_train_s", "time_to_train", "_days", 1.0 / S_PER_DAY},
-    {"facility_energy_j", "facility_energy", "_mwh", 1.0 / J_PER_MWH},
-    {"it_energy_j", "it_energy", "_mwh", 1.0 / J_PER_MWH},
-    {"co2_kg", "co2", "_t", 1e-3},
-    {"cost_usd", "cost", "_usd", 1.0},
-    {"renewable_fraction", "renewable_fraction", "", 1.0},
-    {"goodput", "goodput", "", 1.0},
-    {"interruptions", "interruptions", "", 1.0},
-    {"gpu_s", "gpu_hours", "", 1.0 / 3600.0},
+/* The job metrics of summary.csv, by field (models/resfield.h): each in its
+ * display unit, as columns DISPLAYNAME_mean, ..._p10, ... */
+static const char *const job_metrics[] = {
+    "time_to_train_s", "facility_energy_j", "it_energy_j",
+    "co2_kg",          "cost_usd",          "renewable_fraction",
+    "goodput",         "interruptions",     "gpu_s",
 };
 #define N_JOB_METRICS (sizeof job_metrics / sizeof job_metrics[0])
 
+static const resfield *job_field(const char *name)
+{
+    int f = resfield_find(resfield_job, resfield_n_job, name, NULL);
+    return f < 0 ? NULL : &resfield_job[f];
+}
+
+static const resfield *site_field(const char *name)
+{
+    int f = resfield_find(resfield_site, resfield_n_site, name, NULL);
+    return f < 0 ? NULL : &resfield_site[f];
+}
+
 static const stat_summary *job_sum(const db_run *r, size_t j, const char *field)
 {
-    int f = resfield_find(resfield_job, resfield_n_job, field);
+    int f = resfield_find(resfield_job, resfield_n_job, field, NULL);
     return &r->job_summary[j * resfield_n_job + (size_t)f];
 }
 
 static const stat_summary *site_sum(const db_run *r, const char *field)
 {
-    int f = resfield_find(resfield_site, resfield_n_site, field);
+    int f = resfield_find(resfield_site, resfield_n_site, field, NULL);
     return f < 0 ? NULL : &r->site_summary[f];
 }
 
@@ -193,25 +193,26 @@ static void write_md(FILE *f, const db_run *r, const chart_list *cl)
             range_str(fe, 1.0 / J_PER_MWH, b, sizeof b));
     fputs("| site metric | value |\n|---|---|\n", f);
     {
-        static const rmetric sm[] = {
-            {"it_energy_j", "IT energy", "MWh", 1.0 / J_PER_MWH},
-            {"renewable_fraction", "Renewable share", "%", 100.0},
-            {"pue_mean", "PUE", "1", 1.0},
-            {"utilization", "GPU utilization", "%", 100.0},
-            {"curtailed_j", "Curtailed renewable energy", "MWh",
-             1.0 / J_PER_MWH},
-            {"shortfall_j", "Demand not served", "MWh", 1.0 / J_PER_MWH},
-            {"hours_short", "Hours short of power", "h", 1.0},
-            {"battery_cycles", "Battery equivalent full cycles", "count", 1.0},
-            {"battery_soh_final", "Battery state of health at the end", "%",
-             100.0},
-            {"co2_kg", "Carbon (lifecycle)", "tCO2e", 1e-3},
-            {"cost_usd", "Energy cost", "USD", 1.0},
+        /* Shares are shown in percent; the rest in their display unit. */
+        static const struct {
+            const char *field;
+            int percent;
+        } sm[] = {
+            {"it_energy_j", 0},       {"renewable_fraction", 1},
+            {"pue_mean", 0},          {"utilization", 1},
+            {"curtailed_j", 0},       {"shortfall_j", 0},
+            {"time_short_s", 0},      {"battery_cycles", 0},
+            {"battery_soh_final", 1}, {"co2_kg", 0},
+            {"cost_usd", 0},
         };
-        for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++)
-            fprintf(
-                f, "| %s [%s] | %s |\n", sm[i].csv, sm[i].unit,
-                range_str(site_sum(r, sm[i].field), sm[i].scale, b, sizeof b));
+        for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++) {
+            const resfield *d = site_field(sm[i].field);
+            fprintf(f, "| %s [%s] | %s |\n", d->label,
+                    sm[i].percent ? "%" : d->disp_unit,
+                    range_str(site_sum(r, sm[i].field),
+                              sm[i].percent ? 100.0 : 1.0 / d->disp_per, b,
+                              sizeof b));
+        }
     }
     fputs("\n## Training jobs\n\n| job | model | GPUs | finished | time to "
           "train [days] | "
@@ -283,13 +284,12 @@ static int write_csv(FILE *f, const db_run *r)
         cells[c++] = fixed[i];
     for (size_t q = 0; q < N_JOB_METRICS; q++)
         for (int s = 0; s < 6; s++, c++) {
-            /* The unit sits at the end: time_to_train_p50_days. */
-            snprintf(hdr[c], sizeof hdr[c], "%s_%s%s", job_metrics[q].csv,
-                     stat[s], job_metrics[q].unit);
+            snprintf(hdr[c], sizeof hdr[c], "%s_%s",
+                     job_field(job_metrics[q])->disp_name, stat[s]);
             cells[c] = hdr[c];
         }
     for (int k = 0; k < RES_N_SOURCES; k++, c++) {
-        snprintf(hdr[c], sizeof hdr[c], "energy_%s_mean_mwh",
+        snprintf(hdr[c], sizeof hdr[c], "energy_%s_mwh_mean",
                  res_source_name[k]);
         cells[c] = hdr[c];
     }
@@ -323,8 +323,8 @@ static int write_csv(FILE *f, const db_run *r)
         }
         cells[c++] = buf[9];
         for (size_t q = 0; q < N_JOB_METRICS; q++) {
-            const stat_summary *s = site ? site_sum(r, job_metrics[q].field)
-                                         : job_sum(r, j, job_metrics[q].field);
+            const stat_summary *s = site ? site_sum(r, job_metrics[q])
+                                         : job_sum(r, j, job_metrics[q]);
             double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
             if (s && s->n) {
                 v[0] = s->mean;
@@ -339,7 +339,7 @@ static int write_csv(FILE *f, const db_run *r)
                     buf[c][0] = '\0';
                 else
                     snprintf(buf[c], sizeof buf[c], "%.15g",
-                             v[k] * job_metrics[q].scale);
+                             v[k] / job_field(job_metrics[q])->disp_per);
                 cells[c] = buf[c];
             }
         }

@@ -20,3 +20,5 @@ CMD(exemplar, "check measured throughput against the Exemplar bar (95% of "
               "reference); diagnose shortfalls")
 CMD(sweep, "what-if sweep: a grid of scenario overrides on every core (and MPI "
            "ranks), resumable")
+CMD(schema, "list every result field: database/export name and SI unit, "
+            "run/sweep name and unit")

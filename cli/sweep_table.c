@@ -11,7 +11,7 @@
 #include "io/csv.h"
 #include "io/json.h"
 #include "io/plot_sweep.h"
-#include "models/metrics.h"
+#include "models/resfield.h"
 #include "sim/mem.h"
 
 static const char *const default_specs[] = {"#0.time_to_train_days",
@@ -19,36 +19,38 @@ static const char *const default_specs[] = {"#0.time_to_train_days",
                                             "site.co2_t", "site.cost_usd"};
 
 /* Resolves one metric name against the jobs of the sweep. "#0.NAME" is
- * the first job (the default). */
+ * the first job (the default). NAME is a result field's display name or
+ * its SI name (models/resfield.h): the value is shown in the unit named. */
 int sweep_metric_parse(const char *spec, const db_run_meta *m,
                        sweep_metric_ref *out, sim_err *err)
 {
     const char *dot = strrchr(spec, '.');
+    const resfield *t;
+    int k, disp = 0;
     memset(out, 0, sizeof *out);
     if (!dot || strncmp(spec, "site.", 5) == 0) {
         const char *nm = dot ? spec + 5 : spec;
-        int k = metric_site_index(nm);
-        if (k < 0)
+        k = resfield_find(resfield_site, resfield_n_site, nm, &disp);
+        if (k < 0 || !(resfield_site[k].outputs & RESFIELD_RUN))
             return sim_err_set(
                 err, SIM_EUSAGE, "--metric", 0,
                 "%s: not a site metric (expected site.NAME with a NAME of "
-                "docs/site-model.md, e.g. site.co2_t, or JOB.NAME, e.g. %s.%s)",
-                spec, m->n_jobs ? m->jobs[0].name : "JOB", metric_job[0].name);
+                "docs/results-schema.md, e.g. site.co2_t, or JOB.NAME, e.g. "
+                "%s.%s)",
+                spec, m->n_jobs ? m->jobs[0].name : "JOB",
+                resfield_job[0].disp_name);
+        t = &resfield_site[k];
         out->site = 1;
-        out->k = k;
-        out->unit = metric_site[k].unit;
         snprintf(out->name, sizeof out->name, "site.%s", nm);
-        return SIM_OK;
-    }
-    {
+    } else {
         size_t jl = (size_t)(dot - spec);
-        int k = metric_job_index(dot + 1);
         size_t j = m->n_jobs;
-        if (k < 0)
+        k = resfield_find(resfield_job, resfield_n_job, dot + 1, &disp);
+        if (k < 0 || !(resfield_job[k].outputs & RESFIELD_RUN))
             return sim_err_set(
                 err, SIM_EUSAGE, "--metric", 0,
                 "%s: '%s' is not a job metric (expected e.g. %s, %s)", spec,
-                dot + 1, metric_job[0].name, metric_job[3].name);
+                dot + 1, resfield_job[0].disp_name, resfield_job[3].disp_name);
         if (jl == 2 && strncmp(spec, "#0", 2) == 0 && m->n_jobs)
             j = 0;
         for (size_t i = 0; i < m->n_jobs && j == m->n_jobs; i++)
@@ -62,14 +64,16 @@ int sweep_metric_parse(const char *spec, const db_run_meta *m,
                 "the jobs, e.g. %s)",
                 spec, (int)jl, spec,
                 m->n_jobs ? m->jobs[0].name : "none: use site.NAME");
+        t = &resfield_job[k];
         out->site = 0;
-        out->k = k;
         out->job = j;
-        out->unit = metric_job[k].unit;
         snprintf(out->name, sizeof out->name, "%s.%s", m->jobs[j].name,
                  dot + 1);
-        return SIM_OK;
     }
+    out->field = t;
+    out->disp = disp;
+    out->unit = disp ? t->disp_unit : t->unit;
+    return SIM_OK;
 }
 
 /* Splits case key "k1=v1;k2=v2" into keys (when keys is not NULL) and
@@ -178,10 +182,11 @@ int sweep_table_load(db *d, const char *sweep_key, const char *const *specs,
         row->sum = sim_xcalloc(t->n_metrics, sizeof *row->sum);
         for (size_t k = 0; k < t->n_metrics; k++) {
             const sweep_metric_ref *m = &t->metrics[k];
-            row->sum[k] = m->site ? metric_site_summary((size_t)m->k, run->reps,
-                                                        run->n_reps)
-                                  : metric_job_summary((size_t)m->k, run->reps,
-                                                       run->n_reps, m->job);
+            row->sum[k] =
+                m->site ? resfield_site_summary(m->field, run->reps,
+                                                run->n_reps, m->disp)
+                        : resfield_job_summary(m->field, run->reps, run->n_reps,
+                                               m->job, m->disp);
         }
         db_run_free(run);
     }

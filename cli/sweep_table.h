@@ -17,14 +17,16 @@
 #include <stdio.h>
 
 #include "io/db.h"
+#include "models/resfield.h"
 #include "models/stats.h"
 
 typedef struct sweep_metric_ref {
-    int site;         /* 1: site metric, 0: job metric */
-    int k;            /* index in metric_site / metric_job */
-    size_t job;       /* job index for a job metric */
+    int site;              /* 1: site metric, 0: job metric */
+    const resfield *field; /* in resfield_site / resfield_job */
+    int disp;              /* 1: in the display unit, 0: in SI */
+    size_t job;            /* job index for a job metric */
     char name[200];   /* as printed: "site.co2_t", "llama.time_to_train_days" */
-    const char *unit; /* metric unit */
+    const char *unit; /* the unit shown */
 } sweep_metric_ref;
 
 typedef struct sweep_row {

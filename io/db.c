@@ -36,6 +36,7 @@
 struct db {
     sqlite3 *h;
     int readonly;
+    int64_t old_version; /* schema version found when older than ours */
     char path[512];
 };
 
@@ -303,6 +304,100 @@ fail:
     return rc;
 }
 
+/* ---- migration of older databases ----
+ *
+ * A database written by an older factorysim is upgraded in place when it is
+ * opened for writing, in one transaction: first the renames and rescalings
+ * of each version step (below), then every result field of
+ * models/resfield.h that the file lacks is added as a column, NULL in the
+ * rows stored before (the older version never computed it). Opened
+ * read-only, an older database is refused with what to do. */
+
+/* Version 1 -> 2 (issue 14: one vocabulary): tokens_per_s_per_gpu became
+ * tokens_per_sec_per_gpu; hours_short [h] became time_short_s [s]. */
+static const char migrate_1_to_2[] =
+    "ALTER TABLE job_reps RENAME COLUMN tokens_per_s_per_gpu TO "
+    "tokens_per_sec_per_gpu;\n"
+    "UPDATE job_summary SET metric = 'tokens_per_sec_per_gpu' "
+    "WHERE metric = 'tokens_per_s_per_gpu';\n"
+    "ALTER TABLE site_reps RENAME COLUMN hours_short TO time_short_s;\n"
+    "UPDATE site_reps SET time_short_s = time_short_s * 3600.0;\n"
+    "UPDATE site_summary SET metric = 'time_short_s', mean = mean * 3600.0,"
+    " p10 = p10 * 3600.0, p50 = p50 * 3600.0, p90 = p90 * 3600.0,"
+    " min = min * 3600.0, max = max * 3600.0 WHERE metric = 'hours_short';\n";
+
+/* The SQL that takes version v to v + 1, indexed by v. */
+static const char *const migrate_step[DB_SCHEMA_VERSION] = {
+    NULL, /* 0: not a version */
+    migrate_1_to_2,
+};
+
+/* Adds every field of t missing from table (as a nullable column). */
+static int add_missing_columns(db *d, const char *table, const resfield *t,
+                               size_t n, sim_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        sqlite3_stmt *st;
+        char sql[256];
+        int64_t have = 0;
+        int rc;
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM pragma_table_info('%s') "
+                 "WHERE name = ?1;",
+                 table);
+        if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
+            return rc;
+        sqlite3_bind_text(st, 1, t[i].name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            have = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        if (have)
+            continue;
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s;", table,
+                 t[i].name, t[i].type == RESFIELD_DOUBLE ? "REAL" : "INTEGER");
+        if ((rc = db_exec(d, sql, err, "upgrading the schema")) != SIM_OK)
+            return rc;
+    }
+    return SIM_OK;
+}
+
+/* Upgrades d from d->old_version to DB_SCHEMA_VERSION in one transaction.
+ * Another process may be upgrading the same file: the version is read
+ * again inside the write transaction. */
+static int migrate_schema(db *d, sim_err *err)
+{
+    int64_t uv = 0;
+    int rc;
+    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "upgrading the schema")) !=
+        SIM_OK)
+        return rc;
+    if ((rc = db_int(d, "PRAGMA user_version;", &uv, err)) != SIM_OK)
+        goto fail;
+    for (; uv >= 1 && uv < DB_SCHEMA_VERSION; uv++)
+        if ((rc = db_exec(d, migrate_step[uv], err, "upgrading the schema")) !=
+            SIM_OK)
+            goto fail;
+    if ((rc = add_missing_columns(d, "job_reps", resfield_job, resfield_n_job,
+                                  err)) != SIM_OK ||
+        (rc = add_missing_columns(d, "site_reps", resfield_site,
+                                  resfield_n_site, err)) != SIM_OK ||
+        (rc = add_missing_columns(d, "timeseries", resfield_step,
+                                  resfield_n_step, err)) != SIM_OK)
+        goto fail;
+    {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d;",
+                 DB_SCHEMA_VERSION);
+        if ((rc = db_exec(d, sql, err, "upgrading the schema")) != SIM_OK)
+            goto fail;
+    }
+    d->old_version = 0;
+    return db_exec(d, "COMMIT;", err, "upgrading the schema");
+fail:
+    sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+    return rc;
+}
+
 /* ---- open ---- */
 
 /* Runs the check pragma sql; on anything but one "ok" row, sets the first
@@ -376,10 +471,11 @@ static int check_header(db *d, int *fresh, sim_err *err)
             "written by a newer factorysim (schema version %lld; "
             "this build reads version %d)",
             (long long)uv, DB_SCHEMA_VERSION);
-    if (uv != DB_SCHEMA_VERSION)
+    if (uv < 1)
         return sim_err_set(err, SIM_ECONFIG, d->path, 0,
                            DB_NOT_OURS " (schema version %lld, expected %d)",
                            (long long)uv, DB_SCHEMA_VERSION);
+    d->old_version = uv < DB_SCHEMA_VERSION ? uv : 0;
     return SIM_OK;
 }
 
@@ -487,6 +583,15 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
                              DB_NOT_OURS " (empty file, no runs stored)");
             goto fail;
         }
+        if (d->old_version) {
+            rc = sim_err_set(
+                err, SIM_ECONFIG, path, 0,
+                "written by an older factorysim (schema version %lld; this "
+                "build reads version %d): upgrade it in place with "
+                "`factorysim schema --upgrade %s` (keeps every run)",
+                (long long)d->old_version, DB_SCHEMA_VERSION, path);
+            goto fail;
+        }
     } else {
         if (sqlite3_db_readonly(d->h, "main") == 1) {
             rc = sim_err_set(err, SIM_EIO, path, 0,
@@ -504,6 +609,8 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
                 (rc = check_header(d, &fresh, err)) != SIM_OK)
                 goto fail;
         }
+        if (d->old_version && (rc = migrate_schema(d, err)) != SIM_OK)
+            goto fail;
     }
     *out = d;
     return SIM_OK;
@@ -1489,9 +1596,10 @@ static int load_summaries(db *d, db_run *r, sim_err *err)
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             int64_t j = sqlite3_column_int64(st, 0);
             const char *metric = (const char *)sqlite3_column_text(st, 1);
-            int f = pass == 0
-                        ? resfield_find(resfield_job, resfield_n_job, metric)
-                        : resfield_find(resfield_site, resfield_n_site, metric);
+            int f = pass == 0 ? resfield_find(resfield_job, resfield_n_job,
+                                              metric, NULL)
+                              : resfield_find(resfield_site, resfield_n_site,
+                                              metric, NULL);
             stat_summary *s;
             if (f < 0 || j < 0 || (pass == 0 && (size_t)j >= nj))
                 continue;

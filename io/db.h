@@ -28,8 +28,16 @@
 #include "models/stats.h"
 #include "sim/err.h"
 
-/* Schema version kept in PRAGMA user_version. */
-#define DB_SCHEMA_VERSION 1
+/* Schema version kept in PRAGMA user_version. It follows the result-field
+ * table: DB_SCHEMA_FIELDS_HASH is resfield_shape_hash() of this version's
+ * tables, and tests/test_db.c fails when the table changes without a new
+ * version (and a migration step in io/db.c). Version history: 1, the first
+ * store (issue 7); 2, one vocabulary (tokens_per_sec_per_gpu, time_short_s
+ * in seconds, display order). An older database is upgraded in place when
+ * opened for writing (db_open); db_open_readonly refuses it with what to do.
+ */
+#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_FIELDS_HASH 0x1e08705c1da660b6ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

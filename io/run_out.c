@@ -6,7 +6,7 @@
 
 #include "io/csv.h"
 #include "io/json.h"
-#include "models/metrics.h"
+#include "models/resfield.h"
 #include "sim/err.h"
 
 char *run_scenario_name(const scenario *s, char *buf, size_t n)
@@ -58,16 +58,20 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
         jv_set(j, "gpus", jv_int(s->jobs[i].gpus));
         jv_set(j, "tokens", jv_num(s->jobs[i].tokens));
         jv_set(j, "finished", jv_int((int64_t)finished(reps, n, i)));
-        for (size_t k = 0; k < metric_n_job; k++)
-            jv_set(m, metric_job[k].name,
-                   summary_json(metric_job_summary(k, reps, n, i)));
+        for (size_t k = 0; k < resfield_n_job; k++)
+            if (resfield_job[k].outputs & RESFIELD_RUN)
+                jv_set(m, resfield_job[k].disp_name,
+                       summary_json(resfield_job_summary(&resfield_job[k], reps,
+                                                         n, i, 1)));
         jv_set(j, "metrics", m);
         jv_push(jobs, j);
     }
     jv_set(root, "jobs", jobs);
-    for (size_t k = 0; k < metric_n_site; k++)
-        jv_set(site, metric_site[k].name,
-               summary_json(metric_site_summary(k, reps, n)));
+    for (size_t k = 0; k < resfield_n_site; k++)
+        if (resfield_site[k].outputs & RESFIELD_RUN)
+            jv_set(site, resfield_site[k].disp_name,
+                   summary_json(
+                       resfield_site_summary(&resfield_site[k], reps, n, 1)));
     jv_set(root, "site", site);
     rc = jv_write(root, f, 1);
     jv_free(root);
@@ -75,7 +79,7 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
 }
 
 static int csv_summary_row(FILE *f, const char *scope, const char *name,
-                           const metric_def *d, stat_summary s)
+                           const resfield *d, stat_summary s)
 {
     char num[7][40];
     const char *cells[11];
@@ -89,8 +93,8 @@ static int csv_summary_row(FILE *f, const char *scope, const char *name,
     }
     cells[0] = scope;
     cells[1] = name;
-    cells[2] = d->name;
-    cells[3] = d->unit;
+    cells[2] = d->disp_name;
+    cells[3] = d->disp_unit;
     for (int k = 0; k < 7; k++)
         cells[4 + k] = num[k];
     return csvt_write_row(f, cells, 11);
@@ -105,16 +109,20 @@ int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
     int rc = csvt_write_row(f, hdr, 11);
     (void)ri;
     for (size_t i = 0; i < s->n_jobs && rc == SIM_OK; i++)
-        for (size_t k = 0; k < metric_n_job && rc == SIM_OK; k++)
-            rc = csv_summary_row(f, "job", s->jobs[i].name, &metric_job[k],
-                                 metric_job_summary(k, reps, n, i));
-    for (size_t k = 0; k < metric_n_site && rc == SIM_OK; k++)
-        rc = csv_summary_row(f, "site", s->site.name, &metric_site[k],
-                             metric_site_summary(k, reps, n));
+        for (size_t k = 0; k < resfield_n_job && rc == SIM_OK; k++)
+            if (resfield_job[k].outputs & RESFIELD_RUN)
+                rc = csv_summary_row(
+                    f, "job", s->jobs[i].name, &resfield_job[k],
+                    resfield_job_summary(&resfield_job[k], reps, n, i, 1));
+    for (size_t k = 0; k < resfield_n_site && rc == SIM_OK; k++)
+        if (resfield_site[k].outputs & RESFIELD_RUN)
+            rc = csv_summary_row(
+                f, "site", s->site.name, &resfield_site[k],
+                resfield_site_summary(&resfield_site[k], reps, n, 1));
     return rc;
 }
 
-static void table_row(FILE *f, const metric_def *d, stat_summary s)
+static void table_row(FILE *f, const resfield *d, stat_summary s)
 {
     double v[6] = {s.mean, s.p10, s.p50, s.p90, s.min, s.max};
     fprintf(f, "  %-36s %-12s", d->label, d->unit);
@@ -148,13 +156,18 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
                 j->tokens, finished(reps, n, i), n);
         fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min",
                 "max");
-        for (size_t k = 0; k < metric_n_job; k++)
-            table_row(f, &metric_job[k], metric_job_summary(k, reps, n, i));
+        for (size_t k = 0; k < resfield_n_job; k++)
+            if (resfield_job[k].outputs & RESFIELD_RUN)
+                table_row(
+                    f, &resfield_job[k],
+                    resfield_job_summary(&resfield_job[k], reps, n, i, 1));
     }
     fprintf(f, "\nsite %s\n", s->site.name);
     fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min",
             "max");
-    for (size_t k = 0; k < metric_n_site; k++)
-        table_row(f, &metric_site[k], metric_site_summary(k, reps, n));
+    for (size_t k = 0; k < resfield_n_site; k++)
+        if (resfield_site[k].outputs & RESFIELD_RUN)
+            table_row(f, &resfield_site[k],
+                      resfield_site_summary(&resfield_site[k], reps, n, 1));
     return ferror(f) ? SIM_EIO : SIM_OK;
 }

@@ -204,9 +204,9 @@ static double row_resid(const fit_ctx *c, size_t i)
     const calib_row *r = &c->rows[c->idx[i]];
     tp_result res;
     if (tp_predict(&c->m, &r->q, &res) != SIM_OK ||
-        !(res.tokens_per_s_per_gpu > 0))
+        !(res.tokens_per_sec_per_gpu > 0))
         return NAN;
-    return log(res.tokens_per_s_per_gpu / r->meas_tps);
+    return log(res.tokens_per_sec_per_gpu / r->meas_tps);
 }
 
 static int fit_f(const double *x, void *ctx, double *r)
@@ -466,7 +466,7 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
                     tp_result res;
                     if ((int)r->prec.fmt == f &&
                         tp_predict(&s, &r->q, &res) == SIM_OK)
-                        ratio[k++] = r->meas_tps / res.tokens_per_s_per_gpu;
+                        ratio[k++] = r->meas_tps / res.tokens_per_sec_per_gpu;
                 }
                 if (k) {
                     double v = s.p[TP_ETA_BF16 + f] * median(ratio, k);
@@ -538,7 +538,7 @@ void calib_predict_all(const calib_row *rows, size_t n, const tp_model *m,
     for (size_t i = 0; i < n; i++) {
         tp_result res;
         pred[i] = tp_predict(m, &rows[i].q, &res) == SIM_OK
-                      ? res.tokens_per_s_per_gpu
+                      ? res.tokens_per_sec_per_gpu
                       : 0.0;
     }
 }
@@ -576,7 +576,7 @@ int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
                 tp_result res;
                 done[j] = 1;
                 pred[j] = tp_predict(&mm, &rows[j].q, &res) == SIM_OK
-                              ? res.tokens_per_s_per_gpu
+                              ? res.tokens_per_sec_per_gpu
                               : 0.0;
             }
     }

@@ -253,9 +253,9 @@ int exemplar_compare(const tp_model *m, const calib_row *row,
                            : EXEMPLAR_FAIL;
     } else {
         out->ref_kind = EXEMPLAR_REF_MODEL;
-        out->ref_tps = r.tokens_per_s_per_gpu;
-        out->ref_low_tps = r.low_tokens_per_s_per_gpu;
-        out->ref_high_tps = r.high_tokens_per_s_per_gpu;
+        out->ref_tps = r.tokens_per_sec_per_gpu;
+        out->ref_low_tps = r.low_tokens_per_sec_per_gpu;
+        out->ref_high_tps = r.high_tokens_per_sec_per_gpu;
         out->verdict = row->meas_tps >= EXEMPLAR_BAR * out->ref_high_tps
                            ? EXEMPLAR_PASS
                        : row->meas_tps < EXEMPLAR_BAR * out->ref_low_tps

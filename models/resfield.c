@@ -1,104 +1,202 @@
-/* models/resfield.c: field tables of the result structs (see resfield.h).
- * The per-source arrays are expanded with the offset of element k computed
- * as offsetof(array) + k * sizeof(double); a test checks every table
- * against the struct layout by writing and reading each field. */
+/* models/resfield.c: the result-field tables (see resfield.h).
+ *
+ * Each row is written once, with F(): the struct member, the base name, the
+ * SI unit and the display unit. Both names are built here from the base and
+ * the units' suffixes, so the vocabulary rule of resfield.h holds by
+ * construction. The per-source arrays are expanded with the offset of
+ * element k computed as offsetof(array) + k * sizeof(double); a test checks
+ * every table against the struct layout by writing and reading each field.
+ */
 #include "models/resfield.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define D(st, m, u, doc)                                                       \
-    {                                                                          \
-#m, u, offsetof(st, m), RESFIELD_DOUBLE, doc                           \
-    }
-#define I(st, m, u, doc)                                                       \
-    {                                                                          \
-#m, u, offsetof(st, m), RESFIELD_INT, doc                              \
-    }
-#define I32(st, m, u, doc)                                                     \
-    {                                                                          \
-#m, u, offsetof(st, m), RESFIELD_INT32, doc                            \
-    }
-#define SRC(st, m, k, nm, u, doc)                                              \
-    {                                                                          \
-        nm, u, offsetof(st, m) + (k) * sizeof(double), RESFIELD_DOUBLE, doc    \
-    }
-#define SRC6(st, m, pre, suf, u, doc)                                          \
-    SRC(st, m, 0, pre "solar" suf, u, doc),                                    \
-        SRC(st, m, 1, pre "wind" suf, u, doc),                                 \
-        SRC(st, m, 2, pre "geothermal" suf, u, doc),                           \
-        SRC(st, m, 3, pre "hydro" suf, u, doc),                                \
-        SRC(st, m, 4, pre "battery" suf, u, doc),                              \
-        SRC(st, m, 5, pre "grid" suf, u, doc)
+#include "sim/mem.h"
 
+/* Units: the suffix a name takes in that unit, the unit's symbol, and how
+ * many SI units of the same dimension make one (86400 s in a day). */
+#define SFX_s "_s"
+#define SFX_d "_days"
+#define SFX_h "_hours"
+#define SFX_J "_j"
+#define SFX_MWh "_mwh"
+#define SFX_kg "_kg"
+#define SFX_t "_t"
+#define SFX_USD "_usd"
+#define SFX_W "_w"
+#define SFX_degC "_c"
+#define SFX_ratio ""
+#define SFX_count ""
+#define SFX_rate ""
+#define UNIT_s "s"
+#define UNIT_d "d"
+#define UNIT_h "h"
+#define UNIT_J "J"
+#define UNIT_MWh "MWh"
+#define UNIT_kg "kg"
+#define UNIT_t "t"
+#define UNIT_USD "USD"
+#define UNIT_W "W"
+#define UNIT_degC "degC"
+#define UNIT_ratio "1"
+#define UNIT_count "count"
+#define UNIT_rate "1/s"
+#define PER_s 1.0
+#define PER_d 86400.0
+#define PER_h 3600.0
+#define PER_J 1.0
+#define PER_MWh 3.6e9
+#define PER_kg 1.0
+#define PER_t 1000.0
+#define PER_USD 1.0
+#define PER_W 1.0
+#define PER_degC 1.0
+#define PER_ratio 1.0
+#define PER_count 1.0
+#define PER_rate 1.0
+
+#define ROW(st, mname, off, ty, base, si, du, out, label, doc)                 \
+    {                                                                          \
+        base SFX_##si, base SFX_##du, UNIT_##si, UNIT_##du, PER_##du, label,   \
+            doc, out, mname, off, ty                                           \
+    }
+/* A double member m of struct st. */
+#define F(st, m, base, si, du, out, label, doc)                                \
+    ROW(st, #m, offsetof(st, m), RESFIELD_DOUBLE, base, si, du, out, label, doc)
+/* An int / int32_t member (always a count or a 0/1 flag). */
+#define FI(st, m, base, u, out, label, doc)                                    \
+    ROW(st, #m, offsetof(st, m), RESFIELD_INT, base, u, u, out, label, doc)
+#define FI32(st, m, base, u, out, label, doc)                                  \
+    ROW(st, #m, offsetof(st, m), RESFIELD_INT32, base, u, u, out, label, doc)
+/* Element k of the per-source array m, named pre + source + unit suffix. */
+#define SRC(st, m, k, src, pre, si, du, out, label, doc)                       \
+    ROW(st, #m "[" #k "]", offsetof(st, m) + (k) * sizeof(double),             \
+        RESFIELD_DOUBLE, pre src, si, du, out, label " " src, doc)
+#define SRC6(st, m, pre, si, du, out, label, doc)                              \
+    SRC(st, m, 0, "solar", pre, si, du, out, label, doc),                      \
+        SRC(st, m, 1, "wind", pre, si, du, out, label, doc),                   \
+        SRC(st, m, 2, "geothermal", pre, si, du, out, label, doc),             \
+        SRC(st, m, 3, "hydro", pre, si, du, out, label, doc),                  \
+        SRC(st, m, 4, "battery", pre, si, du, out, label, doc),                \
+        SRC(st, m, 5, "grid", pre, si, du, out, label, doc)
+
+#define RUN RESFIELD_RUN
+
+/* Issue 6's run JSON contract is the first nine rows, in this order. */
 const resfield resfield_job[] = {
-    I(res_job, completed, "1",
-      "1 if training finished within the horizon, else 0"),
-    D(res_job, submit_s, "s", "submission time since simulation start"),
-    D(res_job, start_s, "s", "first start time (NULL if never started)"),
-    D(res_job, end_s, "s", "end of training (NULL if not finished)"),
-    D(res_job, time_to_train_s, "s", "end_s - submit_s, queueing included"),
-    D(res_job, run_time_s, "s", "end_s - start_s"),
-    D(res_job, gpu_s, "s", "GPU-seconds held (GPUs x time held)"),
-    D(res_job, goodput, "1", "useful training time / time held"),
-    D(res_job, tokens, "count", "tokens trained"),
-    D(res_job, tokens_per_s_per_gpu, "1/s",
+    F(res_job, time_to_train_s, "time_to_train", s, d, RUN,
+      "time to train (submit to end)", "end_s - submit_s, queueing included"),
+    F(res_job, gpu_s, "gpu", s, h, RUN, "GPU-hours held",
+      "GPU time held (GPUs x time held)"),
+    F(res_job, it_energy_j, "it_energy", J, MWh, RUN, "IT energy",
+      "the job's share of IT energy"),
+    F(res_job, facility_energy_j, "facility_energy", J, MWh, RUN,
+      "facility energy (energy per run)", "the job's share of facility energy"),
+    F(res_job, renewable_fraction, "renewable_fraction", ratio, ratio, RUN,
+      "renewable share", "share of facility energy from renewables"),
+    F(res_job, co2_kg, "co2", kg, t, RUN, "carbon (lifecycle CO2e)",
+      "lifecycle CO2e of the job's energy"),
+    F(res_job, cost_usd, "cost", USD, USD, RUN, "energy cost",
+      "energy cost of the job"),
+    FI32(res_job, interruptions, "interruptions", count, RUN, "interruptions",
+         "failures that cost work"),
+    F(res_job, goodput, "goodput", ratio, ratio, RUN,
+      "goodput (ideal / actual run time)", "useful training time / time held"),
+    F(res_job, run_time_s, "run_time", s, d, RUN, "run time (start to end)",
+      "end_s - start_s"),
+    F(res_job, submit_s, "submit", s, d, RUN, "submit",
+      "submission time since simulation start"),
+    F(res_job, start_s, "start", s, d, RUN, "start",
+      "first start time since simulation start (NULL if never started)"),
+    F(res_job, end_s, "end", s, d, RUN, "end",
+      "end of training since simulation start (NULL if not finished)"),
+    FI32(res_job, checkpoints, "checkpoints", count, RUN, "checkpoints",
+         "checkpoints written"),
+    FI32(res_job, pauses, "pauses", count, RUN, "power pauses",
+         "pauses for lack of power"),
+    F(res_job, tokens_per_sec_per_gpu, "tokens_per_sec_per_gpu", rate, rate,
+      RUN, "throughput at placement (tokens/s/GPU)",
       "undisturbed tokens/s/GPU at placement"),
-    I32(res_job, gpus, "count", "GPUs held, hot spares excluded"),
-    I32(res_job, modules_spanned, "count", "modules the placement crossed"),
-    I32(res_job, interruptions, "count", "failures that cost work"),
-    I32(res_job, checkpoints, "count", "checkpoints written"),
-    I32(res_job, pauses, "count", "pauses for lack of power"),
-    D(res_job, it_energy_j, "J", "the job's share of IT energy"),
-    D(res_job, facility_energy_j, "J", "the job's share of facility energy"),
-    SRC6(res_job, energy_by_source_j, "energy_", "_j", "J",
+    FI32(res_job, modules_spanned, "modules_spanned", count, RUN,
+         "modules spanned", "modules the placement crossed"),
+    FI(res_job, completed, "completed", ratio, RUN,
+       "finished within the horizon",
+       "1 if training finished within the horizon, else 0"),
+    F(res_job, tokens, "tokens", count, count, 0, "tokens trained",
+      "tokens trained"),
+    FI32(res_job, gpus, "gpus", count, 0, "GPUs held",
+         "GPUs held, hot spares excluded"),
+    SRC6(res_job, energy_by_source_j, "energy_", J, MWh, 0, "energy from",
          "facility energy of the job delivered by this source"),
-    D(res_job, renewable_fraction, "1",
-      "share of facility energy from renewables"),
-    D(res_job, co2_kg, "kg", "lifecycle CO2e of the job's energy"),
-    D(res_job, cost_usd, "USD", "energy cost of the job"),
 };
 const size_t resfield_n_job = sizeof resfield_job / sizeof resfield_job[0];
 
 const resfield resfield_site[] = {
-    D(res_site, it_energy_j, "J", "IT energy served"),
-    D(res_site, facility_energy_j, "J", "facility energy served"),
-    SRC6(res_site, energy_by_source_j, "energy_", "_j", "J",
+    F(res_site, utilization, "utilization", ratio, ratio, RUN,
+      "GPU utilization", "GPU-time busy / GPU-time online"),
+    F(res_site, it_energy_j, "it_energy", J, MWh, RUN, "IT energy",
+      "IT energy served"),
+    F(res_site, facility_energy_j, "facility_energy", J, MWh, RUN,
+      "facility energy", "facility energy served"),
+    SRC6(res_site, energy_by_source_j, "energy_", J, MWh, RUN, "energy from",
          "energy delivered to the load by this source"),
-    D(res_site, battery_charge_j, "J", "energy put into batteries"),
-    D(res_site, curtailed_j, "J", "renewable energy neither used nor stored"),
-    D(res_site, shortfall_j, "J", "demand not served"),
-    D(res_site, hours_short, "h", "hours with any shortfall"),
-    D(res_site, utilization, "1", "GPU-time busy / GPU-time online"),
-    D(res_site, battery_cycles, "count", "equivalent full battery cycles"),
-    D(res_site, battery_soh_final, "1",
+    F(res_site, battery_charge_j, "battery_charge", J, MWh, RUN,
+      "energy into batteries", "energy put into batteries"),
+    F(res_site, curtailed_j, "curtailed", J, MWh, RUN, "curtailed",
+      "renewable energy neither used nor stored"),
+    F(res_site, shortfall_j, "shortfall", J, MWh, RUN, "unserved demand",
+      "demand not served"),
+    F(res_site, time_short_s, "time_short", s, h, RUN, "time short of power",
+      "time in steps where the site could not run at full demand: some "
+      "demand unserved, or a job throttled, paused or shed for lack of power"),
+    F(res_site, battery_cycles, "battery_cycles", count, count, RUN,
+      "battery equivalent full cycles", "equivalent full battery cycles"),
+    F(res_site, battery_soh_final, "battery_soh_final", ratio, ratio, RUN,
+      "battery state of health at the end",
       "mean battery state of health at the end"),
-    D(res_site, renewable_fraction, "1",
-      "share of facility energy from renewables"),
-    D(res_site, co2_kg, "kg", "lifecycle CO2e of the site's energy"),
-    D(res_site, cost_usd, "USD", "energy cost of the site"),
-    D(res_site, pue_mean, "1", "facility energy / IT energy"),
-    D(res_site, solar_capacity_factor, "1",
+    F(res_site, renewable_fraction, "renewable_fraction", ratio, ratio, RUN,
+      "renewable share", "share of facility energy from renewables"),
+    F(res_site, co2_kg, "co2", kg, t, RUN, "carbon (lifecycle CO2e)",
+      "lifecycle CO2e of the site's energy"),
+    F(res_site, cost_usd, "cost", USD, USD, RUN, "energy cost",
+      "energy cost of the site"),
+    F(res_site, pue_mean, "pue_mean", ratio, ratio, RUN,
+      "PUE (facility / IT energy)", "facility energy / IT energy"),
+    F(res_site, solar_capacity_factor, "solar_capacity_factor", ratio, ratio,
+      RUN, "solar capacity factor (AC)",
       "solar AC energy / (AC rating x horizon)"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 
 const resfield resfield_step[] = {
-    D(res_step, t_s, "s", "step start since simulation start"),
-    D(res_step, it_w, "W", "IT load served"),
-    D(res_step, facility_w, "W", "facility load served"),
-    D(res_step, demand_w, "W", "facility load before any shortage action"),
-    SRC6(res_step, source_w, "", "_w", "W",
+    F(res_step, t_s, "t", s, s, 0, "time", "step start since simulation start"),
+    F(res_step, it_w, "it", W, W, 0, "IT load", "IT load served"),
+    F(res_step, facility_w, "facility", W, W, 0, "facility load",
+      "facility load served"),
+    F(res_step, demand_w, "demand", W, W, 0, "demand",
+      "facility load before any shortage action"),
+    SRC6(res_step, source_w, "", W, W, 0, "power from",
          "power delivered to the load by this source"),
-    D(res_step, battery_charge_w, "W", "power into batteries"),
-    D(res_step, curtailed_w, "W", "renewable power neither used nor stored"),
-    D(res_step, shortfall_w, "W", "demand not served"),
-    D(res_step, soc_frac, "1", "battery state of charge (NULL: no battery)"),
-    D(res_step, soh_frac, "1", "battery state of health (NULL: no battery)"),
-    D(res_step, ambient_c, "degC", "dry-bulb temperature"),
-    D(res_step, pue, "1", "facility / IT power"),
-    D(res_step, throttle, "1", "GPU throughput factor applied"),
+    F(res_step, battery_charge_w, "battery_charge", W, W, 0,
+      "power into batteries", "power into batteries"),
+    F(res_step, curtailed_w, "curtailed", W, W, 0, "curtailed",
+      "renewable power neither used nor stored"),
+    F(res_step, shortfall_w, "shortfall", W, W, 0, "unserved demand",
+      "demand not served"),
+    F(res_step, soc_frac, "soc_frac", ratio, ratio, 0,
+      "battery state of charge", "battery state of charge (NULL: no battery)"),
+    F(res_step, soh_frac, "soh_frac", ratio, ratio, 0,
+      "battery state of health", "battery state of health (NULL: no battery)"),
+    F(res_step, ambient_c, "ambient", degC, degC, 0, "ambient temperature",
+      "dry-bulb temperature"),
+    F(res_step, pue, "pue", ratio, ratio, 0, "PUE", "facility / IT power"),
+    F(res_step, throttle, "throttle", ratio, ratio, 0, "GPU power fraction",
+      "GPU power as a fraction of full power during the step (1: not "
+      "throttled); the throughput factor this gives a job is in the event "
+      "log (throttle events)"),
 };
 const size_t resfield_n_step = sizeof resfield_step / sizeof resfield_step[0];
 
@@ -119,6 +217,11 @@ double resfield_get(const void *rec, const resfield *f)
         memcpy(&d, p, sizeof d);
         return d;
     }
+}
+
+double resfield_get_disp(const void *rec, const resfield *f)
+{
+    return resfield_get(rec, f) / f->disp_per;
 }
 
 void resfield_set(void *rec, const resfield *f, double v)
@@ -145,10 +248,69 @@ void resfield_set(void *rec, const resfield *f, double v)
     }
 }
 
-int resfield_find(const resfield *t, size_t n, const char *name)
+int resfield_find(const resfield *t, size_t n, const char *name, int *disp)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(t[i].name, name) == 0)
+    for (size_t i = 0; i < n; i++) {
+        int d =
+            strcmp(t[i].disp_name, name) == 0 && strcmp(t[i].name, name) != 0;
+        if (d || strcmp(t[i].name, name) == 0) {
+            if (disp)
+                *disp = d;
             return (int)i;
+        }
+    }
     return -1;
+}
+
+stat_summary resfield_job_summary(const resfield *f, const res_rep *reps,
+                                  size_t n, size_t i, int disp)
+{
+    double *v = sim_xmalloc((n ? n : 1) * sizeof *v);
+    stat_summary s;
+    for (size_t r = 0; r < n; r++)
+        v[r] = disp ? resfield_get_disp(&reps[r].jobs[i], f)
+                    : resfield_get(&reps[r].jobs[i], f);
+    s = stats_summarize(v, 1, n);
+    free(v);
+    return s;
+}
+
+stat_summary resfield_site_summary(const resfield *f, const res_rep *reps,
+                                   size_t n, int disp)
+{
+    double *v = sim_xmalloc((n ? n : 1) * sizeof *v);
+    stat_summary s;
+    for (size_t r = 0; r < n; r++)
+        v[r] = disp ? resfield_get_disp(&reps[r].site, f)
+                    : resfield_get(&reps[r].site, f);
+    s = stats_summarize(v, 1, n);
+    free(v);
+    return s;
+}
+
+static unsigned long long fnv(unsigned long long h, const char *s)
+{
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    h ^= 0xff; /* separator, so "ab"+"c" differs from "a"+"bc" */
+    return h * 0x100000001b3ULL;
+}
+
+unsigned long long resfield_shape_hash(void)
+{
+    static const char *const tname[] = {"REAL", "INTEGER", "INTEGER"};
+    const resfield *t[3] = {resfield_job, resfield_site, resfield_step};
+    const size_t n[3] = {resfield_n_job, resfield_n_site, resfield_n_step};
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (int k = 0; k < 3; k++) {
+        h = fnv(h, "table");
+        for (size_t i = 0; i < n[k]; i++) {
+            h = fnv(h, t[k][i].name);
+            h = fnv(h, t[k][i].unit);
+            h = fnv(h, tname[t[k][i].type]);
+        }
+    }
+    return h;
 }

@@ -77,16 +77,16 @@ typedef struct res_job {
     double time_to_train_s;          /* end_s - submit_s (queueing included) */
     double run_time_s;               /* end_s - start_s */
     double gpu_s;                    /* GPU-seconds held (GPUs x time held) */
-    double goodput;              /* useful training time / time held, 0..1 */
-    double tokens;               /* tokens trained (target when completed) */
-    double tokens_per_s_per_gpu; /* undisturbed throughput at placement */
-    int32_t gpus;                /* GPUs held (excluding hot spares) */
-    int32_t modules_spanned;     /* modules the placement crossed */
-    int32_t interruptions;       /* failures that cost work */
-    int32_t checkpoints;         /* checkpoints written */
-    int32_t pauses;              /* power pauses */
-    double it_energy_j;          /* the job's share of IT energy */
-    double facility_energy_j;    /* its share of facility energy */
+    double goodput;                /* useful training time / time held, 0..1 */
+    double tokens;                 /* tokens trained (target when completed) */
+    double tokens_per_sec_per_gpu; /* undisturbed throughput at placement */
+    int32_t gpus;                  /* GPUs held (excluding hot spares) */
+    int32_t modules_spanned;       /* modules the placement crossed */
+    int32_t interruptions;         /* failures that cost work */
+    int32_t checkpoints;           /* checkpoints written */
+    int32_t pauses;                /* power pauses */
+    double it_energy_j;            /* the job's share of IT energy */
+    double facility_energy_j;      /* its share of facility energy */
     double energy_by_source_j[RES_N_SOURCES]; /* facility energy by source */
     double renewable_fraction; /* share of facility energy from renewables */
     double co2_kg;             /* lifecycle CO2e of that energy */
@@ -100,7 +100,8 @@ typedef struct res_site {
     double battery_charge_j;                  /* energy put into batteries */
     double curtailed_j;       /* renewable energy neither used nor stored */
     double shortfall_j;       /* demand not served */
-    double hours_short;       /* hours with any shortfall [h] */
+    double time_short_s;      /* time in steps not at full demand: unserved
+                                 load, or a job throttled, paused or shed */
     double utilization;       /* GPU-time busy / GPU-time online, 0..1 */
     double battery_cycles;    /* equivalent full cycles */
     double battery_soh_final; /* mean state of health at the end, 0..1 */

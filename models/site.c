@@ -695,7 +695,7 @@ static void submit_fn(sim *e, void *ctx, uint64_t arg)
         fail_run(R, SIM_EINVAL);
         return;
     }
-    j->rate_est = tr.tokens_per_s_per_gpu * j->sj->gpus;
+    j->rate_est = tr.tokens_per_sec_per_gpu * j->sj->gpus;
     j->state = JS_QUEUED;
     log_event(R, j, RES_EV_SUBMIT, RES_CAUSE_NONE, 0);
 }
@@ -766,7 +766,7 @@ static int try_place(run *R, sjob *j, int need_total)
             j->take[m] = R->place_tmp[m];
             R->mod[m].free_sys -= R->place_tmp[m] + j->spare[m];
         }
-        j->rate = tr.tokens_per_s_per_gpu * j->sj->gpus;
+        j->rate = tr.tokens_per_sec_per_gpu * j->sj->gpus;
         if (!(j->rate > 0)) {
             sim_err_set(R->err, SIM_EINVAL, NULL, 0,
                         "job '%s': predicted throughput is %g tokens/s",
@@ -777,7 +777,7 @@ static int try_place(run *R, sjob *j, int need_total)
         if (!isfinite(j->start_s)) {
             j->start_s = R->e.now_s;
             j->rate0 = j->rate;
-            j->tps_gpu0 = tr.tokens_per_s_per_gpu;
+            j->tps_gpu0 = tr.tokens_per_sec_per_gpu;
             j->modules0 = used;
         }
         j->held_since_s = R->e.now_s;
@@ -1185,7 +1185,7 @@ static void fill_results(run *R)
                           ? j->total / j->rate0 / rj->run_time_s
                           : (double)NAN;
         rj->tokens = j->done;
-        rj->tokens_per_s_per_gpu = j->tps_gpu0;
+        rj->tokens_per_sec_per_gpu = j->tps_gpu0;
         rj->gpus = j->sj->gpus;
         rj->modules_spanned = j->modules0;
         rj->interruptions = j->interruptions;
@@ -1207,7 +1207,7 @@ static void fill_results(run *R)
     st->battery_charge_j = t->charge_j;
     st->curtailed_j = t->curtailed_j;
     st->shortfall_j = t->shortfall_j;
-    st->hours_short = t->hours_short;
+    st->time_short_s = t->time_short_s;
     st->utilization =
         R->sys_online_s > 0 ? R->sys_busy_s / R->sys_online_s : 0.0;
     st->battery_cycles = t->battery_efc;

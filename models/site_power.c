@@ -445,9 +445,9 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
     t->carbon_g += o->load_carbon_g;
     t->cost_usd += o->load_cost_usd;
     if (o->shortfall_w > 0 || o->n_throttled + o->n_paused + o->n_shed > 0)
-        t->hours_short += dt / 3600.0;
+        t->time_short_s += dt;
     if (o->shortfall_w > 0)
-        t->hours_unserved += dt / 3600.0;
+        t->time_unserved_s += dt;
     double pue = o->it_w > 0 ? o->load_w / o->it_w : 1.0;
     if (o->it_w > 0) {
         t->pue_min = fmin(t->pue_min, pue);

@@ -133,9 +133,9 @@ typedef struct site_power_totals {
     double geothermal_j, hydro_j, grid_j;
     double discharge_j, charge_j, curtailed_j, shortfall_j, loss_j, fade_loss_j;
     double renewable_j, carbon_g, cost_usd; /* of the load served */
-    double hours_short;      /* steps with shortfall or any job not at full
-                                power, in hours */
-    double hours_unserved;   /* steps with unserved load, in hours */
+    double time_short_s;     /* steps with shortfall or any job not at full
+                                power */
+    double time_unserved_s;  /* steps with unserved load */
     double pue_min, pue_max; /* over steps with load */
     double t_db_min_c, t_db_max_c;
     double battery_efc;                  /* capacity-weighted mean over banks */

@@ -570,17 +570,17 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
     out->mbs = mbs;
     out->seq_len = seq;
     out->flops_per_token = flops_per_token(a, seq, q->layers_run, NULL);
-    out->tokens_per_s_per_gpu =
+    out->tokens_per_sec_per_gpu =
         (double)gbs * seq / (out->step_time_s * q->n_gpus);
     out->model_tflops_per_gpu =
-        out->tokens_per_s_per_gpu * out->flops_per_token / 1e12;
+        out->tokens_per_sec_per_gpu * out->flops_per_token / 1e12;
     sd = m->sigma_log[cls];
     if (out->extrapolated)
         sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
-    out->low_tokens_per_s_per_gpu =
-        out->tokens_per_s_per_gpu * exp(-TP_Z80 * sd);
-    out->high_tokens_per_s_per_gpu =
-        out->tokens_per_s_per_gpu * exp(TP_Z80 * sd);
+    out->low_tokens_per_sec_per_gpu =
+        out->tokens_per_sec_per_gpu * exp(-TP_Z80 * sd);
+    out->high_tokens_per_sec_per_gpu =
+        out->tokens_per_sec_per_gpu * exp(TP_Z80 * sd);
     out->why[0] = '\0';
     return SIM_OK;
 }

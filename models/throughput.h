@@ -69,12 +69,12 @@ typedef struct tp_query {
 } tp_query;
 
 typedef struct tp_result {
-    double step_time_s;          /* one optimizer step [s] */
-    double tokens_per_s_per_gpu; /* gbs * seq / step / n_gpus */
+    double step_time_s;            /* one optimizer step [s] */
+    double tokens_per_sec_per_gpu; /* gbs * seq / step / n_gpus */
     double
         model_tflops_per_gpu; /* flops.h formula FLOPs / step / GPU [TFLOP/s] */
-    double low_tokens_per_s_per_gpu;  /* 80% interval, low end */
-    double high_tokens_per_s_per_gpu; /* 80% interval, high end */
+    double low_tokens_per_sec_per_gpu;  /* 80% interval, low end */
+    double high_tokens_per_sec_per_gpu; /* 80% interval, high end */
     /* Breakdown [s]; the terms sum to step_time_s. */
     double t_compute_s;   /* GEMMs, attention, scan, elementwise, per-layer */
     double t_tp_s;        /* exposed tensor-parallel collectives */

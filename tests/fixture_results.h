@@ -139,19 +139,19 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
         jb->modules_spanned = 1 + j / 2;
         jb->interruptions = n_int;
         jb->pauses = n_pause;
-        jb->tokens_per_s_per_gpu = 5123.4 - 300.0 * j;
+        jb->tokens_per_sec_per_gpu = 5123.4 - 300.0 * j;
         jb->completed = start + train + lost <= horizon;
         if (jb->completed) {
             jb->end_s = start + train + lost;
             jb->time_to_train_s = jb->end_s - submit;
             jb->run_time_s = jb->end_s - start;
-            jb->tokens = jb->tokens_per_s_per_gpu * jb->gpus * train;
+            jb->tokens = jb->tokens_per_sec_per_gpu * jb->gpus * train;
             fx_event(r, &cap, jb->end_s, j, RES_EV_END, RES_CAUSE_NONE,
                      jb->tokens);
         } else {
             jb->end_s = jb->time_to_train_s = jb->run_time_s = NAN;
-            jb->tokens =
-                jb->tokens_per_s_per_gpu * jb->gpus * (horizon - start - lost);
+            jb->tokens = jb->tokens_per_sec_per_gpu * jb->gpus *
+                         (horizon - start - lost);
         }
         {
             double held = (jb->completed ? jb->end_s : horizon) - start;

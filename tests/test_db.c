@@ -17,6 +17,7 @@
 
 #include "fixture_results.h"
 #include "io/db.h"
+#include "io/fielddoc.h"
 #include "models/resfield.h"
 #include "models/stats.h"
 #include "testutil.h"
@@ -202,7 +203,8 @@ static void test_db_round_trip_keeps_every_field(void **state)
                                 stats_summarize(x, 1, 4), resfield_job[f].name);
         }
     {
-        int f = resfield_find(resfield_job, resfield_n_job, "time_to_train_s");
+        int f = resfield_find(resfield_job, resfield_n_job, "time_to_train_s",
+                              NULL);
         assert_int_equal(r->job_summary[2 * resfield_n_job + (size_t)f].n, 3);
     }
     for (size_t f = 0; f < resfield_n_site; f++) {
@@ -492,7 +494,81 @@ static void test_db_refuses_a_newer_schema(void **state)
              DB_SCHEMA_VERSION + 1);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(db_open(p, &d, &e), SIM_ECONFIG);
-    assert_non_null(strstr(e.msg, "newer factorysim (schema version 2"));
+    snprintf(cmd, sizeof cmd, "newer factorysim (schema version %d",
+             DB_SCHEMA_VERSION + 1);
+    assert_non_null(strstr(e.msg, cmd));
+}
+
+/* The schema version follows the result-field table: a field added,
+ * renamed or retyped without a new version (and its migration step in
+ * io/db.c) fails here. */
+static void test_db_schema_version_follows_the_field_table(void **state)
+{
+    (void)state;
+    if (resfield_shape_hash() != DB_SCHEMA_FIELDS_HASH)
+        fail_msg("models/resfield.c changed (shape hash 0x%016llx, io/db.h "
+                 "records 0x%016llx for schema version %d): raise "
+                 "DB_SCHEMA_VERSION, add its migration step to io/db.c and "
+                 "record the new hash",
+                 resfield_shape_hash(),
+                 (unsigned long long)DB_SCHEMA_FIELDS_HASH, DB_SCHEMA_VERSION);
+}
+
+/* A version-1 database (tests/data/db/schema-v1.db) is refused read-only
+ * with what to do, and upgraded in place when opened for writing: renamed
+ * columns keep their values (hours become seconds), every run reads back,
+ * and new runs can be stored beside the old ones. */
+static void test_db_older_schema_is_upgraded_in_place_or_refused(void **state)
+{
+    const char *p = tpath("v1.db");
+    char cmd[600], out[200];
+    double hours, tps;
+    db *d;
+    db_run *r;
+    sim_err e;
+    (void)state;
+    snprintf(cmd, sizeof cmd, "cp tests/data/db/schema-v1.db %s", p);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s 'SELECT hours_short FROM site_reps WHERE "
+             "replication = 1'",
+             p);
+    sh_line(cmd, out, sizeof out);
+    hours = atof(out);
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s 'SELECT tokens_per_s_per_gpu FROM job_reps WHERE "
+             "replication = 1'",
+             p);
+    sh_line(cmd, out, sizeof out);
+    tps = atof(out);
+    assert_true(hours > 0 && tps > 0);
+
+    assert_int_equal(db_open_readonly(p, &d, &e), SIM_ECONFIG);
+    assert_non_null(strstr(e.msg, "written by an older factorysim (schema "
+                                  "version 1"));
+    assert_non_null(strstr(e.msg, "factorysim schema --upgrade"));
+
+    assert_int_equal(db_open(p, &d, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, 1, DB_LOAD_STEPS, &r, &e), SIM_OK);
+    assert_int_equal(r->n_reps, 2);
+    assert_close(r->reps[1].site.time_short_s, hours * 3600.0, 1e-12);
+    assert_close(r->reps[1].jobs[0].tokens_per_sec_per_gpu, tps, 1e-12);
+    {
+        int f =
+            resfield_find(resfield_site, resfield_n_site, "time_short_s", NULL);
+        assert_true(f >= 0);
+        assert_true(r->site_summary[f].n == 2);
+        assert_true(r->site_summary[f].max >= hours * 3600.0 * (1 - 1e-12));
+    }
+    assert_true(r->reps[0].n_steps > 0);
+    db_run_free(r);
+    assert_int_equal(db_integrity_check(d, &e), SIM_OK);
+    db_close(d);
+    snprintf(cmd, sizeof cmd, "sqlite3 %s 'PRAGMA user_version'", p);
+    sh_line(cmd, out, sizeof out);
+    assert_int_equal(atoi(out), DB_SCHEMA_VERSION);
+    assert_int_equal(db_open_readonly(p, &d, &e), SIM_OK);
+    db_close(d);
 }
 
 static void test_db_missing_folder_is_a_clear_error(void **state)
@@ -657,6 +733,28 @@ static void test_db_schema_doc_names_every_column(void **state)
     free(doc);
 }
 
+/* docs/results-schema.md embeds exactly what `factorysim schema` prints
+ * (`make docs` rewrites it). */
+static void test_db_schema_doc_is_generated_and_current(void **state)
+{
+    size_t n = 0, m = 0;
+    char *doc = (char *)test_slurp("docs/results-schema.md", &n), *gen;
+    FILE *f = open_memstream(&gen, &m);
+    char *want;
+    (void)state;
+    assert_non_null(doc);
+    assert_non_null(f);
+    assert_int_equal(fielddoc_results_md(f), SIM_OK);
+    fclose(f);
+    want = malloc(m + 256);
+    snprintf(want, m + 256, "%s\n%s%s", FIELDDOC_BEGIN, gen, FIELDDOC_END);
+    if (!strstr(doc, want))
+        fail_msg("docs/results-schema.md is not current: run `make docs`");
+    free(want);
+    free(gen);
+    free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -671,6 +769,9 @@ int main(void)
         cmocka_unit_test(test_db_refuses_a_truncated_file),
         cmocka_unit_test(test_db_refuses_another_applications_database),
         cmocka_unit_test(test_db_refuses_a_newer_schema),
+        cmocka_unit_test(test_db_schema_version_follows_the_field_table),
+        cmocka_unit_test(test_db_older_schema_is_upgraded_in_place_or_refused),
+        cmocka_unit_test(test_db_schema_doc_is_generated_and_current),
         cmocka_unit_test(test_db_missing_folder_is_a_clear_error),
         cmocka_unit_test(test_db_read_only_database_refuses_writes),
         cmocka_unit_test(test_db_sigkill_mid_write_keeps_earlier_runs),

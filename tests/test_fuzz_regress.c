@@ -78,7 +78,7 @@ static int feed_csv(const char *path, sim_err *e)
     for (size_t i = 0; rc == SIM_OK && i < n; i++) {
         tp_result r;
         if (ok[i] && tp_predict(model, &rows[i].q, &r) == SIM_OK)
-            assert_true(r.tokens_per_s_per_gpu >= 0);
+            assert_true(r.tokens_per_sec_per_gpu >= 0);
     }
     csvt_free(t);
     free(rows);

@@ -107,7 +107,7 @@ static void check_totals(const char *what, json_t *t)
     assert_within(num(t, "renewable_share"), 0, 1 + 1e-12);
     assert_true(num(t, "ambient_min_c") <= num(t, "ambient_max_c"));
     assert_true(num(t, "unserved_mwh") >= 0 &&
-                num(t, "hours_short_h") >= num(t, "hours_unserved_h"));
+                num(t, "time_short_hours") >= num(t, "time_unserved_hours"));
 }
 
 static void test_power_cmd_example_scenarios_close_their_balance(void **state)

@@ -159,10 +159,10 @@ static void test_report_summary_csv_reads_back_with_units(void **state)
     snprintf(p, sizeof p, "%s/summary.csv", d1);
     assert_int_equal(csvt_read(p, &t, &e), SIM_OK);
     assert_int_equal(t->n_rows, 1 + FX_N_JOBS);
-    assert_true(csvt_col(t, "time_to_train_p50_days") >= 0);
-    assert_true(csvt_col(t, "facility_energy_p90_mwh") >= 0);
-    assert_true(csvt_col(t, "co2_p10_t") >= 0);
-    assert_true(csvt_col(t, "cost_mean_usd") >= 0);
+    assert_true(csvt_col(t, "time_to_train_days_p50") >= 0);
+    assert_true(csvt_col(t, "facility_energy_mwh_p90") >= 0);
+    assert_true(csvt_col(t, "co2_t_p10") >= 0);
+    assert_true(csvt_col(t, "cost_usd_mean") >= 0);
     assert_string_equal(t->rows[0][csvt_col(t, "scope")], "site");
     assert_string_equal(t->rows[0][csvt_col(t, "name")], "Fixture Flats, NV");
     assert_string_equal(t->rows[2][csvt_col(t, "name")],
@@ -170,15 +170,16 @@ static void test_report_summary_csv_reads_back_with_units(void **state)
     assert_int_equal(db_open_readonly(dbp, &d, &e), SIM_OK);
     assert_int_equal(db_load_run(d, 1, 0, &r, &e), SIM_OK);
     for (size_t j = 0; j < FX_N_JOBS; j++) {
-        int f = resfield_find(resfield_job, resfield_n_job, "time_to_train_s");
-        int g =
-            resfield_find(resfield_job, resfield_n_job, "facility_energy_j");
+        int f = resfield_find(resfield_job, resfield_n_job, "time_to_train_s",
+                              NULL);
+        int g = resfield_find(resfield_job, resfield_n_job, "facility_energy_j",
+                              NULL);
         assert_close(
-            atof(t->rows[1 + j][csvt_col(t, "time_to_train_p50_days")]),
+            atof(t->rows[1 + j][csvt_col(t, "time_to_train_days_p50")]),
             r->job_summary[j * resfield_n_job + (size_t)f].p50 / 86400.0,
             1e-13);
         assert_close(
-            atof(t->rows[1 + j][csvt_col(t, "facility_energy_p90_mwh")]),
+            atof(t->rows[1 + j][csvt_col(t, "facility_energy_mwh_p90")]),
             r->job_summary[j * resfield_n_job + (size_t)g].p90 / 3.6e9, 1e-13);
     }
     db_run_free(r);

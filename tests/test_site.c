@@ -10,7 +10,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "models/metrics.h"
+#include "models/resfield.h"
 #include "models/reliability.h"
 #include "tests/site_util.h"
 #include "tests/testutil.h"
@@ -43,7 +43,7 @@ static void test_site_one_job_takes_tokens_over_throughput(void **state)
     (void)state;
     assert_int_equal(
         site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
-    rate = tr.tokens_per_s_per_gpu * s->jobs[0].gpus;
+    rate = tr.tokens_per_sec_per_gpu * s->jobs[0].gpus;
     assert_true(r[0].jobs[0].completed);
     assert_close(r[0].jobs[0].start_s, 0.0, 0);
     assert_close(r[0].jobs[0].run_time_s, s->jobs[0].tokens / rate, 1e-12);
@@ -81,7 +81,7 @@ static void test_site_failures_match_daly_expectation(void **state)
     (void)state;
     assert_int_equal(
         site_job_throughput(s, &s->jobs[0], W.tp, 0.0, 0.0, &tr, &e), SIM_OK);
-    w = s->jobs[0].tokens / (tr.tokens_per_s_per_gpu * s->jobs[0].gpus);
+    w = s->jobs[0].tokens / (tr.tokens_per_sec_per_gpu * s->jobs[0].gpus);
     while (w > tau) {
         expect += rel_expected_segment_s(lam, tau + 60.0, 600.0);
         w -= tau;
@@ -157,7 +157,7 @@ static void test_site_pause_never_loses_work(void **state)
     assert_true(pauses >= 2);
     assert_int_equal(pauses, r[0].jobs[0].pauses);
     ideal = s->jobs[0].tokens /
-            (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+            (r[0].jobs[0].tokens_per_sec_per_gpu * s->jobs[0].gpus);
     assert_true(r[0].jobs[0].run_time_s > ideal);
     assert_close(r[0].jobs[0].tokens, s->jobs[0].tokens, 1e-12);
     free_reps(r, 1);
@@ -181,8 +181,8 @@ static void test_site_facility_at_least_it_and_ordered_percentiles(void **state)
         }
     }
     for (size_t j = 0; j < s->n_jobs; j++)
-        for (size_t k = 0; k < metric_n_job; k++) {
-            stat_summary m = metric_job_summary(k, r, R, j);
+        for (size_t k = 0; k < resfield_n_job; k++) {
+            stat_summary m = resfield_job_summary(&resfield_job[k], r, R, j, 1);
             if (m.n == 0)
                 continue;
             assert_true(m.min <= m.p10 && m.p10 <= m.p50 && m.p50 <= m.p90 &&
@@ -228,8 +228,8 @@ static void test_site_spanning_job_follows_link_and_commissioning(void **state)
     (void)state;
     assert_int_equal(ra[0].jobs[0].modules_spanned, 2);
     assert_close(ra[0].jobs[0].start_s, 10 * 86400.0, 0);
-    assert_true(rb[0].jobs[0].tokens_per_s_per_gpu <
-                ra[0].jobs[0].tokens_per_s_per_gpu);
+    assert_true(rb[0].jobs[0].tokens_per_sec_per_gpu <
+                ra[0].jobs[0].tokens_per_sec_per_gpu);
     assert_true(rb[0].jobs[0].run_time_s > ra[0].jobs[0].run_time_s);
     free_reps(ra, 1);
     free_reps(rb, 1);
@@ -261,7 +261,7 @@ static void test_site_module_outage_takes_job_down(void **state)
     assert_int_equal(module_ints, r[0].jobs[0].interruptions);
     assert_true(r[0].jobs[0].completed);
     ideal = s->jobs[0].tokens /
-            (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+            (r[0].jobs[0].tokens_per_sec_per_gpu * s->jobs[0].gpus);
     assert_true(r[0].jobs[0].run_time_s > ideal + module_ints * 600.0);
     assert_true(r[0].site.utilization < 1.0);
     free_reps(r, 1);
@@ -327,7 +327,7 @@ static void test_site_throughput_follows_throttling(void **state)
         }
     assert_true(throttled > 0);
     ideal = s->jobs[0].tokens /
-            (r[0].jobs[0].tokens_per_s_per_gpu * s->jobs[0].gpus);
+            (r[0].jobs[0].tokens_per_sec_per_gpu * s->jobs[0].gpus);
     assert_true(r[0].jobs[0].run_time_s > ideal);
     free_reps(r, 1);
     scenario_free(s);

@@ -75,7 +75,7 @@ static void test_site_power_constant_load_integrates_exactly(void **state)
     assert_close(t->it_j, p * 7 * 86400.0, 1e-12);
     assert_close(t->grid_j, p * 7 * 86400.0, 1e-12);
     assert_close(t->carbon_g, p * 7 * 86400.0 * 481 / KWH, 1e-12);
-    assert_true(t->hours_short == 0);
+    assert_true(t->time_short_s == 0);
     sim_fini(&s);
     site_power_free(sp);
 }
@@ -160,7 +160,7 @@ static void test_site_power_energy_balance_over_a_year(void **state)
         assert_true(r[i].facility_w <= r[i].demand_w * (1 + 1e-12));
     }
     /* A short site: some hours are short, the battery cycles and wears. */
-    assert_true(t->hours_short > 0);
+    assert_true(t->time_short_s > 0);
     assert_true(t->battery_efc > 10);
     assert_true(t->battery_soh < t->battery_soh0);
     assert_true(t->pue_max > t->pue_min);

@@ -224,7 +224,7 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
     assert_int_equal(512 % (r.layout.tp * r.layout.pp * r.layout.cp), 0);
     assert_true(r.mem_bytes_per_gpu <= 0.9 * g.hbm_bytes);
     assert_int_equal(r.seq_len, 8192);
-    assert_true(r.gbs > 0 && r.tokens_per_s_per_gpu > 0);
+    assert_true(r.gbs > 0 && r.tokens_per_sec_per_gpu > 0);
     /* 70B with bf16 weights and fp32 gradients cannot fit on one GPU. */
     assert_true(r.layout.tp * r.layout.pp > 1);
 }
@@ -262,10 +262,10 @@ test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval(
     q.gpu = &h200;
     assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
     assert_int_equal(r2.extrapolated, 1);
-    assert_true(r2.high_tokens_per_s_per_gpu / r2.low_tokens_per_s_per_gpu >
-                r1.high_tokens_per_s_per_gpu / r1.low_tokens_per_s_per_gpu);
-    assert_true(r2.tokens_per_s_per_gpu >=
-                r1.tokens_per_s_per_gpu); /* more HBM bandwidth */
+    assert_true(r2.high_tokens_per_sec_per_gpu / r2.low_tokens_per_sec_per_gpu >
+                r1.high_tokens_per_sec_per_gpu / r1.low_tokens_per_sec_per_gpu);
+    assert_true(r2.tokens_per_sec_per_gpu >=
+                r1.tokens_per_sec_per_gpu); /* more HBM bandwidth */
 }
 
 static void test_throughput_rejects_bad_queries(void **state)

@@ -52,9 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < n; i++) {
             tp_result r;
             if (ok[i] && tp_predict(model, &rows[i].q, &r) == SIM_OK &&
-                !(r.tokens_per_s_per_gpu >= 0)) {
+                !(r.tokens_per_sec_per_gpu >= 0)) {
                 fprintf(stdout, "fuzz: row %zu: prediction %g\n", i,
-                        r.tokens_per_s_per_gpu);
+                        r.tokens_per_sec_per_gpu);
                 abort();
             }
         }

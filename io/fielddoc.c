@@ -1,0 +1,94 @@
+/* io/fielddoc.c: documentation generated from the result-field table (see
+ * fielddoc.h). Plain text out of constant tables: no state, no allocation
+ * beyond the JSON tree. */
+#include "io/fielddoc.h"
+
+#include "io/db.h"
+#include "io/json.h"
+#include "models/resfield.h"
+#include "sim/err.h"
+
+static const char *sql_type(const resfield *f)
+{
+    return f->type == RESFIELD_DOUBLE ? "REAL" : "INTEGER";
+}
+
+static void md_table(FILE *f, const char *title, const char *intro,
+                     const resfield *t, size_t n, int step)
+{
+    fprintf(f, "#### %s\n\n%s\n\n", title, intro);
+    if (step) {
+        fputs("| column | type | unit | meaning |\n|---|---|---|---|\n", f);
+        fputs("| `step` | INTEGER | | row index after downsampling |\n"
+              "| `dt_s` | REAL | s | duration the row covers |\n",
+              f);
+    } else {
+        fputs("| column | type | unit | in run/sweep output | unit there | "
+              "meaning |\n|---|---|---|---|---|---|\n",
+              f);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const resfield *d = &t[i];
+        if (step)
+            fprintf(f, "| `%s` | %s | %s | %s |\n", d->name, sql_type(d),
+                    d->unit, d->doc);
+        else if (d->outputs & RESFIELD_RUN)
+            fprintf(f, "| `%s` | %s | %s | `%s` | %s | %s |\n", d->name,
+                    sql_type(d), d->unit, d->disp_name, d->disp_unit, d->doc);
+        else
+            fprintf(f, "| `%s` | %s | %s | (stored only) | | %s |\n", d->name,
+                    sql_type(d), d->unit, d->doc);
+    }
+    fputc('\n', f);
+}
+
+int fielddoc_results_md(FILE *f)
+{
+    fprintf(f,
+            "Schema version %d. Every column below comes from "
+            "`models/resfield.c`.\n\n",
+            DB_SCHEMA_VERSION);
+    md_table(f, "`job_reps`: every job in every replication",
+             "Key (`run_id`, `job`, `replication`); `replication` is the "
+             "0-based replication index.",
+             resfield_job, resfield_n_job, 0);
+    md_table(f, "`site_reps`: site totals per replication",
+             "Key (`run_id`, `replication`).", resfield_site, resfield_n_site,
+             0);
+    md_table(f, "`timeseries`: the per-step site series",
+             "Key (`run_id`, `replication`, `step`).", resfield_step,
+             resfield_n_step, 1);
+    return ferror(f) ? SIM_EIO : SIM_OK;
+}
+
+static jv *fields_json(const resfield *t, size_t n)
+{
+    jv *a = jv_arr();
+    for (size_t i = 0; i < n; i++) {
+        jv *o = jv_obj();
+        jv_set(o, "name", jv_str(t[i].name));
+        jv_set(o, "type", jv_str(sql_type(&t[i])));
+        jv_set(o, "unit", jv_str(t[i].unit));
+        jv_set(o, "display_name", jv_str(t[i].disp_name));
+        jv_set(o, "display_unit", jv_str(t[i].disp_unit));
+        jv_set(o, "si_per_display_unit", jv_num(t[i].disp_per));
+        jv_set(o, "in_run_output", jv_bool((t[i].outputs & RESFIELD_RUN) != 0));
+        jv_set(o, "label", jv_str(t[i].label));
+        jv_set(o, "meaning", jv_str(t[i].doc));
+        jv_push(a, o);
+    }
+    return a;
+}
+
+int fielddoc_results_json(FILE *f)
+{
+    jv *root = jv_obj();
+    int rc;
+    jv_set(root, "schema_version", jv_int(DB_SCHEMA_VERSION));
+    jv_set(root, "job", fields_json(resfield_job, resfield_n_job));
+    jv_set(root, "site", fields_json(resfield_site, resfield_n_site));
+    jv_set(root, "step", fields_json(resfield_step, resfield_n_step));
+    rc = jv_write(root, f, 1);
+    jv_free(root);
+    return rc;
+}
