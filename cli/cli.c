@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/rng.h"
+
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
@@ -55,6 +57,23 @@ bad:
     cli_usage_error(cmd, "%s: expected a non-negative integer (got '%s')", opt,
                     s ? s : "");
     return -1;
+}
+
+int cli_seed(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    uint64_t v;
+    if (cli_u64(cmd, opt, s, &v) < 0)
+        return -1;
+    if (v > (uint64_t)RNG_SEED_MAX) {
+        cli_usage_error(cmd,
+                        "%s: out of range (got %s, expected an integer in "
+                        "[0, %lld]: seeds are stored as signed 64-bit "
+                        "integers)",
+                        opt, s, (long long)RNG_SEED_MAX);
+        return -1;
+    }
+    *out = v;
+    return 0;
 }
 
 int cli_u32(const char *cmd, const char *opt, const char *s, uint32_t lo,

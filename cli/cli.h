@@ -47,6 +47,9 @@ int cli_u32(const char *cmd, const char *opt, const char *s, uint32_t lo,
 int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 int cli_double(const char *cmd, const char *opt, const char *s, double lo,
                double hi, double *out);
+/* A seed: a whole number in [0, RNG_SEED_MAX] (sim/rng.h); anything else
+ * (negative, non-numeric, above 2^63-1) is a usage error. */
+int cli_seed(const char *cmd, const char *opt, const char *s, uint64_t *out);
 
 /* Parses "table", "json" or "csv", accepting only the formats in allowed
  * (a mask of cli_format). Returns the format, or -1 after a usage error. */

@@ -243,7 +243,7 @@ int cmd_power(int argc, char **argv)
             sets[n_sets++] = optarg;
             break;
         case 'S':
-            bad = cli_u64(cmd, "--seed", optarg, &seed);
+            bad = cli_seed(cmd, "--seed", optarg, &seed);
             have_seed = 1;
             break;
         case 'r':

@@ -86,7 +86,7 @@ int cmd_run(int argc, char **argv)
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
         case 's':
-            if (cli_u64(cmd, "--seed", optarg, &seed) < 0)
+            if (cli_seed(cmd, "--seed", optarg, &seed) < 0)
                 goto usage;
             have_seed = 1;
             break;

@@ -99,7 +99,7 @@ int cmd_solar(int argc, char **argv)
             nobt = 1;
             break;
         case 's':
-            bad = cli_u64(cmd, "--year-seed", optarg, &seed);
+            bad = cli_seed(cmd, "--year-seed", optarg, &seed);
             break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);

@@ -359,7 +359,7 @@ int cmd_sweep(int argc, char **argv)
                 goto usage;
             break;
         case 's':
-            if (cli_u64(cmd, "--seed", optarg, &seed) < 0)
+            if (cli_seed(cmd, "--seed", optarg, &seed) < 0)
                 goto usage;
             snprintf(seed_ov, sizeof seed_ov, "simulation.seed=%lluL",
                      (unsigned long long)seed);

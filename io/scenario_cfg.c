@@ -20,6 +20,7 @@
 #include "models/catalog_int.h"
 #include "models/climate.h"
 #include "sim/mem.h"
+#include "sim/rng.h"
 
 #define DAY_S 86400.0
 #define HOUR_S 3600.0
@@ -140,7 +141,7 @@ static int read_simulation(cfg_reader *r, const config_setting_t *root,
                          &sim->horizon_s)) != SIM_OK ||
         (rc = cfg_double(r, g, "step_min", 0, DEF_STEP_MIN, 1.0 / 60, 1440,
                          60.0, &sim->step_s)) != SIM_OK ||
-        (rc = cfg_int(r, g, "seed", 0, 1, 0, INT64_MAX, &seed)) != SIM_OK ||
+        (rc = cfg_int(r, g, "seed", 0, 1, 0, RNG_SEED_MAX, &seed)) != SIM_OK ||
         (rc = geti(r, g, "replications", 0, 1, 1, 100000,
                    &sim->replications)) != SIM_OK)
         return rc;

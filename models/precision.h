@@ -35,6 +35,9 @@ int precision_parse(const char *label, precision *out);
 /* Short canonical name of a recipe: "BF16", "FP8", "MXFP8", "NVFP4". */
 const char *precision_recipe_name(prec_recipe r);
 
+/* Name of a numeric format: "BF16", "FP8", "FP4" ("" if out of range). */
+const char *precision_fmt_name(num_fmt f);
+
 /* Bytes per GEMM operand element of a format, including block scales:
  * BF16 2, FP8 1, FP4 0.5 + 1/16 (one FP8 scale per 16 values). */
 double precision_elem_bytes(num_fmt f);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "models/catalog.h"
+#include "models/flops.h"
 
 #define assert_close(a, b, rel)                                                \
     do {                                                                       \
@@ -300,6 +301,32 @@ static void test_catalog_default_dir_honours_home(void **state)
     assert_string_equal(catalog_default_dir(), "models");
 }
 
+/* flops.h FLOPS_PARAMS_REL_TOL: every bundled model's architecture gives a
+ * parameter count within the tolerance of its stated total, and the
+ * measured spread (0.963 Llama 2 7B .. 1.068 Nemotron 8B) is what the
+ * header and docs/catalog.md say, so the tolerance is not wider than it
+ * has to be by accident. */
+static void
+test_catalog_every_model_architecture_gives_its_stated_total(void **state)
+{
+    double lo = 10, hi = 0;
+    (void)state;
+    assert_true(catalog_n_llms(cat) >= 31);
+    for (size_t i = 0; i < catalog_n_llms(cat); i++) {
+        const llm_arch *a = catalog_llm_at(cat, i);
+        double d, x, q;
+        flops_params(a, 0, &d, &x);
+        q = (d + x) / a->total_params;
+        if (!(fabs(q - 1) <= FLOPS_PARAMS_REL_TOL))
+            fail_msg("%s: %.4g B from the architecture vs %.4g B stated",
+                     a->name, (d + x) / 1e9, a->total_params / 1e9);
+        lo = q < lo ? q : lo;
+        hi = q > hi ? q : hi;
+    }
+    assert_true(fabs(lo - 0.963) < 0.001);
+    assert_true(fabs(hi - 1.068) < 0.001);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +339,8 @@ int main(void)
         cmocka_unit_test(test_catalog_sources_are_si),
         cmocka_unit_test(test_catalog_names_lists_valid_ones),
         cmocka_unit_test(test_catalog_clone_is_deep),
+        cmocka_unit_test(
+            test_catalog_every_model_architecture_gives_its_stated_total),
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),
         cmocka_unit_test(test_catalog_default_dir_honours_home),
     };
