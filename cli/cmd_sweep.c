@@ -74,6 +74,7 @@ static const char sweep_help[] =
 typedef struct progress {
     int tty, quiet;
     size_t total, skipped, done, failed;
+    size_t elsewhere; /* run here, but stored first by another process */
     double t0;
     int last_step; /* plain mode: last 5% step printed */
 } progress;
@@ -101,7 +102,8 @@ static void fmt_eta(char *b, size_t n, double s)
  * at every 5 %. final ends the bar's line. */
 static void progress_show(progress *p, int final)
 {
-    size_t run = p->done + p->failed, todo = p->total - p->skipped;
+    size_t run = p->done + p->failed + p->elsewhere,
+           todo = p->total - p->skipped;
     double el = now_s() - p->t0,
            eta = run ? el / (double)run * (double)(todo - run) : -1;
     char e[32];
@@ -208,7 +210,13 @@ static int store_case(void *arg, sweep_result *r, sim_err *err)
     st.case_index = (int64_t)r->case_i;
     st.mpi_rank = sc->mpi ? r->rank : -1;
     rc = run_store(sc->d, r->s, &st, r->reps, r->n_reps, NULL, err);
-    if (rc == SIM_OK) {
+    if (rc == DB_ALREADY_STORED) {
+        /* Another process running the same sweep into this database
+         * stored the case meanwhile: its copy counts, ours is dropped. */
+        sc->pg->elsewhere++;
+        progress_show(sc->pg, 0);
+        rc = SIM_OK;
+    } else if (rc == SIM_OK) {
         sc->pg->done++;
         progress_show(sc->pg, 0);
     }
@@ -561,7 +569,7 @@ int cmd_sweep(int argc, char **argv)
         if (ntodo > 0)
             progress_show(&pg, 1);
         if (xr == SIM_EINTR) {
-            size_t stored = pg.skipped + pg.done;
+            size_t stored = pg.skipped + pg.done + pg.elsewhere;
             rc = cli_error("interrupted: %zu of %zu cases are stored in %s "
                            "(%zu in this run); "
                            "run the same command again to resume",
@@ -582,6 +590,11 @@ int cmd_sweep(int argc, char **argv)
         rc = cli_error("writing the summary failed");
         goto done;
     }
+    if (pg.elsewhere && !pg.quiet)
+        fprintf(stderr,
+                "factorysim: sweep %s: %zu case(s) were stored meanwhile by "
+                "another process; kept that copy\n",
+                sweep_key, pg.elsewhere);
     if (sc.n_failed) {
         rc = cli_error(
             "%zu of %zu cases failed (first: %s); the others are stored",

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -36,8 +37,26 @@
 struct db {
     sqlite3 *h;
     int readonly;
+    int busy;        /* 1: the last failure was SQLITE_BUSY/LOCKED */
+    int header_code; /* SQLite's code when check_header last failed */
+    double t0_s;     /* when opening started (monotonic clock) [s] */
     char path[512];
 };
+
+/* Monotonic clock [s], for the busy deadline. */
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* SQLite reports a lock held by another connection as BUSY (or LOCKED for
+ * a shared cache); both are retried within DB_BUSY_MS. */
+static int is_busy_code(int rc)
+{
+    return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
 
 /* ---- small string builder for the generated SQL ---- */
 
@@ -74,15 +93,20 @@ static int db_fail(db *d, sim_err *err, const char *what)
 {
     int rc = sqlite3_extended_errcode(d->h);
     const char *msg = sqlite3_errmsg(d->h);
+    d->busy = is_busy_code(rc);
     switch (rc & 0xff) {
     case SQLITE_READONLY:
         return sim_err_set(err, SIM_EIO, d->path, 0,
                            "%s: database is read-only (%s)", what, msg);
     case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        /* The time actually waited: SQLite returns BUSY at once where
+         * waiting would deadlock, and the callers retry until the
+         * deadline. */
         return sim_err_set(err, SIM_EIO, d->path, 0,
                            "%s: database is locked by another process "
-                           "(waited %d s)",
-                           what, DB_BUSY_MS / 1000);
+                           "(waited %.0f s of %d s)",
+                           what, mono_s() - d->t0_s, DB_BUSY_MS / 1000);
     case SQLITE_FULL:
         return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)", what,
                            msg);
@@ -278,8 +302,69 @@ static char *schema_sql(void)
     return b.s;
 }
 
-/* Creates the schema in a fresh database. Another process may be doing the
- * same: the version is read again inside the write transaction. */
+/* ---- waiting on a busy database ----
+ *
+ * Several processes may open, create and write one file at once (db.h).
+ * sqlite3_busy_timeout covers most waits, but SQLite returns SQLITE_BUSY
+ * at once where waiting inside it could deadlock (a reader upgrading to a
+ * writer in rollback-journal mode, the switch to WAL while another
+ * connection reads, WAL recovery). So every step that takes a lock runs
+ * in a loop: on BUSY/LOCKED it backs off a few milliseconds and tries
+ * again until DB_BUSY_MS after the operation started, with SQLite's own
+ * timeout set to what is left, so the documented bound holds overall. */
+
+/* Milliseconds left before the deadline of the operation started at
+ * d->t0_s (0 when past it). */
+static int wait_left_ms(const db *d)
+{
+    double left = DB_BUSY_MS - 1e3 * (mono_s() - d->t0_s);
+    return left > 0 ? (int)left : 0;
+}
+
+/* 1 if the last failure was busy and time is left: then sleeps 2-20 ms
+ * (spread by process id and attempt, so writers that collided do not
+ * collide again in step) and re-arms SQLite's timeout with what is left. */
+static int retry_busy(db *d, unsigned attempt)
+{
+    struct timespec ts;
+    unsigned ms;
+    if (!d->busy || wait_left_ms(d) == 0)
+        return 0;
+    ms = 2 + ((unsigned)getpid() * 2654435761u + attempt * 40503u) % 19u;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)ms * 1000000L;
+    nanosleep(&ts, NULL);
+    sqlite3_busy_timeout(d->h, wait_left_ms(d) > 0 ? wait_left_ms(d) : 1);
+    d->busy = 0;
+    return 1;
+}
+
+/* Rolls back the open transaction, if any. */
+static void db_rollback(db *d)
+{
+    if (!sqlite3_get_autocommit(d->h))
+        sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+}
+
+/* BEGIN IMMEDIATE, retried while busy up to DB_BUSY_MS. */
+static int db_begin_write(db *d, sim_err *err, const char *what)
+{
+    unsigned attempt = 0;
+    int rc;
+    d->t0_s = mono_s();
+    sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+    while ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, what)) != SIM_OK &&
+           retry_busy(d, attempt++))
+        ;
+    sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+    return rc;
+}
+
+/* Creates the schema in a fresh database, in one BEGIN IMMEDIATE
+ * transaction. Another process may be doing the same: the version is read
+ * again inside the write transaction, and a schema created meanwhile is
+ * left alone (the caller's header check then runs again). A busy database
+ * fails with d->busy set, for the caller's retry loop. */
 static int create_schema(db *d, sim_err *err)
 {
     int64_t uv = 0;
@@ -297,27 +382,35 @@ static int create_schema(db *d, sim_err *err)
     free(sql);
     if (rc != SIM_OK)
         goto fail;
-    return db_exec(d, "COMMIT;", err, "creating the schema");
+    if ((rc = db_exec(d, "COMMIT;", err, "creating the schema")) != SIM_OK)
+        goto fail;
+    return SIM_OK;
 fail:
-    sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+    db_rollback(d);
     return rc;
 }
 
 /* ---- open ---- */
 
 /* Runs the check pragma sql; on anything but one "ok" row, sets the first
- * message. */
+ * message (a busy database is reported as such, not as foreign). */
 static int check_pragma(db *d, const char *sql, sim_err *err)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK)
+    if (rc != SQLITE_OK) {
+        if (is_busy_code(sqlite3_extended_errcode(d->h)))
+            return db_fail(d, err, "checking the results database");
         return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
                            sqlite3_errmsg(d->h));
+    }
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
-        rc = sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
-                         sqlite3_errmsg(d->h));
+        if (is_busy_code(sqlite3_extended_errcode(d->h)))
+            rc = db_fail(d, err, "checking the results database");
+        else
+            rc = sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
+                             sqlite3_errmsg(d->h));
     } else {
         const char *r = (const char *)sqlite3_column_text(st, 0);
         if (r && strcmp(r, "ok") == 0)
@@ -331,13 +424,11 @@ static int check_pragma(db *d, const char *sql, sim_err *err)
     return rc;
 }
 
-/* Checks that d is ours and of our version; *fresh = 1 if it is an empty
- * SQLite file with no schema yet. */
-static int check_header(db *d, int *fresh, sim_err *err)
+/* The header check proper; called inside a read transaction. */
+static int check_header_txn(db *d, int *fresh, sim_err *err)
 {
     int64_t app = 0, uv = 0, nobj = 0;
     int rc;
-    *fresh = 0;
     if (db_int(d, "PRAGMA application_id;", &app, err) != SIM_OK) {
         int x = sqlite3_errcode(d->h);
         /* A WAL database in a read-only folder or file system cannot
@@ -383,11 +474,37 @@ static int check_header(db *d, int *fresh, sim_err *err)
     return SIM_OK;
 }
 
+/* Checks that d is ours and of our version; *fresh = 1 if it is an empty
+ * SQLite file with no schema yet (a new file, or one another writer has
+ * just created and not yet filled). application_id, user_version and the
+ * schema are read inside one read transaction, so a schema committed by
+ * another process between two of the reads cannot make a healthy database
+ * look foreign (application_id still 0, schema already there). */
+static int check_header(db *d, int *fresh, sim_err *err)
+{
+    int rc;
+    *fresh = 0;
+    if ((rc = db_exec(d, "BEGIN;", err, "opening the results database")) !=
+        SIM_OK)
+        return rc;
+    rc = check_header_txn(d, fresh, err);
+    d->header_code = rc == SIM_OK ? SQLITE_OK : sqlite3_errcode(d->h);
+    if (rc == SIM_OK)
+        sqlite3_exec(d->h, "COMMIT;", NULL, NULL, NULL);
+    else
+        db_rollback(d);
+    return rc;
+}
+
 int db_integrity_check(db *d, sim_err *err)
 {
     return check_pragma(d, "PRAGMA integrity_check;", err);
 }
 
+/* Switches to WAL. Another connection that reads the file meanwhile makes
+ * SQLite answer BUSY, or keep the old mode and answer its name: both are
+ * marked busy for the caller's retry loop (the second only until the
+ * deadline, after which the answer is reported). */
 static int set_wal(db *d, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -401,10 +518,12 @@ static int set_wal(db *d, sim_err *err)
         return rc;
     }
     mode = (const char *)sqlite3_column_text(st, 0);
-    if (!mode || strcmp(mode, "wal") != 0)
+    if (!mode || strcmp(mode, "wal") != 0) {
         rc = sim_err_set(err, SIM_EIO, d->path, 0,
                          "cannot use WAL journal mode (SQLite answered \"%s\")",
                          mode ? mode : "");
+        d->busy = 1;
+    }
     sqlite3_finalize(st);
     return rc;
 }
@@ -444,6 +563,38 @@ static int reopen_immutable(db *d)
     return SQLITE_OK;
 }
 
+/* One attempt at making d ready for storing: header check, WAL, pragmas
+ * and, in a fresh file, the schema. Fails with d->busy set when another
+ * process held a lock, for open_common's retry loop; every step may run
+ * again (WAL and the pragmas are idempotent, create_schema checks inside
+ * its transaction). */
+static int open_for_writing(db *d, sim_err *err)
+{
+    int rc, fresh = 0;
+    d->busy = 0;
+    if ((rc = check_header(d, &fresh, err)) != SIM_OK)
+        return rc;
+    if (sqlite3_db_readonly(d->h, "main") == 1)
+        return sim_err_set(err, SIM_EIO, d->path, 0,
+                           "database is read-only (cannot store results; "
+                           "check the file's and folder's permissions)");
+    if ((rc = set_wal(d, err)) != SIM_OK ||
+        (rc = db_exec(d, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                      err, "setting pragmas")) != SIM_OK)
+        return rc;
+    if (fresh) {
+        if ((rc = create_schema(d, err)) != SIM_OK ||
+            (rc = check_header(d, &fresh, err)) != SIM_OK)
+            return rc;
+        if (fresh) { /* not possible after a committed schema */
+            d->busy = 1;
+            return sim_err_set(err, SIM_EIO, d->path, 0,
+                               "the schema is still missing after creating it");
+        }
+    }
+    return SIM_OK;
+}
+
 static int open_common(const char *path, int ro, db **out, sim_err *err)
 {
     db *d;
@@ -473,37 +624,31 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
         goto fail;
     }
     sqlite3_extended_result_codes(d->h, 1);
+    d->t0_s = mono_s();
     sqlite3_busy_timeout(d->h, DB_BUSY_MS);
-    rc = check_header(d, &fresh, err);
-    if (rc != SIM_OK && ro &&
-        (sqlite3_errcode(d->h) & 0xff) == SQLITE_CANTOPEN &&
-        reopen_immutable(d) == SQLITE_OK)
-        rc = check_header(d, &fresh, err);
-    if (rc != SIM_OK)
-        goto fail;
     if (ro) {
+        unsigned attempt = 0;
+        while ((rc = check_header(d, &fresh, err)) != SIM_OK &&
+               retry_busy(d, attempt++))
+            ;
+        if (rc != SIM_OK && (d->header_code & 0xff) == SQLITE_CANTOPEN &&
+            reopen_immutable(d) == SQLITE_OK)
+            rc = check_header(d, &fresh, err);
+        if (rc != SIM_OK)
+            goto fail;
         if (fresh) {
             rc = sim_err_set(err, SIM_ECONFIG, path, 0,
                              DB_NOT_OURS " (empty file, no runs stored)");
             goto fail;
         }
     } else {
-        if (sqlite3_db_readonly(d->h, "main") == 1) {
-            rc = sim_err_set(err, SIM_EIO, path, 0,
-                             "database is read-only (cannot store results; "
-                             "check the file's and folder's permissions)");
+        unsigned attempt = 0;
+        while ((rc = open_for_writing(d, err)) != SIM_OK &&
+               retry_busy(d, attempt++))
+            ;
+        sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+        if (rc != SIM_OK)
             goto fail;
-        }
-        if ((rc = set_wal(d, err)) != SIM_OK ||
-            (rc = db_exec(d,
-                          "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-                          err, "setting pragmas")) != SIM_OK)
-            goto fail;
-        if (fresh) {
-            if ((rc = create_schema(d, err)) != SIM_OK ||
-                (rc = check_header(d, &fresh, err)) != SIM_OK)
-                goto fail;
-        }
     }
     *out = d;
     return SIM_OK;
@@ -915,10 +1060,8 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
         sqlite3_bind_null(st, 17);
     bind_text(st, 18, m->status ? m->status : "complete");
     rc = sqlite3_step(st);
-    if (rc == SQLITE_CONSTRAINT_UNIQUE)
-        rc = sim_err_set(err, SIM_EINVAL, d->path, 0,
-                         "sweep %s case %s is already stored", m->sweep_key,
-                         m->case_key);
+    if (rc == SQLITE_CONSTRAINT_UNIQUE) /* only runs_case is UNIQUE here */
+        rc = DB_ALREADY_STORED;
     else if (rc != SQLITE_DONE)
         rc = db_fail(d, err, "storing the run");
     else
@@ -1043,8 +1186,7 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
             "database is opened read-only (cannot store results)");
     if ((rc = check_run(d, meta, reps, n_reps, err)) != SIM_OK)
         return rc;
-    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "starting to store a run")) !=
-        SIM_OK)
+    if ((rc = db_begin_write(d, err, "starting to store a run")) != SIM_OK)
         return rc;
     if ((rc = store_scenario(d, meta, &scen_id, err)) != SIM_OK ||
         (rc = store_run_row(d, scen_id, meta, n_reps, &id, err)) != SIM_OK ||
@@ -1058,6 +1200,8 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
         *run_id = id;
     return SIM_OK;
 fail:
+    /* DB_ALREADY_STORED (another writer stored the case first) also lands
+     * here: nothing of this run is kept. */
     sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
     return rc;
 }

@@ -14,8 +14,15 @@
  * synchronous=NORMAL (a power loss may lose the last commits, never
  * consistency). db_open refuses a file that is not a factorysim results
  * database (not SQLite, corrupt or truncated, another application's, or a
- * newer schema) with "not a factorysim results database (...)". Several
- * processes may store into one file at once (writers wait up to 60 s).
+ * newer schema) with "not a factorysim results database (...)".
+ *
+ * Concurrency: any number of processes on one host may open, create and
+ * store into one file at once; every run is stored exactly once. Opening
+ * (header check, the switch to WAL, schema creation) and each store wait
+ * up to 60 s in all for locks held by others (SQLite's busy timeout, plus
+ * retries where SQLite answers busy without waiting). A brand-new empty
+ * file another writer has just created is taken as fresh, never as
+ * foreign.
  * The wall-clock creation time is stored in runs.created_utc only.
  */
 #ifndef IO_DB_H
@@ -139,13 +146,21 @@ int db_open_readonly(const char *path, db **out /* OUT */, sim_err *err);
 /* Closes d and frees it. NULL is a no-op. */
 void db_close(db *d);
 
+/* What db_store_run returns, instead of SIM_OK, when a complete run of the
+ * same (sweep_key, case_key) is already stored (by another process
+ * meanwhile, or earlier): nothing is stored and it is not an error. */
+#define DB_ALREADY_STORED 1
+
 /* Stores one run: the scenario (deduplicated by name and hash), the run row,
  * site facts, every rep's jobs and site totals, the summaries, and when meta
  * asks the time series and event log, in one transaction. *run_id (may be
- * NULL) receives the new run's id. Nothing is stored on failure.
+ * NULL) receives the new run's id. Nothing is stored on failure. A busy
+ * database is waited for (up to 60 s from the call).
+ * Returns SIM_OK, or DB_ALREADY_STORED (> 0, nothing stored) for a complete
+ * sweep case that is already stored.
  * Errors: SIM_EINVAL (missing scenario/config, n_reps == 0, a rep with
- * n_jobs != meta->n_jobs, steps not in time order, a duplicate complete
- * sweep case), SIM_EIO (write failed, read-only database, disk full). */
+ * n_jobs != meta->n_jobs, steps not in time order), SIM_EIO (write failed,
+ * read-only database, disk full, locked for more than 60 s). */
 int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
                  size_t n_reps, int64_t *run_id /* OUT */, sim_err *err);
 
