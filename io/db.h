@@ -22,7 +22,9 @@
  * up to 60 s in all for locks held by others (SQLite's busy timeout, plus
  * retries where SQLite answers busy without waiting). A brand-new empty
  * file another writer has just created is taken as fresh, never as
- * foreign.
+ * foreign. Across hosts (NFS, Lustre) SQLite's locks are not reliable:
+ * db_open refuses a network file system (db_network_fs_name), and
+ * db_merge combines databases written separately.
  * The wall-clock creation time is stored in runs.created_utc only.
  */
 #ifndef IO_DB_H
@@ -135,8 +137,9 @@ enum { DB_LOAD_STEPS = 1, DB_LOAD_EVENTS = 2 };
 /* Opens path for storing, creating the file and schema if it does not
  * exist (the folder must exist). *out is NULL on failure.
  * Errors: SIM_EIO (cannot open or create, read-only file or folder:
- * "FILE: ..."), SIM_ECONFIG ("FILE: not a factorysim results database
- * (...)", or a newer schema). */
+ * "FILE: ..."; a folder on a network file system, see
+ * db_network_fs_name), SIM_ECONFIG ("FILE: not a factorysim results
+ * database (...)", or a newer schema). */
 int db_open(const char *path, db **out /* OUT: db_close */, sim_err *err);
 
 /* Opens an existing database read-only (report, export); never creates or
@@ -194,6 +197,33 @@ int db_case_done(db *d, const char *sweep_key, const char *case_key,
  * Returns SIM_OK when SQLite answers "ok", else SIM_ECONFIG with SQLite's
  * first complaint. */
 int db_integrity_check(db *d, sim_err *err);
+
+/* What db_merge did. */
+typedef struct db_merge_stats {
+    size_t runs_added;   /* runs copied into the destination */
+    size_t runs_present; /* runs the destination already held */
+} db_merge_stats;
+
+/* Copies into out every run of the results database src_path (opened
+ * read-only, never written) that out does not hold yet, with its scenario,
+ * site facts, replications, summaries, time series and event log. One
+ * transaction per call: a killed merge leaves src either fully merged or
+ * not at all. Idempotent: a run equal to one in out (same scenario name and
+ * configuration, seed, replications, version, created_utc, storage options,
+ * sweep and case keys, rank, status) is not copied again, nor a complete
+ * sweep case out already holds; merging the same file twice stores nothing
+ * the second time. Sweeps split over several databases (sweep --shard)
+ * merge into one sweep: the same sweep key, every case once. Adds to
+ * *stats (may be NULL) on success.
+ * Errors: as db_open_readonly for src; SIM_EINVAL (src is out);
+ * SIM_EIO (write failed, disk full, locked for more than 60 s). */
+int db_merge(db *out, const char *src_path, db_merge_stats *stats,
+             sim_err *err);
+
+/* The name of the network file system whose statfs f_type is f_type
+ * ("nfs", "lustre", "cifs", ...), or NULL for a local one. db_open refuses
+ * to create or write a database on a network file system. */
+const char *db_network_fs_name(unsigned long f_type);
 
 /* FNV-1a-64 of the n bytes at p as 16 lower-case hex digits plus NUL into
  * hex (at least 17 bytes). Returns hex. */
