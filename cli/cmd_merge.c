@@ -75,9 +75,10 @@ int cmd_merge(int argc, char **argv)
         db_merge_stats st = {0, 0};
         if (db_merge(d, argv[i], &st, &err) != SIM_OK) {
             cli_report(&err);
-            rc = cli_error("merged %d of %d input(s) into %s; %s and the "
-                           "rest are not merged (run the same command "
-                           "again: what is merged is not stored twice)",
+            rc = cli_error("merged %d of %d input(s) into %s; not merged: "
+                           "%s and the inputs after it (fix or leave it "
+                           "out and run again: what is merged is not "
+                           "stored twice)",
                            i - optind, argc - optind, out_path, argv[i]);
             db_close(d);
             return rc;
