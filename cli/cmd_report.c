@@ -623,8 +623,15 @@ int cmd_report(int argc, char **argv)
     }
     memset(&cl, 0, sizeof cl);
     rc = draw_charts(r, dir, ext, &cl, &err);
-    if (rc == SIM_OK && r->meta.sweep_key && cl.n < 16) {
-        /* The sweep chart (cli/sweep_table.h) over every case of the sweep. */
+    if (rc == SIM_OK && r->meta.sweep_key && cl.n >= 16) {
+        sim_err_set(&err, SIM_EINVAL, NULL, 0, "16 charts already drawn");
+        chart_skip(&cl, "sweep chart", &err);
+    } else if (rc == SIM_OK && r->meta.sweep_key) {
+        /* The sweep chart (cli/sweep_table.h) over every case of the sweep.
+         * One it cannot draw well (more lines than PLOT_SWEEP_MAX_GROUPS
+         * colours tell apart, a default swept key with text values) is
+         * listed as not drawn and the summary is written anyway; only a
+         * --metric/--by the user gave that is wrong stays an error. */
         char file[80], path[1200], what[120];
         snprintf(file, sizeof file, "sweep%s%.50s.%s", sw_by ? "_" : "",
                  sw_by ? sw_by : "", ext);
@@ -637,6 +644,12 @@ int cmd_report(int argc, char **argv)
                          sizeof what, &err);
         if (rc == SIM_OK)
             chart_add(&cl, file, what);
+        else if (rc == SIM_EINVAL ||
+                 (rc == SIM_EUSAGE && !sw_metric && !sw_by)) {
+            chart_skip(&cl, "sweep chart", &err);
+            sim_err_clear(&err);
+            rc = SIM_OK;
+        }
     }
     db_close(d);
     if (rc == SIM_OK) {
@@ -651,8 +664,10 @@ int cmd_report(int argc, char **argv)
         for (int i = 0; i < cl.n; i++)
             printf(", %s", cl.file[i]);
         fputc('\n', stdout);
-        for (int i = 0; i < cl.n_skipped; i++)
+        for (int i = 0; i < cl.n_skipped; i++) {
             printf("not drawn: %s\n", cl.skipped[i]);
+            fprintf(stderr, "factorysim: not drawn: %s\n", cl.skipped[i]);
+        }
     }
     db_run_free(r);
     return rc == SIM_OK ? CLI_EXIT_OK : cli_report(&err);
