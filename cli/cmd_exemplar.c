@@ -2,7 +2,7 @@
  * training throughput checked row by row against the Exemplar bar (95% of
  * the published reference row, else of the calibrated model's prediction),
  * with the compute-or-communication diagnosis of models/exemplar.h. The
- * reference table defaults to models/reference/megatron_throughput.csv. */
+ * reference table defaults to data/calibration/megatron_throughput.csv. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ static const char exemplar_help[] =
     "\n"
     "Options:\n"
     "  --reference FILE     published reference rows (default: the copy in\n"
-    "                       models/reference/megatron_throughput.csv)\n"
+    "                       data/calibration/megatron_throughput.csv)\n"
     "  --calibration FILE   calibration file (default: built-in)\n"
     "  --format F           table (default), json or csv\n"
     "  -h, --help           this help\n";
@@ -47,7 +47,7 @@ static const char exemplar_help[] =
 static const char *default_reference(void)
 {
     static char buf[4096];
-    const char *rel = "models/reference/megatron_throughput.csv";
+    const char *rel = "data/calibration/megatron_throughput.csv";
     const char *home = getenv("FACTORYSIM_HOME");
     char exe[3000];
     ssize_t k;
@@ -346,7 +346,7 @@ int cmd_exemplar(int argc, char **argv)
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
     ref_shown = ref_path ? ref_path
-                         : "built-in models/reference/megatron_throughput.csv";
+                         : "built-in data/calibration/megatron_throughput.csv";
     if (!ref_path)
         ref_path = default_reference();
     sim_err_clear(&err);

@@ -58,7 +58,7 @@ static int split(char *line, char **f, int n)
 
 static void test_catalog_gpus_match_gpu_specs_csv(void **state)
 {
-    FILE *f = fopen("../shared/data/gpu_specs.csv", "r");
+    FILE *f = fopen("data/catalog/gpu_specs.csv", "r");
     char line[8192];
     int checked = 0;
     (void)state;
@@ -118,7 +118,7 @@ static void test_catalog_vera_rubin_is_announced_and_filled(void **state)
 
 static void test_catalog_every_models_csv_row_by_name(void **state)
 {
-    FILE *f = fopen("../shared/data/calibration/models.csv", "r");
+    FILE *f = fopen("data/catalog/models.csv", "r");
     char line[16384];
     int rows = 0;
     (void)state;
