@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
+#include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"
 #include "sim/mem.h"
@@ -42,36 +43,14 @@ static const char exemplar_help[] =
     "  --format F           table (default), json or csv\n"
     "  -h, --help           this help\n";
 
-/* $FACTORYSIM_HOME/models/reference/..., else beside the executable's bin/,
- * else relative to the working directory (as tp_model_default_path). */
+/* The copy in the data home (io/datadir.h). Static string. */
 static const char *default_reference(void)
 {
     static char buf[4096];
     const char *rel = "data/calibration/megatron_throughput.csv";
-    const char *home = getenv("FACTORYSIM_HOME");
-    char exe[3000];
-    ssize_t k;
-    if (home && *home) {
-        snprintf(buf, sizeof buf, "%s/%s", home, rel);
-        return buf;
-    }
-    k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        char *s;
-        exe[k] = '\0';
-        s = strrchr(exe, '/');
-        if (s) {
-            *s = '\0';
-            s = strrchr(exe, '/');
-            if (s && strcmp(s, "/bin") == 0) {
-                *s = '\0';
-                snprintf(buf, sizeof buf, "%s/%s", exe, rel);
-                if (access(buf, R_OK) == 0)
-                    return buf;
-            }
-        }
-    }
-    return rel;
+    if (datadir_path(rel, buf, sizeof buf) != 0)
+        return rel; /* home too long: name the file at least */
+    return buf;
 }
 
 static const char *basename_of(const char *p)

@@ -290,16 +290,6 @@ static void test_catalog_load_errors_name_file_and_line(void **state)
     assert_non_null(strstr(e.msg, "got -700"));
 }
 
-static void test_catalog_default_dir_honours_home(void **state)
-{
-    (void)state;
-    setenv("FACTORYSIM_HOME", "/opt/fsim", 1);
-    assert_string_equal(catalog_default_dir(), "/opt/fsim/models");
-    unsetenv("FACTORYSIM_HOME");
-    /* The test binary is not beside a models/ folder: falls back. */
-    assert_string_equal(catalog_default_dir(), "models");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,7 +303,6 @@ int main(void)
         cmocka_unit_test(test_catalog_names_lists_valid_ones),
         cmocka_unit_test(test_catalog_clone_is_deep),
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),
-        cmocka_unit_test(test_catalog_default_dir_honours_home),
     };
     return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }
