@@ -2,7 +2,7 @@
  * training throughput checked row by row against the Exemplar bar (95% of
  * the published reference row, else of the calibrated model's prediction),
  * with the compute-or-communication diagnosis of models/exemplar.h. The
- * reference table defaults to models/reference/megatron_throughput.csv. */
+ * reference table defaults to data/calibration/megatron_throughput.csv. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
+#include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"
 #include "sim/mem.h"
@@ -37,41 +38,19 @@ static const char exemplar_help[] =
     "\n"
     "Options:\n"
     "  --reference FILE     published reference rows (default: the copy in\n"
-    "                       models/reference/megatron_throughput.csv)\n"
+    "                       data/calibration/megatron_throughput.csv)\n"
     "  --calibration FILE   calibration file (default: built-in)\n"
     "  --format F           table (default), json or csv\n"
     "  -h, --help           this help\n";
 
-/* $FACTORYSIM_HOME/models/reference/..., else beside the executable's bin/,
- * else relative to the working directory (as tp_model_default_path). */
+/* The copy in the data home (io/datadir.h). Static string. */
 static const char *default_reference(void)
 {
     static char buf[4096];
-    const char *rel = "models/reference/megatron_throughput.csv";
-    const char *home = getenv("FACTORYSIM_HOME");
-    char exe[3000];
-    ssize_t k;
-    if (home && *home) {
-        snprintf(buf, sizeof buf, "%s/%s", home, rel);
-        return buf;
-    }
-    k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        char *s;
-        exe[k] = '\0';
-        s = strrchr(exe, '/');
-        if (s) {
-            *s = '\0';
-            s = strrchr(exe, '/');
-            if (s && strcmp(s, "/bin") == 0) {
-                *s = '\0';
-                snprintf(buf, sizeof buf, "%s/%s", exe, rel);
-                if (access(buf, R_OK) == 0)
-                    return buf;
-            }
-        }
-    }
-    return rel;
+    const char *rel = "data/calibration/megatron_throughput.csv";
+    if (datadir_path(rel, buf, sizeof buf) != 0)
+        return rel; /* home too long: name the file at least */
+    return buf;
 }
 
 static const char *basename_of(const char *p)
@@ -346,7 +325,7 @@ int cmd_exemplar(int argc, char **argv)
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
     ref_shown = ref_path ? ref_path
-                         : "built-in models/reference/megatron_throughput.csv";
+                         : "built-in data/calibration/megatron_throughput.csv";
     if (!ref_path)
         ref_path = default_reference();
     sim_err_clear(&err);

@@ -10,39 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "io/cfg.h"
+#include "io/datadir.h"
 #include "sim/mem.h"
 
 const char *tp_model_default_path(void)
 {
     static char buf[4096];
-    const char *home = getenv("FACTORYSIM_HOME");
-    if (home && *home) {
-        snprintf(buf, sizeof buf, "%s/models/calibration.cfg", home);
-        return buf;
-    }
-    {
-        char exe[3000];
-        ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (k > 0) {
-            char *s;
-            exe[k] = '\0';
-            s = strrchr(exe, '/');
-            if (s) {
-                *s = '\0';
-                s = strrchr(exe, '/');
-                if (s && strcmp(s, "/bin") == 0) {
-                    *s = '\0';
-                    snprintf(buf, sizeof buf, "%s/models/calibration.cfg", exe);
-                    if (access(buf, R_OK) == 0)
-                        return buf;
-                }
-            }
-        }
-    }
-    return "models/calibration.cfg";
+    if (datadir_path("models/calibration.cfg", buf, sizeof buf) != 0)
+        return "models/calibration.cfg"; /* home too long: say where */
+    return buf;
 }
 
 /* The top level and each group's keys: exactly those tp_model_save writes.

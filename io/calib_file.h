@@ -27,9 +27,8 @@
  * defaults, are refused). */
 #define TP_CALIB_FILE_VERSION 2
 
-/* Path of the built-in calibration: $FACTORYSIM_HOME/models/calibration.cfg
- * if set, else models/calibration.cfg beside the executable's bin/ (through
- * /proc/self/exe), else "models/calibration.cfg". Static string. */
+/* Path of the built-in calibration: models/calibration.cfg in the data home
+ * (io/datadir.h). Static string. */
 const char *tp_model_default_path(void);
 
 /* Reads path into *out (OUT, caller frees with tp_model_free). Every command

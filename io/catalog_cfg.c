@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io/datadir.h"
 #include "models/catalog_int.h"
 #include "models/flops.h"
 
@@ -694,11 +695,16 @@ int catalog_load(const char *dir, catalog **out, sim_err *err)
                                         "modules", "sources", NULL};
     catalog *c;
     int rc = SIM_OK;
+    char home_models[1024];
 
     *out = NULL;
     sim_err_clear(err);
-    if (!dir)
-        dir = catalog_default_dir();
+    if (!dir) {
+        if (datadir_path("models", home_models, sizeof home_models) != 0)
+            return sim_err_set(err, SIM_EIO, home_models, 0,
+                               "data home path too long");
+        dir = home_models;
+    }
     c = catalog_new();
     for (int k = 0; files[k] && rc == SIM_OK; k++) {
         char path[1200];

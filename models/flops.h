@@ -1,7 +1,7 @@
 /* models/flops.h: model FLOPs and GEMM shapes of one LLM training token.
  *
  * The one FLOPs formula factorysim uses (docs/throughput-model.md §1): the
- * Megatron-LM causal accounting of ../shared/data/facts.md §6.1, that is
+ * Megatron-LM causal accounting of data/facts/facts.md §6.1, that is
  * 3 x forward (forward + data gradient + weight gradient), every GEMM counted
  * as 2*K*N per token, self-attention scores over the causal half (s/2 keys
  * on average), routed experts counted top-k only, plus Megatron's hybrid

@@ -5,7 +5,7 @@
  * MXFP8, NVFP4, ...). Each maps to exactly one num_fmt (models/gpu.h), whose
  * dense peak the throughput model scales, plus a recipe id that carries the
  * recipe's own quantization overheads (scaling granularity). Every label
- * found in ../shared/data/calibration/megatron_throughput.csv is mapped
+ * found in data/calibration/megatron_throughput.csv is mapped
  * explicitly in precision.c; matching is case-insensitive and exact.
  */
 #ifndef MODELS_PRECISION_H

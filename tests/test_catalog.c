@@ -59,7 +59,7 @@ static int split(char *line, char **f, int n)
 
 static void test_catalog_gpus_match_gpu_specs_csv(void **state)
 {
-    FILE *f = fopen("../shared/data/gpu_specs.csv", "r");
+    FILE *f = fopen("data/catalog/gpu_specs.csv", "r");
     char line[8192];
     int checked = 0;
     (void)state;
@@ -119,7 +119,7 @@ static void test_catalog_vera_rubin_is_announced_and_filled(void **state)
 
 static void test_catalog_every_models_csv_row_by_name(void **state)
 {
-    FILE *f = fopen("../shared/data/calibration/models.csv", "r");
+    FILE *f = fopen("data/catalog/models.csv", "r");
     char line[16384];
     int rows = 0;
     (void)state;
@@ -291,16 +291,6 @@ static void test_catalog_load_errors_name_file_and_line(void **state)
     assert_non_null(strstr(e.msg, "got -700"));
 }
 
-static void test_catalog_default_dir_honours_home(void **state)
-{
-    (void)state;
-    setenv("FACTORYSIM_HOME", "/opt/fsim", 1);
-    assert_string_equal(catalog_default_dir(), "/opt/fsim/models");
-    unsetenv("FACTORYSIM_HOME");
-    /* The test binary is not beside a models/ folder: falls back. */
-    assert_string_equal(catalog_default_dir(), "models");
-}
-
 /* flops.h FLOPS_PARAMS_REL_TOL: every bundled model's architecture gives a
  * parameter count within the tolerance of its stated total, and the
  * measured spread (0.963 Llama 2 7B .. 1.068 Nemotron 8B) is what the
@@ -342,7 +332,6 @@ int main(void)
         cmocka_unit_test(
             test_catalog_every_model_architecture_gives_its_stated_total),
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),
-        cmocka_unit_test(test_catalog_default_dir_honours_home),
     };
     return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }

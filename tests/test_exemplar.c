@@ -1,6 +1,6 @@
 /* tests/test_exemplar.c: promises of models/exemplar.h on the committed
  * calibration (models/calibration.cfg) and reference table
- * (models/reference/megatron_throughput.csv), and the `exemplar` command's
+ * (data/calibration/megatron_throughput.csv), and the `exemplar` command's
  * outputs and error paths. Measured rows are made from published rows by
  * slowing the model's own compute (or communication) by a known factor, so
  * the right diagnosis is known. */
@@ -18,7 +18,7 @@
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
 
-#define REF_CSV "models/reference/megatron_throughput.csv"
+#define REF_CSV "data/calibration/megatron_throughput.csv"
 
 typedef struct fixture {
     catalog *cat;

@@ -24,7 +24,7 @@
 
 #include "tests/cli_util.h"
 
-#define TP_CSV "../shared/data/calibration/megatron_throughput.csv"
+#define TP_CSV "data/calibration/megatron_throughput.csv"
 #define SMALL_RUN "run tests/data/run/grid-one-job.cfg --format csv"
 #define BIG_RUN                                                                \
     "run scenarios/nevada-solar.cfg --replications 2 --series all --format "   \
