@@ -52,6 +52,16 @@ int cli_double(const char *cmd, const char *opt, const char *s, double lo,
  * (a mask of cli_format). Returns the format, or -1 after a usage error. */
 int cli_format_parse(const char *cmd, const char *s, int allowed);
 
+/* The one rule for output paths (issue 12): every command creates the
+ * missing folders of every output path it is given, as `mkdir -p`, just
+ * before it writes. With is_dir 0, path names a file and its parent
+ * folders are made; with is_dir 1, path itself is a folder and is made too.
+ * An existing folder is fine; a component that exists but is not a folder,
+ * or a folder that cannot be made, is an error naming that folder and the
+ * reason. Folders made before a failure stay (as with mkdir -p).
+ * Errors: SIM_EIO (file = path). */
+int cli_make_dirs(const char *path, int is_dir, sim_err *err);
+
 /* Resets getopt so a command can parse its own argv. */
 void cli_getopt_reset(void);
 

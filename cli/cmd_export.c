@@ -9,6 +9,7 @@
  * print with 15 significant digits, NAN as an empty CSV cell or JSON null.
  * With --out the file is written whole or not at all (temporary + rename).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -533,9 +534,11 @@ int cmd_export(int argc, char **argv)
         char tmp[1100];
         FILE *f;
         snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        if (!(f = fopen(tmp, "wb"))) {
-            rc = sim_err_set(&err, SIM_EIO, out, 0,
-                             "cannot write file (does the folder exist?)");
+        if ((rc = cli_make_dirs(out, 0, &err)) != SIM_OK) {
+            /* err says which folder and why */
+        } else if (!(f = fopen(tmp, "wb"))) {
+            rc = sim_err_set(&err, SIM_EIO, out, 0, "cannot write file: %s",
+                             strerror(errno));
         } else {
             rc = export_to(f, d, what, run_id, fmt == CLI_FMT_JSON, with_times,
                            &err);

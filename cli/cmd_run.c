@@ -165,7 +165,7 @@ int cmd_run(int argc, char **argv)
         climate_load_for_scenario(s, &wx, &err) != SIM_OK ||
         (calib ? tp_model_load(calib, &tp, &err)
                : tp_model_default(&tp, &err)) != SIM_OK ||
-        (db_path && (run_store_prepare_dir(db_path, &err) != SIM_OK ||
+        (db_path && (cli_make_dirs(db_path, 0, &err) != SIM_OK ||
                      db_open(db_path, &d, &err) != SIM_OK))) {
         rc = cli_report(&err);
         goto done;
