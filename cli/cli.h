@@ -1,7 +1,10 @@
 /* cli/cli.h: what every command shares: the command table, exit codes,
  * strict number parsing for options, and the output format option.
  *
- * Exit status: 0 success, 1 any error, 2 a usage error (STYLE, issue 2).
+ * Exit status: 0 success, 1 any error, 2 a usage error (STYLE, issue 2),
+ * and for pass/fail commands (`exemplar`, issue 12.7) 3 when the check ran
+ * and something failed. An error outranks a failure: a row that could not
+ * be judged gives 1 even when another row failed.
  * Commands print their errors as "factorysim: ..." on stderr and results
  * on stdout.
  */
@@ -12,7 +15,12 @@
 
 #include "sim/err.h"
 
-enum { CLI_EXIT_OK = 0, CLI_EXIT_ERR = 1, CLI_EXIT_USAGE = 2 };
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_ERR = 1,
+    CLI_EXIT_USAGE = 2,
+    CLI_EXIT_FAILED = 3 /* a pass/fail check ran and did not pass */
+};
 
 enum cli_format { CLI_FMT_TABLE = 1, CLI_FMT_JSON = 2, CLI_FMT_CSV = 4 };
 
