@@ -130,6 +130,32 @@ static void test_run_cli_stores_runs(void **state)
     remove(args);
 }
 
+/* The run header gives solar capacity as DC (capacity_mw as written) and
+ * as AC (the inverter limit, DC / dc_ac_ratio), in the table and JSON. */
+static void test_run_cli_header_gives_solar_dc_and_ac(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--set energy.solar.capacity_mw=40 "
+                            "--set energy.solar.dc_ac_ratio=1.25",
+                            a, sizeof a, NULL, 0),
+                     0);
+    assert_non_null(strstr(a, "\nsolar 40.00 MW DC (capacity_mw as written), "
+                              "32.00 MW AC (inverter limit, DC/AC 1.25)\n"));
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--set energy.solar.capacity_mw=40 "
+                            "--set energy.solar.dc_ac_ratio=1.25 --format json",
+                            a, sizeof a, NULL, 0),
+                     0);
+    assert_non_null(strstr(a, "\"capacity_dc_w\": 40000000.0"));
+    assert_non_null(strstr(a, "\"capacity_ac_w\": 32000000.0"));
+    /* A site without solar has no solar line. */
+    assert_int_equal(
+        fs_run("run tests/data/run/backfill.cfg --no-db", a, sizeof a, NULL, 0),
+        0);
+    assert_null(strstr(a, "\nsolar "));
+}
+
 int main(void)
 {
     const struct CMUnitTest run_cli_tests[] = {
@@ -137,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_run_cli_json_contract),
         cmocka_unit_test(test_run_cli_errors),
         cmocka_unit_test(test_run_cli_stores_runs),
+        cmocka_unit_test(test_run_cli_header_gives_solar_dc_and_ac),
     };
     return cmocka_run_group_tests_name("run_cli", run_cli_tests, NULL, NULL);
 }
