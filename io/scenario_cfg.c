@@ -741,8 +741,7 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
     if (!s->energy.solar.present && !s->energy.geothermal.present &&
-        !s->energy.hydro.present &&
-        !(s->energy.grid.present && s->energy.grid.import_limit_w > 0))
+        !s->energy.hydro.present && !scenario_grid_connected(s))
         return cfg_fail(r, g, NULL,
                         "no source of energy (expected solar, "
                         "geothermal, hydro or a grid import limit above 0; "

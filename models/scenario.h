@@ -263,6 +263,11 @@ const char *scenario_resolved_text(const scenario *s);
 /* Total GPUs the site will ever have of GPU type gpu (NULL = all types). */
 int64_t scenario_gpus(const scenario *s, const gpu_spec *gpu);
 
+/* 1 when the site can import grid energy: a grid group with an import
+ * limit above 0. A grid group with import_limit_mw = 0 is an islanded
+ * (off-grid) site, exactly as one without a grid group. */
+int scenario_grid_connected(const scenario *s);
+
 /* Total IT power of the hosted systems at their max rating [W]. */
 double scenario_it_power_w(const scenario *s);
 
