@@ -33,14 +33,20 @@ static const char exemplar_help[] =
     "communication, that reproduces the measured step times of all rows on\n"
     "the same GPU type, taken to be one cluster (one row alone cannot tell;\n"
     "it is then attributed to the smaller change, marked basis 'row'). A row\n"
-    "that cannot be handled gets blank results, a FILE:LINE reason on stderr\n"
-    "and exit status 1.\n"
+    "that cannot be handled gets blank results and a FILE:LINE reason on\n"
+    "stderr.\n"
+    "\n"
+    "Exit status: 0 when every row passed (inconclusive rows count as passed\n"
+    "unless --strict); 3 when any row failed (or, with --strict, was\n"
+    "inconclusive); 1 when any row could not be judged (an error outranks a\n"
+    "failure); 2 on a usage error.\n"
     "\n"
     "Options:\n"
     "  --reference FILE     published reference rows (default: the copy in\n"
     "                       data/calibration/megatron_throughput.csv)\n"
     "  --calibration FILE   calibration file (default: built-in)\n"
     "  --format F           table (default), json or csv\n"
+    "  --strict             an inconclusive row fails the check (exit 3)\n"
     "  -h, --help           this help\n";
 
 /* The copy in the data home (io/datadir.h). Static string. */
@@ -282,11 +288,13 @@ int cmd_exemplar(int argc, char **argv)
         {"reference", required_argument, NULL, 'r'},
         {"calibration", required_argument, NULL, 'C'},
         {"format", required_argument, NULL, 'f'},
+        {"strict", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown;
-    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
+    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK, strict = 0;
+    size_t n_fail = 0, n_inconclusive = 0;
     catalog *cat = NULL;
     tp_model *m = NULL;
     csvt *t = NULL, *rt = NULL;
@@ -311,6 +319,9 @@ int cmd_exemplar(int argc, char **argv)
                                    CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
+            break;
+        case 'S':
+            strict = 1;
             break;
         case 'h':
             fputs(exemplar_help, stdout);
@@ -358,7 +369,13 @@ int cmd_exemplar(int argc, char **argv)
             continue;
         }
         done[i] = 1;
+        n_fail += ex[i].verdict == EXEMPLAR_FAIL;
+        n_inconclusive += ex[i].verdict == EXEMPLAR_INCONCLUSIVE;
     }
+    /* The verdict of the whole check (cli.h): an unjudged row (rc already
+     * 1) outranks a failing one, which outranks an inconclusive one. */
+    if (rc == CLI_EXIT_OK && (n_fail > 0 || (strict && n_inconclusive > 0)))
+        rc = CLI_EXIT_FAILED;
     exemplar_diagnose(m, ex, done, n, &groups, &ng);
     cs = sim_xcalloc(n ? n : 1, sizeof *cs);
     for (size_t i = 0; i < n; i++)

@@ -68,7 +68,7 @@ int cmd_merge(int argc, char **argv)
         return cli_usage_error(cmd, "--db OUT.db is required");
     if (optind >= argc)
         return cli_usage_error(cmd, "no input database given");
-    if (run_store_prepare_dir(out_path, &err) != SIM_OK ||
+    if (cli_make_dirs(out_path, 0, &err) != SIM_OK ||
         db_open(out_path, &d, &err) != SIM_OK)
         return cli_report(&err);
     for (int i = optind; i < argc; i++) {

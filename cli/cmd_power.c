@@ -300,7 +300,8 @@ int cmd_power(int argc, char **argv)
         ret = cli_report(&err);
         goto out;
     }
-    if (steps && write_steps(steps, sp, &err) != SIM_OK) {
+    if (steps && (cli_make_dirs(steps, 0, &err) != SIM_OK ||
+                  write_steps(steps, sp, &err) != SIM_OK)) {
         ret = cli_report(&err);
         goto out;
     }

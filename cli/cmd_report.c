@@ -40,7 +40,8 @@ static const char report_help[] =
     "Options:\n"
     "  --db FILE        results database (default output/factorysim.db)\n"
     "  --run ID         run to report (default: the latest)\n"
-    "  --out DIR        output folder (required, must exist and be writable)\n"
+    "  --out DIR        output folder (required; made if missing, as mkdir "
+    "-p)\n"
     "  --format F       chart format: png (default), svg or pdf\n"
     "  --metric NAME    sweep chart metric: site.NAME or JOB.NAME (default: "
     "the\n"
@@ -600,11 +601,6 @@ int cmd_report(int argc, char **argv)
     if (!dir)
         return cli_usage_error(cmd, "--out DIR is required");
     sim_err_clear(&err);
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return cli_error("%s: output folder does not exist (create it first)",
-                         dir);
-    if (access(dir, W_OK) != 0)
-        return cli_error("%s: output folder is not writable", dir);
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
@@ -620,6 +616,16 @@ int cmd_report(int argc, char **argv)
                                "--metric/--by chart a sweep; run %" PRId64
                                " is not a sweep case",
                                run_id);
+    }
+    /* The folder is made only once the inputs are known good, so a bad
+     * --run or database leaves nothing behind. */
+    if (cli_make_dirs(dir, 1, &err) != SIM_OK || stat(dir, &sb) != 0 ||
+        !S_ISDIR(sb.st_mode) || access(dir, W_OK) != 0) {
+        db_close(d);
+        db_run_free(r);
+        return err.code != SIM_OK
+                   ? cli_report(&err)
+                   : cli_error("%s: output folder is not writable", dir);
     }
     memset(&cl, 0, sizeof cl);
     rc = draw_charts(r, dir, ext, &cl, &err);

@@ -513,7 +513,7 @@ int cmd_sweep(int argc, char **argv)
         grid_text = sweep_grid_text(g);
         sweep_key_of(sweep_key, scenario_resolved_text(base), grid_text,
                      calib_bytes, calib_n, &c);
-        if ((setup = run_store_prepare_dir(db_path, &err)) == SIM_OK)
+        if ((setup = cli_make_dirs(db_path, 0, &err)) == SIM_OK)
             setup = db_open(db_path, &d, &err);
     }
     if (setup != SIM_OK)

@@ -742,8 +742,7 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
     if (!s->energy.solar.present && !s->energy.geothermal.present &&
-        !s->energy.hydro.present &&
-        !(s->energy.grid.present && s->energy.grid.import_limit_w > 0))
+        !s->energy.hydro.present && !scenario_grid_connected(s))
         return cfg_fail(r, g, NULL,
                         "no source of energy (expected solar, "
                         "geothermal, hydro or a grid import limit above 0; "
@@ -873,6 +872,13 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             return cfg_fail(r, e, NULL,
                             "wrong type (expected a group { name "
                             "= \"...\"; model = \"...\"; ... })");
+        /* Where the job was written, for checks made after loading (the
+         * throughput query, the fabric groups: cli/run_check.c). */
+        snprintf(j->src_file, sizeof j->src_file, "%s", cfg_file(r, e));
+        j->src_line = cfg_line(e);
+        j->gpus_line = config_setting_get_member(e, "gpus")
+                           ? cfg_line(config_setting_get_member(e, "gpus"))
+                           : j->src_line;
         if ((rc = cfg_check_keys(r, e, keys)) != SIM_OK ||
             (rc = cfg_string(r, e, "name", 1, NULL, j->name, sizeof j->name)) !=
                 SIM_OK ||

@@ -474,7 +474,7 @@ static void test_exemplar_cli_seed_moe_slow_is_communication(void **state)
     assert_int_equal(
         fs_run("exemplar tests/data/exemplar_seed_moe_slow.csv --format csv",
                out, sizeof out, err, sizeof err),
-        0);
+        3);
     assert_non_null(strstr(out, "\n2,DeepSeek-V3 671B,"));
     assert_non_null(strstr(out, ",0.8700,fail,"));
     assert_non_null(strstr(out, ",0.8750,fail,"));
@@ -493,7 +493,7 @@ static void test_exemplar_cli_uniform_slow_is_compute(void **state)
     assert_int_equal(
         fs_run("exemplar tests/data/exemplar_uniform_slow.csv --format csv",
                out, sizeof out, err, sizeof err),
-        0);
+        3);
     for (p = out; (p = strstr(p, ",fail,")) != NULL; p++)
         n++;
     assert_int_equal(n, 5);
@@ -501,6 +501,54 @@ static void test_exemplar_cli_uniform_slow_is_compute(void **state)
     for (p = out, n = 0; (p = strstr(p, ",compute,group,")) != NULL; p++)
         n++;
     assert_int_equal(n, 5);
+}
+
+/* Checks exit like checks (issue 12.7): 0 every row passed, 3 a row
+ * failed, 1 a row could not be judged (even beside a failing one), 2 on
+ * usage; inconclusive rows give 0 unless --strict (then 3). */
+static void test_exemplar_cli_exits_0_pass_3_fail_1_error(void **state)
+{
+    static char out[65536], err[8192];
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_all_pass.csv", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "1 rows: 1 pass, 0 fail"));
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_one_fail.csv", out,
+                            sizeof out, err, sizeof err),
+                     3);
+    assert_non_null(strstr(out, "3 rows: 1 pass, 1 fail, 1 inconclusive"));
+    assert_string_equal(err, "");
+    /* exemplar_measured.csv has a failing row and rows it cannot judge. */
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_measured.csv", out,
+                            sizeof out, err, sizeof err),
+                     1);
+    assert_non_null(strstr(out, "1 fail"));
+    assert_int_equal(fs_run("exemplar --bogus tests/data/exemplar_all_pass.csv",
+                            out, sizeof out, err, sizeof err),
+                     2);
+}
+
+static void test_exemplar_cli_inconclusive_passes_unless_strict(void **state)
+{
+    static char out[65536], err[8192];
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_inconclusive.csv",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "inconclusive"));
+    assert_int_equal(
+        fs_run("exemplar --strict tests/data/exemplar_inconclusive.csv", out,
+               sizeof out, err, sizeof err),
+        3);
+    assert_int_equal(
+        fs_run("exemplar --strict tests/data/exemplar_all_pass.csv", out,
+               sizeof out, err, sizeof err),
+        0);
+    assert_int_equal(
+        fs_run("exemplar --help", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "--strict"));
+    assert_non_null(strstr(out, "3 when any row failed"));
 }
 
 int main(void)
@@ -525,6 +573,8 @@ int main(void)
         cmocka_unit_test(test_exemplar_cli_reference_option_and_json),
         cmocka_unit_test(test_exemplar_cli_seed_moe_slow_is_communication),
         cmocka_unit_test(test_exemplar_cli_uniform_slow_is_compute),
+        cmocka_unit_test(test_exemplar_cli_exits_0_pass_3_fail_1_error),
+        cmocka_unit_test(test_exemplar_cli_inconclusive_passes_unless_strict),
     };
     return cmocka_run_group_tests_name("exemplar", tests, setup, teardown);
 }

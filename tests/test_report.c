@@ -247,10 +247,12 @@ static void test_report_errors_are_clear(void **state)
     char p[500];
     FILE *f;
     (void)state;
-    assert_int_equal(run("report --db %s --out %s/missing-folder", dbp, dir),
-                     1);
-    assert_non_null(
-        strstr(err, "missing-folder: output folder does not exist"));
+    /* A missing output folder is made (issue 12.6); one under a file
+     * cannot be. */
+    assert_int_equal(run("report --db %s --out %s/missing/folder", dbp, dir),
+                     0);
+    assert_int_equal(run("report --db %s --out %s/x", dbp, dbp), 1);
+    assert_non_null(strstr(err, "cannot create the folder"));
     assert_int_equal(run("report --db %s --out %s", dbp, dbp), 1); /* a file */
     assert_int_equal(run("report --db %s --run 99 --out %s", dbp, dir), 1);
     assert_non_null(strstr(err, "no run with id 99"));
@@ -405,6 +407,40 @@ static void test_export_same_seed_gives_same_bytes(void **state)
     assert_int_equal(run("export --db %s --what runs --run 1", dbp), 2);
 }
 
+/* export --what runs --with-ids shows the id that report --run and
+ * export --run take (issue 12.8): the row of seed 43 carries id N, and
+ * run N exported by id is the run of seed 43. Not shown by default. */
+static void test_export_with_ids_shows_the_run_id_report_takes(void **state)
+{
+    const char *row;
+    long id = -1;
+    (void)state;
+    assert_int_equal(run("export --db %s --what runs", dbp), 0);
+    assert_null(strstr(out, "run_id"));
+    assert_int_equal(run("export --db %s --what runs --with-ids", dbp), 0);
+    assert_true(strncmp(out, "run_id,scenario,config_hash,seed,", 33) == 0);
+    assert_null(strstr(out, "created_utc"));
+    /* Find the row whose seed (fourth column) is 43. */
+    for (row = strchr(out, '\n'); row && row[1]; row = strchr(row + 1, '\n')) {
+        char sc[64], hash[64];
+        long rid, seed;
+        if (sscanf(row + 1, "%ld,%63[^,],%63[^,],%ld,", &rid, sc, hash,
+                   &seed) == 4 &&
+            seed == 43)
+            id = rid;
+    }
+    assert_true(id >= 1);
+    assert_int_equal(
+        run("export --db %s --what jobs --run %ld --format json", dbp, id), 0);
+    assert_non_null(strstr(out, "\"seed\": 43"));
+    assert_int_equal(
+        run("report --db %s --run %ld --out %s/by-id", dbp, id, dir), 0);
+    /* JSON carries it too, as run_id. */
+    assert_int_equal(
+        run("export --db %s --what runs --with-ids --format json", dbp), 0);
+    assert_non_null(strstr(out, "\"run_id\": 2"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_export_json_reads_back),
         cmocka_unit_test(test_export_timeseries_csv_has_every_step),
         cmocka_unit_test(test_export_same_seed_gives_same_bytes),
+        cmocka_unit_test(test_export_with_ids_shows_the_run_id_report_takes),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }
