@@ -132,7 +132,7 @@ int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
 static void table_row(FILE *f, const resfield *d, stat_summary s)
 {
     double v[6] = {s.mean, s.p10, s.p50, s.p90, s.min, s.max};
-    fprintf(f, "  %-36s %-12s", d->label, d->unit);
+    fprintf(f, "  %-36s %-12s", d->label, d->disp_unit);
     for (int k = 0; k < 6; k++) {
         if (!isfinite(v[k]))
             fprintf(f, " %11s", "-");

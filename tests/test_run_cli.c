@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include "models/resfield.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
 
@@ -134,6 +135,42 @@ static void test_run_cli_stores_runs(void **state)
 
 /* The run header gives solar capacity as DC (capacity_mw as written) and
  * as AC (the inverter limit, DC / dc_ac_ratio), in the table and JSON. */
+/* The run table shows every run-output field of models/resfield.c under its
+ * label, in its display unit, and the JSON names it by its display name:
+ * the table, the JSON and the unit column come from the one field table. */
+static void test_run_cli_every_field_in_its_display_unit(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--replications 2",
+                            a, sizeof a, NULL, 0),
+                     0);
+    for (int t = 0; t < 2; t++) {
+        const resfield *fs = t ? resfield_site : resfield_job;
+        size_t n = t ? resfield_n_site : resfield_n_job;
+        for (size_t i = 0; i < n; i++) {
+            char want[120];
+            if (!(fs[i].outputs & RESFIELD_RUN))
+                continue;
+            snprintf(want, sizeof want, "\n  %-36s %-12s", fs[i].label,
+                     fs[i].disp_unit);
+            if (!strstr(a, want))
+                fail_msg("run table lacks '%s' in %s", fs[i].label,
+                         fs[i].disp_unit);
+        }
+    }
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--replications 2 --format json",
+                            b, sizeof b, NULL, 0),
+                     0);
+    for (size_t i = 0; i < resfield_n_site; i++) {
+        char want[120];
+        snprintf(want, sizeof want, "\"%s\": {", resfield_site[i].disp_name);
+        if (!strstr(b, want))
+            fail_msg("run JSON lacks %s", want);
+    }
+}
+
 static void test_run_cli_header_gives_solar_dc_and_ac(void **state)
 {
     (void)state;
@@ -255,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_run_cli_errors),
         cmocka_unit_test(test_run_cli_stores_runs),
         cmocka_unit_test(test_run_cli_header_gives_solar_dc_and_ac),
+        cmocka_unit_test(test_run_cli_every_field_in_its_display_unit),
         cmocka_unit_test(
             test_check_and_run_refuse_a_job_larger_than_every_fabric_group),
         cmocka_unit_test(test_check_and_run_refuse_a_layout_that_cannot_fit),
