@@ -186,6 +186,7 @@ _bench: $(BIN)/factorysim
 # check they are current).
 docs: $(BIN)/factorysim
 	@sh docs/regen.sh docs/results-schema.md $(BIN)/factorysim schema
+	@sh docs/regen.sh docs/scenario-reference.md $(BIN)/factorysim schema --scenario
 
 # The README's main-job command.
 demo: deps

@@ -14,6 +14,7 @@
 
 static const char schema_help[] =
     "Usage: factorysim schema [--format markdown|json]\n"
+    "       factorysim schema --scenario\n"
     "       factorysim schema --upgrade FILE\n"
     "\n"
     "Prints every result field: its database and export name with the SI\n"
@@ -29,6 +30,8 @@ static const char schema_help[] =
     "Options:\n"
     "  --format F      markdown (default) or json\n"
     "  --upgrade FILE  upgrade the results database FILE in place\n"
+    "  --scenario      print every scenario key instead (Markdown): type,\n"
+    "                  unit, default, the enforced range, example, meaning\n"
     "  -h, --help      this help\n";
 
 int cmd_schema(int argc, char **argv)
@@ -36,10 +39,11 @@ int cmd_schema(int argc, char **argv)
     static const struct option opts[] = {
         {"format", required_argument, NULL, 'f'},
         {"upgrade", required_argument, NULL, 'u'},
+        {"scenario", no_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int json = 0, o;
+    int json = 0, scen = 0, o;
     const char *upgrade = NULL;
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
@@ -52,6 +56,9 @@ int cmd_schema(int argc, char **argv)
                                        "--format %s: expected markdown or "
                                        "json",
                                        optarg);
+            break;
+        case 's':
+            scen = 1;
             break;
         case 'u':
             upgrade = optarg;
@@ -82,6 +89,11 @@ int cmd_schema(int argc, char **argv)
             return cli_report(&err);
         db_close(d);
         printf("%s: schema version %d\n", upgrade, DB_SCHEMA_VERSION);
+        return CLI_EXIT_OK;
+    }
+    if (scen) {
+        if (fielddoc_scenario_md(stdout) != SIM_OK)
+            return cli_error("writing to standard output failed");
         return CLI_EXIT_OK;
     }
     if ((json ? fielddoc_results_json(stdout) : fielddoc_results_md(stdout)) !=

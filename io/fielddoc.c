@@ -3,9 +3,13 @@
  * beyond the JSON tree. */
 #include "io/fielddoc.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "io/db.h"
 #include "io/json.h"
 #include "models/resfield.h"
+#include "models/scenkeys.h"
 #include "sim/err.h"
 
 static const char *sql_type(const resfield *f)
@@ -91,4 +95,64 @@ int fielddoc_results_json(FILE *f)
     rc = jv_write(root, f, 1);
     jv_free(root);
     return rc;
+}
+
+static const char *const key_type_name[] = {
+    "number", "integer", "bool",    "string", "name",
+    "date",   "path",    "numbers", "group",  "list"};
+
+/* Writes x as the table writes bounds: %g, and 2^63-1 by name. */
+static void bound(FILE *f, double x)
+{
+    if (x >= 9.2e18)
+        fputs("2^63-1", f);
+    else
+        fprintf(f, "%g", x);
+}
+
+int fielddoc_scenario_md(FILE *f)
+{
+    char group[300] = "-";
+    for (size_t i = 0; i < scen_n_keys; i++) {
+        const scen_key *k = &scen_keys[i];
+        const char *dot = strrchr(k->path, '.');
+        char g[300];
+        size_t gl = dot ? (size_t)(dot - k->path) : 0;
+        snprintf(g, sizeof g, "%.*s", (int)gl, k->path);
+        if ((k->type == SK_GROUP || k->type == SK_LIST) && dot) {
+            /* A nested group heads its own table: "what it is; rule". */
+            snprintf(group, sizeof group, "%s%s", k->path,
+                     k->type == SK_LIST ? ".[]" : "");
+            fprintf(f, "\n### `%s`\n\n%s%s%s%s%s.\n\n", group, k->meaning,
+                    *k->rule ? "; " : "", k->rule,
+                    k->required ? "; required" : "",
+                    *k->def_text ? "; default: " : "");
+            if (*k->def_text)
+                fprintf(f, "%s.\n\n", k->def_text);
+            fputs("| key | type | unit | default | range | example | "
+                  "meaning |\n|---|---|---|---|---|---|---|\n",
+                  f);
+            continue;
+        }
+        if (strcmp(g, group) != 0) {
+            snprintf(group, sizeof group, "%s", g);
+            fprintf(f, "%s### %s%s%s\n\n", i ? "\n" : "", gl ? "`" : "",
+                    gl ? g : "Top level", gl ? "`" : "");
+            fputs("| key | type | unit | default | range | example | "
+                  "meaning |\n|---|---|---|---|---|---|---|\n",
+                  f);
+        }
+        fprintf(f, "| `%s` | %s | %s | %s | ", dot ? dot + 1 : k->path,
+                key_type_name[k->type], k->unit,
+                k->required ? "required" : k->def_text);
+        if (!isnan(k->lo)) {
+            bound(f, k->lo);
+            fputs(" .. ", f);
+            bound(f, k->hi);
+            if (*k->rule)
+                fputs("; ", f);
+        }
+        fprintf(f, "%s | %s | %s |\n", k->rule, k->example, k->meaning);
+    }
+    return ferror(f) ? SIM_EIO : SIM_OK;
 }

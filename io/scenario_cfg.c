@@ -8,6 +8,7 @@
 #include "models/reliability.h"
 #include "models/scenario.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "io/catalog_cfg.h"
 #include "io/cfg.h"
+#include "models/scenkeys.h"
 #include "models/catalog_int.h"
 #include "models/climate.h"
 #include "sim/mem.h"
@@ -32,20 +34,84 @@
 
 /* Defaults that are this loader's own (documented as assumptions in
  * docs/scenario-reference.md). */
-#define DEF_STEP_MIN 15.0
-#define DEF_CKPT_WRITE_S 10.0 /* facts-more.md 6: async 0.5-10 s */
-#define DEF_RESTART_MIN 10.0  /* facts-more.md 6: FT-HSDP sync restart */
+/* Defaults that are not static numbers of models/scenkeys.c (read where a
+ * computed default needs them). */
 #define DEF_FABRIC_LATENCY_US 2.0
-#define DEF_INITIAL_SOC_PCT 50.0
+
+/* ---- every key through the key table (models/scenkeys.h) ----
+ *
+ * Ranges, whether a key is always required and static defaults come from
+ * the table; a call passes only what depends on the file (a key required
+ * in this branch, a default computed from the catalog or another key).
+ * A key the loader reads that the table lacks is a programming error,
+ * reported as one (tests/test_scenkeys.c reads every key). */
+static const scen_key *row(cfg_reader *r, const config_setting_t *g,
+                           const char *key)
+{
+    char path[300];
+    const scen_key *k;
+    size_t n;
+    cfg_path(g, path, sizeof path);
+    n = strlen(path);
+    snprintf(path + n, sizeof path - n, "%s%s", n ? "." : "", key);
+    k = scen_key_find(path);
+    if (!k)
+        cfg_fail(r, g, key,
+                 "internal error: key %s is not in models/scenkeys.c", path);
+    return k;
+}
+
+static double def_of(const scen_key *k, double def)
+{
+    return isnan(k->def) ? def : k->def;
+}
+
+/* long long of a table bound (2^63 as a double is past LLONG_MAX). */
+static long long ll_of(double x)
+{
+    return x >= 9.2e18 ? LLONG_MAX : x <= -9.2e18 ? LLONG_MIN : (long long)x;
+}
+
+static int num(cfg_reader *r, const config_setting_t *g, const char *key,
+               int req, double def, double scale, double *out)
+{
+    const scen_key *k = row(r, g, key);
+    if (!k)
+        return SIM_ECONFIG;
+    return cfg_double(r, g, key, req || k->required, def_of(k, def), k->lo,
+                      k->hi, scale, out);
+}
+
+static int geti64(cfg_reader *r, const config_setting_t *g, const char *key,
+                  int req, long long def, long long *out)
+{
+    const scen_key *k = row(r, g, key);
+    if (!k)
+        return SIM_ECONFIG;
+    return cfg_int(r, g, key, req || k->required,
+                   isnan(k->def) ? def : ll_of(k->def), ll_of(k->lo),
+                   ll_of(k->hi), out);
+}
 
 static int geti(cfg_reader *r, const config_setting_t *g, const char *key,
-                int req, long long def, long long lo, long long hi, int *out)
+                int req, long long def, int *out)
 {
     long long v;
-    int rc = cfg_int(r, g, key, req, def, lo, hi, &v);
+    int rc = geti64(r, g, key, req, def, &v);
     if (rc == SIM_OK)
         *out = (int)v;
     return rc;
+}
+
+static int nums(cfg_reader *r, const config_setting_t *g, const char *key,
+                int req, size_t n, size_t cap, double scale, double *out,
+                size_t *n_out)
+{
+    const scen_key *k = row(r, g, key);
+    if (!k)
+        return SIM_ECONFIG;
+    return cfg_doubles(r, g, key, req || k->required, n, cap, k->lo, k->hi,
+                       scale, out, n_out);
 }
 
 static void civil_from_days(int64_t z, char *buf, size_t n)
@@ -103,8 +169,7 @@ static int read_time(cfg_reader *r, const config_setting_t *g,
         return SIM_OK;
     }
     if (k) {
-        if ((rc = cfg_double(r, g, krel, 1, 0, 0, 1e12, scale_s, out)) !=
-            SIM_OK)
+        if ((rc = num(r, g, krel, 1, 0, scale_s, out)) != SIM_OK)
             return rc;
         if (*out >= sim->horizon_s)
             return cfg_fail(r, k, NULL,
@@ -137,13 +202,11 @@ static int read_simulation(cfg_reader *r, const config_setting_t *root,
         return cfg_fail(r, config_setting_get_member(g, "start_date"), NULL,
                         "not a date (got \"%s\", expected \"YYYY-MM-DD\")",
                         sim->start_date);
-    if ((rc = cfg_double(r, g, "horizon_days", 1, 0, 1.0 / 24, 36525, DAY_S,
-                         &sim->horizon_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "step_min", 0, DEF_STEP_MIN, 1.0 / 60, 1440,
-                         60.0, &sim->step_s)) != SIM_OK ||
-        (rc = cfg_int(r, g, "seed", 0, 1, 0, RNG_SEED_MAX, &seed)) != SIM_OK ||
-        (rc = geti(r, g, "replications", 0, 1, 1, 100000,
-                   &sim->replications)) != SIM_OK)
+    if ((rc = num(r, g, "horizon_days", 1, 0, DAY_S, &sim->horizon_s)) !=
+            SIM_OK ||
+        (rc = num(r, g, "step_min", 0, 0, 60.0, &sim->step_s)) != SIM_OK ||
+        (rc = geti64(r, g, "seed", 0, 1, &seed)) != SIM_OK ||
+        (rc = geti(r, g, "replications", 0, 1, &sim->replications)) != SIM_OK)
         return rc;
     if (sim->step_s > sim->horizon_s)
         return cfg_fail(r, g, "step_min",
@@ -204,16 +267,14 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
         memcpy(c->monthly_mean_c, cn->t_mean_c, sizeof c->monthly_mean_c);
         for (int m = 0; m < 12; m++)
             range += cn->t_range_k[m] / 12.0;
-        return cfg_double(r, g, "diurnal_range_k", 0, range, 0, 40, 1,
-                          &c->diurnal_range_k);
+        return num(r, g, "diurnal_range_k", 0, range, 1, &c->diurnal_range_k);
     }
     if (config_setting_get_member(g, "monthly_mean_c")) {
         c->kind = CLIMATE_NORMALS;
-        if ((rc = cfg_doubles(r, g, "monthly_mean_c", 1, 12, 12, -80, 60, 1,
-                              c->monthly_mean_c, NULL)) != SIM_OK)
+        if ((rc = nums(r, g, "monthly_mean_c", 1, 12, 12, 1, c->monthly_mean_c,
+                       NULL)) != SIM_OK)
             return rc;
-        return cfg_double(r, g, "diurnal_range_k", 1, 0, 0, 40, 1,
-                          &c->diurnal_range_k);
+        return num(r, g, "diurnal_range_k", 1, 0, 1, &c->diurnal_range_k);
     }
     if (config_setting_get_member(g, "diurnal_range_k"))
         return cfg_fail(r, g, "diurnal_range_k",
@@ -253,15 +314,13 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
         (rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_string(r, g, "name", 1, NULL, st->name, sizeof st->name)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "latitude_deg", 1, 0, -90, 90, 1,
-                         &st->latitude_deg)) != SIM_OK ||
-        (rc = cfg_double(r, g, "longitude_deg", 1, 0, -180, 180, 1,
-                         &st->longitude_deg)) != SIM_OK ||
-        (rc = cfg_double(r, g, "elevation_m", 0, 0, -500, 9000, 1,
-                         &st->elevation_m)) != SIM_OK ||
-        (rc = cfg_double(r, g, "utc_offset_h", 0,
-                         round(st->longitude_deg / 15.0), -12, 14, HOUR_S,
-                         &st->utc_offset_s)) != SIM_OK ||
+        (rc = num(r, g, "latitude_deg", 1, 0, 1, &st->latitude_deg)) !=
+            SIM_OK ||
+        (rc = num(r, g, "longitude_deg", 1, 0, 1, &st->longitude_deg)) !=
+            SIM_OK ||
+        (rc = num(r, g, "elevation_m", 0, 0, 1, &st->elevation_m)) != SIM_OK ||
+        (rc = num(r, g, "utc_offset_h", 0, round(st->longitude_deg / 15.0),
+                  HOUR_S, &st->utc_offset_s)) != SIM_OK ||
         (rc = cfg_string(r, g, "timezone", 0, "", st->timezone,
                          sizeof st->timezone)) != SIM_OK)
         return rc;
@@ -317,7 +376,7 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                             "of: %s; define new types in catalog.modules)",
                             type, names);
         }
-        if ((rc = geti(r, e, "count", 0, 1, 1, 100000, &m->count)) != SIM_OK ||
+        if ((rc = geti(r, e, "count", 0, 1, &m->count)) != SIM_OK ||
             (rc = cfg_string(r, e, "hosts", 0, m->type->hosts[0], host,
                              sizeof host)) != SIM_OK ||
             (rc = read_time(r, e, "commission_date", "commission_days", DAY_S,
@@ -347,8 +406,7 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                             "a %s module's %g kW",
                             m->system->name, m->system->max_power_w / 1e3,
                             m->type->name, m->type->it_power_w / 1e3);
-        if ((rc = geti(r, e, "units", 0, fits, 1, 1000000, &m->units)) !=
-            SIM_OK)
+        if ((rc = geti(r, e, "units", 0, fits, &m->units)) != SIM_OK)
             return rc;
         if (m->units > fits)
             return cfg_fail(r, config_setting_get_member(e, "units"), NULL,
@@ -400,10 +458,10 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_choice(r, g, "topology", 0, TOPO_FAT_TREE, topos, &topo)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "oversubscription", 0, 1.0, 1.0, 1000, 1,
-                         &f->oversubscription)) != SIM_OK ||
-        (rc = cfg_double(r, g, "latency_us", 0, DEF_FABRIC_LATENCY_US, 0, 1e6,
-                         1e-6, &f->latency_s)) != SIM_OK ||
+        (rc = num(r, g, "oversubscription", 0, 1.0, 1, &f->oversubscription)) !=
+            SIM_OK ||
+        (rc = num(r, g, "latency_us", 0, DEF_FABRIC_LATENCY_US, 1e-6,
+                  &f->latency_s)) != SIM_OK ||
         (rc = cfg_member(r, g, "links", CONFIG_TYPE_LIST, 0, &l)) != SIM_OK)
         return rc;
     f->topology = (fabric_topology)topo;
@@ -441,12 +499,12 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "a link joins two different module "
                             "groups (got \"%s\" at both ends)",
                             a);
-        if ((rc = cfg_double(r, e, "bandwidth_gbps", 1, 0, 1e-3, 1e8, 1e9,
-                             &k->bandwidth_bps)) != SIM_OK ||
-            (rc = cfg_double(r, e, "latency_us", 0, f->latency_s * 1e6, 0, 1e7,
-                             1e-6, &k->latency_s)) != SIM_OK ||
-            (rc = cfg_double(r, e, "oversubscription", 0, f->oversubscription,
-                             1.0, 1000, 1, &k->oversubscription)) != SIM_OK)
+        if ((rc = num(r, e, "bandwidth_gbps", 1, 0, 1e9, &k->bandwidth_bps)) !=
+                SIM_OK ||
+            (rc = num(r, e, "latency_us", 0, f->latency_s * 1e6, 1e-6,
+                      &k->latency_s)) != SIM_OK ||
+            (rc = num(r, e, "oversubscription", 0, f->oversubscription, 1,
+                      &k->oversubscription)) != SIM_OK)
             return rc;
         f->n_links++;
     }
@@ -458,12 +516,12 @@ static int read_carbon_cost(cfg_reader *r, const config_setting_t *g,
                             const source_defaults *d, double *carbon,
                             double *cost)
 {
-    int rc = cfg_double(r, g, "gco2_per_kwh", 0, d->carbon_kg_per_j / G_PER_KWH,
-                        0, 5000, G_PER_KWH, carbon);
+    int rc = num(r, g, "gco2_per_kwh", 0, d->carbon_kg_per_j / G_PER_KWH,
+                 G_PER_KWH, carbon);
     if (rc != SIM_OK)
         return rc;
-    return cfg_double(r, g, "usd_per_mwh", 0, d->cost_usd_per_j / USD_PER_MWH,
-                      0, 1e5, USD_PER_MWH, cost);
+    return num(r, g, "usd_per_mwh", 0, d->cost_usd_per_j / USD_PER_MWH,
+               USD_PER_MWH, cost);
 }
 
 static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
@@ -487,28 +545,25 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc, tr;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = cfg_double(r, g, "capacity_mw", 1, 0, 0, 1e5, MW,
-                         &p->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW, &p->capacity_w)) != SIM_OK ||
         (rc = cfg_choice(r, g, "tracking", 0, TRACK_SINGLE_AXIS, tracks,
                          &tr)) != SIM_OK)
         return rc;
     p->tracking = (solar_tracking)tr;
-    if ((rc = cfg_double(r, g, "tilt_deg", 0,
-                         tr == TRACK_NONE ? fabs(s->site.latitude_deg) : 0, 0,
-                         90, 1, &p->tilt_deg)) != SIM_OK ||
-        (rc = cfg_double(r, g, "azimuth_deg", 0,
-                         s->site.latitude_deg >= 0 ? 180 : 0, 0, 360, 1,
-                         &p->azimuth_deg)) != SIM_OK ||
-        (rc = cfg_double(r, g, "losses_pct", 0, d->losses * 100, 0, 99, 0.01,
-                         &p->losses)) != SIM_OK ||
-        (rc = cfg_double(r, g, "inverter_eff", 0, d->inverter_eff, 0.5, 1, 1,
-                         &p->inverter_eff)) != SIM_OK ||
-        (rc = cfg_double(r, g, "temp_coeff_pct_per_k", 0,
-                         d->temp_coeff_per_k * 100, -2, 0, 0.01,
-                         &p->temp_coeff_per_k)) != SIM_OK ||
-        (rc = cfg_double(r, g, "degradation_pct_per_yr", 0,
-                         d->degradation_per_s * YEAR_S * 100, 0, 20,
-                         0.01 / YEAR_S, &p->degradation_per_s)) != SIM_OK ||
+    if ((rc = num(r, g, "tilt_deg", 0,
+                  tr == TRACK_NONE ? fabs(s->site.latitude_deg) : 0, 1,
+                  &p->tilt_deg)) != SIM_OK ||
+        (rc = num(r, g, "azimuth_deg", 0, s->site.latitude_deg >= 0 ? 180 : 0,
+                  1, &p->azimuth_deg)) != SIM_OK ||
+        (rc = num(r, g, "losses_pct", 0, d->losses * 100, 0.01, &p->losses)) !=
+            SIM_OK ||
+        (rc = num(r, g, "inverter_eff", 0, d->inverter_eff, 1,
+                  &p->inverter_eff)) != SIM_OK ||
+        (rc = num(r, g, "temp_coeff_pct_per_k", 0, d->temp_coeff_per_k * 100,
+                  0.01, &p->temp_coeff_per_k)) != SIM_OK ||
+        (rc = num(r, g, "degradation_pct_per_yr", 0,
+                  d->degradation_per_s * YEAR_S * 100, 0.01 / YEAR_S,
+                  &p->degradation_per_s)) != SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &p->carbon_kg_per_j,
                                &p->cost_usd_per_j)) != SIM_OK)
         return rc;
@@ -517,13 +572,24 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
             return cfg_fail(r, g, "inverter_limit_mw",
                             "given together with "
                             "dc_ac_ratio (expected one of them)");
-        if ((rc = cfg_double(r, g, "inverter_limit_mw", 1, 0, 1e-6, 1e5, MW,
-                             &p->inverter_limit_w)) != SIM_OK)
+        if ((rc = num(r, g, "inverter_limit_mw", 1, 0, MW,
+                      &p->inverter_limit_w)) != SIM_OK)
             return rc;
         p->dc_ac_ratio = p->capacity_w / p->inverter_limit_w;
+        {
+            /* The ratio it implies obeys dc_ac_ratio's range. */
+            const scen_key *k = scen_key_find("energy.solar.dc_ac_ratio");
+            if (p->capacity_w > 0 &&
+                !(p->dc_ac_ratio >= k->lo && p->dc_ac_ratio <= k->hi))
+                return cfg_fail(
+                    r, config_setting_get_member(g, "inverter_limit_mw"), NULL,
+                    "gives a DC/AC ratio of %g with capacity_mw (got "
+                    "capacity_mw / inverter_limit_mw = %g, expected [%g, %g])",
+                    p->dc_ac_ratio, p->dc_ac_ratio, k->lo, k->hi);
+        }
     } else {
-        if ((rc = cfg_double(r, g, "dc_ac_ratio", 0, d->dc_ac_ratio, 0.5, 3, 1,
-                             &p->dc_ac_ratio)) != SIM_OK)
+        if ((rc = num(r, g, "dc_ac_ratio", 0, d->dc_ac_ratio, 1,
+                      &p->dc_ac_ratio)) != SIM_OK)
             return rc;
         p->inverter_limit_w = p->capacity_w / p->dc_ac_ratio;
     }
@@ -555,30 +621,24 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
     double soc;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = cfg_double(r, g, "capacity_mwh", 1, 0, 0, 1e6, MWH_J,
-                         &b->capacity_j)) != SIM_OK ||
-        (rc = cfg_double(r, g, "power_mw", 1, 0, 0, 1e5, MW, &b->power_w)) !=
+        (rc = num(r, g, "capacity_mwh", 1, 0, MWH_J, &b->capacity_j)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "round_trip_eff", 0, d->round_trip_eff, 0.01, 1,
-                         1, &b->round_trip_eff)) != SIM_OK ||
-        (rc = cfg_double(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100,
-                         0, 99, 0.01, &b->reserve_floor)) != SIM_OK ||
-        (rc = cfg_double(r, g, "c_rate_max", 0, d->c_rate_max_per_s * HOUR_S,
-                         0.001, 100, 1.0 / HOUR_S, &b->c_rate_max_per_s)) !=
-            SIM_OK ||
-        (rc = geti(r, g, "packs", 0, 1, 1, 10000000, &b->packs)) != SIM_OK ||
+        (rc = num(r, g, "power_mw", 1, 0, MW, &b->power_w)) != SIM_OK ||
+        (rc = num(r, g, "round_trip_eff", 0, d->round_trip_eff, 1,
+                  &b->round_trip_eff)) != SIM_OK ||
+        (rc = num(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100, 0.01,
+                  &b->reserve_floor)) != SIM_OK ||
+        (rc = num(r, g, "c_rate_max", 0, d->c_rate_max_per_s * HOUR_S,
+                  1.0 / HOUR_S, &b->c_rate_max_per_s)) != SIM_OK ||
+        (rc = geti(r, g, "packs", 0, 1, &b->packs)) != SIM_OK ||
         (rc = cfg_choice(r, g, "soh_dist", 0, SOH_NORMAL, dists, &dist)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "soh_mean", 0, d->soh_mean, 0.05, 1, 1,
-                         &b->soh_mean)) != SIM_OK ||
-        (rc = cfg_double(r, g, "soh_sd", 0, d->soh_sd, 0, 0.5, 1,
-                         &b->soh_sd)) != SIM_OK ||
-        (rc = cfg_double(r, g, "soh_min", 0, d->soh_min, 0.05, 1, 1,
-                         &b->soh_min)) != SIM_OK ||
-        (rc = cfg_double(r, g, "soh_max", 0, d->soh_max, 0.05, 1, 1,
-                         &b->soh_max)) != SIM_OK ||
-        (rc = cfg_double(r, g, "initial_soc_pct", 0, DEF_INITIAL_SOC_PCT, 0,
-                         100, 0.01, &soc)) != SIM_OK ||
+        (rc = num(r, g, "soh_mean", 0, d->soh_mean, 1, &b->soh_mean)) !=
+            SIM_OK ||
+        (rc = num(r, g, "soh_sd", 0, d->soh_sd, 1, &b->soh_sd)) != SIM_OK ||
+        (rc = num(r, g, "soh_min", 0, d->soh_min, 1, &b->soh_min)) != SIM_OK ||
+        (rc = num(r, g, "soh_max", 0, d->soh_max, 1, &b->soh_max)) != SIM_OK ||
+        (rc = num(r, g, "initial_soc_pct", 0, 0, 0.01, &soc)) != SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &b->carbon_kg_per_j,
                                &b->cost_usd_per_j)) != SIM_OK)
         return rc;
@@ -635,20 +695,18 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
         f->monthly_cf[m] = 1.0;
     if ((rc = cfg_check_keys(r, g, kind == SRC_HYDRO ? hkeys : gkeys)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "capacity_mw", 1, 0, 0, 1e5, MW,
-                         &f->capacity_w)) != SIM_OK ||
-        (rc = cfg_double(r, g, "availability", 0, d->availability, 0, 1, 1,
-                         &f->availability)) != SIM_OK ||
-        (rc = cfg_double(r, g, "mtbf_h", 0, d->mtbf_s / HOUR_S, 0, 1e7, HOUR_S,
-                         &f->mtbf_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "mttr_h", 0, d->mttr_s / HOUR_S, 0, 1e6, HOUR_S,
-                         &f->mttr_s)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW, &f->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "availability", 0, d->availability, 1,
+                  &f->availability)) != SIM_OK ||
+        (rc = num(r, g, "mtbf_h", 0, d->mtbf_s / HOUR_S, HOUR_S, &f->mtbf_s)) !=
+            SIM_OK ||
+        (rc = num(r, g, "mttr_h", 0, d->mttr_s / HOUR_S, HOUR_S, &f->mttr_s)) !=
+            SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &f->carbon_kg_per_j,
                                &f->cost_usd_per_j)) != SIM_OK)
         return rc;
-    if (kind == SRC_HYDRO &&
-        (rc = cfg_doubles(r, g, "monthly_cf", 0, 12, 12, 0, 1, 1, f->monthly_cf,
-                          NULL)) != SIM_OK)
+    if (kind == SRC_HYDRO && (rc = nums(r, g, "monthly_cf", 0, 12, 12, 1,
+                                        f->monthly_cf, NULL)) != SIM_OK)
         return rc;
     if ((f->mtbf_s > 0) != (f->mttr_s > 0))
         return cfg_fail(r, g, f->mtbf_s > 0 ? "mttr_h" : "mtbf_h",
@@ -671,8 +729,8 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = cfg_double(r, g, "import_limit_mw", 1, 0, 0, 1e5, MW,
-                         &gr->import_limit_w)) != SIM_OK ||
+        (rc = num(r, g, "import_limit_mw", 1, 0, MW, &gr->import_limit_w)) !=
+            SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &gr->carbon_kg_per_j,
                                &gr->price_usd_per_j)) != SIM_OK ||
         (rc = cfg_member(r, g, "tod_prices", CONFIG_TYPE_LIST, 0, &l)) !=
@@ -691,12 +749,10 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
                             "wrong type (expected { start_h = "
                             "..; end_h = ..; usd_per_mwh = ..; })");
         if ((rc = cfg_check_keys(r, e, tkeys)) != SIM_OK ||
-            (rc = cfg_double(r, e, "start_h", 1, 0, 0, 24, HOUR_S,
-                             &t->start_s)) != SIM_OK ||
-            (rc = cfg_double(r, e, "end_h", 1, 0, 0, 24, HOUR_S, &t->end_s)) !=
-                SIM_OK ||
-            (rc = cfg_double(r, e, "usd_per_mwh", 1, 0, 0, 1e5, USD_PER_MWH,
-                             &t->price_usd_per_j)) != SIM_OK)
+            (rc = num(r, e, "start_h", 1, 0, HOUR_S, &t->start_s)) != SIM_OK ||
+            (rc = num(r, e, "end_h", 1, 0, HOUR_S, &t->end_s)) != SIM_OK ||
+            (rc = num(r, e, "usd_per_mwh", 1, 0, USD_PER_MWH,
+                      &t->price_usd_per_j)) != SIM_OK)
             return rc;
         if (t->end_s <= t->start_s)
             return cfg_fail(r, e, "end_h",
@@ -770,8 +826,9 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
     int rc, pol;
 
     j->ckpt = CKPT_YOUNG_DALY;
-    j->ckpt_write_s = DEF_CKPT_WRITE_S;
-    j->restart_s = DEF_RESTART_MIN * 60;
+    /* Without a checkpoint group: the table's defaults. */
+    j->ckpt_write_s = scen_key_find("jobs.[].checkpoint.write_s")->def;
+    j->restart_s = scen_key_find("jobs.[].checkpoint.restart_min")->def * 60;
     if ((rc = cfg_member(r, e, "checkpoint", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
@@ -779,15 +836,12 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_choice(r, g, "policy", 0, CKPT_YOUNG_DALY, pols, &pol)) !=
             SIM_OK ||
-        (rc = cfg_double(r, g, "write_s", 0, DEF_CKPT_WRITE_S, 0, 1e5, 1,
-                         &j->ckpt_write_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "restart_min", 0, DEF_RESTART_MIN, 0, 1e4, 60,
-                         &j->restart_s)) != SIM_OK)
+        (rc = num(r, g, "write_s", 0, 0, 1, &j->ckpt_write_s)) != SIM_OK ||
+        (rc = num(r, g, "restart_min", 0, 0, 60, &j->restart_s)) != SIM_OK)
         return rc;
     j->ckpt = (ckpt_policy)pol;
     if (j->ckpt == CKPT_FIXED)
-        return cfg_double(r, g, "interval_min", 1, 0, 0.1, 1e6, 60,
-                          &j->ckpt_interval_s);
+        return num(r, g, "interval_min", 1, 0, 60, &j->ckpt_interval_s);
     if (config_setting_get_member(g, "interval_min"))
         return cfg_fail(r, g, "interval_min",
                         "only applies to policy "
@@ -799,11 +853,11 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
 static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
 {
     int rc;
-    if ((rc = geti(r, e, "tp", 0, 0, 1, 1024, &j->tp)) != SIM_OK ||
-        (rc = geti(r, e, "pp", 0, 0, 1, 1024, &j->pp)) != SIM_OK ||
-        (rc = geti(r, e, "cp", 0, 0, 1, 1024, &j->cp)) != SIM_OK ||
-        (rc = geti(r, e, "ep", 0, 0, 1, 4096, &j->ep)) != SIM_OK ||
-        (rc = geti(r, e, "vp", 0, 0, 1, 1024, &j->vp)) != SIM_OK ||
+    if ((rc = geti(r, e, "tp", 0, 0, &j->tp)) != SIM_OK ||
+        (rc = geti(r, e, "pp", 0, 0, &j->pp)) != SIM_OK ||
+        (rc = geti(r, e, "cp", 0, 0, &j->cp)) != SIM_OK ||
+        (rc = geti(r, e, "ep", 0, 0, &j->ep)) != SIM_OK ||
+        (rc = geti(r, e, "vp", 0, 0, &j->vp)) != SIM_OK ||
         (rc = cfg_bool(r, e, "fsdp", 0, 0, &j->fsdp)) != SIM_OK)
         return rc;
     {
@@ -943,17 +997,14 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "%s has no tensor cores for it (got \"%s\", "
                             "expected a format with a peak on %s)",
                             j->gpu->name, j->precision, j->gpu->name);
-        if ((rc = geti(r, e, "gpus", 1, 0, 1, 100000000, &j->gpus)) != SIM_OK ||
-            (rc = geti(r, e, "hot_spares", 0, 0, 0, 100000000,
-                       &j->hot_spares)) != SIM_OK ||
-            (rc = geti(r, e, "global_batch", 1, 0, 1, 100000000,
-                       &j->global_batch)) != SIM_OK ||
-            (rc = geti(r, e, "micro_batch", 0, 1, 1, 100000,
-                       &j->micro_batch)) != SIM_OK ||
-            (rc = geti(r, e, "seq_len", 0, j->model->default_seq_len, 1,
-                       100000000, &j->seq_len)) != SIM_OK ||
-            (rc = geti(r, e, "priority", 0, 0, -1000000, 1000000,
-                       &j->priority)) != SIM_OK ||
+        if ((rc = geti(r, e, "gpus", 1, 0, &j->gpus)) != SIM_OK ||
+            (rc = geti(r, e, "hot_spares", 0, 0, &j->hot_spares)) != SIM_OK ||
+            (rc = geti(r, e, "global_batch", 1, 0, &j->global_batch)) !=
+                SIM_OK ||
+            (rc = geti(r, e, "micro_batch", 0, 1, &j->micro_batch)) != SIM_OK ||
+            (rc = geti(r, e, "seq_len", 0, j->model->default_seq_len,
+                       &j->seq_len)) != SIM_OK ||
+            (rc = geti(r, e, "priority", 0, 0, &j->priority)) != SIM_OK ||
             (rc = cfg_string(r, e, "release", 0, "", j->release,
                              sizeof j->release)) != SIM_OK ||
             (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,
@@ -975,13 +1026,11 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
         {
             double per_step = (double)j->global_batch * j->seq_len;
             if (config_setting_get_member(e, "tokens")) {
-                if ((rc = cfg_double(r, e, "tokens", 1, 0, 1, 1e17, 1,
-                                     &j->tokens)) != SIM_OK)
+                if ((rc = num(r, e, "tokens", 1, 0, 1, &j->tokens)) != SIM_OK)
                     return rc;
                 steps_d = ceil(j->tokens / per_step);
             } else {
-                if ((rc = cfg_double(r, e, "steps", 1, 0, 1, 1e12, 1,
-                                     &steps_d)) != SIM_OK)
+                if ((rc = num(r, e, "steps", 1, 0, 1, &steps_d)) != SIM_OK)
                     return rc;
                 steps_d = floor(steps_d);
             }
@@ -1046,20 +1095,42 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_bool(r, g, "failures", 0, 1, &y->failures)) != SIM_OK ||
-        (rc = cfg_double(r, g, "interruptions_per_gpu_hour", 0,
-                         REL_LLAMA3_RATE_PER_GPU_S * 3600.0, 0.0, 1.0,
-                         1.0 / 3600.0, &y->rate_per_gpu_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "node_repair_h", 0,
-                         REL_NODE_REPAIR_S_DEFAULT / 3600.0, 0.0, 8760.0,
-                         3600.0, &y->node_repair_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "module_mtbf_days", 0,
-                         REL_MODULE_MTBF_S_DEFAULT / 86400.0, 0.0, 1.0e5,
-                         86400.0, &y->module_mtbf_s)) != SIM_OK ||
-        (rc = cfg_double(r, g, "module_mttr_h", 0,
-                         REL_MODULE_MTTR_S_DEFAULT / 3600.0, 0.0, 8760.0,
-                         3600.0, &y->module_mttr_s)) != SIM_OK)
+        (rc = num(r, g, "interruptions_per_gpu_hour", 0,
+                  REL_LLAMA3_RATE_PER_GPU_S * 3600.0, 1.0 / 3600.0,
+                  &y->rate_per_gpu_s)) != SIM_OK ||
+        (rc = num(r, g, "node_repair_h", 0, REL_NODE_REPAIR_S_DEFAULT / 3600.0,
+                  3600.0, &y->node_repair_s)) != SIM_OK ||
+        (rc = num(r, g, "module_mtbf_days", 0,
+                  REL_MODULE_MTBF_S_DEFAULT / 86400.0, 86400.0,
+                  &y->module_mtbf_s)) != SIM_OK ||
+        (rc = num(r, g, "module_mttr_h", 0, REL_MODULE_MTTR_S_DEFAULT / 3600.0,
+                  3600.0, &y->module_mttr_s)) != SIM_OK)
         return rc;
     return SIM_OK;
+}
+
+/* "--set: KEY: unknown key (got 'LEAF', expected one of: ...)", the
+ * keys of the same group from the key table. */
+static int unknown_set_key(const char *key, sim_err *err)
+{
+    char norm[300], list[1500] = "";
+    const char *dot;
+    size_t gl, used = 0;
+    scen_key_normalize(key, norm, sizeof norm);
+    dot = strrchr(norm, '.');
+    gl = dot ? (size_t)(dot - norm) : 0;
+    for (size_t i = 0; i < scen_n_keys; i++) {
+        const char *p = scen_keys[i].path, *d = strrchr(p, '.');
+        size_t pl = d ? (size_t)(d - p) : 0;
+        if (pl == gl && strncmp(p, norm, gl) == 0 && used + 64 < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                     used ? ", " : "", d ? d + 1 : p);
+    }
+    return sim_err_set(err, SIM_ECONFIG, "--set", 0,
+                       "%s: unknown key (got '%s', expected one of: %s; "
+                       "docs/scenario-reference.md)",
+                       key, dot ? strrchr(key, '.') + 1 : key,
+                       used ? list : "a key of docs/scenario-reference.md");
 }
 
 int scenario_load(const char *path, const catalog *cat,
@@ -1088,9 +1159,23 @@ int scenario_load(const char *path, const catalog *cat,
         cfg_reader_free(&r);
         return rc;
     }
-    for (size_t i = 0; i < n_overrides; i++)
+    for (size_t i = 0; i < n_overrides; i++) {
+        /* --set takes the keys of the table (models/scenkeys.h); catalog
+         * overrides follow the catalog's own files. */
+        const char *eq = strchr(overrides[i], '=');
+        char key[300];
+        size_t kl = eq ? (size_t)(eq - overrides[i]) : 0;
+        if (eq && kl < sizeof key && strncmp(overrides[i], "catalog.", 8)) {
+            memcpy(key, overrides[i], kl);
+            key[kl] = '\0';
+            if (!scen_key_find(key)) {
+                rc = unknown_set_key(key, err);
+                goto fail;
+            }
+        }
         if ((rc = cfg_override(&r, overrides[i])) != SIM_OK)
             goto fail;
+    }
     root = config_root_setting(&r.cfg);
     if (config_setting_length(root) == 0) {
         rc = sim_err_set(err, SIM_ECONFIG, path, 1,

@@ -137,12 +137,12 @@ int climate_normals_check(const climate_monthly *n, sim_err *err)
             "climate %s: latitude, longitude or time zone out of range",
             n->name);
     for (int m = 0; m < 12; m++) {
-        if (!(n->t_mean_c[m] > -90 && n->t_mean_c[m] < 60))
+        if (!(n->t_mean_c[m] >= -90 && n->t_mean_c[m] <= 60))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "climate %s: t_mean_c[%d] out of range (got %g, "
                                "expected -90..60)",
                                n->name, m, n->t_mean_c[m]);
-        if (!(n->t_range_k[m] >= 0 && n->t_range_k[m] < 40))
+        if (!(n->t_range_k[m] >= 0 && n->t_range_k[m] <= 40))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "climate %s: t_range_k[%d] out of range (got "
                                "%g, expected 0..40)",

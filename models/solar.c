@@ -83,7 +83,7 @@ int solar_cfg_check(const solar_cfg *c, sim_err *err)
             err, SIM_EINVAL, NULL, 0,
             "solar.inv_eff: out of range (got %g, expected (0, 1])",
             c->inv_eff);
-    if (!(c->gamma_per_k > -0.02 && c->gamma_per_k <= 0))
+    if (!(c->gamma_per_k >= -0.02 && c->gamma_per_k <= 0))
         return sim_err_set(
             err, SIM_EINVAL, NULL, 0,
             "solar.gamma_per_k: out of range (got %g, expected -0.02..0)",
