@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/run_check.h"
 #include "cli/run_store.h"
 #include "cli/sweep_exec.h"
 #include "cli/sweep_table.h"
@@ -62,6 +63,9 @@ static const char sweep_help[] =
     "  --events              store the event log of every replication\n"
     "  --no-failures         no random interruptions or module outages\n"
     "  --quiet               no progress on stderr\n"
+    "  --max-memory-mb M     refuse a sweep one of whose cases' results\n"
+    "                        would need more than M MiB (default 4096; at\n"
+    "                        most 2 x --jobs cases are held at once)\n"
     "  --shard I/N           run only the cases whose index modulo N is I\n"
     "                        (0 <= I < N): one part of the sweep per Slurm\n"
     "                        array task, each into its own database; merge\n"
@@ -284,7 +288,11 @@ static char *read_all(const char *path, size_t *n)
 
 /* Checks every value of every axis once (the other axes at their first
  * value), so a bad key or value is a usage error before any case runs. */
-static int validate_grid(const sweep_ctx *c, sim_err *err)
+/* Validates every value of every axis (the case with that value and the
+ * other axes at their first) as `run` would: the scenario loads, and the
+ * checks run and check share (cli/run_check.h: weather, throughput of
+ * every job, fabric groups, and one case's results within max_mb). */
+static int validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
 {
     const sweep_grid *g = c->g;
     for (size_t a = 0; a < g->n_axes; a++)
@@ -299,6 +307,24 @@ static int validate_grid(const sweep_ctx *c, sim_err *err)
                 sim_err_format(err, msg, sizeof msg);
                 return sim_err_set(err, SIM_EUSAGE, NULL, 0, "--set %s=%s: %s",
                                    g->axes[a].key, g->axes[a].values[v], msg);
+            }
+            {
+                run_check_opts o = {(size_t)s->sim.replications, c->series,
+                                    max_mb};
+                run_check_errs *errs = sim_xcalloc(1, sizeof *errs);
+                climate_year *wx = NULL;
+                int rc = run_check_scenario(s, c->tp, &o, &wx, errs);
+                climate_year_free(wx);
+                if (rc != SIM_OK) {
+                    char msg[2048];
+                    sim_err_format(&errs->e[0], msg, sizeof msg);
+                    rc = sim_err_set(err, rc, NULL, 0, "--set %s=%s: %s",
+                                     g->axes[a].key, g->axes[a].values[v], msg);
+                    free(errs);
+                    scenario_free(s);
+                    return rc;
+                }
+                free(errs);
             }
             scenario_free(s);
         }
@@ -320,6 +346,7 @@ int cmd_sweep(int argc, char **argv)
         {"no-failures", no_argument, NULL, 'F'},
         {"quiet", no_argument, NULL, 'q'},
         {"shard", required_argument, NULL, 'P'},
+        {"max-memory-mb", required_argument, NULL, 'M'},
         {"calibration", required_argument, NULL, 'c'},
         {"catalog", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
@@ -338,6 +365,7 @@ int cmd_sweep(int argc, char **argv)
     size_t n_mine = 0;
     uint64_t seed = 0;
     uint32_t reps = 0, jobs = 0;
+    double max_mem_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_ERR, quiet = 0, setup, rank, size;
     sweep_ctx c;
     sweep_grid *g = NULL;
@@ -415,6 +443,11 @@ int cmd_sweep(int argc, char **argv)
             break;
         case 'q':
             quiet = 1;
+            break;
+        case 'M':
+            if (cli_double(cmd, "--max-memory-mb", optarg, 1, 1e9,
+                           &max_mem_mb) < 0)
+                return CLI_EXIT_USAGE;
             break;
         case 'P': {
             /* I/N, both decimal, 0 <= I < N; the sweep key does not
@@ -507,7 +540,7 @@ int cmd_sweep(int argc, char **argv)
         run_store_meta_free(&rm);
     }
     if (setup == SIM_OK && rank == 0 &&
-        (setup = validate_grid(&c, &err)) == SIM_OK) {
+        (setup = validate_grid(&c, max_mem_mb, &err)) == SIM_OK) {
         calib_bytes =
             read_all(calib ? calib : tp_model_default_path(), &calib_n);
         grid_text = sweep_grid_text(g);

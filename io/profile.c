@@ -252,11 +252,29 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
             goto done;
         }
         if (got != want) {
-            rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                             "%s: out of order (got hour %ld of the year, "
-                             "expected %ld: rows "
-                             "run Jan 1 00:00 to Dec 31 23:00, one per hour)",
-                             idx[C_TS] >= 0 ? "timestamp" : "hour", got, want);
+            /* A daylight-saving switch skips an hour in spring and repeats
+             * one in autumn: say so, since rows must be standard time. */
+            const char *col = idx[C_TS] >= 0 ? "timestamp" : "hour";
+            if (got == want - 1)
+                rc = sim_err_set(
+                    err, SIM_ECONFIG, path, line,
+                    "%s: hour %ld of the year repeated (got hour %ld, "
+                    "expected %ld; rows are local standard time, one per "
+                    "hour: a daylight-saving switch repeats an hour)",
+                    col, got, got, want);
+            else if (got > want)
+                rc = sim_err_set(
+                    err, SIM_ECONFIG, path, line,
+                    "%s: hour %ld of the year missing (got hour %ld, "
+                    "expected %ld; rows are local standard time, one per "
+                    "hour: a daylight-saving switch skips an hour)",
+                    col, want, got, want);
+            else
+                rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                 "%s: out of order (got hour %ld of the year, "
+                                 "expected %ld: rows run Jan 1 00:00 to Dec "
+                                 "31 23:00, one per hour)",
+                                 col, got, want);
             goto done;
         }
         double v[N_COLS];

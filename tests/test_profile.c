@@ -303,7 +303,18 @@ static void test_profile_errors_name_file_and_line(void **state)
     expect_error(BAD "out_of_range.csv", SIM_ECONFIG, 5,
                  "dry_bulb_c: out of range (got 85, expected degC in -70..70)");
     expect_error(BAD "out_of_order.csv", SIM_ECONFIG, 4,
-                 "hour: out of order (got hour 3 of the year, expected 2");
+                 "hour: hour 2 of the year missing (got hour 3, expected 2");
+    /* Rows are local standard time: a daylight-saving clock skips 02:00
+     * on 2027-03-14 and repeats 01:00 on 2027-11-07 (US rules), each an
+     * error at its own line that says why. */
+    expect_error(BAD "dst_spring_gap.csv", SIM_ECONFIG, 1732,
+                 "timestamp: hour 1730 of the year missing (got hour 1731, "
+                 "expected 1730; rows are local standard time, one per hour: "
+                 "a daylight-saving switch skips an hour)");
+    expect_error(BAD "dst_autumn_repeat.csv", SIM_ECONFIG, 7444,
+                 "timestamp: hour 7441 of the year repeated (got hour 7441, "
+                 "expected 7442; rows are local standard time, one per hour: "
+                 "a daylight-saving switch repeats an hour)");
     expect_error(BAD "fractional_hour.csv", SIM_ECONFIG, 3,
                  "hour: not a whole number");
     expect_error(BAD "off_hour.csv", SIM_ECONFIG, 3,

@@ -320,6 +320,33 @@ static void test_sweep_cli_sigkill_loses_only_cases_in_flight(void **state)
 
 /* Usage errors (exit 2) name the key; a broken scenario is exit 1; no
  * database is created by a usage error. */
+/* A case whose results would not fit in --max-memory-mb is refused before
+ * anything runs, with the estimate, and nothing is stored; a case whose
+ * job could never run (the checks `run` and `check` share) likewise. */
+static void test_sweep_cli_refuses_what_run_would(void **state)
+{
+    const char *a = tpath("mem.db");
+    char args[600];
+    struct stat sb;
+    (void)state;
+    rm_db(a);
+    snprintf(args, sizeof args,
+             "sweep tests/data/keys/base-a.cfg --set "
+             "simulation.horizon_days=30,31 --set simulation.step_min=1 "
+             "--series all --max-memory-mb 1 --quiet --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 1);
+    assert_non_null(strstr(err, "--set simulation.horizon_days=30: "));
+    assert_non_null(strstr(err, "the results would need about 6 MiB"));
+    assert_int_equal(stat(a, &sb), -1);
+    /* The same sweep fits in the default limit. */
+    snprintf(args, sizeof args,
+             "sweep tests/data/keys/base-a.cfg --set "
+             "simulation.horizon_days=3,4 --quiet --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+}
+
 static void test_sweep_cli_errors(void **state)
 {
     const char *a = tpath("err.db");
@@ -535,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_sweep_cli_sigint_keeps_finished_cases),
         cmocka_unit_test(test_sweep_cli_sigkill_loses_only_cases_in_flight),
         cmocka_unit_test(test_sweep_cli_errors),
+        cmocka_unit_test(test_sweep_cli_refuses_what_run_would),
         cmocka_unit_test(test_sweep_cli_json_summary),
         cmocka_unit_test(test_sweep_cli_report_draws_the_sweep_chart),
         cmocka_unit_test(
