@@ -339,7 +339,7 @@ int cmd_power(int argc, char **argv)
         {"battery_fade_loss_mwh", "stored energy lost to fade",
          t->fade_loss_j / MWH, "MWh"},
         {"curtailed_mwh", "curtailed", t->curtailed_j / MWH, "MWh"},
-        {"unserved_mwh", "unserved energy", t->shortfall_j / MWH, "MWh"},
+        {"shortfall_mwh", "unserved energy", t->shortfall_j / MWH, "MWh"},
         {"supply_mwh", "supply (generation + withdrawn)", supply_j / MWH,
          "MWh"},
         {"sinks_mwh", "load + stored + curtailed + losses", sinks_j / MWH,
@@ -350,11 +350,11 @@ int cmd_power(int argc, char **argv)
          "h"},
         {"time_unserved_hours", "time with unserved load",
          t->time_unserved_s / 3600.0, "h"},
-        {"battery_efc", "battery equivalent full cycles",
+        {"battery_cycles", "battery equivalent full cycles",
          has_bat ? t->battery_efc : (double)NAN, ""},
-        {"battery_soh_start", "battery state of health, start",
+        {"battery_soh_initial", "battery state of health, start",
          has_bat ? t->battery_soh0 : (double)NAN, ""},
-        {"battery_soh_end", "battery state of health, end",
+        {"battery_soh_final", "battery state of health, end",
          has_bat ? t->battery_soh : (double)NAN, ""},
         {"pue_min", "PUE min", t->pue_min, ""},
         {"pue_mean", "PUE mean (facility / IT energy)",
@@ -362,10 +362,10 @@ int cmd_power(int argc, char **argv)
         {"pue_max", "PUE max", t->pue_max, ""},
         {"ambient_min_c", "ambient dry bulb min", t->t_db_min_c, "degC"},
         {"ambient_max_c", "ambient dry bulb max", t->t_db_max_c, "degC"},
-        {"solar_cf_ac", "solar capacity factor (AC, this run)", cf_ac, ""},
-        {"renewable_share", "renewable share of the load",
+        {"solar_capacity_factor", "solar capacity factor (AC, this run)", cf_ac, ""},
+        {"renewable_fraction", "renewable share of the load",
          t->renewable_j / load, ""},
-        {"carbon_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6,
+        {"co2_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6,
          "tCO2e"},
         {"carbon_g_per_kwh", "carbon intensity", t->carbon_g / (load / 3.6e6),
          "gCO2e/kWh"},
@@ -429,8 +429,8 @@ int cmd_power(int argc, char **argv)
                      strcmp(m[i].unit, "USD") == 0 ||
                      strcmp(m[i].unit, "tCO2e") == 0)
                 printf("  %-38s %14.3f %s\n", m[i].label, m[i].v, m[i].unit);
-            else if (strcmp(m[i].key, "solar_cf_ac") == 0 ||
-                     strcmp(m[i].key, "renewable_share") == 0)
+            else if (strcmp(m[i].key, "solar_capacity_factor") == 0 ||
+                     strcmp(m[i].key, "renewable_fraction") == 0)
                 printf("  %-38s %14.2f %%\n", m[i].label, 100 * m[i].v);
             else if (strcmp(m[i].key, "balance_worst_step_rel") == 0)
                 printf("  %-38s %14.2e\n", m[i].label, m[i].v);

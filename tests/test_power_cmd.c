@@ -103,9 +103,9 @@ static void check_totals(const char *what, json_t *t)
                 num(t, "pue_mean") <= num(t, "pue_max") * (1 + 1e-12));
     assert_close(num(t, "pue_mean"), num(t, "facility_mwh") / num(t, "it_mwh"),
                  1e-12);
-    assert_within(num(t, "renewable_share"), 0, 1 + 1e-12);
+    assert_within(num(t, "renewable_fraction"), 0, 1 + 1e-12);
     assert_true(num(t, "ambient_min_c") <= num(t, "ambient_max_c"));
-    assert_true(num(t, "unserved_mwh") >= 0 &&
+    assert_true(num(t, "shortfall_mwh") >= 0 &&
                 num(t, "time_short_hours") >= num(t, "time_unserved_hours"));
 }
 
@@ -134,18 +134,18 @@ static void test_power_cmd_nevada_figures(void **state)
     /* Off-grid: no grid, a solar plant whose spring-summer AC factor is
      * above the annual 28-32 %, batteries that cycle about daily. */
     assert_true(num(t, "grid_mwh") == 0);
-    assert_within(num(t, "solar_cf_ac"), 0.30, 0.45);
-    assert_within(num(t, "battery_efc"), 60, 180);
-    assert_true(num(t, "battery_soh_end") < num(t, "battery_soh_start"));
+    assert_within(num(t, "solar_capacity_factor"), 0.30, 0.45);
+    assert_within(num(t, "battery_cycles"), 60, 180);
+    assert_true(num(t, "battery_soh_final") < num(t, "battery_soh_initial"));
     assert_within(num(t, "pue_max"), 1.09, 1.40);
-    assert_within(num(t, "renewable_share"), 0.95, 1.0);
+    assert_within(num(t, "renewable_fraction"), 0.95, 1.0);
     json_decref(root);
     /* Norway on hydro: 100 % renewable, 24 g/kWh. */
     t = run_json("scenarios/norway-hydro.cfg", &root);
     assert_close(num(t, "carbon_g_per_kwh"), 24.0, 1e-9);
-    assert_close(num(t, "renewable_share"), 1.0, 1e-12);
-    assert_true(json_is_null(json_object_get(t, "solar_cf_ac")));
-    assert_true(json_is_null(json_object_get(t, "battery_efc")));
+    assert_close(num(t, "renewable_fraction"), 1.0, 1e-12);
+    assert_true(json_is_null(json_object_get(t, "solar_capacity_factor")));
+    assert_true(json_is_null(json_object_get(t, "battery_cycles")));
     json_decref(root);
 }
 
@@ -281,7 +281,7 @@ static void test_power_cmd_epw_year_and_hourly_csv_agree(void **state)
     check_totals("csv", t2);
     /* A year of the Las Vegas TMY3 through single-axis PV (0.7 %/yr
      * degradation included): inside the 28-32 % of Nevada plants. */
-    assert_within(num(t1, "solar_cf_ac"), 0.28, 0.32);
+    assert_within(num(t1, "solar_capacity_factor"), 0.28, 0.32);
     assert_string_equal(json_string_value(json_object_get(r1, "weather")),
                         "epw");
     assert_string_equal(json_string_value(json_object_get(r2, "weather")),
@@ -289,7 +289,7 @@ static void test_power_cmd_epw_year_and_hourly_csv_agree(void **state)
     /* The same hours, so the same year. */
     static const char *const keys[] = {
         "solar_mwh", "grid_mwh",      "facility_mwh", "curtailed_mwh",
-        "pue_max",   "ambient_max_c", "battery_efc",  "carbon_t"};
+        "pue_max",   "ambient_max_c", "battery_cycles",  "co2_t"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         assert_close(num(t1, keys[k]), num(t2, keys[k]), 1e-9);
     json_decref(r1);
