@@ -288,8 +288,8 @@ static void test_power_cmd_epw_year_and_hourly_csv_agree(void **state)
                         "hourly-csv");
     /* The same hours, so the same year. */
     static const char *const keys[] = {
-        "solar_mwh", "grid_mwh",      "facility_mwh", "curtailed_mwh",
-        "pue_max",   "ambient_max_c", "battery_cycles",  "co2_t"};
+        "solar_mwh", "grid_mwh",      "facility_mwh",   "curtailed_mwh",
+        "pue_max",   "ambient_max_c", "battery_cycles", "co2_t"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         assert_close(num(t1, keys[k]), num(t2, keys[k]), 1e-9);
     json_decref(r1);
