@@ -416,7 +416,7 @@ int cmd_report(int argc, char **argv)
     uint64_t u;
     int o, rc;
     struct stat sb;
-    report_out *cl = sim_xcalloc(1, sizeof *cl);
+    report_out *cl = NULL; /* made once the inputs are known good */
     db *d;
     db_run *r = NULL;
     sim_err err;
@@ -493,7 +493,7 @@ int cmd_report(int argc, char **argv)
     }
     {
         report_src src = {r, d, sw_metric, sw_by};
-        memset(cl, 0, sizeof *cl);
+        cl = sim_xcalloc(1, sizeof *cl);
         cl->dir = dir;
         cl->ext = ext;
         rc = report_draw_all(&src, cl, &err);
