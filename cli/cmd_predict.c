@@ -11,6 +11,7 @@
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
 #include "io/json.h"
+#include "io/run_out.h"
 #include "sim/mem.h"
 
 static const char predict_help[] =
@@ -58,7 +59,7 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(o, "mbs", jv_int(l->mbs));
         jv_set(o, "seq_len", jv_int(r->seq_len));
         jv_set(o, "release", jv_str(release));
-        tpc_layout_json(ly, r);
+        run_out_layout_json(ly, r);
         jv_set(o, "layout", ly);
         jv_set(o, "step_time_s", jv_num(r->step_time_s));
         jv_set(o, "tokens_per_sec_per_gpu", jv_num(r->tokens_per_sec_per_gpu));

@@ -64,22 +64,3 @@ int tpc_read_rows(const char *path, const catalog *c, csvt **table,
     *table = t;
     return SIM_OK;
 }
-
-void tpc_layout_json(jv *o, const tp_result *r)
-{
-    const tp_layout *l = &r->layout;
-    jv *ch = jv_arr();
-    jv_set(o, "tp", jv_int(l->tp));
-    jv_set(o, "pp", jv_int(l->pp));
-    jv_set(o, "vp", jv_int(l->vp));
-    jv_set(o, "cp", jv_int(l->cp));
-    jv_set(o, "ep", jv_int(l->ep));
-    jv_set(o, "mbs", jv_int(l->mbs));
-    jv_set(o, "recompute", jv_str(tp_recompute_name(l->recompute)));
-    jv_set(o, "distributed_optimizer", jv_bool(l->distopt == TP_DISTOPT_ON));
-    jv_set(o, "fsdp", jv_bool(l->fsdp));
-    for (int f = 0; f < TP_NFIELDS; f++)
-        if (r->chosen & 1u << f)
-            jv_push(ch, jv_str(tp_field_name(f)));
-    jv_set(o, "chosen", ch);
-}

@@ -4,7 +4,6 @@
 #define CLI_TP_COMMON_H
 
 #include "io/calib_rows.h"
-#include "io/json.h"
 #include "models/catalog.h"
 
 /* A calib_lookup over catalog c. */
@@ -18,12 +17,6 @@ calib_lookup tpc_lookup(const catalog *c);
 int tpc_read_rows(const char *path, const catalog *c, csvt **table,
                   calib_row **rows, unsigned char **ok, size_t *n,
                   size_t *n_bad, sim_err *err);
-
-/* Fills the JSON object o with r's layout: "tp", "pp", "vp", "cp", "ep",
- * "mbs", "recompute", "distributed_optimizer", "fsdp" and "chosen" (the
- * names of the fields tp_predict chose, in that order). Used by predict and
- * run, so that both print one object. */
-void tpc_layout_json(jv *o, const tp_result *r);
 
 /* `factorysim bench predict` (cli/bench_predict.c), called by cmd_bench. */
 int bench_predict(int argc, char **argv);
