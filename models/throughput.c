@@ -955,6 +955,14 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
             return fail(out, SIM_EINVAL, "vp = %d needs pp >= 2", ly.vp, 0);
         if (stage_costs(m, q, &ly, gbs, seq, relf, gpuf, &sc, out) != SIM_OK)
             return SIM_EINVAL;
+        /* Nothing to choose: this is the one evaluation (the hot path of
+         * the site simulation and of calibration). */
+        if (gl->recompute && gl->distopt) {
+            S.found = 1;
+            S.best = ly;
+            S.best_sc = sc;
+            goto done;
+        }
     }
 
     for (size_t i = 0; i < sizeof tps / sizeof tps[0]; i++) {
@@ -1022,6 +1030,7 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
                         "no layout of %d GPUs fits the batch and HBM", N, 0);
         }
     }
+done:
     stage_fill(&S.best_sc, &S.best, S.usable, out);
     out->chosen = chosen;
     out->extrapolated = gi < 0 || g->announced;
