@@ -26,6 +26,15 @@ CFLAGS  := $(STD) $(WARN) $(WERROR) $(OPT) $(DEBUG) $(SAN) $(MPI_DEF) -DHAVE_INL
 LDFLAGS := $(SAN)
 BUILD   ?= build
 BIN     ?= bin
+# `make install` (GNU conventions): PREFIX is compiled into io/datadir.c as
+# the last place to look for the data home (the installed binary first
+# looks in ../share/factorysim beside itself, so a DESTDIR-staged or moved
+# install works too); DESTDIR is prepended to every installed path only.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+DATADIR  = $(PREFIX)/share/factorysim
+MANDIR   = $(PREFIX)/share/man/man1
 
 LIB_SRCS  := $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard io/*.c) \
              $(filter-out cli/main.c,$(wildcard cli/*.c))
@@ -35,7 +44,8 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libfactorysim.a
 
 .PHONY: all deps deps-mpi mpi _mpi test check _test asan valgrind noopt bench _bench \
-        demo _demo docs clean format format-check fuzz fuzz-build _fuzz_build
+        demo _demo docs clean format format-check fuzz fuzz-build _fuzz_build \
+        install uninstall FORCE
 all: $(BIN)/factorysim
 
 $(LIB): $(LIB_OBJS)
@@ -54,6 +64,15 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) $(PKG_LIBS) \
 	    $(shell pkg-config --libs cmocka 2>/dev/null)
+
+# The compiled-in data folder: io/datadir.o is rebuilt when PREFIX changes
+# ($(BUILD)/prefix.txt is rewritten only then).
+$(BUILD)/prefix.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+
+$(BUILD)/io/datadir.o: $(BUILD)/prefix.txt
+$(BUILD)/io/datadir.o: CFLAGS += -DFACTORYSIM_DATADIR='"$(DATADIR)"'
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/cli/main.d $(TEST_BINS:=.d)
 
@@ -82,8 +101,11 @@ test: deps
 
 check: test
 
+# FACTORYSIM_MAKEVARS lets tests/test_install.c install the binary under
+# test (make asan's, not the plain one) without rebuilding it.
 _test: $(BIN)/factorysim $(TEST_BINS)
-	@FACTORYSIM=$(BIN)/factorysim sh tests/run.sh $(TEST_BINS)
+	@FACTORYSIM=$(BIN)/factorysim FACTORYSIM_MAKEVARS="BUILD=$(BUILD) BIN=$(BIN)" \
+	 sh tests/run.sh $(TEST_BINS)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
@@ -98,7 +120,8 @@ _asan: $(BIN)/factorysim $(TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$(CURDIR)/$(BUILD)/san/asan \
 	 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(CURDIR)/$(BUILD)/san/ubsan \
-	 FACTORYSIM=$(BIN)/factorysim sh tests/run.sh $(TEST_BINS); st=$$?; \
+	 FACTORYSIM=$(BIN)/factorysim FACTORYSIM_MAKEVARS="BUILD=$(BUILD) BIN=$(BIN)" \
+	 sh tests/run.sh $(TEST_BINS); st=$$?; \
 	 if [ -n "$$(ls $(BUILD)/san)" ]; then cat $(BUILD)/san/*; \
 	     echo "asan: sanitizer reports above ($(BUILD)/san/)"; exit 1; fi; \
 	 exit $$st
@@ -130,6 +153,25 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(LIB)
 
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
+# Installs the binary, the data home (models/*.cfg, data/, scenarios/ as
+# examples) under $(DATADIR) and the man page; `make uninstall` removes
+# exactly these. The data home mirrors the source tree, so relative paths
+# inside scenarios (../data/weather/...) hold in both.
+install: $(BIN)/factorysim
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) \
+	    $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(DATADIR)/scenarios/include
+	install -m 755 $(BIN)/factorysim $(DESTDIR)$(BINDIR)/factorysim
+	install -m 644 models/*.cfg $(DESTDIR)$(DATADIR)/models/
+	install -m 644 scenarios/*.cfg $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 scenarios/include/*.cfg $(DESTDIR)$(DATADIR)/scenarios/include/
+	find data -type f | while read -r f; do \
+	    install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; done
+	install -m 644 docs/factorysim.1 $(DESTDIR)$(MANDIR)/factorysim.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/factorysim $(DESTDIR)$(MANDIR)/factorysim.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 noopt:
 	@$(MAKE) --no-print-directory OPT=-O0 BUILD=build-noopt BIN=build-noopt/bin all

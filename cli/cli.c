@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "sim/rng.h"
 
 int cli_error(const char *fmt, ...)
 {
@@ -55,6 +58,23 @@ bad:
     cli_usage_error(cmd, "%s: expected a non-negative integer (got '%s')", opt,
                     s ? s : "");
     return -1;
+}
+
+int cli_seed(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    uint64_t v;
+    if (cli_u64(cmd, opt, s, &v) < 0)
+        return -1;
+    if (v > (uint64_t)RNG_SEED_MAX) {
+        cli_usage_error(cmd,
+                        "%s: out of range (got %s, expected an integer in "
+                        "[0, %lld]: seeds are stored as signed 64-bit "
+                        "integers)",
+                        opt, s, (long long)RNG_SEED_MAX);
+        return -1;
+    }
+    *out = v;
+    return 0;
 }
 
 int cli_u32(const char *cmd, const char *opt, const char *s, uint32_t lo,
@@ -124,4 +144,62 @@ void cli_getopt_reset(void)
 {
     optind = 0; /* glibc: 0 forces a full reinitialisation */
     opterr = 0; /* commands print their own messages */
+}
+
+/* Walks the prefix folders of path left to right, making each that is
+ * missing. A folder made concurrently by someone else (EEXIST) counts as
+ * made, provided it is a folder. */
+int cli_make_dirs(const char *path, int is_dir, sim_err *err)
+{
+    char dir[1024];
+    size_t len;
+    struct stat st;
+
+    if (!path || !*path)
+        return sim_err_set(err, SIM_EIO, NULL, 0, "empty output path");
+    if (strlen(path) >= sizeof dir)
+        return sim_err_set(err, SIM_EIO, path, 0,
+                           "output path too long (got %zu characters, "
+                           "expected < %zu)",
+                           strlen(path), sizeof dir);
+    snprintf(dir, sizeof dir, "%s", path);
+    len = strlen(dir);
+    if (!is_dir) {
+        /* Drop the file name; a path without a folder needs none. */
+        while (len > 0 && dir[len - 1] != '/')
+            len--;
+        if (len == 0)
+            return SIM_OK;
+    }
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    dir[len] = '\0';
+    for (size_t i = 1; i <= len; i++) {
+        char c = dir[i];
+        if (c != '/' && c != '\0')
+            continue;
+        dir[i] = '\0';
+        if (stat(dir, &st) != 0) {
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                sim_err_set(err, SIM_EIO, path, 0,
+                            "cannot create the folder '%s': %s", dir,
+                            strerror(e));
+                return SIM_EIO;
+            }
+            if (stat(dir, &st) != 0) {
+                int e = errno;
+                return sim_err_set(err, SIM_EIO, path, 0,
+                                   "cannot create the folder '%s': %s", dir,
+                                   strerror(e));
+            }
+        }
+        if (!S_ISDIR(st.st_mode))
+            return sim_err_set(err, SIM_EIO, path, 0,
+                               "cannot create the folder '%s': a file of "
+                               "that name exists (expected a folder)",
+                               dir);
+        dir[i] = c;
+    }
+    return SIM_OK;
 }

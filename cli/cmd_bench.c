@@ -76,7 +76,7 @@ static int bench_phold(int argc, char **argv)
                              &c.lookahead_s);
             break;
         case 's':
-            bad = cli_u64(cmd, "--seed", optarg, &c.seed);
+            bad = cli_seed(cmd, "--seed", optarg, &c.seed);
             break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg,

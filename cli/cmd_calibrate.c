@@ -249,7 +249,8 @@ int cmd_calibrate(int argc, char **argv)
         }
         if (k < sizeof accs)
             snprintf(accs + k, sizeof accs - k, "}");
-        if (tp_model_save(&m, out_path, hdr, accs, &err) != SIM_OK) {
+        if (cli_make_dirs(out_path, 0, &err) != SIM_OK ||
+            tp_model_save(&m, out_path, hdr, accs, &err) != SIM_OK) {
             rc = cli_report(&err);
             goto done;
         }
@@ -257,7 +258,8 @@ int cmd_calibrate(int argc, char **argv)
     if (plots) {
         char path[4096];
         snprintf(path, sizeof path, "%s/parity.%s", plots, pfmt);
-        if (plot_parity(path, use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN],
+        if (cli_make_dirs(plots, 1, &err) != SIM_OK ||
+            plot_parity(path, use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN],
                         cv ? "Throughput model, leave-one-configuration-out"
                            : "Throughput model, in-sample",
                         &err) != SIM_OK) {

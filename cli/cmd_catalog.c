@@ -187,7 +187,9 @@ static jv *models_json(const catalog *c)
 static void models_table(const catalog *c)
 {
     static const char *const cls[] = {"dense", "moe", "hybrid"};
-    printf("LLM architectures (../shared/data/calibration/models.csv; "
+    printf("LLM architectures (NVIDIA Megatron-Bridge model providers, "
+           "https://github.com/NVIDIA-NeMo/Megatron-Bridge, and Hugging Face "
+           "model configs; each entry cites its own in models/llms.cfg; "
            "* = filled as an assumption)\n");
     printf("  %-28s %-26s %-6s %6s %6s %8s %8s %8s %8s  %s\n", "name", "id",
            "class", "layers", "hidden", "experts", "total B", "active B", "seq",

@@ -1,13 +1,21 @@
 /* cli/cmd_check.c: `factorysim check SCENARIO [--set KEY=VALUE ...]`:
- * loads and validates a scenario (models/scenario.h) and prints what it
- * describes: modules and their IT power, GPUs by type, energy sources and
- * jobs. Exit 1 on any error, with the loader's FILE:LINE: key: message. */
+ * loads and validates a scenario (models/scenario.h), then makes every
+ * check `run` makes before it simulates, by the same code
+ * (cli/run_check.h: weather file, each job's throughput query, fabric
+ * groups, memory), and prints what the scenario describes: modules and
+ * their IT power, GPUs by type, energy sources and jobs. Exit 1 on any
+ * error, each as FILE:LINE: key: message; --format json prints the
+ * summary and every error as objects. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_check.h"
+#include "io/calib_file.h"
+#include "io/json.h"
 #include "models/scenario.h"
+#include "sim/mem.h"
 
 static const char check_help[] =
     "Usage: factorysim check SCENARIO [OPTIONS]\n"
@@ -15,13 +23,26 @@ static const char check_help[] =
     "Validates a scenario file and prints a summary: modules and their IT\n"
     "power, GPUs by type, energy sources, jobs. Errors read\n"
     "FILE:LINE: key.path: message (got X, expected Y); the exit status is 1\n"
-    "on any error. Keys: docs/scenario-reference.md.\n"
+    "on any error. Beyond the keys it makes every check run makes before it\n"
+    "simulates, by the same code: the weather file is read, every job's\n"
+    "throughput query is made (a layout that cannot be formed or does not\n"
+    "fit is refused), every job must fit in one fabric group, and the\n"
+    "results must fit in --max-memory-mb. Every such error is listed, not\n"
+    "only the first. Keys: docs/scenario-reference.md.\n"
     "\n"
     "Options:\n"
     "  --set KEY=VALUE   override a scenario key before validation, e.g.\n"
     "                    --set modules.[0].count=4 (repeatable)\n"
     "  --catalog DIR     catalog folder (default: the built-in models/)\n"
     "  --resolved        print the resolved configuration instead\n"
+    "  --format F        table (default) or json: {\"ok\", \"summary\",\n"
+    "                    \"errors\": [{\"file\", \"line\", \"message\"}]}\n"
+    "  --calibration FILE  throughput calibration (default: built-in)\n"
+    "  --replications R  replications the memory estimate assumes\n"
+    "                    (default simulation.replications)\n"
+    "  --series WHICH    first (default), all or none: as run's --series\n"
+    "  --max-memory-mb M refuse a scenario whose results would need more\n"
+    "                    than M MiB (default 4096)\n"
     "  -h, --help        this help\n";
 
 #define MAX_SETS 256
@@ -141,28 +162,142 @@ static void print_summary(const scenario *s)
            s->fabric.oversubscription, s->fabric.n_links);
 }
 
+/* One error as an object: file and line (null when unknown) and the
+ * message, which starts with the key path. */
+static jv *err_json(const sim_err *e)
+{
+    jv *o = jv_obj();
+    jv_set(o, "file", e->file[0] ? jv_str(e->file) : jv_null());
+    jv_set(o, "line", e->line > 0 ? jv_int(e->line) : jv_null());
+    jv_set(o, "code", jv_str(sim_strerror(e->code)));
+    jv_set(o, "message", jv_str(e->msg));
+    return o;
+}
+
+/* The resolved scenario in SI units, for --format json. */
+static jv *summary_json(const scenario *s, const run_check_opts *co)
+{
+    jv *o = jv_obj(), *sim = jv_obj(), *site = jv_obj(), *mods = jv_arr(),
+       *jobs = jv_arr(), *src = jv_arr();
+    const scen_energy *e = &s->energy;
+    jv_set(o, "scenario", jv_str(s->path));
+    jv_set(o, "description", jv_str(s->description));
+    jv_set(site, "name", jv_str(s->site.name));
+    jv_set(site, "latitude_deg", jv_num(s->site.latitude_deg));
+    jv_set(site, "longitude_deg", jv_num(s->site.longitude_deg));
+    jv_set(site, "utc_offset_s", jv_num(s->site.utc_offset_s));
+    jv_set(site, "climate",
+           jv_str(s->site.climate.kind == CLIMATE_NORMALS ? "normals"
+                  : s->site.climate.kind == CLIMATE_EPW   ? "epw"
+                                                          : "hourly_csv"));
+    jv_set(o, "site", site);
+    jv_set(sim, "start_date", jv_str(s->sim.start_date));
+    jv_set(sim, "horizon_s", jv_num(s->sim.horizon_s));
+    jv_set(sim, "step_s", jv_num(s->sim.step_s));
+    {
+        char b[32];
+        snprintf(b, sizeof b, "%llu", (unsigned long long)s->sim.seed);
+        jv_set(sim, "seed", jv_str(b));
+    }
+    jv_set(sim, "replications", jv_int(s->sim.replications));
+    jv_set(o, "simulation", sim);
+    for (size_t i = 0; i < s->n_modules; i++) {
+        const scen_module *m = &s->modules[i];
+        jv *mo = jv_obj();
+        jv_set(mo, "name", jv_str(m->name));
+        jv_set(mo, "type", jv_str(m->type->name));
+        jv_set(mo, "count", jv_int(m->count));
+        jv_set(mo, "hosts", jv_str(m->system->name));
+        jv_set(mo, "gpus", jv_int(m->gpus));
+        jv_set(mo, "it_power_w", jv_num(m->it_power_w));
+        jv_push(mods, mo);
+    }
+    jv_set(o, "modules", mods);
+    if (e->solar.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("solar"));
+        jv_set(x, "capacity_dc_w", jv_num(e->solar.capacity_w));
+        jv_set(x, "capacity_ac_w", jv_num(e->solar.inverter_limit_w));
+        jv_push(src, x);
+    }
+    if (e->battery.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("battery"));
+        jv_set(x, "capacity_j", jv_num(e->battery.capacity_j));
+        jv_set(x, "power_w", jv_num(e->battery.power_w));
+        jv_push(src, x);
+    }
+    if (e->geothermal.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("geothermal"));
+        jv_set(x, "capacity_w", jv_num(e->geothermal.capacity_w));
+        jv_push(src, x);
+    }
+    if (e->hydro.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("hydro"));
+        jv_set(x, "capacity_w", jv_num(e->hydro.capacity_w));
+        jv_push(src, x);
+    }
+    if (e->grid.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("grid"));
+        jv_set(x, "import_limit_w", jv_num(e->grid.import_limit_w));
+        jv_push(src, x);
+    }
+    jv_set(o, "energy", src);
+    for (size_t i = 0; i < s->n_jobs; i++) {
+        const scen_job *j = &s->jobs[i];
+        jv *x = jv_obj();
+        jv_set(x, "name", jv_str(j->name));
+        jv_set(x, "model", jv_str(j->model->id));
+        jv_set(x, "precision", jv_str(j->precision));
+        jv_set(x, "gpu", jv_str(j->gpu->name));
+        jv_set(x, "gpus", jv_int(j->gpus));
+        jv_set(x, "steps", jv_int(j->steps));
+        jv_set(x, "tokens", jv_num(j->tokens));
+        jv_set(x, "submit_t_s", jv_num(j->submit_t_s));
+        jv_push(jobs, x);
+    }
+    jv_set(o, "jobs", jobs);
+    jv_set(o, "memory_estimate_bytes", jv_num(run_check_memory_bytes(s, co)));
+    jv_set(o, "max_memory_mb", jv_num(co->max_memory_mb));
+    return o;
+}
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"set", required_argument, NULL, 's'},
         {"catalog", required_argument, NULL, 'c'},
         {"resolved", no_argument, NULL, 'r'},
+        {"format", required_argument, NULL, 'f'},
+        {"calibration", required_argument, NULL, 'C'},
+        {"replications", required_argument, NULL, 'R'},
+        {"series", required_argument, NULL, 'T'},
+        {"max-memory-mb", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *sets[MAX_SETS];
-    const char *catdir = NULL;
+    const char *catdir = NULL, *calib = NULL, *cmd = "check";
     size_t n_sets = 0;
-    int resolved = 0, o, rc;
+    int resolved = 0, o, rc, fmt = CLI_FMT_TABLE, series = 1;
+    uint32_t reps_opt = 0;
+    double max_mem_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
     catalog *cat = NULL;
     scenario *s = NULL;
+    tp_model *tp = NULL;
+    climate_year *wx = NULL;
+    run_check_errs *ce;
+    run_check_opts co;
     sim_err err;
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
         case 's':
             if (n_sets == MAX_SETS)
-                return cli_usage_error("check", "too many --set (max %d)",
+                return cli_usage_error(cmd, "too many --set (max %d)",
                                        MAX_SETS);
             sets[n_sets++] = optarg;
             break;
@@ -172,32 +307,92 @@ int cmd_check(int argc, char **argv)
         case 'r':
             resolved = 1;
             break;
+        case 'f':
+            if ((fmt = cli_format_parse(cmd, optarg,
+                                        CLI_FMT_TABLE | CLI_FMT_JSON)) < 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'C':
+            calib = optarg;
+            break;
+        case 'R':
+            if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps_opt) <
+                0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'T':
+            if (strcmp(optarg, "none") == 0)
+                series = 0;
+            else if (strcmp(optarg, "first") == 0)
+                series = 1;
+            else if (strcmp(optarg, "all") == 0)
+                series = 2;
+            else
+                return cli_usage_error(
+                    cmd, "--series: expected first, all or none (got '%s')",
+                    optarg);
+            break;
+        case 'M':
+            if (cli_double(cmd, "--max-memory-mb", optarg, 1, 1e9,
+                           &max_mem_mb) < 0)
+                return CLI_EXIT_USAGE;
+            break;
         case 'h':
             fputs(check_help, stdout);
             return CLI_EXIT_OK;
         case ':':
-            return cli_usage_error("check", "%s needs a value",
-                                   argv[optind - 1]);
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("check", "unknown option '%s'",
+            return cli_usage_error(cmd, "unknown option '%s'",
                                    argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return cli_usage_error("check", "missing SCENARIO file");
+        return cli_usage_error(cmd, "missing SCENARIO file");
     if (optind + 1 < argc)
-        return cli_usage_error("check", "unexpected argument '%s'",
+        return cli_usage_error(cmd, "unexpected argument '%s'",
                                argv[optind + 1]);
-    if (catalog_load(catdir, &cat, &err) != SIM_OK)
-        return cli_report(&err);
-    rc = scenario_load(argv[optind], cat, sets, n_sets, &s, &err);
-    catalog_free(cat);
-    if (rc != SIM_OK)
-        return cli_report(&err);
-    if (resolved)
-        fputs(scenario_resolved_text(s), stdout);
-    else
-        print_summary(s);
+    ce = sim_xcalloc(1, sizeof *ce);
+    sim_err_clear(&err);
+    if (catalog_load(catdir, &cat, &err) != SIM_OK ||
+        scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
+        (calib ? tp_model_load(calib, &tp, &err)
+               : tp_model_default(&tp, &err)) != SIM_OK) {
+        run_check_add(ce, &err);
+    } else {
+        co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
+        co.series = series;
+        co.max_memory_mb = max_mem_mb;
+        run_check_scenario(s, tp, &co, &wx, ce);
+    }
+    rc = ce->n ? CLI_EXIT_ERR : CLI_EXIT_OK;
+    if (fmt == CLI_FMT_JSON) {
+        jv *root = jv_obj(), *errs = jv_arr();
+        jv_set(root, "ok", jv_bool(ce->n == 0));
+        jv_set(root, "summary", s ? summary_json(s, &co) : jv_null());
+        for (size_t i = 0; i < ce->n; i++)
+            jv_push(errs, err_json(&ce->e[i]));
+        jv_set(root, "errors", errs);
+        jv_set(root, "errors_not_listed", jv_int((int64_t)ce->dropped));
+        jv_write(root, stdout, 1);
+        jv_free(root);
+    } else {
+        for (size_t i = 0; i < ce->n; i++)
+            cli_report(&ce->e[i]);
+        if (ce->dropped)
+            cli_error("... and %zu more error(s)", ce->dropped);
+        if (!ce->n) {
+            if (resolved)
+                fputs(scenario_resolved_text(s), stdout);
+            else
+                print_summary(s);
+        }
+    }
+    /* A failed write of stdout is main's to report (cli/main.c). */
+    free(ce);
+    climate_year_free(wx);
+    tp_model_free(tp);
     scenario_free(s);
-    return CLI_EXIT_OK;
+    catalog_free(cat);
+    return rc;
 }

@@ -2,7 +2,7 @@
  * training throughput checked row by row against the Exemplar bar (95% of
  * the published reference row, else of the calibrated model's prediction),
  * with the compute-or-communication diagnosis of models/exemplar.h. The
- * reference table defaults to models/reference/megatron_throughput.csv. */
+ * reference table defaults to data/calibration/megatron_throughput.csv. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
+#include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"
 #include "sim/mem.h"
@@ -32,46 +33,30 @@ static const char exemplar_help[] =
     "communication, that reproduces the measured step times of all rows on\n"
     "the same GPU type, taken to be one cluster (one row alone cannot tell;\n"
     "it is then attributed to the smaller change, marked basis 'row'). A row\n"
-    "that cannot be handled gets blank results, a FILE:LINE reason on stderr\n"
-    "and exit status 1.\n"
+    "that cannot be handled gets blank results and a FILE:LINE reason on\n"
+    "stderr.\n"
+    "\n"
+    "Exit status: 0 when every row passed (inconclusive rows count as passed\n"
+    "unless --strict); 3 when any row failed (or, with --strict, was\n"
+    "inconclusive); 1 when any row could not be judged (an error outranks a\n"
+    "failure); 2 on a usage error.\n"
     "\n"
     "Options:\n"
     "  --reference FILE     published reference rows (default: the copy in\n"
-    "                       models/reference/megatron_throughput.csv)\n"
+    "                       data/calibration/megatron_throughput.csv)\n"
     "  --calibration FILE   calibration file (default: built-in)\n"
     "  --format F           table (default), json or csv\n"
+    "  --strict             an inconclusive row fails the check (exit 3)\n"
     "  -h, --help           this help\n";
 
-/* $FACTORYSIM_HOME/models/reference/..., else beside the executable's bin/,
- * else relative to the working directory (as tp_model_default_path). */
+/* The copy in the data home (io/datadir.h). Static string. */
 static const char *default_reference(void)
 {
     static char buf[4096];
-    const char *rel = "models/reference/megatron_throughput.csv";
-    const char *home = getenv("FACTORYSIM_HOME");
-    char exe[3000];
-    ssize_t k;
-    if (home && *home) {
-        snprintf(buf, sizeof buf, "%s/%s", home, rel);
-        return buf;
-    }
-    k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        char *s;
-        exe[k] = '\0';
-        s = strrchr(exe, '/');
-        if (s) {
-            *s = '\0';
-            s = strrchr(exe, '/');
-            if (s && strcmp(s, "/bin") == 0) {
-                *s = '\0';
-                snprintf(buf, sizeof buf, "%s/%s", exe, rel);
-                if (access(buf, R_OK) == 0)
-                    return buf;
-            }
-        }
-    }
-    return rel;
+    const char *rel = "data/calibration/megatron_throughput.csv";
+    if (datadir_path(rel, buf, sizeof buf) != 0)
+        return rel; /* home too long: name the file at least */
+    return buf;
 }
 
 static const char *basename_of(const char *p)
@@ -303,11 +288,13 @@ int cmd_exemplar(int argc, char **argv)
         {"reference", required_argument, NULL, 'r'},
         {"calibration", required_argument, NULL, 'C'},
         {"format", required_argument, NULL, 'f'},
+        {"strict", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown;
-    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
+    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK, strict = 0;
+    size_t n_fail = 0, n_inconclusive = 0;
     catalog *cat = NULL;
     tp_model *m = NULL;
     csvt *t = NULL, *rt = NULL;
@@ -333,6 +320,9 @@ int cmd_exemplar(int argc, char **argv)
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
             break;
+        case 'S':
+            strict = 1;
+            break;
         case 'h':
             fputs(exemplar_help, stdout);
             return CLI_EXIT_OK;
@@ -346,7 +336,7 @@ int cmd_exemplar(int argc, char **argv)
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
     ref_shown = ref_path ? ref_path
-                         : "built-in models/reference/megatron_throughput.csv";
+                         : "built-in data/calibration/megatron_throughput.csv";
     if (!ref_path)
         ref_path = default_reference();
     sim_err_clear(&err);
@@ -379,7 +369,13 @@ int cmd_exemplar(int argc, char **argv)
             continue;
         }
         done[i] = 1;
+        n_fail += ex[i].verdict == EXEMPLAR_FAIL;
+        n_inconclusive += ex[i].verdict == EXEMPLAR_INCONCLUSIVE;
     }
+    /* The verdict of the whole check (cli.h): an unjudged row (rc already
+     * 1) outranks a failing one, which outranks an inconclusive one. */
+    if (rc == CLI_EXIT_OK && (n_fail > 0 || (strict && n_inconclusive > 0)))
+        rc = CLI_EXIT_FAILED;
     exemplar_diagnose(m, ex, done, n, &groups, &ng);
     cs = sim_xcalloc(n ? n : 1, sizeof *cs);
     for (size_t i = 0; i < n; i++)

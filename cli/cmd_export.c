@@ -5,10 +5,12 @@
  *
  * Exports are reproducible: no wall-clock time, absolute path, run id or
  * MPI rank (all depend on when and where a run was stored) unless
- * --with-times asks for them, so the same seed gives the same bytes. Numbers
- * print with 15 significant digits, NAN as an empty CSV cell or JSON null.
- * With --out the file is written whole or not at all (temporary + rename).
+ * --with-ids (the id) or --with-times (all three) asks for them, so the same
+ * seed gives the same bytes. Numbers print with 15 significant digits, NAN as
+ * an empty CSV cell or JSON null. With --out the file is written whole or not
+ * at all (temporary + rename).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -41,11 +43,20 @@ static const char export_help[] =
     "  --run ID         run to export (default: the latest; not for runs)\n"
     "  --format F       csv (default) or json\n"
     "  --out FILE       write to FILE instead of stdout\n"
+    "  --with-ids       also export the run id (run_id, first column): the\n"
+    "                   ID that report --run and export --run take\n"
     "  --with-times     also export run ids, creation times and MPI ranks\n"
-    "                   (these differ between otherwise identical runs)\n"
+    "                   (ids and times differ between otherwise identical\n"
+    "                   runs, so neither is shown by default)\n"
     "  -h, --help       this help\n";
 
 enum { W_JOBS = 1, W_TS = 2, W_RUNS = 3 };
+
+/* What beyond the results an export shows (a mask): the run id, which is
+ * the order runs were stored in (what `report --run` and `export --run`
+ * take), and the creation time and MPI rank. Neither by default: both
+ * differ between otherwise identical runs. --with-times implies ids. */
+enum { SHOW_IDS = 1, SHOW_TIMES = 2 };
 
 /* A CSV cell for a number: 15 significant digits, empty for NAN. */
 static const char *num_cell(double v, char *buf, size_t n)
@@ -86,11 +97,12 @@ static const char *seed_str(uint64_t seed)
 }
 
 /* The run's identity, shared by the jobs and timeseries JSON. */
-static jv *run_head(const db_run *r, int with_times)
+static jv *run_head(const db_run *r, int show)
 {
     jv *o = jv_obj();
-    if (with_times) {
+    if (show & SHOW_IDS)
         jv_set(o, "run_id", jv_int(r->id));
+    if (show & SHOW_TIMES) {
         jv_set(o, "created_utc", jv_str(r->meta.created_utc));
         jv_set(o, "mpi_rank",
                r->meta.mpi_rank >= 0 ? jv_int(r->meta.mpi_rank) : jv_null());
@@ -115,15 +127,15 @@ static jv *run_head(const db_run *r, int with_times)
     return o;
 }
 
-static int jobs_csv(FILE *f, const db_run *r, int with_times)
+static int jobs_csv(FILE *f, const db_run *r, int show)
 {
     const size_t pre = 7;
-    size_t nc = pre + resfield_n_job + (with_times ? 1 : 0), c;
+    size_t nc = pre + resfield_n_job + (show & SHOW_IDS ? 1 : 0), c;
     const char **cells = sim_xcalloc(nc, sizeof *cells);
     char(*buf)[40] = sim_xcalloc(nc, sizeof *buf);
     int rc = SIM_OK;
     c = 0;
-    if (with_times)
+    if (show & SHOW_IDS)
         cells[c++] = "run_id";
     cells[c++] = "job";
     cells[c++] = "name";
@@ -139,7 +151,7 @@ static int jobs_csv(FILE *f, const db_run *r, int with_times)
         for (size_t k = 0; rc == SIM_OK && k < r->n_reps; k++) {
             const db_job_def *jd = &r->meta.jobs[j];
             c = 0;
-            if (with_times) {
+            if (show & SHOW_IDS) {
                 snprintf(buf[c], sizeof buf[c], "%" PRId64, r->id);
                 cells[c] = buf[c];
                 c++;
@@ -168,9 +180,9 @@ static int jobs_csv(FILE *f, const db_run *r, int with_times)
     return rc;
 }
 
-static jv *jobs_json(const db_run *r, int with_times)
+static jv *jobs_json(const db_run *r, int show)
 {
-    jv *root = run_head(r, with_times), *jobs = jv_arr(), *site = jv_obj(),
+    jv *root = run_head(r, show), *jobs = jv_arr(), *site = jv_obj(),
        *sreps = jv_arr();
     jv *ssum = jv_obj();
     for (size_t j = 0; j < r->meta.n_jobs; j++) {
@@ -247,9 +259,9 @@ static int ts_csv(FILE *f, const db_run *r)
 }
 
 /* Columns as arrays, one object per replication that has a series. */
-static jv *ts_json(const db_run *r, int with_times)
+static jv *ts_json(const db_run *r, int show)
 {
-    jv *root = run_head(r, with_times), *series = jv_arr();
+    jv *root = run_head(r, show), *series = jv_arr();
     jv_set(root, "step_s",
            r->meta.step_s > 0 ? jv_num(r->meta.step_s) : jv_null());
     jv_set(root, "downsample", jv_int(r->meta.ts_downsample));
@@ -305,7 +317,7 @@ static const char *const run_site_cols[] = {
 };
 #define N_RUN_SITE (sizeof run_site_cols / sizeof run_site_cols[0])
 
-static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
+static int runs_out(FILE *f, db *d, int json, int show, sim_err *err)
 {
     db_run_row *rows;
     size_t n;
@@ -319,8 +331,9 @@ static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
     if (!json) {
         const char *hdr[32];
         size_t c = 0;
-        if (with_times) {
+        if (show & SHOW_IDS)
             hdr[c++] = "run_id";
+        if (show & SHOW_TIMES) {
             hdr[c++] = "created_utc";
             hdr[c++] = "mpi_rank";
         }
@@ -354,7 +367,7 @@ static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
                                               run_site_cols[q], NULL)]
                     .mean;
         if (json) {
-            jv *o = run_head(r, with_times);
+            jv *o = run_head(r, show);
             for (size_t q = 0; q < N_RUN_SITE; q++) {
                 char nm[48];
                 snprintf(nm, sizeof nm, "site_%s_mean", run_site_cols[q]);
@@ -365,9 +378,11 @@ static int runs_out(FILE *f, db *d, int json, int with_times, sim_err *err)
             const char *cells[32];
             char b[16][40];
             size_t c = 0;
-            if (with_times) {
+            if (show & SHOW_IDS) {
                 snprintf(b[0], sizeof b[0], "%" PRId64, w->id);
                 cells[c++] = b[0];
+            }
+            if (show & SHOW_TIMES) {
                 cells[c++] = w->created_utc;
                 if (w->mpi_rank >= 0)
                     snprintf(b[1], sizeof b[1], "%d", (int)w->mpi_rank);
@@ -423,12 +438,12 @@ static int what_parse(const char *s)
 }
 
 static int export_to(FILE *f, db *d, int what, int64_t run_id, int json,
-                     int with_times, sim_err *err)
+                     int show, sim_err *err)
 {
     db_run *r;
     int rc;
     if (what == W_RUNS)
-        return runs_out(f, d, json, with_times, err);
+        return runs_out(f, d, json, show, err);
     if (run_id < 0 && (rc = db_latest_run(d, &run_id, err)) != SIM_OK)
         return rc;
     if ((rc = db_load_run(d, run_id, what == W_TS ? DB_LOAD_STEPS : 0, &r,
@@ -440,12 +455,11 @@ static int export_to(FILE *f, db *d, int what, int64_t run_id, int json,
                          " has no stored time series (store it with the run)",
                          run_id);
     } else if (json) {
-        jv *v =
-            what == W_JOBS ? jobs_json(r, with_times) : ts_json(r, with_times);
+        jv *v = what == W_JOBS ? jobs_json(r, show) : ts_json(r, show);
         rc = jv_write(v, f, what == W_JOBS);
         jv_free(v);
     } else {
-        rc = what == W_JOBS ? jobs_csv(f, r, with_times) : ts_csv(f, r);
+        rc = what == W_JOBS ? jobs_csv(f, r, show) : ts_csv(f, r);
     }
     if (rc == SIM_EIO && !err->code)
         sim_err_set(err, SIM_EIO, NULL, 0, "write failed");
@@ -462,11 +476,12 @@ int cmd_export(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"out", required_argument, NULL, 'o'},
         {"with-times", no_argument, NULL, 't'},
+        {"with-ids", no_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "export", *dbpath = "output/factorysim.db", *out = NULL;
-    int what = 0, fmt = CLI_FMT_CSV, with_times = 0, o, rc;
+    int what = 0, fmt = CLI_FMT_CSV, show = 0, o, rc;
     int64_t run_id = -1;
     uint64_t u;
     db *d;
@@ -500,7 +515,10 @@ int cmd_export(int argc, char **argv)
             out = optarg;
             break;
         case 't':
-            with_times = 1;
+            show |= SHOW_IDS | SHOW_TIMES;
+            break;
+        case 'i':
+            show |= SHOW_IDS;
             break;
         case 'h':
             fputs(export_help, stdout);
@@ -523,8 +541,8 @@ int cmd_export(int argc, char **argv)
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
     if (!out) {
-        rc = export_to(stdout, d, what, run_id, fmt == CLI_FMT_JSON, with_times,
-                       &err);
+        rc =
+            export_to(stdout, d, what, run_id, fmt == CLI_FMT_JSON, show, &err);
         if (rc == SIM_OK && fflush(stdout) != 0)
             rc = sim_err_set(&err, SIM_EIO, NULL, 0,
                              "cannot write to standard output");
@@ -533,12 +551,13 @@ int cmd_export(int argc, char **argv)
         char tmp[1100];
         FILE *f;
         snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        if (!(f = fopen(tmp, "wb"))) {
-            rc = sim_err_set(&err, SIM_EIO, out, 0,
-                             "cannot write file (does the folder exist?)");
+        if ((rc = cli_make_dirs(out, 0, &err)) != SIM_OK) {
+            /* err says which folder and why */
+        } else if (!(f = fopen(tmp, "wb"))) {
+            rc = sim_err_set(&err, SIM_EIO, out, 0, "cannot write file: %s",
+                             strerror(errno));
         } else {
-            rc = export_to(f, d, what, run_id, fmt == CLI_FMT_JSON, with_times,
-                           &err);
+            rc = export_to(f, d, what, run_id, fmt == CLI_FMT_JSON, show, &err);
             if (fclose(f) != 0 && rc == SIM_OK)
                 rc = sim_err_set(&err, SIM_EIO, out, 0, "write failed");
             if (rc == SIM_OK && rename(tmp, out) != 0)

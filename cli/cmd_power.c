@@ -243,7 +243,7 @@ int cmd_power(int argc, char **argv)
             sets[n_sets++] = optarg;
             break;
         case 'S':
-            bad = cli_u64(cmd, "--seed", optarg, &seed);
+            bad = cli_seed(cmd, "--seed", optarg, &seed);
             have_seed = 1;
             break;
         case 'r':
@@ -300,7 +300,8 @@ int cmd_power(int argc, char **argv)
         ret = cli_report(&err);
         goto out;
     }
-    if (steps && write_steps(steps, sp, &err) != SIM_OK) {
+    if (steps && (cli_make_dirs(steps, 0, &err) != SIM_OK ||
+                  write_steps(steps, sp, &err) != SIM_OK)) {
         ret = cli_report(&err);
         goto out;
     }

@@ -159,7 +159,12 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
     if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK)
         return cli_report(&err);
     if (out) {
+        sim_err derr;
         snprintf(tmp, sizeof tmp, "%s.tmp", out);
+        if (cli_make_dirs(out, 0, &derr) != SIM_OK) {
+            rc = cli_report(&derr);
+            goto done;
+        }
         f = fopen(tmp, "w");
         if (!f) {
             rc = cli_error("%s: cannot write file", out);

@@ -23,7 +23,7 @@
 #include "io/csv.h"
 #include "io/db.h"
 #include "cli/sweep_table.h"
-#include "io/plot_charts.h"
+#include "cli/report_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 
@@ -40,7 +40,8 @@ static const char report_help[] =
     "Options:\n"
     "  --db FILE        results database (default output/factorysim.db)\n"
     "  --run ID         run to report (default: the latest)\n"
-    "  --out DIR        output folder (required, must exist and be writable)\n"
+    "  --out DIR        output folder (required; made if missing, as mkdir "
+    "-p)\n"
     "  --format F       chart format: png (default), svg or pdf\n"
     "  --metric NAME    sweep chart metric: site.NAME or JOB.NAME (default: "
     "the\n"
@@ -111,15 +112,7 @@ static void md_cell(FILE *f, const char *s)
     }
 }
 
-typedef struct chart_list {
-    char file[16][80];
-    char what[16][120];
-    int n;
-    char skipped[8][200];
-    int n_skipped;
-} chart_list;
-
-static void write_md(FILE *f, const db_run *r, const chart_list *cl)
+static void write_md(FILE *f, const db_run *r, const report_out *cl)
 {
     const db_run_meta *m = &r->meta;
     const stat_summary *fe = site_sum(r, "facility_energy_j");
@@ -389,7 +382,7 @@ static int write_file(const char *dir, const char *name, void *ctx,
 
 typedef struct md_ctx {
     const db_run *r;
-    const chart_list *cl;
+    const report_out *cl;
 } md_ctx;
 
 static int md_fn(FILE *f, void *ctx)
@@ -402,134 +395,6 @@ static int md_fn(FILE *f, void *ctx)
 static int csv_fn(FILE *f, void *ctx)
 {
     return write_csv(f, ctx);
-}
-
-static void chart_add(chart_list *cl, const char *file, const char *what)
-{
-    if (cl->n >= 16)
-        return;
-    snprintf(cl->file[cl->n], sizeof cl->file[0], "%s", file);
-    snprintf(cl->what[cl->n], sizeof cl->what[0], "%s", what);
-    cl->n++;
-}
-
-static void chart_skip(chart_list *cl, const char *what, const sim_err *e)
-{
-    if (cl->n_skipped >= 8)
-        return;
-    snprintf(cl->skipped[cl->n_skipped++], sizeof cl->skipped[0], "%s (%.150s)",
-             what, e->msg);
-}
-
-/* Draws one chart into DIR/base.ext; "nothing to draw" is noted, not fatal. */
-static int chart(int rc, chart_list *cl, const char *file, const char *what,
-                 sim_err *e)
-{
-    if (rc == SIM_OK)
-        chart_add(cl, file, what);
-    else if (rc == SIM_EINVAL)
-        chart_skip(cl, what, e);
-    return rc == SIM_EINVAL ? SIM_OK : rc;
-}
-
-static int draw_charts(const db_run *r, const char *dir, const char *ext,
-                       chart_list *cl, sim_err *err)
-{
-    const db_run_meta *m = &r->meta;
-    const res_rep *ts = NULL, *evr = &r->reps[0];
-    size_t ts_k = 0;
-    char path[1200], file[80], title[256];
-    const char **names = sim_xcalloc(m->n_jobs + 1, sizeof *names);
-    double *x = sim_xcalloc(r->n_reps + 1, sizeof *x);
-    int rc = SIM_OK;
-    sim_err e;
-
-    for (size_t k = 0; k < r->n_reps; k++)
-        if (r->reps[k].n_steps > 0 && !ts) {
-            ts = &r->reps[k];
-            ts_k = k;
-        }
-    for (size_t k = 0; k < r->n_reps; k++)
-        if (r->reps[k].n_events > 0) {
-            evr = &r->reps[k];
-            break;
-        }
-    for (size_t j = 0; j < m->n_jobs; j++)
-        names[j] = m->jobs[j].name;
-
-#define CHART(base, what, call)                                                \
-    do {                                                                       \
-        snprintf(file, sizeof file, "%s.%s", base, ext);                       \
-        snprintf(path, sizeof path, "%s/%s", dir, file);                       \
-        sim_err_clear(&e);                                                     \
-        rc = chart(call, cl, file, what, &e);                                  \
-        if (rc != SIM_OK) {                                                    \
-            *err = e;                                                          \
-            goto done;                                                         \
-        }                                                                      \
-    } while (0)
-
-    snprintf(title, sizeof title, "%s: power by source (replication %u)",
-             m->scenario, ts ? ts->replication : 0);
-    if (ts) {
-        CHART("power", "Power over time by source against the facility load",
-              plot_power_stack(path, ts->steps, r->step_dt_s[ts_k], ts->n_steps,
-                               title, &e));
-        snprintf(title, sizeof title, "%s: battery (replication %u)",
-                 m->scenario, ts->replication);
-        CHART("battery_soc", "Battery state of charge and health",
-              plot_battery_soc(path, ts->steps, ts->n_steps, title, &e));
-    } else {
-        sim_err_set(&e, SIM_EINVAL, NULL, 0,
-                    "no time series stored with this run");
-        chart_skip(cl, "power over time and battery state of charge", &e);
-    }
-    snprintf(title, sizeof title, "%s: job timeline (replication %u)",
-             m->scenario, evr->replication);
-    CHART("jobs_gantt", "Job timeline with interruptions and pauses",
-          plot_gantt(path, names, evr->jobs, m->n_jobs, evr->events,
-                     evr->n_events, m->horizon_s, title, &e));
-    for (size_t j = 0; j < m->n_jobs; j++) {
-        char base[40], what[200];
-        for (size_t k = 0; k < r->n_reps; k++)
-            x[k] = r->reps[k].jobs[j].time_to_train_s;
-        snprintf(base, sizeof base, "time_to_train_%zu", j + 1);
-        snprintf(what, sizeof what,
-                 "Time to train of %.150s across replications", names[j]);
-        CHART(base, what,
-              plot_time_to_train(path, names[j], x, r->n_reps, "Time to train",
-                                 &e));
-    }
-    {
-        double *by = sim_xcalloc(m->n_jobs * RES_N_SOURCES + 1, sizeof *by);
-        stat_summary *fac = sim_xcalloc(m->n_jobs + 1, sizeof *fac);
-        for (size_t j = 0; j < m->n_jobs; j++) {
-            for (int k = 0; k < RES_N_SOURCES; k++) {
-                char field[48];
-                snprintf(field, sizeof field, "energy_%s_j",
-                         res_source_name[k]);
-                by[j * RES_N_SOURCES + (size_t)k] = job_sum(r, j, field)->mean;
-            }
-            fac[j] = *job_sum(r, j, "facility_energy_j");
-        }
-        snprintf(title, sizeof title,
-                 "%s: energy per training run by source (mean)", m->scenario);
-        snprintf(file, sizeof file, "energy_by_source.%s", ext);
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        sim_err_clear(&e);
-        rc = chart(
-            plot_energy_by_source(path, names, by, fac, m->n_jobs, title, &e),
-            cl, file, "Energy per training run by source", &e);
-        if (rc != SIM_OK)
-            *err = e;
-        free(by);
-        free(fac);
-    }
-#undef CHART
-done:
-    free(names);
-    free(x);
-    return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -551,7 +416,7 @@ int cmd_report(int argc, char **argv)
     uint64_t u;
     int o, rc;
     struct stat sb;
-    chart_list cl;
+    report_out *cl = sim_xcalloc(1, sizeof *cl);
     db *d;
     db_run *r = NULL;
     sim_err err;
@@ -600,11 +465,6 @@ int cmd_report(int argc, char **argv)
     if (!dir)
         return cli_usage_error(cmd, "--out DIR is required");
     sim_err_clear(&err);
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return cli_error("%s: output folder does not exist (create it first)",
-                         dir);
-    if (access(dir, W_OK) != 0)
-        return cli_error("%s: output folder is not writable", dir);
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
@@ -621,26 +481,26 @@ int cmd_report(int argc, char **argv)
                                " is not a sweep case",
                                run_id);
     }
-    memset(&cl, 0, sizeof cl);
-    rc = draw_charts(r, dir, ext, &cl, &err);
-    if (rc == SIM_OK && r->meta.sweep_key && cl.n < 16) {
-        /* The sweep chart (cli/sweep_table.h) over every case of the sweep. */
-        char file[80], path[1200], what[120];
-        snprintf(file, sizeof file, "sweep%s%.50s.%s", sw_by ? "_" : "",
-                 sw_by ? sw_by : "", ext);
-        for (char *q = file; *q && strcmp(q, ext) != 0; q++)
-            if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
-                *q = '_';
-        file[strlen(file) - strlen(ext) - 1] = '.';
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        rc = sweep_chart(d, r->meta.sweep_key, sw_metric, sw_by, path, what,
-                         sizeof what, &err);
-        if (rc == SIM_OK)
-            chart_add(&cl, file, what);
+    /* The folder is made only once the inputs are known good, so a bad
+     * --run or database leaves nothing behind. */
+    if (cli_make_dirs(dir, 1, &err) != SIM_OK || stat(dir, &sb) != 0 ||
+        !S_ISDIR(sb.st_mode) || access(dir, W_OK) != 0) {
+        db_close(d);
+        db_run_free(r);
+        return err.code != SIM_OK
+                   ? cli_report(&err)
+                   : cli_error("%s: output folder is not writable", dir);
+    }
+    {
+        report_src src = {r, d, sw_metric, sw_by};
+        memset(cl, 0, sizeof *cl);
+        cl->dir = dir;
+        cl->ext = ext;
+        rc = report_draw_all(&src, cl, &err);
     }
     db_close(d);
     if (rc == SIM_OK) {
-        md_ctx mc = {r, &cl};
+        md_ctx mc = {r, cl};
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);
         if (rc == SIM_OK)
             rc = write_file(dir, "summary.md", &mc, md_fn, &err);
@@ -648,12 +508,15 @@ int cmd_report(int argc, char **argv)
     if (rc == SIM_OK) {
         printf("report of run %" PRId64 " (%s) in %s: summary.md, summary.csv",
                run_id, r->meta.scenario, dir);
-        for (int i = 0; i < cl.n; i++)
-            printf(", %s", cl.file[i]);
+        for (int i = 0; i < cl->n; i++)
+            printf(", %s", cl->file[i]);
         fputc('\n', stdout);
-        for (int i = 0; i < cl.n_skipped; i++)
-            printf("not drawn: %s\n", cl.skipped[i]);
+        for (int i = 0; i < cl->n_skipped; i++) {
+            printf("not drawn: %s\n", cl->skipped[i]);
+            fprintf(stderr, "factorysim: not drawn: %s\n", cl->skipped[i]);
+        }
     }
     db_run_free(r);
+    free(cl);
     return rc == SIM_OK ? CLI_EXIT_OK : cli_report(&err);
 }

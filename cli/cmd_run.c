@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "io/calib_file.h"
 #include "io/climate_load.h"
+#include "cli/run_check.h"
 #include "cli/run_store.h"
 #include "io/run_out.h"
 #include "models/catalog.h"
@@ -43,6 +44,8 @@ static const char run_help[] =
     "  --calibration FILE   throughput calibration (default "
     "models/calibration.cfg)\n"
     "  --catalog DIR        catalog folder (default: the built-in models/)\n"
+    "  --max-memory-mb M    refuse a run whose results would need more than\n"
+    "                       M MiB (default 4096; the estimate is printed)\n"
     "  -h, --help           this help\n";
 
 int cmd_run(int argc, char **argv)
@@ -60,6 +63,7 @@ int cmd_run(int argc, char **argv)
         {"series", required_argument, NULL, 'T'},
         {"downsample", required_argument, NULL, 'D'},
         {"no-events", no_argument, NULL, 'E'},
+        {"max-memory-mb", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -68,6 +72,7 @@ int cmd_run(int argc, char **argv)
     int series = 1; /* 0 none, 1 first, 2 all */
     int events = 1;
     uint32_t downsample = 1;
+    double max_mem_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
     db *d = NULL;
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
     size_t n_sets = 0;
@@ -86,7 +91,7 @@ int cmd_run(int argc, char **argv)
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
         case 's':
-            if (cli_u64(cmd, "--seed", optarg, &seed) < 0)
+            if (cli_seed(cmd, "--seed", optarg, &seed) < 0)
                 goto usage;
             have_seed = 1;
             break;
@@ -121,6 +126,11 @@ int cmd_run(int argc, char **argv)
             break;
         case 'E':
             events = 0;
+            break;
+        case 'M':
+            if (cli_double(cmd, "--max-memory-mb", optarg, 1, 1e9,
+                           &max_mem_mb) < 0)
+                goto usage;
             break;
         case 'T':
             if (strcmp(optarg, "none") == 0)
@@ -162,11 +172,28 @@ int cmd_run(int argc, char **argv)
     }
     if (catalog_load(catdir, &cat, &err) != SIM_OK ||
         scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
-        climate_load_for_scenario(s, &wx, &err) != SIM_OK ||
         (calib ? tp_model_load(calib, &tp, &err)
-               : tp_model_default(&tp, &err)) != SIM_OK ||
-        (db_path && (run_store_prepare_dir(db_path, &err) != SIM_OK ||
-                     db_open(db_path, &d, &err) != SIM_OK))) {
+               : tp_model_default(&tp, &err)) != SIM_OK) {
+        rc = cli_report(&err);
+        goto done;
+    }
+    {
+        /* What `check` checks, by the same code (cli/run_check.h). */
+        run_check_errs *ce = sim_xcalloc(1, sizeof *ce);
+        run_check_opts co;
+        co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
+        co.series = db_path ? series : 0;
+        co.max_memory_mb = max_mem_mb;
+        if (run_check_scenario(s, tp, &co, &wx, ce) != SIM_OK) {
+            for (size_t i = 0; i < ce->n; i++)
+                rc = cli_report(&ce->e[i]);
+            free(ce);
+            goto done;
+        }
+        free(ce);
+    }
+    if (db_path && (cli_make_dirs(db_path, 0, &err) != SIM_OK ||
+                    db_open(db_path, &d, &err) != SIM_OK)) {
         rc = cli_report(&err);
         goto done;
     }

@@ -2,6 +2,7 @@
  * capacity factor at a site, from an EPW file or from synthetic weather
  * (models/solar.h, models/climate.h). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,7 +28,8 @@ static const char solar_help[] =
     "  --epw FILE          EnergyPlus weather file\n"
     "  --site NAME         built-in normals for synthetic weather\n"
     "  --lat DEG, --lon DEG  site location (north +, east +)\n"
-    "  --tz H              UTC offset of local standard time (default lon/15)\n"
+    "  --tz H              UTC offset of local standard time (default\n"
+    "                      round(lon/15), the nearest whole hour)\n"
     "  --tracking T        single-axis (default) or fixed\n"
     "  --tilt DEG          fixed tilt (default: |latitude|)\n"
     "  --dc-ac R           DC/AC ratio (default 1.34)\n"
@@ -99,7 +101,7 @@ int cmd_solar(int argc, char **argv)
             nobt = 1;
             break;
         case 's':
-            bad = cli_u64(cmd, "--year-seed", optarg, &seed);
+            bad = cli_seed(cmd, "--year-seed", optarg, &seed);
             break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
@@ -140,7 +142,9 @@ int cmd_solar(int argc, char **argv)
         if (have_lat) {
             n.lat_deg = lat;
             n.lon_deg = lon;
-            n.tz_h = have_tz ? tz : (double)(long)(lon / 15.0);
+            /* As the scenario loader: the nearest whole hour, round(lon/15)
+             * (docs/scenario-reference.md, site.utc_offset_h). */
+            n.tz_h = have_tz ? tz : round(lon / 15.0);
         } else if (have_tz) {
             n.tz_h = tz;
         }
@@ -179,6 +183,7 @@ int cmd_solar(int argc, char **argv)
         jv_set(j, "site", jv_str(y->name));
         jv_set(j, "lat_deg", jv_num(y->lat_deg));
         jv_set(j, "lon_deg", jv_num(y->lon_deg));
+        jv_set(j, "tz_h", jv_num(y->tz_h));
         jv_set(j, "tracking", jv_str(trk));
         jv_set(j, "tilt_deg",
                jv_num(c.tracking == SOLAR_FIXED ? c.tilt_deg : 0));

@@ -62,6 +62,10 @@ static const char sweep_help[] =
     "  --events              store the event log of every replication\n"
     "  --no-failures         no random interruptions or module outages\n"
     "  --quiet               no progress on stderr\n"
+    "  --shard I/N           run only the cases whose index modulo N is I\n"
+    "                        (0 <= I < N): one part of the sweep per Slurm\n"
+    "                        array task, each into its own database; merge\n"
+    "                        them with 'factorysim merge' (docs/sweeps.md)\n"
     "  --calibration FILE    throughput calibration (default "
     "models/calibration.cfg)\n"
     "  --catalog DIR         catalog folder (default: the built-in models/)\n"
@@ -74,6 +78,7 @@ static const char sweep_help[] =
 typedef struct progress {
     int tty, quiet;
     size_t total, skipped, done, failed;
+    size_t elsewhere; /* run here, but stored first by another process */
     double t0;
     int last_step; /* plain mode: last 5% step printed */
 } progress;
@@ -101,7 +106,8 @@ static void fmt_eta(char *b, size_t n, double s)
  * at every 5 %. final ends the bar's line. */
 static void progress_show(progress *p, int final)
 {
-    size_t run = p->done + p->failed, todo = p->total - p->skipped;
+    size_t run = p->done + p->failed + p->elsewhere,
+           todo = p->total - p->skipped;
     double el = now_s() - p->t0,
            eta = run ? el / (double)run * (double)(todo - run) : -1;
     char e[32];
@@ -209,7 +215,13 @@ static int store_case(void *arg, sweep_result *r, sim_err *err)
     st.mpi_rank = sc->mpi ? r->rank : -1;
     st.tp = c->tp;
     rc = run_store(sc->d, r->s, &st, r->reps, r->n_reps, NULL, err);
-    if (rc == SIM_OK) {
+    if (rc == DB_ALREADY_STORED) {
+        /* Another process running the same sweep into this database
+         * stored the case meanwhile: its copy counts, ours is dropped. */
+        sc->pg->elsewhere++;
+        progress_show(sc->pg, 0);
+        rc = SIM_OK;
+    } else if (rc == SIM_OK) {
         sc->pg->done++;
         progress_show(sc->pg, 0);
     }
@@ -308,6 +320,7 @@ int cmd_sweep(int argc, char **argv)
         {"events", no_argument, NULL, 'E'},
         {"no-failures", no_argument, NULL, 'F'},
         {"quiet", no_argument, NULL, 'q'},
+        {"shard", required_argument, NULL, 'P'},
         {"calibration", required_argument, NULL, 'c'},
         {"catalog", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
@@ -322,6 +335,8 @@ int cmd_sweep(int argc, char **argv)
                                                   *grid_text = NULL;
     size_t n_sets = 0, n_metrics = 0, n_base = 0, calib_n = 0, *todo = NULL;
     long ntodo = 0;
+    unsigned long shard_i = 0, shard_n = 1;
+    size_t n_mine = 0;
     uint64_t seed = 0;
     uint32_t reps = 0, jobs = 0;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_ERR, quiet = 0, setup, rank, size;
@@ -360,7 +375,7 @@ int cmd_sweep(int argc, char **argv)
                 goto usage;
             break;
         case 's':
-            if (cli_u64(cmd, "--seed", optarg, &seed) < 0)
+            if (cli_seed(cmd, "--seed", optarg, &seed) < 0)
                 goto usage;
             snprintf(seed_ov, sizeof seed_ov, "simulation.seed=%lluL",
                      (unsigned long long)seed);
@@ -402,6 +417,23 @@ int cmd_sweep(int argc, char **argv)
         case 'q':
             quiet = 1;
             break;
+        case 'P': {
+            /* I/N, both decimal, 0 <= I < N; the sweep key does not
+             * depend on it, so the parts merge into one sweep. */
+            char *e1 = NULL, *e2 = NULL;
+            shard_i = strtoul(optarg, &e1, 10);
+            if (e1 != optarg && *e1 == '/' && e1[1] >= '0' && e1[1] <= '9')
+                shard_n = strtoul(e1 + 1, &e2, 10);
+            if (e1 == optarg || *e1 != '/' || !e2 || *e2 || optarg[0] == '-' ||
+                shard_n < 1 || shard_n > 1000000 || shard_i >= shard_n) {
+                cli_usage_error(cmd,
+                                "--shard: expected I/N with 0 <= I < N "
+                                "(got '%s')",
+                                optarg);
+                goto usage;
+            }
+            break;
+        }
         case 'c':
             calib = optarg;
             break;
@@ -482,7 +514,7 @@ int cmd_sweep(int argc, char **argv)
         grid_text = sweep_grid_text(g);
         sweep_key_of(sweep_key, scenario_resolved_text(base), grid_text,
                      calib_bytes, calib_n, &c);
-        if ((setup = run_store_prepare_dir(db_path, &err)) == SIM_OK)
+        if ((setup = cli_make_dirs(db_path, 0, &err)) == SIM_OK)
             setup = db_open(db_path, &d, &err);
     }
     if (setup != SIM_OK)
@@ -495,10 +527,15 @@ int cmd_sweep(int argc, char **argv)
 
     /* Rank 0 finds what is left to do and tells every rank. */
     todo = sim_xcalloc(g->n_cases ? g->n_cases : 1, sizeof *todo);
-    pg.total = g->n_cases;
+    for (size_t i = 0; i < g->n_cases; i++)
+        n_mine += i % shard_n == shard_i;
+    pg.total = n_mine;
     if (rank == 0) {
         for (size_t i = 0; i < g->n_cases; i++) {
-            char *ck = sweep_case_key(g, i);
+            char *ck;
+            if (i % shard_n != shard_i)
+                continue;
+            ck = sweep_case_key(g, i);
             int done_rc = db_case_done(d, sweep_key, ck, &err);
             free(ck);
             if (done_rc < 0) {
@@ -529,7 +566,7 @@ int cmd_sweep(int argc, char **argv)
         nc = nc > 0 ? nc : 1;
         jobs = (uint32_t)(nc / local > 0 ? nc / local : 1);
     }
-    pg.skipped = g->n_cases - (size_t)ntodo;
+    pg.skipped = n_mine - (size_t)ntodo;
     pg.tty = isatty(STDERR_FILENO);
     pg.quiet = quiet || rank != 0;
     pg.last_step = -1;
@@ -539,7 +576,7 @@ int cmd_sweep(int argc, char **argv)
                 "factorysim: sweep %s: %zu case(s), %zu already stored, %ld to "
                 "run on "
                 "%d rank(s) x %u thread(s), results in %s\n",
-                rank == 0 ? sweep_key : "", g->n_cases, pg.skipped, ntodo, size,
+                rank == 0 ? sweep_key : "", n_mine, pg.skipped, ntodo, size,
                 jobs, db_path);
     }
     memset(&sc, 0, sizeof sc);
@@ -562,11 +599,11 @@ int cmd_sweep(int argc, char **argv)
         if (ntodo > 0)
             progress_show(&pg, 1);
         if (xr == SIM_EINTR) {
-            size_t stored = pg.skipped + pg.done;
+            size_t stored = pg.skipped + pg.done + pg.elsewhere;
             rc = cli_error("interrupted: %zu of %zu cases are stored in %s "
                            "(%zu in this run); "
                            "run the same command again to resume",
-                           stored, g->n_cases, db_path, pg.done);
+                           stored, n_mine, db_path, pg.done);
             goto done;
         }
         if (xr != SIM_OK) {
@@ -583,10 +620,15 @@ int cmd_sweep(int argc, char **argv)
         rc = cli_error("writing the summary failed");
         goto done;
     }
+    if (pg.elsewhere && !pg.quiet)
+        fprintf(stderr,
+                "factorysim: sweep %s: %zu case(s) were stored meanwhile by "
+                "another process; kept that copy\n",
+                sweep_key, pg.elsewhere);
     if (sc.n_failed) {
         rc = cli_error(
             "%zu of %zu cases failed (first: %s); the others are stored",
-            sc.n_failed, g->n_cases, sc.first_fail);
+            sc.n_failed, n_mine, sc.first_fail);
         goto done;
     }
     rc = CLI_EXIT_OK;

@@ -15,6 +15,8 @@ CMD(predict, "predict training throughput (step time, tokens/s/GPU) for a "
 CMD(run, "simulate a scenario: time, energy, carbon and cost per training job")
 CMD(report, "write a site-proposal bundle for a stored run: charts, "
             "summary.md, summary.csv")
+CMD(merge, "combine results databases (one per Slurm task) into one; "
+           "idempotent, kill-safe")
 CMD(export, "export stored results (jobs, time series, runs) as CSV or JSON")
 CMD(exemplar, "check measured throughput against the Exemplar bar (95% of "
               "reference); diagnose shortfalls")

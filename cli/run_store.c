@@ -2,11 +2,9 @@
  * run_store.h). */
 #include "cli/run_store.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "models/site.h"
 #include "sim/mem.h"
@@ -140,23 +138,4 @@ int run_store(db *d, const scenario *s, const run_store_opts *o,
     rc = db_store_run(d, &rm.m, reps, n, run_id, err);
     run_store_meta_free(&rm);
     return rc;
-}
-
-int run_store_prepare_dir(const char *path, sim_err *err)
-{
-    char dir[1024];
-    const char *slash = strrchr(path, '/');
-    struct stat st;
-    if (!slash || slash == path)
-        return SIM_OK;
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? SIM_OK
-                                   : sim_err_set(err, SIM_EIO, path, 0,
-                                                 "'%s' is not a folder", dir);
-    if (mkdir(dir, 0777) != 0)
-        return sim_err_set(err, SIM_EIO, path, 0,
-                           "cannot create the folder '%s': %s", dir,
-                           strerror(errno));
-    return SIM_OK;
 }

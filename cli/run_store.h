@@ -50,8 +50,4 @@ void run_store_meta_free(run_store_meta *rm);
 int run_store(db *d, const scenario *s, const run_store_opts *o,
               const res_rep *reps, size_t n, int64_t *run_id, sim_err *err);
 
-/* Creates the parent folder of path if it is missing (one level, as for
- * output/factorysim.db). Errors: SIM_EIO. */
-int run_store_prepare_dir(const char *path, sim_err *err);
-
 #endif

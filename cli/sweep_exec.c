@@ -2,7 +2,11 @@
  * its ranks (see sweep_exec.h).
  *
  * Threads: workers take the next case of the rank's share under one mutex
- * and append finished cases to a FIFO; the calling thread is the only one
+ * and append finished cases to a FIFO of at most `jobs` cases: a worker
+ * whose case is done waits while the FIFO is full (back-pressure), so a
+ * writer slower than the workers (a slow disk, a big time series) holds at
+ * most 2 x jobs finished or running cases in memory, not the whole sweep.
+ * The calling thread is the only one
  * that stores (rank 0) or sends (other ranks), and the only one that calls
  * MPI (MPI_THREAD_FUNNELED). Workers block SIGINT/SIGTERM so that the
  * signal lands on the calling thread, whose handler only sets a flag.
@@ -41,6 +45,7 @@ enum { TAG_HEAD = 11, TAG_BODY = 12, TAG_DONE = 13, TAG_STOP = 14 };
 #define POLL_MS_MPI 2
 
 static volatile sig_atomic_t sweep_signal;
+static size_t peak_queued; /* sweep_exec_peak_queued */
 static int mpi_rank_v = 0, mpi_size_v = 1, mpi_on = 0;
 
 static void on_signal(int sig)
@@ -160,8 +165,11 @@ typedef struct pool {
     int stop;            /* 1: start no more cases */
     unsigned active;     /* workers not yet finished */
     qnode *head, *tail;  /* finished cases, FIFO */
+    size_t n_queued;     /* cases in the FIFO, <= max_queued */
+    size_t max_queued;   /* the bound: one per worker */
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv;    /* the writer: a case arrived or a worker ended */
+    pthread_cond_t space; /* workers: the writer took a case */
 } pool;
 
 static void *worker(void *arg)
@@ -189,6 +197,13 @@ static void *worker(void *arg)
                                      &q->r.n_reps, &q->r.err);
 
         pthread_mutex_lock(&p->mu);
+        /* Back-pressure: the writer always drains the FIFO (also after a
+         * stop), so this wait ends. */
+        while (p->n_queued >= p->max_queued)
+            pthread_cond_wait(&p->space, &p->mu);
+        p->n_queued++;
+        if (p->n_queued > peak_queued)
+            peak_queued = p->n_queued;
         if (p->tail)
             p->tail->next = q;
         else
@@ -362,8 +377,11 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
     p.next = (size_t)mpi_rank_v;
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
+    pthread_cond_init(&p.space, NULL);
     if (jobs < 1)
         jobs = 1;
+    p.max_queued = jobs;
+    peak_queued = 0;
     th = sim_xcalloc(jobs, sizeof *th);
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
@@ -378,6 +396,9 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (started == 0) {
         free(th);
+        pthread_mutex_destroy(&p.mu);
+        pthread_cond_destroy(&p.cv);
+        pthread_cond_destroy(&p.space);
         return sim_err_set(err, SIM_EIO, NULL, 0,
                            "cannot start worker threads: %s", strerror(errno));
     }
@@ -405,6 +426,8 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
         p.head = q->next;
         if (!p.head)
             p.tail = NULL;
+        p.n_queued--;
+        pthread_cond_signal(&p.space);
         pthread_mutex_unlock(&p.mu);
         if (mpi_rank_v == 0) {
             deliver(&p, &q->r, store, arg, &rc, err);
@@ -450,11 +473,17 @@ int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
 #endif
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.cv);
+    pthread_cond_destroy(&p.space);
     if (rc != SIM_OK)
         return rc;
     if (sweep_signal || p.stop)
         return sim_err_set(err, SIM_EINTR, NULL, 0, "interrupted");
     return SIM_OK;
+}
+
+size_t sweep_exec_peak_queued(void)
+{
+    return peak_queued;
 }
 
 /* ---- MPI setup ---- */

@@ -11,6 +11,11 @@
  * the next case of the rank's share as they become free. Results reach the
  * writer in completion order; each is stored by the caller's callback.
  *
+ * Memory: finished cases wait for the writer in a FIFO of at most `jobs`
+ * cases; a worker whose case is done waits while it is full, so at most
+ * 2 x jobs cases (running or waiting) are held at once, however many cases
+ * the sweep has and however slow the writer is.
+ *
  * Stopping: SIGINT or SIGTERM (sweep_exec_install_signals) makes every
  * rank stop starting cases; cases in flight finish and are handed over,
  * and sweep_exec returns SIM_EINTR. A second signal kills the process
@@ -86,6 +91,10 @@ int sweep_exec_stopped(void);
  * stopped it, or store's error. Must be called by every rank. */
 int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
                unsigned jobs, sweep_store_fn store, void *arg, sim_err *err);
+
+/* The largest number of finished cases that waited for the writer at once
+ * during the last sweep_exec of this process (<= its jobs). For tests. */
+size_t sweep_exec_peak_queued(void);
 
 /* MPI: the process's rank and the number of ranks (0 and 1 without MPI,
  * or before sweep_mpi_init). */

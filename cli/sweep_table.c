@@ -464,6 +464,14 @@ int sweep_chart(db *d, const char *sweep_key, const char *metric,
             names[ng++] = sim_xstrdup(label);
         grp[r] = g;
     }
+    if (ng > PLOT_SWEEP_MAX_GROUPS) {
+        rc = sim_err_set(err, SIM_EINVAL, path, 0,
+                         "%zu combinations of the other swept keys, more "
+                         "lines than the %d one chart tells apart; chart "
+                         "fewer values or another key with --by",
+                         ng, PLOT_SWEEP_MAX_GROUPS);
+        goto done;
+    }
     snprintf(title, sizeof title, "%s against %s", t->metrics[0].name,
              t->axis_keys[a]);
     snprintf(ylab, sizeof ylab, "%s [%s]", t->metrics[0].name,

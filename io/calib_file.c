@@ -6,182 +6,242 @@
  */
 #include "io/calib_file.h"
 
-#include <libconfig.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "io/cfg.h"
+#include "io/datadir.h"
 #include "sim/mem.h"
 
 const char *tp_model_default_path(void)
 {
     static char buf[4096];
-    const char *home = getenv("FACTORYSIM_HOME");
-    if (home && *home) {
-        snprintf(buf, sizeof buf, "%s/models/calibration.cfg", home);
-        return buf;
-    }
-    {
-        char exe[3000];
-        ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (k > 0) {
-            char *s;
-            exe[k] = '\0';
-            s = strrchr(exe, '/');
-            if (s) {
-                *s = '\0';
-                s = strrchr(exe, '/');
-                if (s && strcmp(s, "/bin") == 0) {
-                    *s = '\0';
-                    snprintf(buf, sizeof buf, "%s/models/calibration.cfg", exe);
-                    if (access(buf, R_OK) == 0)
-                        return buf;
-                }
-            }
-        }
-    }
-    return "models/calibration.cfg";
+    if (datadir_path("models/calibration.cfg", buf, sizeof buf) != 0)
+        return "models/calibration.cfg"; /* home too long: say where */
+    return buf;
 }
 
-static int bad(sim_err *err, const char *path, const config_setting_t *s,
-               const char *key, const char *msg)
+/* The top level and each group's keys: exactly those tp_model_save writes.
+ * accuracy is informational (written, not read) and may be absent. */
+static const char *const top_keys[] = {
+    "version",   "params",       "gpus",     "releases", "default_release",
+    "sigma_log", "dp_latency_s", "accuracy", NULL};
+static const char *const param_keys[] = {"value", "sd", "unit", NULL};
+static const char *const gpu_keys[] = {"name", "log_factor", "sd", NULL};
+static const char *const rel_keys[] = {
+    "id", "dense", "moe", "hybrid", "dense_sd", "moe_sd", "hybrid_sd", NULL};
+static const char *const sigma_keys[] = {"dense", "moe", "hybrid",
+                                         "extrapolated", NULL};
+static const char *const cls_keys[TP_NCLASS] = {"dense", "moe", "hybrid"};
+static const char *const cls_sd_keys[TP_NCLASS] = {"dense_sd", "moe_sd",
+                                                   "hybrid_sd"};
+
+/* A calibrated number: always required, finite, in [lo, hi]. */
+static int num(cfg_reader *r, const config_setting_t *g, const char *key,
+               double lo, double hi, double *out)
 {
-    return sim_err_set(err, SIM_ECONFIG, path,
-                       s ? (int)config_setting_source_line(s) : 0, "%s: %s",
-                       key, msg);
+    return cfg_double(r, g, key, 1, 0, lo, hi, 1, out);
 }
 
-/* Reads member name of group g as a float into *v if present. */
-static int get_f(const config_setting_t *g, const char *name, double *v,
-                 const char *path, const char *ctx, sim_err *err)
+/* A key missing from the top level has no setting to take a line from; it
+ * is reported at line 1, the file as a whole. */
+static int top_missing(cfg_reader *r, const char *key, const char *expected)
 {
-    config_setting_t *s = config_setting_get_member(g, name);
-    char key[160];
-    if (!s)
-        return SIM_OK;
-    snprintf(key, sizeof key, "%s.%s", ctx, name);
-    if (config_setting_type(s) != CONFIG_TYPE_FLOAT &&
-        config_setting_type(s) != CONFIG_TYPE_INT &&
-        config_setting_type(s) != CONFIG_TYPE_INT64)
-        return bad(err, path, s, key, "expected a number");
-    *v = config_setting_get_float(s);
-    if (config_setting_type(s) != CONFIG_TYPE_FLOAT)
-        *v = (double)config_setting_get_int64(s);
+    return sim_err_set(r->err, SIM_ECONFIG, r->top_file, 1,
+                       "%s: missing key (expected %s)", key, expected);
+}
+
+/* The version comes first, so that a file of another format is named as
+ * such rather than by the first key it lacks. */
+static int check_version(cfg_reader *r, const config_setting_t *root)
+{
+    config_setting_t *v = config_setting_get_member(root, "version");
+    long long ver;
+    int rc;
+    if (config_setting_length(root) == 0)
+        return sim_err_set(r->err, SIM_ECONFIG, r->top_file, 1,
+                           "empty calibration file (got no settings, "
+                           "expected version = %d and the groups params, "
+                           "gpus, releases and sigma_log)",
+                           TP_CALIB_FILE_VERSION);
+    if (!v)
+        return sim_err_set(r->err, SIM_ECONFIG, r->top_file, 1,
+                           "version: missing key (got a file without a "
+                           "format version, expected version = %d)",
+                           TP_CALIB_FILE_VERSION);
+    if ((rc = cfg_int(r, root, "version", 1, 0, 0, 1000000, &ver)) != SIM_OK)
+        return rc;
+    if (ver != TP_CALIB_FILE_VERSION)
+        return cfg_fail(r, v, NULL,
+                        "unsupported calibration file format (got version "
+                        "%lld, expected %d)",
+                        ver, TP_CALIB_FILE_VERSION);
+    return SIM_OK;
+}
+
+static int read_params(cfg_reader *r, const config_setting_t *g, tp_model *m)
+{
+    const char *names[TP_NPAR + 1];
+    int rc;
+    for (int k = 0; k < TP_NPAR; k++)
+        names[k] = tp_param_name(k);
+    names[TP_NPAR] = NULL;
+    if ((rc = cfg_check_keys(r, g, names)) != SIM_OK)
+        return rc;
+    for (int k = 0; k < TP_NPAR; k++) {
+        config_setting_t *s;
+        char unit[32];
+        if ((rc = cfg_member(r, g, tp_param_name(k), CONFIG_TYPE_GROUP, 1,
+                             &s)) != SIM_OK ||
+            (rc = cfg_check_keys(r, s, param_keys)) != SIM_OK ||
+            (rc = num(r, s, "value", 0, HUGE_VAL, &m->p[k])) != SIM_OK ||
+            (rc = num(r, s, "sd", 0, HUGE_VAL, &m->p_sd[k])) != SIM_OK ||
+            (rc = cfg_string(r, s, "unit", 1, "", unit, sizeof unit)) != SIM_OK)
+            return rc;
+        /* The unit is written for the reader's benefit; a different one
+         * means the value is not in the unit the model takes. */
+        if (strcmp(unit, tp_param_unit(k)) != 0)
+            return cfg_fail(r, s, "unit",
+                            "wrong unit (got \"%s\", expected \"%s\")", unit,
+                            tp_param_unit(k));
+    }
+    return SIM_OK;
+}
+
+static int read_gpus(cfg_reader *r, const config_setting_t *g, tp_model *m)
+{
+    int n = config_setting_length(g), rc;
+    if (n > TP_MAX_GPUS)
+        return cfg_fail(r, g, NULL, "too many GPUs (got %d, expected <= %d)", n,
+                        TP_MAX_GPUS);
+    for (int i = 0; i < n; i++) {
+        config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        if (!config_setting_is_group(s))
+            return cfg_fail(r, s, NULL,
+                            "expected a group { name; log_factor; sd; }");
+        if ((rc = cfg_check_keys(r, s, gpu_keys)) != SIM_OK ||
+            (rc = cfg_string(r, s, "name", 1, "", m->gpus[i],
+                             sizeof m->gpus[0])) != SIM_OK ||
+            (rc = num(r, s, "log_factor", -HUGE_VAL, HUGE_VAL,
+                      &m->gpu_log[i])) != SIM_OK ||
+            (rc = num(r, s, "sd", 0, HUGE_VAL, &m->gpu_sd[i])) != SIM_OK)
+            return rc;
+        m->n_gpus++;
+    }
+    return SIM_OK;
+}
+
+static int read_releases(cfg_reader *r, const config_setting_t *g, tp_model *m)
+{
+    int n = config_setting_length(g), rc;
+    if (n > TP_MAX_RELEASES)
+        return cfg_fail(r, g, NULL,
+                        "too many releases (got %d, expected <= %d)", n,
+                        TP_MAX_RELEASES);
+    for (int i = 0; i < n; i++) {
+        config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        if (!config_setting_is_group(s))
+            return cfg_fail(r, s, NULL,
+                            "expected a group { id; dense; moe; hybrid; "
+                            "dense_sd; moe_sd; hybrid_sd; }");
+        if ((rc = cfg_check_keys(r, s, rel_keys)) != SIM_OK ||
+            (rc = cfg_string(r, s, "id", 1, "", m->releases[i],
+                             sizeof m->releases[0])) != SIM_OK)
+            return rc;
+        for (int c = 0; c < TP_NCLASS; c++)
+            if ((rc = num(r, s, cls_keys[c], -HUGE_VAL, HUGE_VAL,
+                          &m->rel_log[i][c])) != SIM_OK ||
+                (rc = num(r, s, cls_sd_keys[c], 0, HUGE_VAL,
+                          &m->rel_sd[i][c])) != SIM_OK)
+                return rc;
+        m->n_releases++;
+    }
+    return SIM_OK;
+}
+
+/* Reads and validates the whole file into m (see calib_file.h). */
+static int read_model(cfg_reader *r, tp_model *m)
+{
+    config_setting_t *root = config_root_setting(&r->cfg), *g;
+    char rel[40];
+    int rc;
+
+    if ((rc = check_version(r, root)) != SIM_OK ||
+        (rc = cfg_check_keys(r, root, top_keys)) != SIM_OK)
+        return rc;
+    for (int k = 0; top_keys[k]; k++)
+        if (strcmp(top_keys[k], "accuracy") != 0 &&
+            !config_setting_get_member(root, top_keys[k]))
+            return top_missing(r, top_keys[k],
+                               strcmp(top_keys[k], "default_release") == 0
+                                   ? "the id of one of the releases"
+                               : strcmp(top_keys[k], "dp_latency_s") == 0
+                                   ? "a latency in seconds"
+                                   : "the group or list that `factorysim "
+                                     "calibrate` writes");
+    if ((rc = cfg_member(r, root, "params", CONFIG_TYPE_GROUP, 1, &g)) !=
+            SIM_OK ||
+        (rc = read_params(r, g, m)) != SIM_OK ||
+        (rc = cfg_member(r, root, "gpus", CONFIG_TYPE_LIST, 1, &g)) != SIM_OK ||
+        (rc = read_gpus(r, g, m)) != SIM_OK ||
+        (rc = cfg_member(r, root, "releases", CONFIG_TYPE_LIST, 1, &g)) !=
+            SIM_OK ||
+        (rc = read_releases(r, g, m)) != SIM_OK ||
+        (rc = cfg_string(r, root, "default_release", 1, "", rel, sizeof rel)) !=
+            SIM_OK)
+        return rc;
+    /* "" is what a fit without release labels writes: no default. */
+    m->default_release = rel[0] ? tp_model_release(m, rel) : -1;
+    if (rel[0] && m->default_release < 0)
+        return cfg_fail(r, config_setting_get_member(root, "default_release"),
+                        NULL, "not one of the releases listed (got \"%s\")",
+                        rel);
+    if ((rc = cfg_member(r, root, "sigma_log", CONFIG_TYPE_GROUP, 1, &g)) !=
+            SIM_OK ||
+        (rc = cfg_check_keys(r, g, sigma_keys)) != SIM_OK)
+        return rc;
+    for (int c = 0; c < TP_NCLASS; c++)
+        if ((rc = num(r, g, cls_keys[c], 0, HUGE_VAL, &m->sigma_log[c])) !=
+            SIM_OK)
+            return rc;
+    if ((rc = num(r, g, "extrapolated", 0, HUGE_VAL, &m->sigma_extrap)) !=
+            SIM_OK ||
+        (rc = num(r, root, "dp_latency_s", 0, HUGE_VAL, &m->dp_latency_s)) !=
+            SIM_OK)
+        return rc;
     return SIM_OK;
 }
 
 int tp_model_load(const char *path, tp_model **out, sim_err *err)
 {
-    config_t cfg;
-    config_setting_t *g, *s;
+    cfg_reader r;
     tp_model *m;
-    const char *str;
-    int rc = SIM_OK;
-    FILE *f;
+    int rc;
 
     *out = NULL;
-    f = fopen(path, "r");
-    if (!f)
+    memset(&r, 0, sizeof r);
+    rc = cfg_read(&r, path, err);
+    if (rc == SIM_EIO) {
+        cfg_reader_free(&r);
         return sim_err_set(err, SIM_EIO, path, 0,
                            "cannot open calibration file");
-    fclose(f);
-    config_init(&cfg);
-    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
-        rc = sim_err_set(err, SIM_ECONFIG, path, config_error_line(&cfg), "%s",
-                         config_error_text(&cfg));
-        config_destroy(&cfg);
-        return rc;
     }
-    config_set_auto_convert(&cfg, CONFIG_TRUE);
     m = sim_xcalloc(1, sizeof *m);
     tp_model_init(m);
-    if ((g = config_lookup(&cfg, "params")) != NULL) {
-        for (int k = 0; k < TP_NPAR && rc == SIM_OK; k++) {
-            char ctx[80];
-            s = config_setting_get_member(g, tp_param_name(k));
-            if (!s)
-                continue;
-            snprintf(ctx, sizeof ctx, "params.%s", tp_param_name(k));
-            if (!config_setting_is_group(s)) {
-                rc = bad(err, path, s, ctx,
-                         "expected a group { value = X; sd = S; }");
-                break;
-            }
-            rc = get_f(s, "value", &m->p[k], path, ctx, err);
-            if (rc == SIM_OK)
-                rc = get_f(s, "sd", &m->p_sd[k], path, ctx, err);
-            if (rc == SIM_OK && !(m->p[k] >= 0))
-                rc = bad(err, path, s, ctx, "value must be >= 0");
-        }
-    }
-    if (rc == SIM_OK && (g = config_lookup(&cfg, "gpus")) != NULL) {
-        int n = config_setting_length(g);
-        for (int i = 0; i < n && rc == SIM_OK; i++) {
-            char ctx[40];
-            s = config_setting_get_elem(g, (unsigned)i);
-            snprintf(ctx, sizeof ctx, "gpus.[%d]", i);
-            if (m->n_gpus >= TP_MAX_GPUS) {
-                rc = bad(err, path, s, ctx, "too many GPUs");
-                break;
-            }
-            if (!config_setting_lookup_string(s, "name", &str)) {
-                rc = bad(err, path, s, ctx, "missing name");
-                break;
-            }
-            snprintf(m->gpus[m->n_gpus], sizeof m->gpus[0], "%s", str);
-            rc = get_f(s, "log_factor", &m->gpu_log[m->n_gpus], path, ctx, err);
-            if (rc == SIM_OK)
-                rc = get_f(s, "sd", &m->gpu_sd[m->n_gpus], path, ctx, err);
-            m->n_gpus++;
-        }
-    }
-    if (rc == SIM_OK && (g = config_lookup(&cfg, "releases")) != NULL) {
-        static const char *cls[TP_NCLASS] = {"dense", "moe", "hybrid"};
-        static const char *clsd[TP_NCLASS] = {"dense_sd", "moe_sd",
-                                              "hybrid_sd"};
-        int n = config_setting_length(g);
-        for (int i = 0; i < n && rc == SIM_OK; i++) {
-            char ctx[40];
-            int k = m->n_releases;
-            s = config_setting_get_elem(g, (unsigned)i);
-            snprintf(ctx, sizeof ctx, "releases.[%d]", i);
-            if (k >= TP_MAX_RELEASES) {
-                rc = bad(err, path, s, ctx, "too many releases");
-                break;
-            }
-            if (!config_setting_lookup_string(s, "id", &str)) {
-                rc = bad(err, path, s, ctx, "missing id");
-                break;
-            }
-            snprintf(m->releases[k], sizeof m->releases[0], "%s", str);
-            for (int c = 0; c < TP_NCLASS && rc == SIM_OK; c++) {
-                rc = get_f(s, cls[c], &m->rel_log[k][c], path, ctx, err);
-                if (rc == SIM_OK)
-                    rc = get_f(s, clsd[c], &m->rel_sd[k][c], path, ctx, err);
-            }
-            m->n_releases++;
-        }
-    }
-    if (rc == SIM_OK && config_lookup_string(&cfg, "default_release", &str)) {
-        m->default_release = tp_model_release(m, str);
-        if (m->default_release < 0)
-            rc = bad(err, path, config_lookup(&cfg, "default_release"),
-                     "default_release", "not one of the releases listed");
-    }
-    if (rc == SIM_OK && (g = config_lookup(&cfg, "sigma_log")) != NULL) {
-        rc = get_f(g, "dense", &m->sigma_log[0], path, "sigma_log", err);
-        if (rc == SIM_OK)
-            rc = get_f(g, "moe", &m->sigma_log[1], path, "sigma_log", err);
-        if (rc == SIM_OK)
-            rc = get_f(g, "hybrid", &m->sigma_log[2], path, "sigma_log", err);
-        if (rc == SIM_OK)
-            rc = get_f(g, "extrapolated", &m->sigma_extrap, path, "sigma_log",
-                       err);
-    }
     if (rc == SIM_OK)
-        config_lookup_float(&cfg, "dp_latency_s", &m->dp_latency_s);
-    config_destroy(&cfg);
+        rc = read_model(&r, m);
+    cfg_reader_free(&r);
+    if (rc != SIM_OK && err) {
+        /* Every refusal says what to do: the file is `calibrate`'s output,
+         * so the remedy is to write it again, not to patch it by hand. */
+        size_t k = strlen(err->msg);
+        snprintf(err->msg + k, sizeof err->msg - k,
+                 "; rerun `factorysim calibrate` to write a version %d "
+                 "calibration file",
+                 TP_CALIB_FILE_VERSION);
+    }
     if (rc != SIM_OK) {
         free(m);
         return rc;
@@ -216,7 +276,7 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
                 p++;
         }
     }
-    fputs("\nversion = 1;\n\nparams = {\n", f);
+    fprintf(f, "\nversion = %d;\n\nparams = {\n", TP_CALIB_FILE_VERSION);
     for (int k = 0; k < TP_NPAR; k++)
         fprintf(f, "  %s = { value = %.10e; sd = %.4e; unit = \"%s\"; };\n",
                 tp_param_name(k), m->p[k], m->p_sd[k], tp_param_unit(k));
@@ -238,9 +298,10 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
                 m->rel_log[i][2], m->rel_sd[i][0], m->rel_sd[i][1],
                 m->rel_sd[i][2], i + 1 < m->n_releases ? "," : "");
     fputs(");\n", f);
-    if (m->default_release >= 0)
-        fprintf(f, "default_release = \"%s\";\n",
-                m->releases[m->default_release]);
+    /* Always written ("" = none), so that a reader can refuse a file
+     * that lacks it. */
+    fprintf(f, "default_release = \"%s\";\n",
+            m->default_release >= 0 ? m->releases[m->default_release] : "");
     fprintf(
         f,
         "\n# log-error sd per class from leave-one-configuration-out; the\n"

@@ -9,6 +9,12 @@
  * accuracy group that is written but not read. A '#' header says how the
  * file was made. Reals are written with 10 significant digits, so a
  * write-read round trip reproduces a prediction to ~1e-9.
+ *
+ * Versioned and validated (format version TP_CALIB_FILE_VERSION): every key
+ * above except accuracy is required, no other key is allowed, and a file of
+ * another version or with no settings is refused. A missing parameter is
+ * never filled with a built-in default, because a default silently changes
+ * every prediction made with the file.
  */
 #ifndef IO_CALIB_FILE_H
 #define IO_CALIB_FILE_H
@@ -16,14 +22,23 @@
 #include "models/throughput.h"
 #include "sim/err.h"
 
-/* Path of the built-in calibration: $FACTORYSIM_HOME/models/calibration.cfg
- * if set, else models/calibration.cfg beside the executable's bin/ (through
- * /proc/self/exe), else "models/calibration.cfg". Static string. */
+/* Format version written as `version = N;` and the only one read. 2: every
+ * key required (version 1 files, which let missing keys fall back to
+ * defaults, are refused). */
+#define TP_CALIB_FILE_VERSION 2
+
+/* Path of the built-in calibration: models/calibration.cfg in the data home
+ * (io/datadir.h). Static string. */
 const char *tp_model_default_path(void);
 
-/* Reads path into *out (OUT, caller frees with tp_model_free). Missing keys
- * keep the uncalibrated defaults of tp_model_init.
- * Errors: SIM_EIO (cannot open), SIM_ECONFIG (FILE:LINE: key: message). */
+/* Reads path into *out (OUT, caller frees with tp_model_free). Every command
+ * that takes --calibration FILE (predict, run, sweep, exemplar) and the
+ * built-in file go through here.
+ * Errors: SIM_EIO (cannot open), SIM_ECONFIG "FILE:LINE: key: message (got
+ * X, expected Y); rerun `factorysim calibrate` ..." for a syntax error, an
+ * empty file, another format version, an unknown key, a missing key, a
+ * wrong type or a value out of range (a key missing from the top level is
+ * reported at line 1). */
 int tp_model_load(const char *path, tp_model **out, sim_err *err);
 
 /* tp_model_load(tp_model_default_path(), out, err). */

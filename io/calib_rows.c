@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/flops.h"
+
 static const char *required[] = {"model", "gpu", "num_gpus", "precision",
                                  "gbs",   "mbs", "seq_len",  "tp",
                                  "pp",    "cp",  "ep",       "vp"};
@@ -110,6 +112,7 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     const char *model = cell(t, i, "model"), *gpu = cell(t, i, "gpu");
     const char *prec = cell(t, i, "precision");
     char names[1024];
+    const char *meas_col = "";
     int blank, tp_blank, rc, fsdp = 0, bl[6] = {0};
     double v;
     memset(out, 0, sizeof *out);
@@ -187,12 +190,14 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
         return rc;
     if (!blank) {
         out->meas_tps = v;
+        meas_col = "tokens_per_sec_per_gpu";
     } else {
         if ((rc = num(t, i, "tokens_per_sec_total", 0, 1e15, 0, &v, &blank,
                       err)) != SIM_OK)
             return rc;
         if (!blank) {
             out->meas_tps = v / out->q.n_gpus;
+            meas_col = "tokens_per_sec_total";
         } else {
             if ((rc = num(t, i, "step_time_s", 0, 1e9, 0, &v, &blank, err)) !=
                 SIM_OK)
@@ -200,7 +205,29 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
             if (!blank && v > 0 && out->q.gbs > 0)
                 out->meas_tps =
                     (double)out->q.gbs * out->q.seq_len / v / out->q.n_gpus;
+            meas_col = "step_time_s";
         }
+    }
+    /* A measurement above the dense peak cannot be right; refusing it here
+     * keeps it out of every command that reads measured rows (exemplar's
+     * verdict, calibrate's fit), not only the one that noticed. */
+    if (calib_row_peak_fraction(out) > 1) {
+        double f =
+            flops_per_token(out->llm, out->q.seq_len, out->q.layers_run, NULL);
+        return sim_err_set(
+            err, SIM_ECONFIG, t->path, t->line[i],
+            "%s: implausible measurement: model FLOP/s per GPU above the "
+            "%s's dense %s peak for %s (got %.6g tokens/s/GPU x %.4g "
+            "FLOP/token = %.4g FLOP/s, %.3g x the peak; expected <= %.4g "
+            "FLOP/s; %s)",
+            meas_col, out->gpu->name, precision_fmt_name(out->prec.fmt),
+            precision_recipe_name(out->prec.recipe), out->meas_tps, f,
+            out->meas_tps * f, calib_row_peak_fraction(out),
+            out->gpu->peak_flops[out->prec.fmt],
+            meas_col[0] == 's' ? "a step time in the wrong unit?"
+            : strstr(meas_col, "total")
+                ? "a total over more GPUs than num_gpus?"
+                : "a cluster total typed into the per-GPU column?");
     }
     /* Configuration key: the resolved model and GPU, the precision label,
      * the parsed numbers (a blank layout cell and its default are the same

@@ -1,5 +1,5 @@
 /* io/calib_rows.h: rows of a throughput CSV (the columns of
- * ../shared/data/calibration/megatron_throughput.csv) turned into
+ * data/calibration/megatron_throughput.csv) turned into
  * calib_row queries, names resolved through a caller's lookup.
  *
  * Required columns: model, gpu, num_gpus, precision, gbs, mbs, seq_len, tp,

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io/datadir.h"
 #include "models/catalog_int.h"
+#include "models/flops.h"
 
 #define TERA 1e12
 #define GIGA 1e9
@@ -286,6 +288,44 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
                             "exceeds total_params_b "
                             "(got %g, expected <= %g)",
                             m.active_params / 1e9, m.total_params / 1e9);
+        {
+            /* Layers of each kind must add up to num_layers: the FLOPs and
+             * parameter counts use the per-kind counts, the pipeline split
+             * and proxy runs use num_layers, so a mismatch would make them
+             * describe different models. Self-attention runs in every layer
+             * of a dense or MoE model, in its own layers of a hybrid. */
+            llm_layers k;
+            double want;
+            flops_layers(&m, 0, &k);
+            want = m.cls == LLM_HYBRID
+                       ? k.attn + k.dense + k.moe + k.mamba
+                       : (k.attn != k.total ? k.attn : k.dense + k.moe);
+            if (want != k.total)
+                return cfg_fail(r, e, "num_layers",
+                                "contradicts the layers of each kind (got "
+                                "%d, expected %g: %g attention, %g dense, "
+                                "%g MoE, %g Mamba layers)",
+                                m.num_layers, want, k.attn, k.dense, k.moe,
+                                k.mamba);
+        }
+        {
+            /* The architecture must account for the stated total: a wrong
+             * layer count or width would otherwise change every FLOPs and
+             * memory figure while the name and total look right. */
+            double d, x, arch;
+            flops_params(&m, 0, &d, &x);
+            arch = d + x;
+            if (!(fabs(arch / m.total_params - 1) <= FLOPS_PARAMS_REL_TOL))
+                return cfg_fail(
+                    r, e, "total_params_b",
+                    "contradicts the architecture (got %g B stated, "
+                    "expected within %g%% of the %.4g B that num_layers, "
+                    "hidden_size, the MLP, expert, attention, Mamba and "
+                    "vocabulary sizes give; fix the architecture or the "
+                    "total)",
+                    m.total_params / 1e9, FLOPS_PARAMS_REL_TOL * 100,
+                    arch / 1e9);
+        }
         if (!m.id[0])
             return cfg_fail(r, e, "id",
                             "missing key (expected a short id "
@@ -655,11 +695,16 @@ int catalog_load(const char *dir, catalog **out, sim_err *err)
                                         "modules", "sources", NULL};
     catalog *c;
     int rc = SIM_OK;
+    char home_models[1024];
 
     *out = NULL;
     sim_err_clear(err);
-    if (!dir)
-        dir = catalog_default_dir();
+    if (!dir) {
+        if (datadir_path("models", home_models, sizeof home_models) != 0)
+            return sim_err_set(err, SIM_EIO, home_models, 0,
+                               "data home path too long");
+        dir = home_models;
+    }
     c = catalog_new();
     for (int k = 0; files[k] && rc == SIM_OK; k++) {
         char path[1200];

@@ -671,7 +671,11 @@ int cfg_string(cfg_reader *r, const config_setting_t *g, const char *key,
     if (!m) {
         if (required)
             return cfg_fail(r, g, key, "missing key (expected a string)");
-        snprintf(buf, n, "%s", def ? def : "");
+        /* def may be buf itself (a catalog override keeping the entry's
+         * value): copying a string onto itself with snprintf is undefined
+         * and glibc empties it, which made an override without `id` fail. */
+        if (def != buf)
+            snprintf(buf, n, "%s", def ? def : "");
         return SIM_OK;
     }
     if (config_setting_type(m) != CONFIG_TYPE_STRING)

@@ -19,7 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -37,8 +41,26 @@ struct db {
     sqlite3 *h;
     int readonly;
     int64_t old_version; /* schema version found when older than ours */
+    int busy;            /* 1: the last failure was SQLITE_BUSY/LOCKED */
+    int header_code;     /* SQLite's code when check_header last failed */
+    double t0_s;         /* when opening started (monotonic clock) [s] */
     char path[512];
 };
+
+/* Monotonic clock [s], for the busy deadline. */
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* SQLite reports a lock held by another connection as BUSY (or LOCKED for
+ * a shared cache); both are retried within DB_BUSY_MS. */
+static int is_busy_code(int rc)
+{
+    return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
 
 /* ---- small string builder for the generated SQL ---- */
 
@@ -75,15 +97,20 @@ static int db_fail(db *d, sim_err *err, const char *what)
 {
     int rc = sqlite3_extended_errcode(d->h);
     const char *msg = sqlite3_errmsg(d->h);
+    d->busy = is_busy_code(rc);
     switch (rc & 0xff) {
     case SQLITE_READONLY:
         return sim_err_set(err, SIM_EIO, d->path, 0,
                            "%s: database is read-only (%s)", what, msg);
     case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        /* The time actually waited: SQLite returns BUSY at once where
+         * waiting would deadlock, and the callers retry until the
+         * deadline. */
         return sim_err_set(err, SIM_EIO, d->path, 0,
                            "%s: database is locked by another process "
-                           "(waited %d s)",
-                           what, DB_BUSY_MS / 1000);
+                           "(waited %.0f s of %d s)",
+                           what, mono_s() - d->t0_s, DB_BUSY_MS / 1000);
     case SQLITE_FULL:
         return sim_err_set(err, SIM_EIO, d->path, 0, "%s: disk full (%s)", what,
                            msg);
@@ -283,8 +310,69 @@ static char *schema_sql(void)
     return b.s;
 }
 
-/* Creates the schema in a fresh database. Another process may be doing the
- * same: the version is read again inside the write transaction. */
+/* ---- waiting on a busy database ----
+ *
+ * Several processes may open, create and write one file at once (db.h).
+ * sqlite3_busy_timeout covers most waits, but SQLite returns SQLITE_BUSY
+ * at once where waiting inside it could deadlock (a reader upgrading to a
+ * writer in rollback-journal mode, the switch to WAL while another
+ * connection reads, WAL recovery). So every step that takes a lock runs
+ * in a loop: on BUSY/LOCKED it backs off a few milliseconds and tries
+ * again until DB_BUSY_MS after the operation started, with SQLite's own
+ * timeout set to what is left, so the documented bound holds overall. */
+
+/* Milliseconds left before the deadline of the operation started at
+ * d->t0_s (0 when past it). */
+static int wait_left_ms(const db *d)
+{
+    double left = DB_BUSY_MS - 1e3 * (mono_s() - d->t0_s);
+    return left > 0 ? (int)left : 0;
+}
+
+/* 1 if the last failure was busy and time is left: then sleeps 2-20 ms
+ * (spread by process id and attempt, so writers that collided do not
+ * collide again in step) and re-arms SQLite's timeout with what is left. */
+static int retry_busy(db *d, unsigned attempt)
+{
+    struct timespec ts;
+    unsigned ms;
+    if (!d->busy || wait_left_ms(d) == 0)
+        return 0;
+    ms = 2 + ((unsigned)getpid() * 2654435761u + attempt * 40503u) % 19u;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)ms * 1000000L;
+    nanosleep(&ts, NULL);
+    sqlite3_busy_timeout(d->h, wait_left_ms(d) > 0 ? wait_left_ms(d) : 1);
+    d->busy = 0;
+    return 1;
+}
+
+/* Rolls back the open transaction, if any. */
+static void db_rollback(db *d)
+{
+    if (!sqlite3_get_autocommit(d->h))
+        sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+}
+
+/* BEGIN IMMEDIATE, retried while busy up to DB_BUSY_MS. */
+static int db_begin_write(db *d, sim_err *err, const char *what)
+{
+    unsigned attempt = 0;
+    int rc;
+    d->t0_s = mono_s();
+    sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+    while ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, what)) != SIM_OK &&
+           retry_busy(d, attempt++))
+        ;
+    sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+    return rc;
+}
+
+/* Creates the schema in a fresh database, in one BEGIN IMMEDIATE
+ * transaction. Another process may be doing the same: the version is read
+ * again inside the write transaction, and a schema created meanwhile is
+ * left alone (the caller's header check then runs again). A busy database
+ * fails with d->busy set, for the caller's retry loop. */
 static int create_schema(db *d, sim_err *err)
 {
     int64_t uv = 0;
@@ -302,9 +390,11 @@ static int create_schema(db *d, sim_err *err)
     free(sql);
     if (rc != SIM_OK)
         goto fail;
-    return db_exec(d, "COMMIT;", err, "creating the schema");
+    if ((rc = db_exec(d, "COMMIT;", err, "creating the schema")) != SIM_OK)
+        goto fail;
+    return SIM_OK;
 fail:
-    sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
+    db_rollback(d);
     return rc;
 }
 
@@ -419,18 +509,24 @@ fail:
 /* ---- open ---- */
 
 /* Runs the check pragma sql; on anything but one "ok" row, sets the first
- * message. */
+ * message (a busy database is reported as such, not as foreign). */
 static int check_pragma(db *d, const char *sql, sim_err *err)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(d->h, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK)
+    if (rc != SQLITE_OK) {
+        if (is_busy_code(sqlite3_extended_errcode(d->h)))
+            return db_fail(d, err, "checking the results database");
         return sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
                            sqlite3_errmsg(d->h));
+    }
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
-        rc = sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
-                         sqlite3_errmsg(d->h));
+        if (is_busy_code(sqlite3_extended_errcode(d->h)))
+            rc = db_fail(d, err, "checking the results database");
+        else
+            rc = sim_err_set(err, SIM_ECONFIG, d->path, 0, DB_NOT_OURS " (%s)",
+                             sqlite3_errmsg(d->h));
     } else {
         const char *r = (const char *)sqlite3_column_text(st, 0);
         if (r && strcmp(r, "ok") == 0)
@@ -444,13 +540,11 @@ static int check_pragma(db *d, const char *sql, sim_err *err)
     return rc;
 }
 
-/* Checks that d is ours and of our version; *fresh = 1 if it is an empty
- * SQLite file with no schema yet. */
-static int check_header(db *d, int *fresh, sim_err *err)
+/* The header check proper; called inside a read transaction. */
+static int check_header_txn(db *d, int *fresh, sim_err *err)
 {
     int64_t app = 0, uv = 0, nobj = 0;
     int rc;
-    *fresh = 0;
     if (db_int(d, "PRAGMA application_id;", &app, err) != SIM_OK) {
         int x = sqlite3_errcode(d->h);
         /* A WAL database in a read-only folder or file system cannot
@@ -497,11 +591,37 @@ static int check_header(db *d, int *fresh, sim_err *err)
     return SIM_OK;
 }
 
+/* Checks that d is ours and of our version; *fresh = 1 if it is an empty
+ * SQLite file with no schema yet (a new file, or one another writer has
+ * just created and not yet filled). application_id, user_version and the
+ * schema are read inside one read transaction, so a schema committed by
+ * another process between two of the reads cannot make a healthy database
+ * look foreign (application_id still 0, schema already there). */
+static int check_header(db *d, int *fresh, sim_err *err)
+{
+    int rc;
+    *fresh = 0;
+    if ((rc = db_exec(d, "BEGIN;", err, "opening the results database")) !=
+        SIM_OK)
+        return rc;
+    rc = check_header_txn(d, fresh, err);
+    d->header_code = rc == SIM_OK ? SQLITE_OK : sqlite3_errcode(d->h);
+    if (rc == SIM_OK)
+        sqlite3_exec(d->h, "COMMIT;", NULL, NULL, NULL);
+    else
+        db_rollback(d);
+    return rc;
+}
+
 int db_integrity_check(db *d, sim_err *err)
 {
     return check_pragma(d, "PRAGMA integrity_check;", err);
 }
 
+/* Switches to WAL. Another connection that reads the file meanwhile makes
+ * SQLite answer BUSY, or keep the old mode and answer its name: both are
+ * marked busy for the caller's retry loop (the second only until the
+ * deadline, after which the answer is reported). */
 static int set_wal(db *d, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -515,10 +635,12 @@ static int set_wal(db *d, sim_err *err)
         return rc;
     }
     mode = (const char *)sqlite3_column_text(st, 0);
-    if (!mode || strcmp(mode, "wal") != 0)
+    if (!mode || strcmp(mode, "wal") != 0) {
         rc = sim_err_set(err, SIM_EIO, d->path, 0,
                          "cannot use WAL journal mode (SQLite answered \"%s\")",
                          mode ? mode : "");
+        d->busy = 1;
+    }
     sqlite3_finalize(st);
     return rc;
 }
@@ -558,6 +680,110 @@ static int reopen_immutable(db *d)
     return SQLITE_OK;
 }
 
+/* ---- network file systems ----
+ *
+ * SQLite's locks rely on POSIX advisory locks and, in WAL mode, on shared
+ * memory (the -shm file mapped by every connection). Across hosts neither
+ * is reliable on network file systems (https://sqlite.org/useovernet.html):
+ * NFS and Lustre locks may be lost or not honoured, and a mapped -shm is
+ * not shared between hosts, so two nodes of a Slurm array can corrupt the
+ * file or lose commits. Writers therefore refuse these file systems (by
+ * statfs f_type of the folder) and point to per-task databases + merge.
+ * Left out on purpose: FUSE (0x65735546, mostly local: encrypted or NTFS
+ * volumes; sshfs is the exception) and 9p (VM shares, one host), which
+ * cannot be told apart from local ones by f_type alone. */
+
+static const struct {
+    unsigned long magic;
+    const char *name;
+} net_fs[] = {
+    {0x6969UL, "nfs"},        /* NFS_SUPER_MAGIC */
+    {0x0BD00BD0UL, "lustre"}, /* LL_SUPER_MAGIC */
+    {0x517BUL, "smb"},        /* SMB_SUPER_MAGIC */
+    {0xFF534D42UL, "cifs"},   /* CIFS_SUPER_MAGIC */
+    {0xFE534D42UL, "smb2"},   /* SMB2_SUPER_MAGIC */
+    {0x00C36400UL, "ceph"},   /* CEPH_SUPER_MAGIC */
+    {0x47504653UL, "gpfs"},   /* "GPFS" */
+    {0x19830326UL, "beegfs"}, /* BEEGFS_MAGIC */
+    {0x5346414FUL, "afs"},    /* AFS_SUPER_MAGIC */
+    {0x013111A8UL, "ibrix"},  /* IBRIX */
+    {0xAAD7AAEAUL, "panfs"},  /* PANFS_SUPER_MAGIC */
+};
+
+const char *db_network_fs_name(unsigned long f_type)
+{
+    for (size_t i = 0; i < sizeof net_fs / sizeof net_fs[0]; i++)
+        if ((f_type & 0xFFFFFFFFUL) == net_fs[i].magic)
+            return net_fs[i].name;
+    return NULL;
+}
+
+/* Refuses to write path when its folder is on a network file system. */
+static int check_local_fs(const char *path, sim_err *err)
+{
+#ifdef __linux__
+    char dir[1024];
+    const char *slash = strrchr(path, '/'), *name;
+    struct statfs fs;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (statfs(dir, &fs) != 0)
+        return SIM_OK; /* opening will say what is wrong with the folder */
+    name = db_network_fs_name((unsigned long)fs.f_type);
+    if (name)
+        return sim_err_set(
+            err, SIM_EIO, path, 0,
+            "is on a network file system (%s): SQLite's locks are not safe "
+            "there, and writers on several hosts can lose or corrupt "
+            "results; write each task's database on local disk (e.g. --db "
+            "$TMPDIR/task-$SLURM_ARRAY_TASK_ID.db), then combine them with "
+            "'factorysim merge --db OUT.db TASK.db ...' (docs/sweeps.md)",
+            name);
+#else
+    (void)path;
+    (void)err;
+#endif
+    return SIM_OK;
+}
+
+/* One attempt at making d ready for storing: header check, WAL, pragmas
+ * and, in a fresh file, the schema. Fails with d->busy set when another
+ * process held a lock, for open_common's retry loop; every step may run
+ * again (WAL and the pragmas are idempotent, create_schema checks inside
+ * its transaction). */
+static int open_for_writing(db *d, sim_err *err)
+{
+    int rc, fresh = 0;
+    d->busy = 0;
+    if ((rc = check_header(d, &fresh, err)) != SIM_OK)
+        return rc;
+    if (sqlite3_db_readonly(d->h, "main") == 1)
+        return sim_err_set(err, SIM_EIO, d->path, 0,
+                           "database is read-only (cannot store results; "
+                           "check the file's and folder's permissions)");
+    if ((rc = set_wal(d, err)) != SIM_OK ||
+        (rc = db_exec(d, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                      err, "setting pragmas")) != SIM_OK)
+        return rc;
+    if (fresh) {
+        if ((rc = create_schema(d, err)) != SIM_OK ||
+            (rc = check_header(d, &fresh, err)) != SIM_OK)
+            return rc;
+        if (fresh) { /* not possible after a committed schema */
+            d->busy = 1;
+            return sim_err_set(err, SIM_EIO, d->path, 0,
+                               "the schema is still missing after creating it");
+        }
+    }
+    if (d->old_version)
+        return migrate_schema(d, err);
+    return SIM_OK;
+}
+
 static int open_common(const char *path, int ro, db **out, sim_err *err)
 {
     db *d;
@@ -572,6 +798,8 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return sim_err_set(err, SIM_EIO, path, 0,
                            "is a directory, expected a results database file");
+    if (!ro && (rc = check_local_fs(path, err)) != SIM_OK)
+        return rc;
     d = sim_xcalloc(1, sizeof *d);
     d->readonly = ro;
     snprintf(d->path, sizeof d->path, "%s", path);
@@ -587,15 +815,18 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
         goto fail;
     }
     sqlite3_extended_result_codes(d->h, 1);
+    d->t0_s = mono_s();
     sqlite3_busy_timeout(d->h, DB_BUSY_MS);
-    rc = check_header(d, &fresh, err);
-    if (rc != SIM_OK && ro &&
-        (sqlite3_errcode(d->h) & 0xff) == SQLITE_CANTOPEN &&
-        reopen_immutable(d) == SQLITE_OK)
-        rc = check_header(d, &fresh, err);
-    if (rc != SIM_OK)
-        goto fail;
     if (ro) {
+        unsigned attempt = 0;
+        while ((rc = check_header(d, &fresh, err)) != SIM_OK &&
+               retry_busy(d, attempt++))
+            ;
+        if (rc != SIM_OK && (d->header_code & 0xff) == SQLITE_CANTOPEN &&
+            reopen_immutable(d) == SQLITE_OK)
+            rc = check_header(d, &fresh, err);
+        if (rc != SIM_OK)
+            goto fail;
         if (fresh) {
             rc = sim_err_set(err, SIM_ECONFIG, path, 0,
                              DB_NOT_OURS " (empty file, no runs stored)");
@@ -611,23 +842,12 @@ static int open_common(const char *path, int ro, db **out, sim_err *err)
             goto fail;
         }
     } else {
-        if (sqlite3_db_readonly(d->h, "main") == 1) {
-            rc = sim_err_set(err, SIM_EIO, path, 0,
-                             "database is read-only (cannot store results; "
-                             "check the file's and folder's permissions)");
-            goto fail;
-        }
-        if ((rc = set_wal(d, err)) != SIM_OK ||
-            (rc = db_exec(d,
-                          "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-                          err, "setting pragmas")) != SIM_OK)
-            goto fail;
-        if (fresh) {
-            if ((rc = create_schema(d, err)) != SIM_OK ||
-                (rc = check_header(d, &fresh, err)) != SIM_OK)
-                goto fail;
-        }
-        if (d->old_version && (rc = migrate_schema(d, err)) != SIM_OK)
+        unsigned attempt = 0;
+        while ((rc = open_for_writing(d, err)) != SIM_OK &&
+               retry_busy(d, attempt++))
+            ;
+        sqlite3_busy_timeout(d->h, DB_BUSY_MS);
+        if (rc != SIM_OK)
             goto fail;
     }
     *out = d;
@@ -1060,10 +1280,8 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
         sqlite3_bind_null(st, 17);
     bind_text(st, 18, m->status ? m->status : "complete");
     rc = sqlite3_step(st);
-    if (rc == SQLITE_CONSTRAINT_UNIQUE)
-        rc = sim_err_set(err, SIM_EINVAL, d->path, 0,
-                         "sweep %s case %s is already stored", m->sweep_key,
-                         m->case_key);
+    if (rc == SQLITE_CONSTRAINT_UNIQUE) /* only runs_case is UNIQUE here */
+        rc = DB_ALREADY_STORED;
     else if (rc != SQLITE_DONE)
         rc = db_fail(d, err, "storing the run");
     else
@@ -1188,8 +1406,7 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
             "database is opened read-only (cannot store results)");
     if ((rc = check_run(d, meta, reps, n_reps, err)) != SIM_OK)
         return rc;
-    if ((rc = db_exec(d, "BEGIN IMMEDIATE;", err, "starting to store a run")) !=
-        SIM_OK)
+    if ((rc = db_begin_write(d, err, "starting to store a run")) != SIM_OK)
         return rc;
     if ((rc = store_scenario(d, meta, &scen_id, err)) != SIM_OK ||
         (rc = store_run_row(d, scen_id, meta, n_reps, &id, err)) != SIM_OK ||
@@ -1203,6 +1420,8 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
         *run_id = id;
     return SIM_OK;
 fail:
+    /* DB_ALREADY_STORED (another writer stored the case first) also lands
+     * here: nothing of this run is kept. */
     sqlite3_exec(d->h, "ROLLBACK;", NULL, NULL, NULL);
     return rc;
 }
@@ -1789,4 +2008,327 @@ void db_run_rows_free(db_run_row *rows, size_t n)
         free(rows[i].overrides_json);
     }
     free(rows);
+}
+
+/* ---- merge ----
+ *
+ * db_merge copies every run of a source database that the destination
+ * does not hold yet, row by row through prepared statements: the source
+ * is read through its own read-only connection (one read transaction, a
+ * consistent snapshot), the destination written in one BEGIN IMMEDIATE
+ * transaction per source, so a killed merge leaves every source either
+ * fully merged or not at all. ATTACH was the alternative not taken: it
+ * opens the source read-write with the destination's flags, and closing
+ * it checkpoints and rewrites the source's -wal. Column lists come from
+ * the destination's schema (PRAGMA table_info), the same version as the
+ * source's (both opened through the header checks), so a column added to
+ * the schema is copied with no change here. */
+
+/* The destination's tables keyed by run_id, in creation order (parents
+ * before children: jobs before job_reps). */
+static int child_tables(db *d, char ***names, size_t *n, sim_err *err)
+{
+    sqlite3_stmt *st;
+    size_t cap = 0;
+    int rc;
+    *names = NULL;
+    *n = 0;
+    if ((rc = db_prep(d,
+                      "SELECT name FROM sqlite_schema WHERE type = 'table' "
+                      "AND name NOT IN ('scenarios', 'runs') AND name NOT "
+                      "LIKE 'sqlite_%' ORDER BY rowid;",
+                      &st, err)) != SIM_OK)
+        return rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sim_grow((void **)names, &cap, *n + 1, sizeof **names);
+        (*names)[(*n)++] = col_str(st, 0);
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "listing tables");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Column names of table t in d as "a, b, c" into *cols; *n_cols columns;
+ * *run_col the index of run_id (-1 if none), *id_col of id (-1). */
+static int table_cols(db *d, const char *t, char **cols, int *n_cols,
+                      int *run_col, int *id_col, sim_err *err)
+{
+    sqlite3_stmt *st;
+    sbuf b = {NULL, 0, 0};
+    int rc, k = 0;
+    *run_col = *id_col = -1;
+    if ((rc = db_prep(d, "SELECT name FROM pragma_table_info(?1) ORDER BY cid;",
+                      &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+    sb_add(&b, "%s", "");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *c = (const char *)sqlite3_column_text(st, 0);
+        if (strcmp(c, "run_id") == 0)
+            *run_col = k;
+        if (strcmp(c, "id") == 0)
+            *id_col = k;
+        sb_add(&b, "%s%s", k ? ", " : "", c);
+        k++;
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading the schema");
+    sqlite3_finalize(st);
+    *cols = b.s;
+    *n_cols = k;
+    return rc;
+}
+
+/* Copies the rows of table t with run_id = old_id from src to out, with
+ * run_id set to new_id. */
+static int copy_rows(db *src, db *out, const char *t, int64_t old_id,
+                     int64_t new_id, sim_err *err)
+{
+    sqlite3_stmt *rd = NULL, *wr = NULL;
+    sbuf q = {NULL, 0, 0};
+    char *cols = NULL;
+    int n, run_col, id_col, rc;
+    if ((rc = table_cols(out, t, &cols, &n, &run_col, &id_col, err)) != SIM_OK)
+        goto done;
+    if (run_col < 0) {
+        rc = sim_err_set(err, SIM_EINVAL, out->path, 0,
+                         "merge: table %s has no run_id", t);
+        goto done;
+    }
+    sb_add(&q, "SELECT %s FROM %s WHERE run_id = ?1;", cols, t);
+    rc = db_prep(src, q.s, &rd, err);
+    free(q.s);
+    q.s = NULL;
+    q.len = q.cap = 0;
+    if (rc != SIM_OK)
+        goto done;
+    sb_add(&q, "INSERT INTO %s(%s) VALUES(", t, cols);
+    for (int i = 0; i < n; i++)
+        sb_add(&q, i ? ", ?%d" : "?%d", i + 1);
+    sb_add(&q, ");");
+    rc = db_prep(out, q.s, &wr, err);
+    free(q.s);
+    if (rc != SIM_OK)
+        goto done;
+    sqlite3_bind_int64(rd, 1, old_id);
+    while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
+        for (int i = 0; i < n; i++)
+            if (i == run_col)
+                sqlite3_bind_int64(wr, i + 1, new_id);
+            else
+                sqlite3_bind_value(wr, i + 1, sqlite3_column_value(rd, i));
+        if ((rc = db_done(out, wr, err, "merging rows")) != SIM_OK)
+            goto done;
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(src, err, "reading rows");
+done:
+    sqlite3_finalize(rd);
+    sqlite3_finalize(wr);
+    free(cols);
+    return rc;
+}
+
+/* The columns that identify a run across databases (with the scenario's
+ * name and configuration): two runs equal in all of them are copies of
+ * the same results, since runs are deterministic in these. */
+#define RUN_IDENTITY                                                           \
+    "seed, replications, n_reps, version, created_utc, horizon_s, step_s, "    \
+    "ts_downsample, has_events, sweep_key, case_key, case_index, "             \
+    "overrides_json, mpi_rank, status"
+#define N_RUN_IDENTITY 15
+
+/* 1 if out holds a run equal to src's current row rd (columns 2.. are
+ * RUN_IDENTITY) under scenario scen_id; 0 if not; < 0 on error. */
+static int run_present(db *out, sqlite3_stmt *rd, int64_t scen_id, sim_err *err)
+{
+    static const char *const names[N_RUN_IDENTITY] = {
+        "seed",           "replications", "n_reps",   "version",
+        "created_utc",    "horizon_s",    "step_s",   "ts_downsample",
+        "has_events",     "sweep_key",    "case_key", "case_index",
+        "overrides_json", "mpi_rank",     "status"};
+    sqlite3_stmt *st;
+    sbuf q = {NULL, 0, 0};
+    int rc;
+    sb_add(&q, "SELECT count(*) FROM runs WHERE scenario_id = ?1");
+    for (int i = 0; i < N_RUN_IDENTITY; i++)
+        sb_add(&q, " AND %s IS ?%d", names[i], i + 2);
+    sb_add(&q, ";");
+    rc = db_prep(out, q.s, &st, err);
+    free(q.s);
+    if (rc != SIM_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, scen_id);
+    for (int i = 0; i < N_RUN_IDENTITY; i++)
+        sqlite3_bind_value(st, i + 2, sqlite3_column_value(rd, i + 4));
+    if (sqlite3_step(st) == SQLITE_ROW)
+        rc = sqlite3_column_int64(st, 0) > 0;
+    else
+        rc = db_fail(out, err, "looking up a run");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Copies the run row of rd (column 0: the source id) under scen_id;
+ * *new_id receives its id in out. */
+static int copy_run_row(db *src, db *out, int64_t old_id, int64_t scen_id,
+                        int64_t *new_id, sim_err *err)
+{
+    sqlite3_stmt *rd = NULL, *wr = NULL;
+    sbuf q = {NULL, 0, 0};
+    char *cols = NULL;
+    int n, run_col, id_col, scen_col = -1, rc, k = 0;
+    if ((rc = table_cols(out, "runs", &cols, &n, &run_col, &id_col, err)) !=
+        SIM_OK)
+        goto done;
+    /* Position of scenario_id in the column list. */
+    for (const char *p = cols; p; p = strchr(p, ',')) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        if (strncmp(p, "scenario_id", 11) == 0 && (p[11] == ',' || !p[11]))
+            scen_col = k;
+        k++;
+    }
+    if (id_col < 0 || scen_col < 0) {
+        rc = sim_err_set(err, SIM_EINVAL, out->path, 0,
+                         "merge: runs has no id or scenario_id");
+        goto done;
+    }
+    sb_add(&q, "SELECT %s FROM runs WHERE id = ?1;", cols);
+    rc = db_prep(src, q.s, &rd, err);
+    free(q.s);
+    q.s = NULL;
+    q.len = q.cap = 0;
+    if (rc != SIM_OK)
+        goto done;
+    sb_add(&q, "INSERT INTO runs(%s) VALUES(", cols);
+    for (int i = 0; i < n; i++)
+        sb_add(&q, i ? ", ?%d" : "?%d", i + 1);
+    sb_add(&q, ");");
+    rc = db_prep(out, q.s, &wr, err);
+    free(q.s);
+    if (rc != SIM_OK)
+        goto done;
+    sqlite3_bind_int64(rd, 1, old_id);
+    if (sqlite3_step(rd) != SQLITE_ROW) {
+        rc = db_fail(src, err, "reading a run");
+        goto done;
+    }
+    for (int i = 0; i < n; i++)
+        if (i == id_col)
+            sqlite3_bind_null(wr, i + 1); /* a new id in out */
+        else if (i == scen_col)
+            sqlite3_bind_int64(wr, i + 1, scen_id);
+        else
+            sqlite3_bind_value(wr, i + 1, sqlite3_column_value(rd, i));
+    if ((rc = db_done(out, wr, err, "merging a run")) != SIM_OK)
+        goto done;
+    *new_id = sqlite3_last_insert_rowid(out->h);
+done:
+    sqlite3_finalize(rd);
+    sqlite3_finalize(wr);
+    free(cols);
+    return rc;
+}
+
+/* Merges every run of src into out inside the open write transaction. */
+static int merge_runs(db *src, db *out, db_merge_stats *stats, sim_err *err)
+{
+    sqlite3_stmt *rd = NULL;
+    char **tables = NULL;
+    size_t n_tables = 0;
+    int rc;
+    if ((rc = child_tables(out, &tables, &n_tables, err)) != SIM_OK)
+        goto done;
+    if ((rc = db_prep(
+             src,
+             "SELECT r.id, s.name, s.config_text, "
+             "r.status = 'complete' AND r.sweep_key IS NOT NULL, " RUN_IDENTITY
+             " FROM runs r JOIN scenarios s ON s.id = "
+             "r.scenario_id ORDER BY r.id;",
+             &rd, err)) != SIM_OK)
+        goto done;
+    while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
+        db_run_meta m;
+        int64_t old_id = sqlite3_column_int64(rd, 0), scen_id = 0, new_id = 0;
+        int present;
+        memset(&m, 0, sizeof m);
+        m.scenario = (const char *)sqlite3_column_text(rd, 1);
+        m.config_text = (const char *)sqlite3_column_text(rd, 2);
+        if ((rc = store_scenario(out, &m, &scen_id, err)) != SIM_OK)
+            goto done;
+        present = run_present(out, rd, scen_id, err);
+        /* A complete sweep case another task also ran is kept once: the
+         * destination's copy wins (the runs_case unique index). */
+        if (present == 0 && sqlite3_column_int(rd, 3))
+            present = db_case_done(
+                out, (const char *)sqlite3_column_text(rd, 4 + 9),
+                (const char *)sqlite3_column_text(rd, 4 + 10), err);
+        if (present < 0) {
+            rc = present;
+            goto done;
+        }
+        if (present) {
+            stats->runs_present++;
+            continue;
+        }
+        if ((rc = copy_run_row(src, out, old_id, scen_id, &new_id, err)) !=
+            SIM_OK)
+            goto done;
+        for (size_t t = 0; t < n_tables; t++)
+            if ((rc = copy_rows(src, out, tables[t], old_id, new_id, err)) !=
+                SIM_OK)
+                goto done;
+        stats->runs_added++;
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(src, err, "reading runs");
+done:
+    sqlite3_finalize(rd);
+    for (size_t t = 0; t < n_tables; t++)
+        free(tables[t]);
+    free(tables);
+    return rc;
+}
+
+int db_merge(db *out, const char *src_path, db_merge_stats *stats, sim_err *err)
+{
+    struct stat a, b;
+    db *src = NULL;
+    db_merge_stats st = {0, 0};
+    int rc;
+    if (out->readonly)
+        return sim_err_set(err, SIM_EIO, out->path, 0,
+                           "database is opened read-only (cannot merge)");
+    if (stat(src_path, &a) == 0 && stat(out->path, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return sim_err_set(err, SIM_EINVAL, src_path, 0,
+                           "is the output database itself");
+    if ((rc = db_open_readonly(src_path, &src, err)) != SIM_OK)
+        return rc;
+    if ((rc = db_exec(src, "BEGIN;", err, "reading the database")) != SIM_OK)
+        goto done;
+    if ((rc = db_begin_write(out, err, "starting the merge")) != SIM_OK)
+        goto done;
+    if ((rc = merge_runs(src, out, &st, err)) != SIM_OK) {
+        char what[sizeof err->msg];
+        /* Which input failed, when the error names the output. */
+        if (strcmp(err->file, out->path) == 0) {
+            snprintf(what, sizeof what, "%s", err->msg);
+            sim_err_set(err, rc, out->path, 0, "merging %s: %s", src_path,
+                        what);
+        }
+        db_rollback(out);
+        goto done;
+    }
+    if ((rc = db_exec(out, "COMMIT;", err, "committing the merge")) != SIM_OK) {
+        db_rollback(out);
+        goto done;
+    }
+    if (stats) {
+        stats->runs_added += st.runs_added;
+        stats->runs_present += st.runs_present;
+    }
+done:
+    if (src)
+        db_rollback(src);
+    db_close(src);
+    return rc;
 }

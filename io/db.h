@@ -14,8 +14,17 @@
  * synchronous=NORMAL (a power loss may lose the last commits, never
  * consistency). db_open refuses a file that is not a factorysim results
  * database (not SQLite, corrupt or truncated, another application's, or a
- * newer schema) with "not a factorysim results database (...)". Several
- * processes may store into one file at once (writers wait up to 60 s).
+ * newer schema) with "not a factorysim results database (...)".
+ *
+ * Concurrency: any number of processes on one host may open, create and
+ * store into one file at once; every run is stored exactly once. Opening
+ * (header check, the switch to WAL, schema creation) and each store wait
+ * up to 60 s in all for locks held by others (SQLite's busy timeout, plus
+ * retries where SQLite answers busy without waiting). A brand-new empty
+ * file another writer has just created is taken as fresh, never as
+ * foreign. Across hosts (NFS, Lustre) SQLite's locks are not reliable:
+ * db_open refuses a network file system (db_network_fs_name), and
+ * db_merge combines databases written separately.
  * The wall-clock creation time is stored in runs.created_utc only.
  */
 #ifndef IO_DB_H
@@ -147,8 +156,9 @@ enum { DB_LOAD_STEPS = 1, DB_LOAD_EVENTS = 2 };
 /* Opens path for storing, creating the file and schema if it does not
  * exist (the folder must exist). *out is NULL on failure.
  * Errors: SIM_EIO (cannot open or create, read-only file or folder:
- * "FILE: ..."), SIM_ECONFIG ("FILE: not a factorysim results database
- * (...)", or a newer schema). */
+ * "FILE: ..."; a folder on a network file system, see
+ * db_network_fs_name), SIM_ECONFIG ("FILE: not a factorysim results
+ * database (...)", or a newer schema). */
 int db_open(const char *path, db **out /* OUT: db_close */, sim_err *err);
 
 /* Opens an existing database read-only (report, export); never creates or
@@ -158,13 +168,21 @@ int db_open_readonly(const char *path, db **out /* OUT */, sim_err *err);
 /* Closes d and frees it. NULL is a no-op. */
 void db_close(db *d);
 
+/* What db_store_run returns, instead of SIM_OK, when a complete run of the
+ * same (sweep_key, case_key) is already stored (by another process
+ * meanwhile, or earlier): nothing is stored and it is not an error. */
+#define DB_ALREADY_STORED 1
+
 /* Stores one run: the scenario (deduplicated by name and hash), the run row,
  * site facts, every rep's jobs and site totals, the summaries, and when meta
  * asks the time series and event log, in one transaction. *run_id (may be
- * NULL) receives the new run's id. Nothing is stored on failure.
+ * NULL) receives the new run's id. Nothing is stored on failure. A busy
+ * database is waited for (up to 60 s from the call).
+ * Returns SIM_OK, or DB_ALREADY_STORED (> 0, nothing stored) for a complete
+ * sweep case that is already stored.
  * Errors: SIM_EINVAL (missing scenario/config, n_reps == 0, a rep with
- * n_jobs != meta->n_jobs, steps not in time order, a duplicate complete
- * sweep case), SIM_EIO (write failed, read-only database, disk full). */
+ * n_jobs != meta->n_jobs, steps not in time order), SIM_EIO (write failed,
+ * read-only database, disk full, locked for more than 60 s). */
 int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
                  size_t n_reps, int64_t *run_id /* OUT */, sim_err *err);
 
@@ -198,6 +216,33 @@ int db_case_done(db *d, const char *sweep_key, const char *case_key,
  * Returns SIM_OK when SQLite answers "ok", else SIM_ECONFIG with SQLite's
  * first complaint. */
 int db_integrity_check(db *d, sim_err *err);
+
+/* What db_merge did. */
+typedef struct db_merge_stats {
+    size_t runs_added;   /* runs copied into the destination */
+    size_t runs_present; /* runs the destination already held */
+} db_merge_stats;
+
+/* Copies into out every run of the results database src_path (opened
+ * read-only, never written) that out does not hold yet, with its scenario,
+ * site facts, replications, summaries, time series and event log. One
+ * transaction per call: a killed merge leaves src either fully merged or
+ * not at all. Idempotent: a run equal to one in out (same scenario name and
+ * configuration, seed, replications, version, created_utc, storage options,
+ * sweep and case keys, rank, status) is not copied again, nor a complete
+ * sweep case out already holds; merging the same file twice stores nothing
+ * the second time. Sweeps split over several databases (sweep --shard)
+ * merge into one sweep: the same sweep key, every case once. Adds to
+ * *stats (may be NULL) on success.
+ * Errors: as db_open_readonly for src; SIM_EINVAL (src is out);
+ * SIM_EIO (write failed, disk full, locked for more than 60 s). */
+int db_merge(db *out, const char *src_path, db_merge_stats *stats,
+             sim_err *err);
+
+/* The name of the network file system whose statfs f_type is f_type
+ * ("nfs", "lustre", "cifs", ...), or NULL for a local one. db_open refuses
+ * to create or write a database on a network file system. */
+const char *db_network_fs_name(unsigned long f_type);
 
 /* FNV-1a-64 of the n bytes at p as 16 lower-case hex digits plus NUL into
  * hex (at least 17 bytes). Returns hex. */

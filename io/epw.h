@@ -1,7 +1,7 @@
 /* io/epw.h: reader for EnergyPlus weather files (EPW), the hourly
  * typical-year format of NREL TMY3 and its conversions.
  *
- * Format (../shared/data/weather/README.md): 8 header lines starting with
+ * Format (data/weather/README.md): 8 header lines starting with
  * LOCATION (city, state, country, source, WMO, lat, lon, tz_hours,
  * elevation_m), then one comma-separated line per hour, year, month, day,
  * hour (1..24, local standard time, hour h ending at h:00), minute, flags,

@@ -50,6 +50,13 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
     jv_set(root, "scenario", jv_str(ri->name));
     jv_set(root, "seed", jv_int((int64_t)ri->seed));
     jv_set(root, "replications", jv_int(ri->replications));
+    if (s->energy.solar.present) {
+        jv *so = jv_obj();
+        jv_set(so, "capacity_dc_w", jv_num(s->energy.solar.capacity_w));
+        jv_set(so, "capacity_ac_w", jv_num(s->energy.solar.inverter_limit_w));
+        jv_set(so, "dc_ac_ratio", jv_num(s->energy.solar.dc_ac_ratio));
+        jv_set(root, "solar", so);
+    }
     for (size_t i = 0; i < s->n_jobs; i++) {
         jv *j = jv_obj(), *m = jv_obj();
         jv_set(j, "name", jv_str(s->jobs[i].name));
@@ -136,7 +143,7 @@ int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
 static void table_row(FILE *f, const resfield *d, stat_summary s)
 {
     double v[6] = {s.mean, s.p10, s.p50, s.p90, s.min, s.max};
-    fprintf(f, "  %-36s %-12s", d->label, d->unit);
+    fprintf(f, "  %-36s %-12s", d->label, d->disp_unit);
     for (int k = 0; k < 6; k++) {
         if (!isfinite(v[k]))
             fprintf(f, " %11s", "-");
@@ -158,6 +165,16 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
             "replication(s)\n",
             s->site.name, s->n_modules, scenario_it_power_w(s) / 1e6,
             (unsigned long long)ri->seed, ri->replications);
+    /* Solar nameplate both ways (issue 12.8): DC is what the scenario's
+     * capacity_mw says, AC is what the inverters can deliver, the figure
+     * every energy result is bounded by. */
+    if (s->energy.solar.present)
+        fprintf(f,
+                "solar %.2f MW DC (capacity_mw as written), %.2f MW AC "
+                "(inverter limit, DC/AC %.2f)\n",
+                s->energy.solar.capacity_w / 1e6,
+                s->energy.solar.inverter_limit_w / 1e6,
+                s->energy.solar.dc_ac_ratio);
     for (size_t i = 0; i < s->n_jobs; i++) {
         const scen_job *j = &s->jobs[i];
         fprintf(f,

@@ -21,6 +21,7 @@
 #include "models/catalog_int.h"
 #include "models/climate.h"
 #include "sim/mem.h"
+#include "sim/rng.h"
 
 #define DAY_S 86400.0
 #define HOUR_S 3600.0
@@ -141,7 +142,7 @@ static int read_simulation(cfg_reader *r, const config_setting_t *root,
                          &sim->horizon_s)) != SIM_OK ||
         (rc = cfg_double(r, g, "step_min", 0, DEF_STEP_MIN, 1.0 / 60, 1440,
                          60.0, &sim->step_s)) != SIM_OK ||
-        (rc = cfg_int(r, g, "seed", 0, 1, 0, INT64_MAX, &seed)) != SIM_OK ||
+        (rc = cfg_int(r, g, "seed", 0, 1, 0, RNG_SEED_MAX, &seed)) != SIM_OK ||
         (rc = geti(r, g, "replications", 0, 1, 1, 100000,
                    &sim->replications)) != SIM_OK)
         return rc;
@@ -742,8 +743,7 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
     if (!s->energy.solar.present && !s->energy.geothermal.present &&
-        !s->energy.hydro.present &&
-        !(s->energy.grid.present && s->energy.grid.import_limit_w > 0))
+        !s->energy.hydro.present && !scenario_grid_connected(s))
         return cfg_fail(r, g, NULL,
                         "no source of energy (expected solar, "
                         "geothermal, hydro or a grid import limit above 0; "
@@ -892,6 +892,13 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             return cfg_fail(r, e, NULL,
                             "wrong type (expected a group { name "
                             "= \"...\"; model = \"...\"; ... })");
+        /* Where the job was written, for checks made after loading (the
+         * throughput query, the fabric groups: cli/run_check.c). */
+        snprintf(j->src_file, sizeof j->src_file, "%s", cfg_file(r, e));
+        j->src_line = cfg_line(e);
+        j->gpus_line = config_setting_get_member(e, "gpus")
+                           ? cfg_line(config_setting_get_member(e, "gpus"))
+                           : j->src_line;
         if ((rc = cfg_check_keys(r, e, keys)) != SIM_OK ||
             (rc = cfg_string(r, e, "name", 1, NULL, j->name, sizeof j->name)) !=
                 SIM_OK ||

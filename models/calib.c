@@ -23,6 +23,20 @@
 #include "models/flops.h"
 #include "sim/mem.h"
 
+double calib_row_peak_fraction(const calib_row *r)
+{
+    double f, peak;
+    if (!r->gpu || !r->llm || !(r->meas_tps > 0) ||
+        (unsigned)r->prec.fmt >= NUM_FMT_N)
+        return 0;
+    peak = r->gpu->peak_flops[r->prec.fmt];
+    /* Model FLOPs of the run actually made: a proxy's layers_run layers. */
+    f = flops_per_token(
+        r->llm, r->q.seq_len > 0 ? r->q.seq_len : r->llm->default_seq_len,
+        r->q.layers_run, NULL);
+    return peak > 0 && f > 0 ? r->meas_tps * f / peak : 0;
+}
+
 /* Free global parameters and whether each is a fraction (logit) or a
  * positive quantity (log). ETA_HBM and the link efficiencies stay fixed:
  * they are not separable from the elementwise passes and overlaps. */

@@ -40,6 +40,16 @@ typedef struct calib_row {
     char config[512]; /* configuration key (LOCO groups) */
 } calib_row;
 
+/* Measured model FLOP/s per GPU over the GPU's dense peak for the row's
+ * precision format: meas_tps x flops_per_token (training, the row's
+ * sequence length and layers run) / gpu->peak_flops[prec.fmt]. Above 1 the
+ * measurement is physically impossible (no GPU beats its dense peak; a
+ * cluster total typed into the per-GPU column gives about num_gpus x the
+ * true value). The 521 published rows of megatron_throughput.csv span
+ * 0.044 .. 0.561. Returns 0 when the row has no measurement, the GPU no
+ * peak for the format or the model no FLOPs. Pure. */
+double calib_row_peak_fraction(const calib_row *r);
+
 /* A residual function for calib_nlls: fills r[0..n-1] at x[0..p-1].
  * Returns 0, or nonzero when x is outside the domain. */
 typedef int (*calib_resid_fn)(const double *x, void *ctx, double *r);

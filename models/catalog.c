@@ -1,57 +1,16 @@
-/* models/catalog.c: catalog lookups, copies and the default folder (the
- * libconfig loader is io/catalog_cfg.c). Lookups scan linearly: a catalog
- * holds tens of entries and is consulted when a scenario is resolved, not
- * per simulated event, so a hash index would buy nothing measurable. */
+/* models/catalog.c: catalog lookups and copies (the libconfig loader, and
+ * where the files are found, are io/catalog_cfg.c and io/datadir.c). Lookups
+ * scan linearly: a catalog holds tens of entries and is consulted when a
+ * scenario is resolved, not per simulated event, so a hash index would buy
+ * nothing measurable. */
 #include "models/catalog_int.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "sim/mem.h"
-
-const char *catalog_default_dir(void)
-{
-    static char dir[PATH_MAX];
-    const char *home = getenv("FACTORYSIM_HOME");
-    char exe[PATH_MAX];
-    ssize_t n;
-
-    if (home && home[0]) {
-        snprintf(dir, sizeof dir, "%s/models", home);
-        return dir;
-    }
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        char *slash;
-        exe[n] = '\0';
-        /* .../bin/factorysim -> .../models */
-        slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            slash = strrchr(exe, '/');
-            if (slash) {
-                FILE *f;
-                *slash = '\0';
-                snprintf(dir, sizeof dir, "%.*s/models", PATH_MAX - 16, exe);
-                {
-                    char probe[PATH_MAX + 16];
-                    snprintf(probe, sizeof probe, "%s/gpus.cfg", dir);
-                    f = fopen(probe, "r");
-                }
-                if (f) {
-                    fclose(f);
-                    return dir;
-                }
-            }
-        }
-    }
-    snprintf(dir, sizeof dir, "models");
-    return dir;
-}
 
 catalog *catalog_new(void)
 {

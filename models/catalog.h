@@ -25,12 +25,8 @@
 
 typedef struct catalog catalog;
 
-/* Folder of the built-in catalog: $FACTORYSIM_HOME/models if set, else the
- * models/ folder beside the executable's bin/ (found through /proc/self/exe),
- * else "models". Returns a static string. */
-const char *catalog_default_dir(void);
-
-/* Loads every catalog file in dir (NULL = catalog_default_dir()) into *out
+/* Loads every catalog file in dir (NULL = the models/ folder of the data
+ * home, io/datadir.h; implemented in io/catalog_cfg.c) into *out
  * (OUT, caller frees with catalog_free).
  * Errors: SIM_EIO (missing file), SIM_ECONFIG (FILE:LINE: key: message). */
 int catalog_load(const char *dir, catalog **out, sim_err *err);

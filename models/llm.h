@@ -1,5 +1,5 @@
 /* models/llm.h: an LLM architecture, one row of the catalog's models
- * (models/llms.cfg, from ../shared/data/calibration/models.csv).
+ * (models/llms.cfg, from data/catalog/models.csv).
  *
  * Counts are plain integers; 0 means "not applicable or not given" unless a
  * field says otherwise. Parameter counts are in parameters (not billions).

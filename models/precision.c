@@ -46,6 +46,12 @@ int precision_parse(const char *label, precision *out)
     return SIM_ENOTFOUND;
 }
 
+const char *precision_fmt_name(num_fmt f)
+{
+    static const char *const names[NUM_FMT_N] = {"BF16", "FP8", "FP4"};
+    return (unsigned)f < NUM_FMT_N ? names[f] : "";
+}
+
 const char *precision_recipe_name(prec_recipe r)
 {
     switch (r) {

@@ -5,7 +5,7 @@
  * MXFP8, NVFP4, ...). Each maps to exactly one num_fmt (models/gpu.h), whose
  * dense peak the throughput model scales, plus a recipe id that carries the
  * recipe's own quantization overheads (scaling granularity). Every label
- * found in ../shared/data/calibration/megatron_throughput.csv is mapped
+ * found in data/calibration/megatron_throughput.csv is mapped
  * explicitly in precision.c; matching is case-insensitive and exact.
  */
 #ifndef MODELS_PRECISION_H
@@ -34,6 +34,9 @@ int precision_parse(const char *label, precision *out);
 
 /* Short canonical name of a recipe: "BF16", "FP8", "MXFP8", "NVFP4". */
 const char *precision_recipe_name(prec_recipe r);
+
+/* Name of a numeric format: "BF16", "FP8", "FP4" ("" if out of range). */
+const char *precision_fmt_name(num_fmt f);
 
 /* Bytes per GEMM operand element of a format, including block scales:
  * BF16 2, FP8 1, FP4 0.5 + 1/16 (one FP8 scale per 16 values). */

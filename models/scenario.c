@@ -30,6 +30,11 @@ int64_t scenario_gpus(const scenario *s, const gpu_spec *gpu)
     return n;
 }
 
+int scenario_grid_connected(const scenario *s)
+{
+    return s->energy.grid.present && s->energy.grid.import_limit_w > 0;
+}
+
 double scenario_it_power_w(const scenario *s)
 {
     double w = 0;

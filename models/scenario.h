@@ -187,14 +187,18 @@ typedef struct scen_job {
     int recompute;            /* tp_recompute; 0 = not given */
     int distopt;              /* tp_distopt; 0 = not given */
     ckpt_policy ckpt;
-    double ckpt_interval_s; /* CKPT_FIXED interval [s]; 0 otherwise */
-    double ckpt_write_s;    /* blocking time of one checkpoint [s] */
-    double restart_s;       /* restart overhead after a failure [s] */
-    int hot_spares;         /* GPUs held back to replace failed ones */
-    int priority;           /* higher runs first */
-    double submit_t_s;      /* submission time [s since start] */
-    char release[48];       /* software release whose calibration to
-                               use ("NeMo 26.08"), or "" */
+    double ckpt_interval_s;       /* CKPT_FIXED interval [s]; 0 otherwise */
+    double ckpt_write_s;          /* blocking time of one checkpoint [s] */
+    double restart_s;             /* restart overhead after a failure [s] */
+    int hot_spares;               /* GPUs held back to replace failed ones */
+    int priority;                 /* higher runs first */
+    double submit_t_s;            /* submission time [s since start] */
+    char release[48];             /* software release whose calibration to
+                                     use ("NeMo 26.08"), or "" */
+    char src_file[SCEN_PATH_MAX]; /* file the job was written in (an
+                                     @included file names itself) */
+    int src_line;                 /* line of its jobs.[i] entry */
+    int gpus_line;                /* line of its gpus key */
 } scen_job;
 
 typedef enum shortage_policy {
@@ -264,6 +268,11 @@ const char *scenario_resolved_text(const scenario *s);
 
 /* Total GPUs the site will ever have of GPU type gpu (NULL = all types). */
 int64_t scenario_gpus(const scenario *s, const gpu_spec *gpu);
+
+/* 1 when the site can import grid energy: a grid group with an import
+ * limit above 0. A grid group with import_limit_mw = 0 is an islanded
+ * (off-grid) site, exactly as one without a grid group. */
+int scenario_grid_connected(const scenario *s);
 
 /* Total IT power of the hosted systems at their max rating [W]. */
 double scenario_it_power_w(const scenario *s);

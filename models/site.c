@@ -1178,6 +1178,12 @@ static void fill_results(run *R)
     res_rep *out = R->out;
     const site_power_totals *t = site_power_get_totals(R->sp);
     res_site *st = &out->site;
+    /* A site that cannot import grid energy has only renewable sources
+     * (solar, geothermal, hydro; its batteries' first charge counts as
+     * renewable off-grid), so every share is 1 by construction. The ratio
+     * of the separately summed renewable and facility energies would miss
+     * 1 by rounding, so it is not computed then (issue 12.8). */
+    const int all_ren = !scenario_grid_connected(R->s);
     out->n_jobs = R->n_job;
     out->jobs = sim_xcalloc(R->n_job, sizeof *out->jobs);
     for (size_t k = 0; k < R->n_job; k++) {
@@ -1208,7 +1214,7 @@ static void fill_results(run *R)
         for (int s = 0; s < RES_N_SOURCES; s++)
             rj->energy_by_source_j[s] = j->src_j[s];
         rj->renewable_fraction =
-            j->fac_j > 0 ? j->ren_j / j->fac_j : (double)NAN;
+            j->fac_j > 0 ? (all_ren ? 1.0 : j->ren_j / j->fac_j) : (double)NAN;
         rj->co2_kg = j->co2_g / 1000.0;
         rj->cost_usd = j->cost;
     }
@@ -1226,7 +1232,8 @@ static void fill_results(run *R)
     st->battery_soh_final =
         site_power_n_batteries(R->sp) ? t->battery_soh : (double)NAN;
     st->renewable_fraction =
-        t->facility_j > 0 ? t->renewable_j / t->facility_j : (double)NAN;
+        t->facility_j > 0 ? (all_ren ? 1.0 : t->renewable_j / t->facility_j)
+                          : (double)NAN;
     st->co2_kg = t->carbon_g / 1000.0;
     st->cost_usd = t->cost_usd;
     st->pue_mean = t->it_j > 0 ? t->facility_j / t->it_j : (double)NAN;

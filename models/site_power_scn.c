@@ -133,9 +133,10 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.n_battery = 1;
         c.battery_carbon_g_per_j = b->carbon_kg_per_j * 1000.0;
         c.battery_price_usd_per_j = b->cost_usd_per_j;
-        /* Off-grid, the commissioning charge can only be the site's own
-         * renewable energy; with a grid it is counted as grid energy. */
-        c.battery_initial_renewable = en->grid.present ? 0.0 : 1.0;
+        /* Off-grid (no grid group, or one whose import limit is 0), the
+         * commissioning charge can only be the site's own renewable
+         * energy; with a grid it is counted as grid energy. */
+        c.battery_initial_renewable = scenario_grid_connected(s) ? 0.0 : 1.0;
     }
     {
         const scen_firm *f[2] = {&en->geothermal, &en->hydro};

@@ -1,21 +1,34 @@
-/* sim/mem.c: aborting allocation wrappers (see mem.h). */
+/* sim/mem.c: allocation wrappers that exit 1 on failure (see mem.h). */
 #include "sim/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void oom(size_t n)
+void sim_oom(size_t n)
 {
-    fprintf(stderr, "factorysim: out of memory allocating %zu bytes\n", n);
-    abort();
+    /* No malloc from here on: the message is formatted on the stack and
+     * written with write(2); stdio's buffers may need memory. */
+    char msg[256];
+    int k = snprintf(msg, sizeof msg,
+                     "factorysim: out of memory allocating %zu bytes "
+                     "(reduce replications, --series, the horizon or --jobs, "
+                     "or raise the memory limit)\n",
+                     n);
+    if (k > 0) {
+        ssize_t w = write(STDERR_FILENO, msg,
+                          (size_t)k < sizeof msg ? (size_t)k : sizeof msg - 1);
+        (void)w;
+    }
+    _exit(1);
 }
 
 void *sim_xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
-        oom(n);
+        sim_oom(n);
     return p;
 }
 
@@ -23,7 +36,7 @@ void *sim_xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);
     if (!p)
-        oom(count * size);
+        sim_oom(count * size);
     return p;
 }
 
@@ -31,7 +44,7 @@ void *sim_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q)
-        oom(n);
+        sim_oom(n);
     return q;
 }
 

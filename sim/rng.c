@@ -1,6 +1,8 @@
 /* sim/rng.c: seed derivation for per-entity streams (see rng.h). */
 #include "sim/rng.h"
 
+#include "sim/mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,10 +44,8 @@ gsl_rng *rng_stream_new(const gsl_rng_type *T, uint64_t master, uint64_t rep,
                         uint64_t stream)
 {
     gsl_rng *r = gsl_rng_alloc(T ? T : gsl_rng_mt19937);
-    if (!r) {
-        fprintf(stderr, "factorysim: out of memory allocating a generator\n");
-        abort();
-    }
+    if (!r)
+        sim_oom(sizeof(gsl_rng));
     rng_stream_reset(r, master, rep, stream);
     return r;
 }

@@ -27,6 +27,11 @@ uint64_t rng_mix64(uint64_t x);
 /* FNV-1a 64-bit hash of a NUL-terminated name, as a stream id. */
 uint64_t rng_stream_id(const char *name);
 
+/* Largest master seed: seeds are stored and printed as signed 64-bit
+ * integers (SQLite INTEGER, JSON), so a seed above 2^63-1 would come back
+ * negative; every reader of a seed (--seed, simulation.seed) refuses it. */
+#define RNG_SEED_MAX INT64_MAX
+
 /* The seed of stream `stream` in replication `rep` of master seed `master`.
  * Distinct (master, rep, stream) triples give unrelated 64-bit seeds. */
 uint64_t rng_seed(uint64_t master, uint64_t rep, uint64_t stream);

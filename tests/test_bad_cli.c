@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "tests/cli_util.h"
 
 static char out[1 << 16], err[1 << 14];
@@ -69,10 +71,65 @@ static void test_bad_cli_values_exit_with_their_messages(void **state)
     }
 }
 
+/* Issue 13: a seed above 2^63-1 was accepted and printed negative (it is
+ * stored as a signed 64-bit integer). Every command taking a seed refuses
+ * it as a usage error (exit 2), as it refuses a negative or non-numeric
+ * one; 2^63-1 itself is accepted. */
+static void test_bad_cli_seed_above_2_63_minus_1_is_a_usage_error(void **state)
+{
+    static const char *const cmds[] = {
+        "run tests/data/good/minimal.cfg --db %s --seed",
+        "sweep tests/data/good/minimal.cfg --db %s --set "
+        "simulation.seed=1:2:1 --seed",
+        "power tests/data/good/minimal.cfg --seed",
+        "bench phold --seed",
+        "solar --year-seed",
+    };
+    static const struct {
+        const char *v, *msg;
+    } vals[] = {
+        {"9223372036854775808",
+         ": out of range (got 9223372036854775808, expected an integer in "
+         "[0, 9223372036854775807]: seeds are stored as signed 64-bit "
+         "integers)"},
+        {"18446744073709551615", ": out of range (got 18446744073709551615"},
+        {"-1", ": expected a non-negative integer (got '-1')"},
+        {"seven", ": expected a non-negative integer (got 'seven')"},
+    };
+    char args[512], want[512], cmd[256], db[128];
+    (void)state;
+    snprintf(db, sizeof db, "/tmp/factorysim-seed-%ld.db", (long)getpid());
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+            int rc;
+            const char *opt =
+                strstr(cmds[i], "--year-seed") ? "--year-seed" : "--seed";
+            snprintf(cmd, sizeof cmd, cmds[i], db);
+            snprintf(args, sizeof args, "%s %s", cmd, vals[k].v);
+            snprintf(want, sizeof want, "factorysim: %s%s", opt, vals[k].msg);
+            rc = fs_run(args, out, sizeof out, err, sizeof err);
+            if (rc != 2 || strncmp(err, want, strlen(want)) != 0)
+                fail_msg("%s: exit %d, stderr '%s'; expected exit 2 and '%s'",
+                         args, rc, err, want);
+            assert_string_equal(out, "");
+        }
+    /* Nothing was run, so nothing was stored. */
+    assert_int_equal(access(db, F_OK), -1);
+    /* The largest seed is a seed, stored and printed as given. */
+    snprintf(args, sizeof args,
+             "run tests/data/good/minimal.cfg --db %s --format json --seed "
+             "9223372036854775807",
+             db);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"seed\": 9223372036854775807"));
+    remove(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_cli_values_exit_with_their_messages),
+        cmocka_unit_test(test_bad_cli_seed_above_2_63_minus_1_is_a_usage_error),
     };
     return cmocka_run_group_tests_name("bad_cli", tests, NULL, NULL);
 }

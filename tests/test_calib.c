@@ -1,5 +1,7 @@
 /* tests/test_calib.c: the GSL fit wrapper on NIST StRD BoxBOD (certified
- * values, two starts, SSR checked), and the calibration file round trip. */
+ * values, two starts, SSR checked), the calibration file round trip, and
+ * the file's validation: version 2 only, no unknown or missing key, no
+ * empty file, each refusal at FILE:LINE with the remedy. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -117,21 +119,166 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     remove(path);
 }
 
+static void bundled_with(const char *path, const char *find, const char *repl);
+
 static void test_calib_file_errors_name_file_and_line(void **state)
 {
     tp_model *m = NULL;
     sim_err e;
-    FILE *f = fopen("build/tests/calib_bad.cfg", "w");
     (void)state;
-    fputs("params = {\n  eta_bf16 = { value = \"high\"; };\n};\n", f);
-    fclose(f);
+    bundled_with("build/tests/calib_bad.cfg", "value = 7.0003345506e-01;",
+                 "value = \"high\";");
     assert_int_equal(tp_model_load("build/tests/calib_bad.cfg", &m, &e),
                      SIM_ECONFIG);
-    assert_int_equal(e.line, 2);
+    assert_int_equal(e.line, 12);
     assert_non_null(strstr(e.msg, "params.eta_bf16.value"));
     assert_null(m);
     assert_int_equal(tp_model_load("build/tests/nope.cfg", &m, &e), SIM_EIO);
     remove("build/tests/calib_bad.cfg");
+}
+
+/* Writes the bundled calibration file to path with the first occurrence of
+ * find replaced by repl (find NULL: the file as it is). */
+static void bundled_with(const char *path, const char *find, const char *repl)
+{
+    size_t n;
+    unsigned char *text = test_slurp("models/calibration.cfg", &n);
+    char *at;
+    FILE *f = fopen(path, "w");
+    assert_non_null(text);
+    assert_non_null(f);
+    at = find ? strstr((char *)text, find) : NULL;
+    if (find)
+        assert_non_null(at);
+    if (at) {
+        fwrite(text, 1, (size_t)(at - (char *)text), f);
+        fputs(repl, f);
+        fputs(at + strlen(find), f);
+    } else {
+        fputs((char *)text, f);
+    }
+    fclose(f);
+    free(text);
+}
+
+/* Loads path, expecting a refusal at line with a message containing want
+ * and the remedy. */
+static void expect_refused(const char *path, int line, const char *want)
+{
+    tp_model *m = NULL;
+    sim_err e;
+    assert_int_equal(tp_model_load(path, &m, &e), SIM_ECONFIG);
+    assert_null(m);
+    assert_string_equal(e.file, path);
+    if (!strstr(e.msg, want) ||
+        !strstr(e.msg, "rerun `factorysim calibrate`") || e.line != line)
+        fail_msg("got %s:%d: %s; expected line %d and '%s'", e.file, e.line,
+                 e.msg, line, want);
+    remove(path);
+}
+
+static void test_calib_bundled_file_is_version_2_and_loads(void **state)
+{
+    tp_model *m = NULL;
+    sim_err e;
+    size_t n;
+    unsigned char *text = test_slurp("models/calibration.cfg", &n);
+    (void)state;
+    assert_non_null(text);
+    assert_non_null(strstr((char *)text, "\nversion = 2;\n"));
+    free(text);
+    assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
+    assert_true(m->n_gpus > 0 && m->n_releases > 0);
+    assert_true(m->default_release >= 0);
+    tp_model_free(m);
+}
+
+static void test_calib_file_of_another_version_is_refused(void **state)
+{
+    (void)state;
+    bundled_with("build/tests/calib_v1.cfg", "\nversion = 2;",
+                 "\nversion = 1;");
+    expect_refused("build/tests/calib_v1.cfg", 9,
+                   "version: unsupported calibration file format (got "
+                   "version 1, expected 2)");
+    bundled_with("build/tests/calib_v3.cfg", "\nversion = 2;",
+                 "\nversion = 3;");
+    expect_refused("build/tests/calib_v3.cfg", 9, "got version 3, expected 2");
+    /* Files from before versioning have no version at all. */
+    bundled_with("build/tests/calib_nover.cfg", "\nversion = 2;", "\n");
+    expect_refused("build/tests/calib_nover.cfg", 1,
+                   "version: missing key (got a file without a format "
+                   "version, expected version = 2)");
+}
+
+static void test_calib_file_with_an_unknown_key_is_refused(void **state)
+{
+    (void)state;
+    bundled_with("build/tests/calib_unk.cfg",
+                 "dp_latency_s =", "dp_latency_us = 8.0;\ndp_latency_s =");
+    expect_refused("build/tests/calib_unk.cfg", 102,
+                   "dp_latency_us: unknown key (got 'dp_latency_us'");
+    bundled_with("build/tests/calib_unk2.cfg", "eta_hbm = { value",
+                 "eta_hbn = { value = 0.8; sd = 0; unit = \"fraction\"; };\n"
+                 "  eta_hbm = { value");
+    expect_refused("build/tests/calib_unk2.cfg", 17,
+                   "params.eta_hbn: unknown key");
+    bundled_with("build/tests/calib_unk3.cfg", "log_factor = 9.6359615280e-02;",
+                 "log_factor = 9.6359615280e-02; logfactor = 1.0;");
+    expect_refused("build/tests/calib_unk3.cfg", 37,
+                   "gpus.[0].logfactor: unknown key");
+}
+
+/* The finding of issue 13: a file with parameters missing was filled with
+ * built-in defaults and changed MoE throughput by double-digit percent. */
+static void test_calib_file_with_a_missing_key_is_refused(void **state)
+{
+    (void)state;
+    bundled_with("build/tests/calib_nomoe.cfg",
+                 "  t_moe_layer_s = { value = 3.0950726833e-03; sd = "
+                 "4.5912e-04; unit = \"s\"; };\n",
+                 "");
+    expect_refused("build/tests/calib_nomoe.cfg", 11,
+                   "params.t_moe_layer_s: missing key");
+    bundled_with("build/tests/calib_nosd.cfg", "moe_sd = 3.8829e-02; ", "");
+    expect_refused("build/tests/calib_nosd.cfg", 46,
+                   "releases.[0].moe_sd: missing key");
+    bundled_with("build/tests/calib_nosig.cfg", "sigma_log = {",
+                 "sigma_log_unused = {");
+    expect_refused("build/tests/calib_nosig.cfg", 101,
+                   "sigma_log_unused: unknown key");
+    bundled_with("build/tests/calib_nosig2.cfg", "\nsigma_log = {",
+                 "\n#sigma_log = {");
+    expect_refused("build/tests/calib_nosig2.cfg", 1, "sigma_log: missing key");
+    bundled_with("build/tests/calib_nodef.cfg", "default_release = \"26.08\";",
+                 "");
+    expect_refused("build/tests/calib_nodef.cfg", 1,
+                   "default_release: missing key");
+    bundled_with("build/tests/calib_nounit.cfg",
+                 "eta_bf16 = { value = 7.0003345506e-01; sd = 6.2345e-02; "
+                 "unit = \"fraction\"; };",
+                 "eta_bf16 = { value = 7.0003345506e-01; sd = 6.2345e-02; "
+                 "unit = \"percent\"; };");
+    expect_refused("build/tests/calib_nounit.cfg", 12,
+                   "params.eta_bf16.unit: wrong unit (got \"percent\", "
+                   "expected \"fraction\")");
+}
+
+static void test_calib_empty_file_is_refused(void **state)
+{
+    FILE *f;
+    (void)state;
+    f = fopen("build/tests/calib_empty.cfg", "w");
+    fclose(f);
+    expect_refused("build/tests/calib_empty.cfg", 1,
+                   "empty calibration file (got no settings, expected "
+                   "version = 2");
+    /* Comments only: still no settings. */
+    f = fopen("build/tests/calib_comments.cfg", "w");
+    fputs("# a header and nothing else\n", f);
+    fclose(f);
+    expect_refused("build/tests/calib_comments.cfg", 1,
+                   "empty calibration file");
 }
 
 int main(void)
@@ -141,6 +288,11 @@ int main(void)
         cmocka_unit_test(test_calib_boxbod_start2),
         cmocka_unit_test(test_calib_file_round_trip_keeps_predictions),
         cmocka_unit_test(test_calib_file_errors_name_file_and_line),
+        cmocka_unit_test(test_calib_bundled_file_is_version_2_and_loads),
+        cmocka_unit_test(test_calib_file_of_another_version_is_refused),
+        cmocka_unit_test(test_calib_file_with_an_unknown_key_is_refused),
+        cmocka_unit_test(test_calib_file_with_a_missing_key_is_refused),
+        cmocka_unit_test(test_calib_empty_file_is_refused),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests_name("calib", calib_tests, NULL, NULL);

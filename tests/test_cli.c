@@ -69,12 +69,39 @@ static void test_cli_bench_phold_json_one_line(void **state)
     assert_int_equal(ev1, ev2);
 }
 
+/* solar --tz defaults to round(lon/15), the nearest whole hour, as
+ * documented (and as site.utc_offset_h): -115.2 / 15 = -7.68 gives UTC-8
+ * (truncation gave -7); -112.4 / 15 = -7.49 gives -7. */
+static void test_cli_solar_tz_rounds_lon_over_15(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("solar --lat 36.1 --lon -115.2 --format json", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "\"tz_h\": -8.0"));
+    assert_int_equal(fs_run("solar --lat 36.1 --lon -112.4 --format json", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "\"tz_h\": -7.0"));
+    assert_int_equal(fs_run("solar --lat 36.1 --lon 172.6", out, sizeof out,
+                            err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "UTC+12.0"));
+    /* An explicit --tz is kept as given. */
+    assert_int_equal(fs_run("solar --lat 36.1 --lon -115.2 --tz -7 --format "
+                            "json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "\"tz_h\": -7.0"));
+}
+
 int main(void)
 {
     const struct CMUnitTest cli_tests[] = {
         cmocka_unit_test(test_cli_version_and_help_exit_zero),
         cmocka_unit_test(test_cli_usage_errors_exit_two),
         cmocka_unit_test(test_cli_bench_phold_json_one_line),
+        cmocka_unit_test(test_cli_solar_tz_rounds_lon_over_15),
     };
     return cmocka_run_group_tests_name("cli", cli_tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* tests/test_epw.c: the EPW reader against the reference statistics in
- * ../shared/data/weather/README.md, and its FILE:LINE errors. */
+ * data/weather/README.md, and its FILE:LINE errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,9 +11,8 @@
 #include "io/epw.h"
 #include "power_testutil.h"
 
-#define LV                                                                     \
-    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
-#define RENO "../shared/data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw"
+#define LV "data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define RENO "data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw"
 
 static void test_epw_las_vegas_reference_statistics(void **state)
 {

@@ -1,6 +1,6 @@
 /* tests/test_exemplar.c: promises of models/exemplar.h on the committed
  * calibration (models/calibration.cfg) and reference table
- * (models/reference/megatron_throughput.csv), and the `exemplar` command's
+ * (data/calibration/megatron_throughput.csv), and the `exemplar` command's
  * outputs and error paths. Measured rows are made from published rows by
  * slowing the model's own compute (or communication) by a known factor, so
  * the right diagnosis is known. */
@@ -18,7 +18,7 @@
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
 
-#define REF_CSV "models/reference/megatron_throughput.csv"
+#define REF_CSV "data/calibration/megatron_throughput.csv"
 
 typedef struct fixture {
     catalog *cat;
@@ -325,7 +325,78 @@ static void test_exemplar_no_measurement_is_an_error(void **state)
     assert_non_null(strstr(e.why, "no measured value"));
 }
 
+/* calib.h: no published row reaches its GPU's dense peak (the bundled
+ * table spans 0.044 .. 0.561 of it); the same row with the cluster total in
+ * the per-GPU column is num_gpus times higher, above the peak for 512 of
+ * the 521 rows (the rest: small MoE models at low utilization on 8-16
+ * GPUs, which the check cannot tell from real). */
+static void
+test_exemplar_published_rows_are_below_peak_and_totals_above(void **state)
+{
+    fixture *f = *state;
+    double hi = 0;
+    size_t n = 0, caught = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        calib_row r;
+        double x;
+        if (!f->ok[i] || !(f->refs[i].meas_tps > 0))
+            continue;
+        x = calib_row_peak_fraction(&f->refs[i]);
+        assert_true(x > 0 && x < 1);
+        hi = x > hi ? x : hi;
+        n++;
+        r = f->refs[i];
+        r.meas_tps *= r.q.n_gpus;
+        assert_close(calib_row_peak_fraction(&r), x * r.q.n_gpus, 1e-12);
+        caught += calib_row_peak_fraction(&r) > 1;
+    }
+    assert_int_equal(n, 521);
+    assert_int_equal(caught, 512);
+    assert_close(hi, 0.561, 0.01);
+}
+
 /* ---------------------------------------------------------------- CLI */
+
+/* Issue 13: a measured throughput whose model FLOP/s exceed the GPU's dense
+ * peak for its precision passed the check (ratio 64, "pass"). Each such
+ * row, whichever column measured it, is now an error for that row
+ * (FILE:LINE: reason, blank results, exit 1); a good row beside it is
+ * still compared. */
+static void
+test_exemplar_cli_throughput_above_gpu_peak_is_an_error_not_a_pass(void **state)
+{
+    static char out[65536], err[8192];
+    static const char *const want[] = {
+        "factorysim: tests/data/exemplar_above_peak.csv:3: "
+        "tokens_per_sec_per_gpu: implausible measurement: model FLOP/s per "
+        "GPU above the GB200's dense FP8 peak for MXFP8 (got 244992 "
+        "tokens/s/GPU x 4.492e+11 FLOP/token = 1.101e+17 FLOP/s, 22 x the "
+        "peak; expected <= 5e+15 FLOP/s; a cluster total typed into the "
+        "per-GPU column?)",
+        "tests/data/exemplar_above_peak.csv:4: tokens_per_sec_total: "
+        "implausible measurement",
+        "tests/data/exemplar_above_peak.csv:5: step_time_s: implausible "
+        "measurement",
+    };
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_above_peak.csv "
+                            "--format csv",
+                            out, sizeof out, err, sizeof err),
+                     1);
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (!strstr(err, want[k]))
+            fail_msg("stderr '%s' lacks '%s'", err, want[k]);
+    assert_non_null(strstr(out, "\n2,Llama 3 70B,GB200,MXFP8,64,26.04,3828.0,"
+                                "published,26.04,93,3828.0,3828.0,3828.0,"
+                                "1.0000,pass,"));
+    for (int line = 3; line <= 5; line++) {
+        char row[80];
+        snprintf(row, sizeof row,
+                 "\n%d,Llama 3 70B,GB200,MXFP8,64,,,,,,,,,,,,,,,,,\n", line);
+        assert_non_null(strstr(out, row));
+    }
+    assert_null(strstr(out, "64.0000,pass"));
+}
 
 static void test_exemplar_cli_every_row_gives_a_row(void **state)
 {
@@ -403,7 +474,7 @@ static void test_exemplar_cli_seed_moe_slow_is_communication(void **state)
     assert_int_equal(
         fs_run("exemplar tests/data/exemplar_seed_moe_slow.csv --format csv",
                out, sizeof out, err, sizeof err),
-        0);
+        3);
     assert_non_null(strstr(out, "\n2,DeepSeek-V3 671B,"));
     assert_non_null(strstr(out, ",0.8700,fail,"));
     assert_non_null(strstr(out, ",0.8750,fail,"));
@@ -422,7 +493,7 @@ static void test_exemplar_cli_uniform_slow_is_compute(void **state)
     assert_int_equal(
         fs_run("exemplar tests/data/exemplar_uniform_slow.csv --format csv",
                out, sizeof out, err, sizeof err),
-        0);
+        3);
     for (p = out; (p = strstr(p, ",fail,")) != NULL; p++)
         n++;
     assert_int_equal(n, 5);
@@ -430,6 +501,54 @@ static void test_exemplar_cli_uniform_slow_is_compute(void **state)
     for (p = out, n = 0; (p = strstr(p, ",compute,group,")) != NULL; p++)
         n++;
     assert_int_equal(n, 5);
+}
+
+/* Checks exit like checks (issue 12.7): 0 every row passed, 3 a row
+ * failed, 1 a row could not be judged (even beside a failing one), 2 on
+ * usage; inconclusive rows give 0 unless --strict (then 3). */
+static void test_exemplar_cli_exits_0_pass_3_fail_1_error(void **state)
+{
+    static char out[65536], err[8192];
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_all_pass.csv", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "1 rows: 1 pass, 0 fail"));
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_one_fail.csv", out,
+                            sizeof out, err, sizeof err),
+                     3);
+    assert_non_null(strstr(out, "3 rows: 1 pass, 1 fail, 1 inconclusive"));
+    assert_string_equal(err, "");
+    /* exemplar_measured.csv has a failing row and rows it cannot judge. */
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_measured.csv", out,
+                            sizeof out, err, sizeof err),
+                     1);
+    assert_non_null(strstr(out, "1 fail"));
+    assert_int_equal(fs_run("exemplar --bogus tests/data/exemplar_all_pass.csv",
+                            out, sizeof out, err, sizeof err),
+                     2);
+}
+
+static void test_exemplar_cli_inconclusive_passes_unless_strict(void **state)
+{
+    static char out[65536], err[8192];
+    (void)state;
+    assert_int_equal(fs_run("exemplar tests/data/exemplar_inconclusive.csv",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "inconclusive"));
+    assert_int_equal(
+        fs_run("exemplar --strict tests/data/exemplar_inconclusive.csv", out,
+               sizeof out, err, sizeof err),
+        3);
+    assert_int_equal(
+        fs_run("exemplar --strict tests/data/exemplar_all_pass.csv", out,
+               sizeof out, err, sizeof err),
+        0);
+    assert_int_equal(
+        fs_run("exemplar --help", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "--strict"));
+    assert_non_null(strstr(out, "3 when any row failed"));
 }
 
 int main(void)
@@ -445,11 +564,17 @@ int main(void)
         cmocka_unit_test(test_exemplar_release_newer),
         cmocka_unit_test(test_exemplar_prefers_same_release_else_newest),
         cmocka_unit_test(test_exemplar_no_measurement_is_an_error),
+        cmocka_unit_test(
+            test_exemplar_published_rows_are_below_peak_and_totals_above),
+        cmocka_unit_test(
+            test_exemplar_cli_throughput_above_gpu_peak_is_an_error_not_a_pass),
         cmocka_unit_test(test_exemplar_cli_every_row_gives_a_row),
         cmocka_unit_test(test_exemplar_cli_missing_column),
         cmocka_unit_test(test_exemplar_cli_reference_option_and_json),
         cmocka_unit_test(test_exemplar_cli_seed_moe_slow_is_communication),
         cmocka_unit_test(test_exemplar_cli_uniform_slow_is_compute),
+        cmocka_unit_test(test_exemplar_cli_exits_0_pass_3_fail_1_error),
+        cmocka_unit_test(test_exemplar_cli_inconclusive_passes_unless_strict),
     };
     return cmocka_run_group_tests_name("exemplar", tests, setup, teardown);
 }

@@ -24,7 +24,7 @@
 
 #include "tests/cli_util.h"
 
-#define TP_CSV "../shared/data/calibration/megatron_throughput.csv"
+#define TP_CSV "data/calibration/megatron_throughput.csv"
 #define SMALL_RUN "run tests/data/run/grid-one-job.cfg --format csv"
 #define BIG_RUN                                                                \
     "run scenarios/nevada-solar.cfg --replications 2 --series all --format "   \
@@ -253,35 +253,80 @@ test_faults_output_file_on_full_disk_leaves_no_partial_file(void **state)
     assert_non_null(strstr(err, "factorysim: writing standard output failed"));
 }
 
-/* Output paths whose folder does not exist (or is a file). */
-static void test_faults_missing_output_folder_is_a_clear_error(void **state)
+/* The one rule for outputs (issue 12.6): every output path a command is
+ * given gets its missing folders made, as mkdir -p; a folder that cannot
+ * be made (a file stands in its way) is a clear error and nothing is
+ * written. */
+static void test_faults_output_paths_get_their_folders_made(void **state)
 {
-    char s[1024];
+    char s[1024], p[512];
     (void)state;
-    snprintf(s, sizeof s, "\"$FS\" predict --csv %s --out %s/no-such-dir/p.csv",
+    snprintf(s, sizeof s, "\"$FS\" predict --csv %s --out %s/mk1/a/p.csv",
              good_csv(), dir);
-    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "no-such-dir/p.csv: cannot write file"));
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/mk1/a/p.csv", dir);
+    assert_true(exists(p));
     snprintf(s, sizeof s,
-             "\"$FS\" calibrate --no-cv " TP_CSV " --out %s/no-such-dir/c.cfg",
+             "\"$FS\" calibrate --no-cv " TP_CSV " --out %s/mk2/a/c.cfg", dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/mk2/a/c.cfg", dir);
+    assert_true(exists(p));
+    snprintf(s, sizeof s,
+             "\"$FS\" power scenarios/nevada-solar.cfg --steps %s/mk3/a/s.csv",
              dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/mk3/a/s.csv", dir);
+    assert_true(exists(p));
+    snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s/mk4/a/r.db", dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/mk4/a/r.db", dir);
+    assert_true(exists(p));
+    snprintf(s, sizeof s,
+             "\"$FS\" export --db %s/mk4/a/r.db --what runs --out "
+             "%s/mk5/a/runs.csv",
+             dir, dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/mk5/a/runs.csv", dir);
+    assert_true(exists(p));
+    snprintf(s, sizeof s, "\"$FS\" report --db %s/mk4/a/r.db --out %s/mk6/a",
+             dir, dir);
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/mk6/a/power.png", dir);
+    assert_true(exists(p));
+}
+
+static void
+test_faults_output_folder_that_cannot_be_made_is_a_clear_error(void **state)
+{
+    char s[1024], p[512];
+    (void)state;
+    /* A regular file where a folder must go, for every kind of output. */
+    snprintf(s, sizeof s, "\"$FS\" predict --csv %s --out %s/p.csv", good_csv(),
+             good_csv());
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(
-        strstr(err, "no-such-dir/c.cfg: cannot write calibration file"));
-    snprintf(
-        s, sizeof s,
-        "\"$FS\" power scenarios/nevada-solar.cfg --steps %s/no-such-dir/s.csv",
-        dir);
+    assert_non_null(strstr(err, "good.csv/p.csv: cannot create the folder"));
+    assert_non_null(strstr(err, "a file of that name exists"));
+    snprintf(s, sizeof s, "\"$FS\" calibrate --no-cv " TP_CSV " --out %s/c.cfg",
+             good_csv());
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(
-        strstr(err, "no-such-dir/s.csv: cannot write the steps file"));
-    /* A database under a regular file cannot be created. */
+    assert_non_null(strstr(err, "good.csv/c.cfg: cannot create the folder"));
+    snprintf(s, sizeof s,
+             "\"$FS\" power scenarios/nevada-solar.cfg --steps %s/s.csv",
+             good_csv());
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "good.csv/s.csv: cannot create the folder"));
     snprintf(s, sizeof s,
              "\"$FS\" " SMALL_RUN " --db tests/data/good/minimal.cfg/r.db");
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(
-        strstr(err, "factorysim: tests/data/good/minimal.cfg/r.db: "));
+    assert_non_null(strstr(err, "factorysim: tests/data/good/minimal.cfg/r.db: "
+                                "cannot create the folder"));
     assert_string_equal(out, "");
+    /* A folder the user may not make (/proc refuses everyone). */
+    snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db /proc/nope/r.db");
+    assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "cannot create the folder '/proc/nope'"));
+    snprintf(p, sizeof p, "%s/p.csv", good_csv());
+    assert_false(exists(p));
 }
 
 /* A database that cannot take the next run (full: the shell prefix sets a
@@ -564,10 +609,10 @@ static void test_faults_report_and_export_outputs(void **state)
     snprintf(db, sizeof db, "%s/report.db", dir);
     snprintf(s, sizeof s, "\"$FS\" " SMALL_RUN " --db %s >/dev/null", db);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 0);
-    snprintf(s, sizeof s, "\"$FS\" report --db %s --out %s/no-such-dir", db,
+    snprintf(s, sizeof s, "\"$FS\" report --db %s --out %s/report.db/x", db,
              dir);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);
-    assert_non_null(strstr(err, "no-such-dir: output folder does not exist"));
+    assert_non_null(strstr(err, "report.db/x: cannot create the folder"));
     snprintf(rep, sizeof rep, "%s/report-full", dir);
     snprintf(s, sizeof s,
              "mkdir -p %s && ulimit -f 80 && trap '' XFSZ && "
@@ -605,7 +650,9 @@ int main(void)
         cmocka_unit_test(test_faults_stdout_on_full_disk_exits_1),
         cmocka_unit_test(
             test_faults_output_file_on_full_disk_leaves_no_partial_file),
-        cmocka_unit_test(test_faults_missing_output_folder_is_a_clear_error),
+        cmocka_unit_test(test_faults_output_paths_get_their_folders_made),
+        cmocka_unit_test(
+            test_faults_output_folder_that_cannot_be_made_is_a_clear_error),
         cmocka_unit_test(test_faults_full_disk_keeps_stored_runs),
         cmocka_unit_test(test_faults_read_only_database_refuses_the_run),
         cmocka_unit_test(test_faults_killed_run_keeps_earlier_runs),

@@ -1,7 +1,7 @@
 /* tests/test_layout.c: the memory model, pipeline schedule and layout
  * chooser of models/throughput.h (issue 17; docs/throughput-model.md §7):
  * published formulas on hand-built models, and the published layouts of
- * models/reference/megatron_throughput.csv (they ran, so they must fit, and
+ * data/calibration/megatron_throughput.csv (they ran, so they must fit, and
  * the chooser must never pick a slower one). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include "models/throughput_int.h"
 #include "tests/testutil.h"
 
-#define REF_CSV "models/reference/megatron_throughput.csv"
+#define REF_CSV "data/calibration/megatron_throughput.csv"
 
 /* GPT-3-like layer of Korthikanti et al. 2022: MHA, F = 4h, GeLU. */
 static llm_arch gpt(void)

@@ -23,8 +23,7 @@
 #include "models/solar.h"
 #include "power_testutil.h"
 
-#define LV                                                                     \
-    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV "data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 #define BAD "tests/data/profile/"
 
 static char tmpdir[64];

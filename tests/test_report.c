@@ -13,6 +13,7 @@
 #include "cli_util.h"
 #include "fixture_results.h"
 #include "io/csv.h"
+#include "cli/report_charts.h"
 #include "io/db.h"
 #include "io/json.h"
 #include "models/resfield.h"
@@ -228,7 +229,8 @@ test_report_latest_run_without_series_notes_skipped_charts(void **state)
     mkdir(d1, 0755);
     assert_int_equal(run("report --db %s --out %s", dbp, d1), 0);
     assert_non_null(strstr(out, "report of run 2"));
-    assert_non_null(strstr(out, "not drawn: power over time"));
+    assert_non_null(strstr(out, "not drawn: Power over time by source"));
+    assert_non_null(strstr(out, "not drawn: Battery state of charge"));
     snprintf(p, sizeof p, "%s/power.png", d1);
     assert_int_equal(access(p, F_OK), -1);
     snprintf(p, sizeof p, "%s/jobs_gantt.png", d1);
@@ -237,8 +239,8 @@ test_report_latest_run_without_series_notes_skipped_charts(void **state)
     md = (char *)test_slurp(p, &n);
     assert_non_null(md);
     assert_non_null(
-        strstr(md, "- Not drawn: power over time and battery state of charge "
-                   "(no time series stored with this run)"));
+        strstr(md, "- Not drawn: Power over time by source against the "
+                   "facility load (no time series stored with this run)"));
     free(md);
 }
 
@@ -247,10 +249,12 @@ static void test_report_errors_are_clear(void **state)
     char p[500];
     FILE *f;
     (void)state;
-    assert_int_equal(run("report --db %s --out %s/missing-folder", dbp, dir),
-                     1);
-    assert_non_null(
-        strstr(err, "missing-folder: output folder does not exist"));
+    /* A missing output folder is made (issue 12.6); one under a file
+     * cannot be. */
+    assert_int_equal(run("report --db %s --out %s/missing/folder", dbp, dir),
+                     0);
+    assert_int_equal(run("report --db %s --out %s/x", dbp, dbp), 1);
+    assert_non_null(strstr(err, "cannot create the folder"));
     assert_int_equal(run("report --db %s --out %s", dbp, dbp), 1); /* a file */
     assert_int_equal(run("report --db %s --run 99 --out %s", dbp, dir), 1);
     assert_non_null(strstr(err, "no run with id 99"));
@@ -405,9 +409,239 @@ static void test_export_same_seed_gives_same_bytes(void **state)
     assert_int_equal(run("export --db %s --what runs --run 1", dbp), 2);
 }
 
+/* export --what runs --with-ids shows the id that report --run and
+ * export --run take (issue 12.8): the row of seed 43 carries id N, and
+ * run N exported by id is the run of seed 43. Not shown by default. */
+static void test_export_with_ids_shows_the_run_id_report_takes(void **state)
+{
+    const char *row;
+    long id = -1;
+    (void)state;
+    assert_int_equal(run("export --db %s --what runs", dbp), 0);
+    assert_null(strstr(out, "run_id"));
+    assert_int_equal(run("export --db %s --what runs --with-ids", dbp), 0);
+    assert_true(strncmp(out, "run_id,scenario,config_hash,seed,", 33) == 0);
+    assert_null(strstr(out, "created_utc"));
+    /* Find the row whose seed (fourth column) is 43. */
+    for (row = strchr(out, '\n'); row && row[1]; row = strchr(row + 1, '\n')) {
+        char sc[64], hash[64];
+        long rid, seed;
+        if (sscanf(row + 1, "%ld,%63[^,],%63[^,],%ld,", &rid, sc, hash,
+                   &seed) == 4 &&
+            seed == 43)
+            id = rid;
+    }
+    assert_true(id >= 1);
+    assert_int_equal(
+        run("export --db %s --what jobs --run %ld --format json", dbp, id), 0);
+    assert_non_null(strstr(out, "\"seed\": 43"));
+    assert_int_equal(
+        run("report --db %s --run %ld --out %s/by-id", dbp, id, dir), 0);
+    /* JSON carries it too, as run_id. */
+    assert_int_equal(
+        run("export --db %s --what runs --with-ids --format json", dbp), 0);
+    assert_non_null(strstr(out, "\"run_id\": 2"));
+}
+
+/* ---- the chart list (cli/report_charts.h): one test per chart ---- */
+
+/* Draws chart id of run run_id of path into a fresh folder; returns the
+ * outcome with the files drawn and the notes in *o (caller frees). */
+static report_out *draw_one(const char *path, int64_t run_id, int load,
+                            const char *id, int *rc)
+{
+    static int k;
+    char *sub = malloc(400);
+    report_out *o = calloc(1, sizeof *o);
+    db *d;
+    db_run *r;
+    sim_err e;
+    size_t i;
+    snprintf(sub, 400, "%s/chart-%s-%d", dir, id, k++);
+    mkdir(sub, 0755);
+    o->dir = sub;
+    o->ext = "png";
+    assert_int_equal(db_open_readonly(path, &d, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, run_id, load, &r, &e), SIM_OK);
+    for (i = 0; i < report_n_charts; i++)
+        if (strcmp(report_charts[i].id, id) == 0)
+            break;
+    assert_true(i < report_n_charts);
+    {
+        report_src src = {r, d, NULL, NULL};
+        *rc = report_charts[i].draw(&src, o, &e);
+    }
+    db_run_free(r);
+    db_close(d);
+    return o;
+}
+
+static void assert_drew(const report_out *o, const char *file)
+{
+    char p[600];
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->file[i], file) == 0) {
+            snprintf(p, sizeof p, "%s/%s", o->dir, file);
+            assert_png_size(p);
+            return;
+        }
+    fail_msg("%s not drawn (%d drawn, %d not)", file, o->n, o->n_skipped);
+}
+
+static void free_out(report_out *o)
+{
+    free((char *)o->dir);
+    free(o);
+}
+
+static void test_report_chart_power(void **state)
+{
+    int rc;
+    report_out *o = draw_one(dbp, 1, DB_LOAD_STEPS, "power", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 1);
+    assert_drew(o, "power.png");
+    free_out(o);
+    /* Run 2 stored no series: noted as not drawn, with the reason. */
+    o = draw_one(dbp, 2, DB_LOAD_STEPS, "power", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_int_equal(o->n_skipped, 1);
+    assert_non_null(strstr(o->skipped[0], "no time series"));
+    free_out(o);
+}
+
+static void test_report_chart_battery_soc(void **state)
+{
+    int rc;
+    report_out *o = draw_one(dbp, 1, DB_LOAD_STEPS, "battery_soc", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "battery_soc.png");
+    free_out(o);
+}
+
+static void test_report_chart_jobs_gantt(void **state)
+{
+    int rc;
+    report_out *o =
+        draw_one(dbp, 1, DB_LOAD_STEPS | DB_LOAD_EVENTS, "jobs_gantt", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "jobs_gantt.png");
+    free_out(o);
+}
+
+/* One chart per job, numbered in scenario order. */
+static void test_report_chart_time_to_train(void **state)
+{
+    int rc;
+    report_out *o = draw_one(dbp, 1, 0, "time_to_train", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, FX_N_JOBS);
+    assert_drew(o, "time_to_train_1.png");
+    assert_drew(o, "time_to_train_3.png");
+    assert_non_null(strstr(o->what[1], fx_jobs[1].name));
+    free_out(o);
+}
+
+static void test_report_chart_energy_by_source(void **state)
+{
+    int rc;
+    report_out *o = draw_one(dbp, 1, 0, "energy_by_source", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "energy_by_source.png");
+    free_out(o);
+}
+
+/* A plain run has no sweep chart (and notes nothing); a case of a stored
+ * sweep gets the metric against the swept key. */
+static void test_report_chart_sweep(void **state)
+{
+    char sp[400];
+    int rc;
+    report_out *o = draw_one(dbp, 1, 0, "sweep", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n + o->n_skipped, 0);
+    free_out(o);
+    snprintf(sp, sizeof sp, "%s/sweep.db", dir);
+    for (int c = 0; c < 3; c++) {
+        db_run_meta m = fx_meta(N_REPS, N_STEPS);
+        char ck[80], ov[80];
+        db *d;
+        sim_err e;
+        snprintf(ck, sizeof ck, "energy.solar.capacity_mw=%d", 10 * (c + 1));
+        snprintf(ov, sizeof ov, "{\"energy.solar.capacity_mw\": %d}",
+                 10 * (c + 1));
+        m.store_timeseries = m.store_events = 0;
+        m.sweep_key = "0123456789abcdef";
+        m.case_key = ck;
+        m.overrides_json = ov;
+        m.case_index = c;
+        assert_int_equal(db_open(sp, &d, &e), SIM_OK);
+        assert_int_equal(db_store_run(d, &m, reps, N_REPS, NULL, &e), SIM_OK);
+        db_close(d);
+    }
+    o = draw_one(sp, 2, 0, "sweep", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "sweep.png");
+    free_out(o);
+}
+
+/* Every chart of the list has a test of its own above, and every such
+ * test names a chart of the list: adding a chart without its test fails
+ * here. */
+static const struct {
+    const char *id;
+    void (*test)(void **);
+} chart_tests[] = {
+    {"power", test_report_chart_power},
+    {"battery_soc", test_report_chart_battery_soc},
+    {"jobs_gantt", test_report_chart_jobs_gantt},
+    {"time_to_train", test_report_chart_time_to_train},
+    {"energy_by_source", test_report_chart_energy_by_source},
+    {"sweep", test_report_chart_sweep},
+};
+#define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
+
+static void test_report_every_chart_has_its_own_test(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < report_n_charts; i++) {
+        size_t k = 0;
+        while (k < N_CHART_TESTS &&
+               strcmp(chart_tests[k].id, report_charts[i].id) != 0)
+            k++;
+        if (k == N_CHART_TESTS)
+            fail_msg("chart '%s' (cli/report_charts.c) has no test: add "
+                     "test_report_chart_%s to tests/test_report.c",
+                     report_charts[i].id, report_charts[i].id);
+    }
+    for (size_t k = 0; k < N_CHART_TESTS; k++) {
+        size_t i = 0;
+        while (i < report_n_charts &&
+               strcmp(chart_tests[k].id, report_charts[i].id) != 0)
+            i++;
+        if (i == report_n_charts)
+            fail_msg("test of chart '%s' names no chart of the list",
+                     chart_tests[k].id);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report_chart_power),
+        cmocka_unit_test(test_report_chart_battery_soc),
+        cmocka_unit_test(test_report_chart_jobs_gantt),
+        cmocka_unit_test(test_report_chart_time_to_train),
+        cmocka_unit_test(test_report_chart_energy_by_source),
+        cmocka_unit_test(test_report_chart_sweep),
+        cmocka_unit_test(test_report_every_chart_has_its_own_test),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
         cmocka_unit_test(test_report_summary_csv_reads_back_with_units),
         cmocka_unit_test(test_report_is_byte_identical_on_repeat),
@@ -418,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_export_json_reads_back),
         cmocka_unit_test(test_export_timeseries_csv_has_every_step),
         cmocka_unit_test(test_export_same_seed_gives_same_bytes),
+        cmocka_unit_test(test_export_with_ids_shows_the_run_id_report_takes),
     };
     return cmocka_run_group_tests_name("report", tests, setup, teardown);
 }

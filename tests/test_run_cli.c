@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
+#include "models/resfield.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
 
@@ -121,6 +124,157 @@ static void test_run_cli_stores_runs(void **state)
     remove(args);
 }
 
+/* The run header gives solar capacity as DC (capacity_mw as written) and
+ * as AC (the inverter limit, DC / dc_ac_ratio), in the table and JSON. */
+/* The run table shows every run-output field of models/resfield.c under its
+ * label, in its display unit, and the JSON names it by its display name:
+ * the table, the JSON and the unit column come from the one field table. */
+static void test_run_cli_every_field_in_its_display_unit(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--replications 2",
+                            a, sizeof a, NULL, 0),
+                     0);
+    for (int t = 0; t < 2; t++) {
+        const resfield *fs = t ? resfield_site : resfield_job;
+        size_t n = t ? resfield_n_site : resfield_n_job;
+        for (size_t i = 0; i < n; i++) {
+            char want[120];
+            if (!(fs[i].outputs & RESFIELD_RUN))
+                continue;
+            snprintf(want, sizeof want, "\n  %-36s %-12s", fs[i].label,
+                     fs[i].disp_unit);
+            if (!strstr(a, want))
+                fail_msg("run table lacks '%s' in %s", fs[i].label,
+                         fs[i].disp_unit);
+        }
+    }
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--replications 2 --format json",
+                            b, sizeof b, NULL, 0),
+                     0);
+    for (size_t i = 0; i < resfield_n_site; i++) {
+        char want[120];
+        snprintf(want, sizeof want, "\"%s\": {", resfield_site[i].disp_name);
+        if (!strstr(b, want))
+            fail_msg("run JSON lacks %s", want);
+    }
+}
+
+static void test_run_cli_header_gives_solar_dc_and_ac(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--set energy.solar.capacity_mw=40 "
+                            "--set energy.solar.dc_ac_ratio=1.25",
+                            a, sizeof a, NULL, 0),
+                     0);
+    assert_non_null(strstr(a, "\nsolar 40.00 MW DC (capacity_mw as written), "
+                              "32.00 MW AC (inverter limit, DC/AC 1.25)\n"));
+    assert_int_equal(fs_run("run tests/data/run/solar-only.cfg --no-db "
+                            "--set energy.solar.capacity_mw=40 "
+                            "--set energy.solar.dc_ac_ratio=1.25 --format json",
+                            a, sizeof a, NULL, 0),
+                     0);
+    assert_non_null(strstr(a, "\"capacity_dc_w\": 40000000.0"));
+    assert_non_null(strstr(a, "\"capacity_ac_w\": 32000000.0"));
+    /* A site without solar has no solar line. */
+    assert_int_equal(
+        fs_run("run tests/data/run/backfill.cfg --no-db", a, sizeof a, NULL, 0),
+        0);
+    assert_null(strstr(a, "\nsolar "));
+}
+
+/* check validates everything run would (issue 12.5): both refuse, by the
+ * same code (cli/run_check.c), with FILE:LINE: key, and run writes
+ * nothing (not even the database's folder). */
+static void refused_by_check_and_run(const char *cfg, const char *where)
+{
+    char args[512], dbdir[128];
+    struct stat st;
+    snprintf(dbdir, sizeof dbdir, "/tmp/fs-run-check-%ld", (long)getpid());
+    snprintf(args, sizeof args, "check %s", cfg);
+    assert_int_equal(fs_run(args, a, sizeof a, err, sizeof err), 1);
+    assert_non_null(strstr(err, where));
+    assert_string_equal(a, "");
+    snprintf(args, sizeof args, "run %s --db %s/sub/r.db", cfg, dbdir);
+    assert_int_equal(fs_run(args, a, sizeof a, err, sizeof err), 1);
+    assert_non_null(strstr(err, where));
+    assert_string_equal(a, "");
+    assert_int_not_equal(stat(dbdir, &st), 0);
+}
+
+static void
+test_check_and_run_refuse_a_job_larger_than_every_fabric_group(void **state)
+{
+    (void)state;
+    refused_by_check_and_run(
+        "tests/data/run/bad-larger-than-group.cfg",
+        "factorysim: tests/data/run/bad-larger-than-group.cfg:32: "
+        "jobs.[0].gpus: job 'too-big' is larger than every fabric group");
+}
+
+static void test_check_and_run_refuse_a_layout_that_cannot_fit(void **state)
+{
+    (void)state;
+    refused_by_check_and_run(
+        "tests/data/run/bad-no-layout-fits.cfg",
+        "factorysim: tests/data/run/bad-no-layout-fits.cfg:28: jobs.[0]: job "
+        "'no-fit': cannot predict its throughput on 8 B300: no layout");
+}
+
+static void test_check_and_run_refuse_results_beyond_max_memory_mb(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("run tests/data/run/grid-one-job.cfg --no-db "
+                            "--set simulation.step_min=1 --replications 2000 "
+                            "--max-memory-mb 1",
+                            a, sizeof a, err, sizeof err),
+                     0); /* --no-db keeps no series: a few KiB a replication */
+    assert_int_equal(fs_run("run tests/data/run/grid-one-job.cfg --db "
+                            "/tmp/fs-never/r.db --series all "
+                            "--replications 2000 --max-memory-mb 1",
+                            a, sizeof a, err, sizeof err),
+                     1);
+    assert_non_null(strstr(err, "simulation: the results would need about "));
+    assert_non_null(strstr(err, "expected <= --max-memory-mb 1"));
+    assert_int_equal(fs_run("check tests/data/run/grid-one-job.cfg --series "
+                            "all --replications 2000 --max-memory-mb 1",
+                            a, sizeof a, err, sizeof err),
+                     1);
+    assert_non_null(strstr(err, "simulation: the results would need about "));
+    assert_int_equal(fs_run("check tests/data/run/grid-one-job.cfg", a,
+                            sizeof a, err, sizeof err),
+                     0);
+}
+
+/* check --format json: the resolved summary and every error as objects,
+ * all of them, not just the first. */
+static void test_check_json_lists_every_error_as_objects(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("check tests/data/run/bad-larger-than-group.cfg "
+                            "--format json --series all --replications 100000 "
+                            "--max-memory-mb 1",
+                            a, sizeof a, err, sizeof err),
+                     1);
+    assert_non_null(strstr(a, "\"ok\": false"));
+    assert_non_null(strstr(a, "\"summary\": {"));
+    assert_non_null(strstr(a, "\"memory_estimate_bytes\":"));
+    assert_non_null(
+        strstr(a, "\"file\": \"tests/data/run/bad-larger-than-group.cfg\""));
+    assert_non_null(strstr(a, "\"line\": 32"));
+    assert_non_null(strstr(a, "larger than every fabric group"));
+    assert_non_null(strstr(a, "the results would need about"));
+    assert_int_equal(fs_run("check tests/data/run/grid-one-job.cfg --format "
+                            "json",
+                            a, sizeof a, err, sizeof err),
+                     0);
+    assert_non_null(strstr(a, "\"ok\": true"));
+    assert_non_null(strstr(a, "\"errors\": []"));
+}
+
 int main(void)
 {
     const struct CMUnitTest run_cli_tests[] = {
@@ -128,6 +282,14 @@ int main(void)
         cmocka_unit_test(test_run_cli_json_contract),
         cmocka_unit_test(test_run_cli_errors),
         cmocka_unit_test(test_run_cli_stores_runs),
+        cmocka_unit_test(test_run_cli_header_gives_solar_dc_and_ac),
+        cmocka_unit_test(test_run_cli_every_field_in_its_display_unit),
+        cmocka_unit_test(
+            test_check_and_run_refuse_a_job_larger_than_every_fabric_group),
+        cmocka_unit_test(test_check_and_run_refuse_a_layout_that_cannot_fit),
+        cmocka_unit_test(
+            test_check_and_run_refuse_results_beyond_max_memory_mb),
+        cmocka_unit_test(test_check_json_lists_every_error_as_objects),
     };
     return cmocka_run_group_tests_name("run_cli", run_cli_tests, NULL, NULL);
 }

@@ -94,6 +94,17 @@ static const bad_case bad[] = {
     /* The error is inside the included fragment, which names itself. */
     {"include-error.cfg", SIM_ECONFIG, "bad/frag-bad.cfg", 3,
      "site.latitude_deg: out of range (got 136"},
+    /* Issue 13: a catalog model whose architecture contradicts itself or
+     * its stated total, as an override of a bundled one or a new one. */
+    {"llm-params-override.cfg", SIM_ECONFIG, "bad/llm-params-override.cfg", 11,
+     "catalog.llms.[0].total_params_b: contradicts the architecture (got 70 "
+     "B stated, expected within 10% of the 162.6 B"},
+    {"llm-params-new.cfg", SIM_ECONFIG, "bad/llm-params-new.cfg", 12,
+     "catalog.llms.[0].total_params_b: contradicts the architecture (got 80 "
+     "B stated, expected within 10% of the 8.03 B"},
+    {"llm-layers-override.cfg", SIM_ECONFIG, "bad/llm-layers-override.cfg", 11,
+     "catalog.llms.[0].num_layers: contradicts the layers of each kind (got "
+     "160, expected 80"},
     {"no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open"},
 };
 

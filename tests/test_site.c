@@ -131,6 +131,32 @@ static void test_site_more_battery_never_slows(void **state)
     }
 }
 
+/* An off-grid site whose grid import limit is 0 reports a renewable share
+ * of exactly 1 (issue 12.8): with solar and a battery as its only sources,
+ * the battery's commissioning charge can only be renewable, as on a site
+ * without a grid group. The two runs give the same share, bit for bit. */
+static void
+test_site_off_grid_zero_import_renewable_share_is_exactly_1(void **state)
+{
+    const char *with_grid[] = {"energy.grid.import_limit_mw=0"};
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        scenario *s =
+            load_scn(&W, "tests/data/run/solar-only.cfg", with_grid, (size_t)k);
+        res_rep *r = run_reps(&W, s, 2, 0, 0);
+        assert_int_equal(s->energy.grid.present, k);
+        assert_false(scenario_grid_connected(s));
+        for (int i = 0; i < 2; i++) {
+            assert_true(r[i].site.facility_energy_j > 0);
+            assert_true(r[i].site.renewable_fraction == 1.0);
+            assert_true(r[i].jobs[0].renewable_fraction == 1.0);
+            assert_true(r[i].site.energy_by_source_j[RES_GRID] == 0.0);
+        }
+        free_reps(r, 2);
+        scenario_free(s);
+    }
+}
+
 /* "a pause never loses completed work": with the pause policy on solar
  * alone the job pauses every night; the saved progress never goes back,
  * nothing is interrupted, and every token is trained exactly once. */
@@ -389,6 +415,8 @@ int main(void)
         cmocka_unit_test(test_site_one_job_takes_tokens_over_throughput),
         cmocka_unit_test(test_site_failures_match_daly_expectation),
         cmocka_unit_test(test_site_more_battery_never_slows),
+        cmocka_unit_test(
+            test_site_off_grid_zero_import_renewable_share_is_exactly_1),
         cmocka_unit_test(test_site_pause_never_loses_work),
         cmocka_unit_test(
             test_site_facility_at_least_it_and_ordered_percentiles),

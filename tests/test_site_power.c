@@ -12,8 +12,7 @@
 #include "models/site_power.h"
 #include "power_testutil.h"
 
-#define LV                                                                     \
-    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV "data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 #define KWH 3.6e6
 
 typedef struct demand_ctx {

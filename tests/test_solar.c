@@ -10,8 +10,7 @@
 #include "power_testutil.h"
 #include "sim/rng.h"
 
-#define LV                                                                     \
-    "../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
+#define LV "data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw"
 
 static void test_solar_declination_at_solstices(void **state)
 {

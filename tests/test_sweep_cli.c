@@ -480,6 +480,53 @@ static void test_sweep_cli_report_draws_the_sweep_chart(void **state)
     rm_db(a);
 }
 
+/* cmd_report.c (issue 13.6): report always writes the summary; a sweep
+ * chart with more lines than one chart tells apart (9 combinations of the
+ * other swept keys) is listed as not drawn in summary.md and on stderr,
+ * exit 0; with --by a key that leaves fewer lines it is drawn. */
+static void
+test_sweep_cli_report_too_many_lines_still_writes_summary(void **state)
+{
+    const char *a = tpath("many.db");
+    char dir[128], args[1024], cmd[1024], f[256];
+    FILE *md;
+    size_t n;
+    (void)state;
+    rm_db(a);
+    snprintf(dir, sizeof dir, "/tmp/factorysim-sweep-%ld-many", (long)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.solar.capacity_mw=2,4 --set "
+             "modules.[0].count=1,2,3 --set "
+             "energy.battery.capacity_mwh=8,10,12 --replications 1 --set "
+             "simulation.horizon_days=2 --quiet --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    snprintf(args, sizeof args, "report --db %s --out %s", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    assert_non_null(strstr(err, "factorysim: not drawn: sweep chart (9 "
+                                "combinations of the other swept keys"));
+    snprintf(f, sizeof f, "%s/summary.md", dir);
+    md = fopen(f, "r");
+    assert_non_null(md);
+    n = fread(out2, 1, sizeof out2 - 1, md);
+    out2[n] = '\0';
+    fclose(md);
+    assert_non_null(strstr(out2, "- Not drawn: sweep chart (9 combinations"));
+    snprintf(f, sizeof f, "%s/sweep.png", dir);
+    assert_int_not_equal(access(f, F_OK), 0);
+    snprintf(args, sizeof args,
+             "report --db %s --out %s --by modules.[0].count", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    snprintf(f, sizeof f, "%s/sweep_modules__0__count.png", dir);
+    assert_non_null(strstr(out1, "sweep_modules__0__count.png"));
+    assert_int_equal(access(f, F_OK), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    rm_db(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +537,8 @@ int main(void)
         cmocka_unit_test(test_sweep_cli_errors),
         cmocka_unit_test(test_sweep_cli_json_summary),
         cmocka_unit_test(test_sweep_cli_report_draws_the_sweep_chart),
+        cmocka_unit_test(
+            test_sweep_cli_report_too_many_lines_still_writes_summary),
     };
     return cmocka_run_group_tests_name("sweep_cli", tests, NULL, NULL);
 }

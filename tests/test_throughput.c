@@ -1,5 +1,5 @@
 /* tests/test_throughput.c: promises of models/throughput.h on hand-built
- * GPUs and LLMs (figures from ../shared/data/gpu_specs.csv). */
+ * GPUs and LLMs (figures from data/catalog/gpu_specs.csv). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
@@ -178,11 +179,63 @@ static void test_predict_csv_out_file(void **state)
     assert_string_equal(out, "");
 }
 
+/* One validation for every command that takes --calibration FILE: a
+ * version 1 file (the format before issue 13) is refused by each with the
+ * same FILE:LINE message, exit status 1, nothing on standard output and no
+ * database created. */
+static void
+test_every_calibration_command_refuses_a_version_1_file(void **state)
+{
+    static const char *const cmds[] = {
+        "predict --calibration %s --gpu GB200 --model 'Llama 3 70B' "
+        "--precision bf16 --gpus 64",
+        "predict --calibration %s --csv tests/data/predict_rows.csv",
+        "exemplar --calibration %s tests/data/exemplar_measured.csv",
+        "run --calibration %s tests/data/good/minimal.cfg",
+        "run --calibration %s --db %s.db tests/data/good/minimal.cfg",
+        "sweep --calibration %s --db %s.db --set simulation.seed=1:2:1 "
+        "tests/data/good/minimal.cfg",
+    };
+    char path[128], db[160], args[512], want[256];
+    size_t n;
+    unsigned char *text = test_slurp("models/calibration.cfg", &n);
+    char *v;
+    FILE *f;
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/factorysim-calib-v1-%ld.cfg",
+             (long)getpid());
+    snprintf(db, sizeof db, "%s.db", path);
+    assert_non_null(text);
+    v = strstr((char *)text, "\nversion = 2;");
+    assert_non_null(v);
+    v[11] = '1';
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs((char *)text, f);
+    fclose(f);
+    free(text);
+    snprintf(want, sizeof want,
+             "factorysim: %s:9: version: unsupported calibration file format "
+             "(got version 1, expected 2); rerun `factorysim calibrate`",
+             path);
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        snprintf(args, sizeof args, cmds[k], path, path);
+        assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 1);
+        if (strncmp(err, want, strlen(want)) != 0)
+            fail_msg("%s: stderr '%s'", args, err);
+        assert_string_equal(out, "");
+        assert_int_equal(access(db, F_OK), -1);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibrate_writes_a_file_predict_reads),
         cmocka_unit_test(test_calibrate_errors),
+        cmocka_unit_test(
+            test_every_calibration_command_refuses_a_version_1_file),
         cmocka_unit_test(test_predict_single_table_and_json),
         cmocka_unit_test(test_predict_csv_every_row_gives_a_row),
         cmocka_unit_test(test_predict_csv_out_file),

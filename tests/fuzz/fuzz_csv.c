@@ -21,7 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fuzz_make_dir();
     fuzz_quiet_stdio();
     sim_err_clear(&e);
-    if (catalog_load(catalog_default_dir(), &cat, &e) != SIM_OK ||
+    if (catalog_load(NULL, &cat, &e) != SIM_OK ||
         tp_model_default(&model, &e) != SIM_OK) {
         char buf[2100];
         fprintf(stdout, "fuzz: setup: %s (run from the repository root)\n",

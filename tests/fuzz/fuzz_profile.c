@@ -1,7 +1,7 @@
 /* tests/fuzz/fuzz_profile.c: libFuzzer harness for the hourly weather
  * profile CSV reader (profile_read, io/profile.c over io/csv.c), a
  * scenario's site.climate.hourly_csv. The site is Las Vegas's location
- * (../shared/data/weather/README.md). A year that reads must hold finite
+ * (data/weather/README.md). A year that reads must hold finite
  * values. */
 #include "fuzz_util.h"
 #include "fuzz_climate.h"

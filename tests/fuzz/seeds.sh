@@ -1,13 +1,13 @@
 #!/bin/sh
 # tests/fuzz/seeds.sh DIR: writes the seed corpus of every harness into
 # DIR/<harness>/ from the test data (tests/data/**, scenarios/) and from
-# ../shared (weather and calibration files: copies and truncated copies,
-# made at fuzz time, never committed). Run from the repository root.
+# data/ (weather and calibration files: copies and truncated copies, made
+# at fuzz time, never committed). Run from the repository root.
 set -e
 out=$1
-LV=../shared/data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw
-RENO=../shared/data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw
-TP=../shared/data/calibration/megatron_throughput.csv
+LV=data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw
+RENO=data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw
+TP=data/calibration/megatron_throughput.csv
 mkdir -p "$out/fuzz_scenario" "$out/fuzz_csv" "$out/fuzz_epw" "$out/fuzz_profile" \
          "$out/fuzz_sweep" "$out/fuzz_calibfile"
 
