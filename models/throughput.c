@@ -32,9 +32,10 @@
     0.9 /* assumption: usable fraction of HBM (the                             \
            reserve: CUDA context, NCCL buffers, allocator                      \
            fragmentation) */
-/* Assumption: no dropout (the Megatron-Bridge recipes of every catalog
- * model set hidden_dropout = attention_dropout = 0), so no masks. */
-#define TP_DROPOUT 0
+/* Assumptions: no dropout (the Megatron-Bridge recipes of every catalog
+ * model set hidden_dropout = attention_dropout = 0), so no masks; fused
+ * (flash) attention, so no s x s scores (§7). */
+#define TP_ACT_FLAGS 0u
 #define TP_TOKENS_PER_STEP 4194304.0 /* assumption: default batch, tokens */
 #define TP_Z80 1.2815515655446004    /* standard normal 90% quantile */
 
@@ -277,53 +278,75 @@ char *tp_chosen_list(unsigned mask, char *buf, size_t n)
  *
  * Activation bytes per token and layer follow Korthikanti et al. 2022
  * ("Reducing Activation Recomputation in Large Transformer Models", §4 and
- * Table 2), written per block so that they hold for GQA, gated MLPs, MoE and
- * Mamba: a block stores 5h bytes outside its GEMMs (layer-norm input 2h,
- * GEMM input 2h, dropout mask h), which tensor parallelism does not split
- * unless sequence parallelism is on, plus 2 bytes per element of every
- * GEMM input inside the block, which it does. For MHA with F = 4h this is
- * their 34h + 5as (attention 11h + 5as plus 2h of layer norm, MLP 19h plus
- * 2h), i.e. sbh(34 + 5as/h)/t with TP+SP and sbh(10 + 24/t + 5as/(ht))
- * with TP alone; selective recomputation drops the 5as term (attention
- * scores, softmax and its dropout), full recomputation keeps only each
- * layer's input (2h/t per token with SP) plus one layer's working set. */
+ * Table 2), written per block so that they hold for GQA, MLA, gated MLPs,
+ * MoE and Mamba: a block stores its norm's input (2h), its first GEMM's
+ * input (the norm's output) and, with dropout, a 1-byte mask, which tensor
+ * parallelism does not split unless sequence parallelism is on, plus 2 bytes
+ * per element of every tensor kept inside the block, which it does. For
+ * MHA with F = 4h this is their 34h + 5as (attention 11h + 5as plus 2h of
+ * layer norm, MLP 19h plus 2h), where 5as is the s x s attention scores,
+ * softmax and its dropout mask.
+ *
+ * What Megatron-LM with Transformer Engine stores differs in three ways,
+ * all modelled:
+ *  - Fused (flash) attention, the default of every calibrated recipe,
+ *    never materialises the s x s scores: the 5as term is absent even
+ *    without recomputation (Dao et al. 2022, §3.1; Korthikanti's selective
+ *    recomputation is what it does). TP_ACT_UNFUSED_ATTN restores it.
+ *  - Selective recomputation is Megatron's output-discarding modules
+ *    (transformer_config.py recompute_modules): "layernorm" (the norms
+ *    that are separate modules: the MoE pre-MLP norm, which the router
+ *    shares with the experts, and the MLA input norm; the others are
+ *    fused into their first GEMM by TE's LayerNormLinear and keep their
+ *    output for the weight gradient), "moe_act" (the experts' activation
+ *    output, fc2's input) and "mla_up_proj" (MLA's Q, K, V, recomputed
+ *    from the latents), the modules the Megatron-Bridge MoE recipes set.
+ *    For a dense GQA model it stores what "none" stores.
+ *  - Full recomputation keeps only each layer's input (2h/t per token with
+ *    SP) plus one layer's working set. */
 
 /* Activation bytes per token of one average layer [B]; sp = sequence
  * parallel; s = tokens of a sequence on this GPU (seq / cp); gi = bytes per
  * stored GEMM input element (2 in BF16; 1 when Transformer Engine keeps
- * the FP8 copy it casts for the weight-gradient GEMM); dropout = 1 when
- * the model uses dropout (a 1-byte mask per block output). */
+ * the FP8 copy it casts for the weight-gradient GEMM); flags TP_ACT_*. */
 double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
                               int sp, int recompute, double s, double gi,
-                              int dropout)
+                              unsigned flags)
 {
     double h = a->hidden_size, hd = flops_head_dim(a),
            nh = a->num_attention_heads, g = a->gated_linear_unit ? 2 : 1;
     double L = nl->total > 0 ? nl->total : 1, t = tp, rep = 0, shard = 0,
            scores = 0;
-    /* Outside the GEMMs each block keeps its layer-norm input (2h, bf16),
-     * its first GEMM's input (gi h; gathered without SP) and, with
-     * dropout, its output mask (h). */
-    double blk = 2 * h + gi * h + (dropout ? h : 0);
+    int sel =
+        recompute == TP_RECOMPUTE_SELECTIVE || recompute == TP_RECOMPUTE_CHOOSE;
+    /* Outside the GEMMs each block keeps its norm's input (2h, bf16), its
+     * first GEMM's input (gi h; gathered without SP) and, with dropout, its
+     * output mask (h); a separate norm's output is dropped by selective
+     * recomputation ("layernorm"). */
+    double drop = flags & TP_ACT_DROPOUT ? h : 0;
+    double blk = 2 * h + gi * h + drop, blk_sep = sel ? 2 * h + drop : blk;
     if (nl->attn > 0) {
         double in;
         if (a->kv_lora_rank > 0) {
             double dqk = hd + FLOPS_MLA_ROPE_DIM;
-            /* Q and K (qk dims) and V for the fused attention, the output
-             * projection's input; the latent q and kv inputs of the
-             * up-projections. */
-            in = 2 * (2 * nh * dqk + nh * hd) + gi * nh * hd +
+            /* Q and K (qk dims) and V for the fused attention unless
+             * "mla_up_proj" recomputes them, the output projection's input,
+             * the latent q and kv inputs of the up-projections. */
+            in = (sel ? 0 : 2 * (2 * nh * dqk + nh * hd)) + gi * nh * hd +
                  gi * (a->q_lora_rank + a->kv_lora_rank);
+            rep += nl->attn * blk_sep;
         } else {
             double qw = nh * hd, kvw = flops_kv_heads(a) * hd;
             /* Q, K, V (bf16, Korthikanti's 4sbh + 2sbh) and the output
              * projection's input (his 2sbh). */
             in = 2 * (qw + 2 * kvw) + gi * qw;
+            rep += nl->attn * blk;
         }
-        rep += nl->attn * blk;
         shard += nl->attn * in;
-        /* scores 2as, softmax 2as, its dropout mask as (Korthikanti) */
-        scores += nl->attn * 5 * nh * s;
+        /* scores 2as, softmax 2as, its dropout mask as (Korthikanti), kept
+         * only by an unfused attention without recomputation */
+        if (flags & TP_ACT_UNFUSED_ATTN && recompute == TP_RECOMPUTE_NONE)
+            scores += nl->attn * 5 * nh * s;
     }
     if (nl->dense > 0) {
         double F = a->ffn_hidden_size;
@@ -335,10 +358,11 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
                w = a->moe_latent_size > 0 ? a->moe_latent_size : h,
                Fm = a->moe_ffn_hidden_size,
                Fs = a->shared_expert_ffn_hidden_size;
-        rep += nl->moe * blk;
+        rep += nl->moe * blk_sep;
         /* k token copies routed (balanced), each an expert input and its
-         * fc1 output and fc2 input; the shared expert like a dense MLP. */
-        shard += nl->moe * (k * (gi * w + 2 * g * Fm + gi * Fm) +
+         * fc1 output and fc2 input (the activation's output, recomputed by
+         * "moe_act"); the shared expert like a dense MLP. */
+        shard += nl->moe * (k * (gi * w + 2 * g * Fm + (sel ? 0 : gi * Fm)) +
                             (Fs > 0 ? 2 * g * Fs + gi * Fs : 0));
     }
     if (nl->mamba > 0) {
@@ -351,27 +375,25 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
     }
     if (recompute == TP_RECOMPUTE_FULL)
         return 2.0 * h / (sp ? t : 1.0);
-    if (recompute != TP_RECOMPUTE_NONE)
-        scores = 0;
     return (rep / (sp ? t : 1.0) + (shard + scores) / t) / L;
 }
 
-/* Micro-batches whose activations a stage holds at the peak of the
- * schedule (Narayanan et al. 2021 §2.2; Megatron-LM
- * theoretical_memory_usage.py): 1F1B holds min(pp, m) on the first stage
- * and 1 on the last; the interleaved schedule warms up (pp - r - 1) * 2 +
- * (vp - 1) * pp + 1 chunks of 1/vp stage each on rank r, i.e. pp + (pp-1)/vp
- * stages' worth on the first rank (Megatron's 1 + (pp-1)/(pp vp) penalty)
+/* Micro-batches whose activations pipeline rank r (0 first .. pp-1 last)
+ * holds at the peak of the schedule (Narayanan et al. 2021 §2.2;
+ * Megatron-LM schedules.py, warm-up counts): 1F1B holds min(pp - r, m);
+ * the interleaved schedule warms up (pp - r - 1) * 2 + (vp - 1) * pp + 1
+ * chunks of 1/vp stage each, i.e. pp + (pp-1)/vp stages' worth on the first
+ * rank (Megatron's 1 + (pp-1)/(pp vp) penalty, theoretical_memory_usage.py)
  * and pp - (pp-1)/vp on the last. Never more than the m micro-batches. */
-double tp_inflight(int pp, int vp, int m, int last)
+double tp_inflight(int pp, int vp, int m, int r)
 {
     double x;
     if (pp <= 1)
         x = 1;
     else if (vp <= 1)
-        x = last ? 1 : pp;
+        x = pp - r;
     else
-        x = last ? pp - (pp - 1.0) / vp : pp + (pp - 1.0) / vp;
+        x = ((pp - r - 1) * 2.0 + (vp - 1.0) * pp + 1.0) / vp;
     return x < m ? x : m;
 }
 
@@ -419,25 +441,33 @@ typedef struct stagec {
     double t_tp, t_cp, t_ep; /* exposed, per micro-batch */
     double t_pp1; /* exposed pipeline sends per micro-batch at vp = 1 */
     double t_dp, t_dp_raw, t_opt;
-    double states_first, states_last; /* weights, grads, optimizer [B] */
-    double act_first, act_last;       /* activations of one micro-batch [B] */
-    double fix_first, fix_last;       /* one-off activation buffers [B] */
-    int n_first, n_last, n_min;       /* layers: first, last, fewest (a stage
-                                         but the last) */
+    /* Memory of the first rank, the fullest middle one (rank 1) and the
+     * last: weights, grads and optimizer state; activations of one
+     * micro-batch; one-off activation buffers [B]. */
+    double states_first, states_mid, states_last;
+    double act_first, act_mid, act_last;
+    double fix_first, fix_mid, fix_last;
+    int n_first, n_mid, n_last, n_min; /* layers: first, fullest middle,
+                                          last, fewest (a stage but the
+                                          last) */
 } stagec;
 
-/* Bytes per parameter of mixed-precision Adam (bf16 weight 2 + fp32 grad 4
- * + fp32 master, m and v 12), by sharding over a DP group of g ranks:
- * Megatron's 18, or 6 + 12/g with the distributed optimizer
- * (theoretical_memory_usage.py; docs/user-guide/features/dist_optimizer.md);
- * FSDP shards all 18 (ZeRO-3). */
+/* Bytes per parameter of mixed-precision Adam with 16-bit gradient
+ * buffers (bf16 weight 2 + bf16 grad 2 + fp32 main grad, master, m and v
+ * 16), by sharding over a DP group of g ranks: 20, or 4 + 16/g with the
+ * distributed optimizer (Megatron-LM docs/user-guide/features/
+ * dist_optimizer.md, "16-bit parameters, 16-bit gradients"); FSDP shards
+ * all 20 (ZeRO-3). Assumption: gradients are reduced in bf16, as every
+ * Megatron-Bridge benchmark recipe sets (perf_recipes/_common.py,
+ * grad_reduce_in_fp32 = False); fp32 gradients would be Megatron's 18 or
+ * 6 + 12/g (theoretical_memory_usage.py). */
 static double bytes_per_param(int distopt, int fsdp, int g)
 {
     if (g < 1)
         g = 1;
     if (fsdp)
-        return 18.0 / g;
-    return distopt == TP_DISTOPT_ON ? 6.0 + 12.0 / g : 18.0;
+        return 20.0 / g;
+    return distopt == TP_DISTOPT_ON ? 4.0 + 16.0 / g : 20.0;
 }
 
 /* Evaluates ly without vp; fills *sc. ly's fields are all >= 1 here. */
@@ -457,11 +487,12 @@ static int stage_costs(const tp_model *m, const tp_query *q,
            nh = a->num_attention_heads, V = flops_vocab(a);
     double qw = nh * hd, kvw = flops_kv_heads(a) * hd,
            glu = a->gated_linear_unit ? 2 : 1;
-    double T, Ts, fwd = 0, core_all = 0, t_core, nvl, so, so_dp, lat_dp;
+    double T, Ts, fwd = 0, core_all = 0, t_core, nvl, so, so_dp, lat_dp,
+                  f_up = 0 /* MLA up-projections, forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
     double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_dp_d, t_dp_e, t_dp, t_opt;
-    int fmt = q->prec.fmt, nf, nlast;
+    int fmt = q->prec.fmt, nf, nlast, n1;
     /* Stored GEMM inputs: FP8 copies under a quantized recipe. */
     double gin = q->prec.recipe == PREC_BF16 ? 2.0 : 1.0;
     double cs = q->comm_slowdown > 0 ? q->comm_slowdown : 1.0; /* comm factor */
@@ -523,6 +554,10 @@ static int stage_costs(const tp_model *m, const tp_query *q,
             f += gemm_t(&e, T, h, a->kv_lora_rank + FLOPS_MLA_ROPE_DIM) +
                  gemm_t(&e, T, a->kv_lora_rank, nh * (hd + hd) / tp) +
                  gemm_t(&e, T, nh * hd / tp, h);
+            f_up = gemm_t(&e, T, a->kv_lora_rank, nh * (hd + hd) / tp) +
+                   (a->q_lora_rank > 0
+                        ? gemm_t(&e, T, a->q_lora_rank, nh * dqk / tp)
+                        : 0.0);
             core = 2.0 * T * (seq / 2.0) * nh * (dqk + hd) / tp;
             kvw = nh * (dqk + hd) / 2.0;
         } else {
@@ -573,14 +608,15 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         vol_tp += nl.mamba * 4.0;
     }
     /* Recomputation repeats forward work in the backward pass: full the
-     * whole layer. Selective recomputation of the attention scores
-     * (Korthikanti §5) costs nothing more here: the fused (flash) attention
-     * kernels every calibrated row ran already recompute the scores in
-     * their backward pass, inside the fitted eta_attn. So "none" differs
-     * from "selective" only by the stored scores a non-fused attention
-     * keeps, and is chosen only when it fits. */
+     * whole layer; selective the MLA up-projection GEMMs ("mla_up_proj").
+     * Its other modules (norms, the experts' activation) are elementwise
+     * passes, a small part of the fitted per-layer time, and the fused
+     * attention kernels every calibrated row ran recompute the scores in
+     * their backward pass anyway (inside the fitted eta_attn). */
     if (ly->recompute == TP_RECOMPUTE_FULL)
         t_rec = fwd;
+    else if (ly->recompute == TP_RECOMPUTE_SELECTIVE)
+        t_rec = nl.attn * f_up;
 
     /* One average layer and the output layer, forward + backward [s]. */
     t_lay = (3.0 * fwd + t_rec + nl.total * p[TP_T_LAYER] +
@@ -637,7 +673,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         double bd = bytes_per_param(ly->distopt, ly->fsdp, gd),
                be = bytes_per_param(ly->distopt, ly->fsdp, ge);
         double act_tok = tp_act_bytes_per_token(
-            a, &nl, tp, tp > 1, ly->recompute, seq / cp, gin, TP_DROPOUT);
+            a, &nl, tp, tp > 1, ly->recompute, seq / cp, gin, TP_ACT_FLAGS);
         t_dp_d = coll_t(vd, gd, tp, domain, nvl, so_dp, lat_dp,
                         (int)(2 * log2d(gd)));
         t_dp_e = Pe > 0 ? coll_t(ve, ge, ep, domain, nvl, so_dp, lat_dp,
@@ -658,15 +694,23 @@ static int stage_costs(const tp_model *m, const tp_query *q,
          * the first stage and the output layer on the last (untied, V x h
          * each, /tp); FSDP also holds the gathered weights of two layers
          * (the one computing and the one prefetched). */
-        sc->states_first = nf * (Pl_d / tp * bd + Pl_e / ep * be) +
-                           h * V / tp * bd +
-                           (ly->fsdp ? 2 * 2.0 * (Pl_d / tp + Pl_e / ep) : 0);
-        sc->states_last = nlast * (Pl_d / tp * bd + Pl_e / ep * be) +
-                          h * V / tp * bd +
-                          (ly->fsdp ? 2 * 2.0 * (Pl_d / tp + Pl_e / ep) : 0);
+        double per_l = Pl_d / tp * bd + Pl_e / ep * be,
+               gath = ly->fsdp ? 2 * 2.0 * (Pl_d / tp + Pl_e / ep) : 0;
+        /* The first rank holds the most micro-batches in flight, so when
+         * the other stages do not split evenly it takes the floor and the
+         * middle ranks the ceiling (no slower: the bottleneck is the
+         * ceiling either way). Megatron expresses this with
+         * account_for_embedding_in_pipeline_split or
+         * num_layers_in_first_pipeline_stage; the Llama 3.1 405B recipes
+         * set the former. */
+        n1 = pp > 1 ? (L - nlast) / (pp - 1) : L;
+        sc->states_first = n1 * per_l + h * V / tp * bd + gath;
+        sc->states_mid = nf * per_l + gath;
+        sc->states_last = nlast * per_l + h * V / tp * bd + gath;
         if (pp == 1)
             sc->states_first = sc->states_last += h * V / tp * bd;
-        sc->act_first = nf * act_tok * T;
+        sc->act_first = n1 * act_tok * T;
+        sc->act_mid = nf * act_tok * T;
         sc->act_last = nlast * act_tok * T;
         /* One-off buffers: the embedding's input ids (8 B) and output
          * dropout mask per token per micro-batch in flight are small and
@@ -675,44 +719,56 @@ static int stage_costs(const tp_model *m, const tp_query *q,
          * per token (Megatron's accounting); full recomputation rebuilds
          * one layer at a time, which needs that layer's working set. */
         sc->fix_first = T * (8.0 + h / tp);
+        sc->fix_mid = 0;
         sc->fix_last = T * 4.0 * (h + V) / tp;
         if (ly->recompute == TP_RECOMPUTE_FULL) {
             double w = tp_act_bytes_per_token(a, &nl, tp, tp > 1,
                                               TP_RECOMPUTE_SELECTIVE, seq / cp,
-                                              gin, TP_DROPOUT);
+                                              gin, TP_ACT_FLAGS);
             sc->fix_first += w * T;
+            sc->fix_mid += w * T;
             sc->fix_last += w * T;
         }
     }
     sc->pp = pp;
     sc->micro = micro;
-    sc->n_first = nf;
+    sc->n_first = n1;
+    sc->n_mid = nf;
     sc->n_last = nlast;
     sc->n_min = pp > 1 ? (L - nlast) / (pp - 1) : L;
     return SIM_OK;
 }
 
-/* Peak HBM of the fuller of the first and last stage with vp [B]; the
- * weights' and activations' parts of it in *states, *act. */
+/* Peak HBM of the fullest of the first, middle (rank 1) and last ranks
+ * with vp [B]; the weights' and activations' parts of it in *states, *act. */
 static double stage_mem(const stagec *sc, int vp, double *states, double *act)
 {
-    double ff = tp_inflight(sc->pp, vp, sc->micro, 0),
-           fl = tp_inflight(sc->pp, vp, sc->micro, 1);
-    double af = sc->act_first * ff + sc->fix_first,
-           al = sc->act_last * fl + sc->fix_last;
-    double mf = sc->states_first + af, ml = sc->states_last + al;
+    double st[3], ac[3], best = -1;
+    int n = 0;
     if (sc->pp == 1) {
-        af = sc->act_first + sc->fix_first + sc->fix_last;
-        mf = ml = sc->states_first + af;
+        st[n] = sc->states_first;
+        ac[n++] = sc->act_first + sc->fix_first + sc->fix_last;
+    } else {
+        st[n] = sc->states_first;
+        ac[n++] = sc->act_first * tp_inflight(sc->pp, vp, sc->micro, 0) +
+                  sc->fix_first;
+        if (sc->pp > 2) {
+            st[n] = sc->states_mid;
+            ac[n++] = sc->act_mid * tp_inflight(sc->pp, vp, sc->micro, 1) +
+                      sc->fix_mid;
+        }
+        st[n] = sc->states_last;
+        ac[n++] =
+            sc->act_last * tp_inflight(sc->pp, vp, sc->micro, sc->pp - 1) +
+            sc->fix_last;
     }
-    if (mf >= ml) {
-        *states = sc->states_first;
-        *act = af;
-        return mf;
-    }
-    *states = sc->states_last;
-    *act = al;
-    return ml;
+    for (int k = 0; k < n; k++)
+        if (st[k] + ac[k] > best) {
+            best = st[k] + ac[k];
+            *states = st[k];
+            *act = ac[k];
+        }
+    return best;
 }
 
 /* Step time with vp [s] (Narayanan et al. 2021 §2.2: the interleaved

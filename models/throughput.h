@@ -54,7 +54,8 @@ typedef struct tp_layout {
 typedef enum tp_recompute {
     TP_RECOMPUTE_CHOOSE = 0,
     TP_RECOMPUTE_NONE = 1,      /* every activation kept */
-    TP_RECOMPUTE_SELECTIVE = 2, /* attention scores recomputed */
+    TP_RECOMPUTE_SELECTIVE = 2, /* Megatron's layernorm, moe_act and
+                                   mla_up_proj modules recomputed */
     TP_RECOMPUTE_FULL = 3       /* only each layer's input kept */
 } tp_recompute;
 

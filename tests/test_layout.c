@@ -56,35 +56,89 @@ static void test_layout_activations_follow_korthikanti_table_2(void **state)
     llm_arch a = gpt();
     llm_layers nl;
     double h = a.hidden_size, as = 96.0 * 2048;
+    unsigned k = TP_ACT_DROPOUT | TP_ACT_UNFUSED_ATTN;
     (void)state;
     flops_layers(&a, 0, &nl);
     for (int t = 1; t <= 8; t *= 2) {
-        /* TP + SP, no recomputation: sbh(34 + 5as/h)/t per layer. */
+        /* Unfused attention, TP + SP, no recomputation: sbh(34 + 5as/h)/t
+         * per layer. */
         assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE,
-                                            2048, 2, 1),
+                                            2048, 2, k),
                      h * (34 + 5 * as / h) / t, 1e-12);
         /* TP only: sbh(10 + 24/t + 5as/(ht)). */
         assert_close(tp_act_bytes_per_token(&a, &nl, t, 0, TP_RECOMPUTE_NONE,
-                                            2048, 2, 1),
+                                            2048, 2, k),
                      h * (10 + 24.0 / t + 5 * as / (h * t)), 1e-12);
-        /* Selective recomputation drops the 5as/h term: 34 sbh / t. */
+        /* Fused (flash) attention never stores the scores: 34 sbh / t
+         * without recomputation, Korthikanti's selective figure. */
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE,
+                                            2048, 2, TP_ACT_DROPOUT),
+                     34 * h / t, 1e-12);
+        /* Selective (Megatron's layernorm, moe_act, mla_up_proj modules)
+         * saves nothing more on an MHA + dense MLP layer: both norms are
+         * fused into their first GEMM, which keeps its input. */
         assert_close(tp_act_bytes_per_token(&a, &nl, t, 1,
-                                            TP_RECOMPUTE_SELECTIVE, 2048, 2, 1),
+                                            TP_RECOMPUTE_SELECTIVE, 2048, 2, k),
                      34 * h / t, 1e-12);
         /* Full recomputation keeps the layer input: 2 sbh / t. */
         assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_FULL,
-                                            2048, 2, 1),
+                                            2048, 2, k),
                      2 * h / t, 1e-12);
     }
+}
+
+/* Selective recomputation on an MoE layer drops the separate pre-MLP
+ * norm's output (h elements per token, "layernorm") and each routed copy's
+ * activation output (Fm elements, "moe_act"); on an MLA layer it also drops
+ * the up-projected Q, K, V ("mla_up_proj") and the input norm's output. */
+static void test_layout_selective_drops_megatron_modules(void **state)
+{
+    llm_arch a = gpt();
+    llm_layers nl;
+    double h, k = 8, Fm = 2048, gi = 1, nh, hd, dqk, none, sel;
+    (void)state;
+    a.cls = LLM_MOE;
+    a.num_layers = 1;
+    a.hidden_size = 7168;
+    a.num_attention_heads = 128;
+    a.num_experts = 256;
+    a.experts_per_token = (int)k;
+    a.moe_ffn_hidden_size = (int)Fm;
+    a.gated_linear_unit = 1;
+    flops_layers(&a, 0, &nl);
+    h = a.hidden_size;
+    nh = a.num_attention_heads;
+    hd = flops_head_dim(&a);
+    none =
+        tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 4096, gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 4096,
+                                 gi, 0);
+    assert_true(nl.moe > 0);
+    assert_close((none - sel) * nl.total, nl.moe * (gi * h + k * gi * Fm),
+                 1e-12);
+    a.kv_lora_rank = 512;
+    a.q_lora_rank = 1536;
+    flops_layers(&a, 0, &nl);
+    hd = flops_head_dim(&a);
+    dqk = hd + FLOPS_MLA_ROPE_DIM;
+    none =
+        tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 4096, gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 4096,
+                                 gi, 0);
+    assert_close((none - sel) * nl.total,
+                 nl.moe * (gi * h + k * gi * Fm) +
+                     nl.attn * (gi * h + 2 * (2 * nh * dqk + nh * hd)),
+                 1e-12);
 }
 
 static void test_layout_inflight_microbatches_follow_megatron(void **state)
 {
     (void)state;
-    /* 1F1B: the first stage holds min(pp, m), the last one. */
+    /* 1F1B: rank r holds min(pp - r, m): the first pp, the last one. */
     assert_close(tp_inflight(8, 1, 64, 0), 8, 1e-15);
     assert_close(tp_inflight(8, 1, 5, 0), 5, 1e-15);
-    assert_close(tp_inflight(8, 1, 64, 1), 1, 1e-15);
+    assert_close(tp_inflight(8, 1, 64, 1), 7, 1e-15);
+    assert_close(tp_inflight(8, 1, 64, 7), 1, 1e-15);
     assert_close(tp_inflight(1, 1, 64, 0), 1, 1e-15);
     /* Interleaved: pp (1 + (pp-1)/(pp vp)) (Megatron-LM
      * theoretical_memory_usage.py) on the first stage. */
@@ -92,9 +146,12 @@ static void test_layout_inflight_microbatches_follow_megatron(void **state)
         for (int vp = 2; vp <= 8; vp *= 2) {
             assert_close(tp_inflight(pp, vp, 1000, 0),
                          pp * (1 + (pp - 1.0) / (pp * vp)), 1e-12);
-            /* rank pp-1 warms up (vp-1) pp + 1 chunks of 1/vp stage */
-            assert_close(tp_inflight(pp, vp, 1000, 1),
-                         ((vp - 1.0) * pp + 1) / vp, 1e-12);
+            /* rank r warms up (pp - r - 1) 2 + (vp-1) pp + 1 chunks of
+             * 1/vp stage (Megatron's schedules.py) */
+            for (int r = 1; r < pp; r++)
+                assert_close(tp_inflight(pp, vp, 1000, r),
+                             ((pp - r - 1) * 2.0 + (vp - 1.0) * pp + 1) / vp,
+                             1e-12);
         }
 }
 
@@ -174,7 +231,7 @@ static void test_layout_uneven_split_is_the_best_integer_split(void **state)
     }
 }
 
-static void test_layout_optimizer_bytes_by_sharding(void **state)
+static void test_layout_optimizer_bytes_by_sharding_bf16_grads(void **state)
 {
     tp_model m;
     gpu_spec g = h100();
@@ -187,7 +244,7 @@ static void test_layout_optimizer_bytes_by_sharding(void **state)
     for (int d = TP_DISTOPT_OFF; d <= TP_DISTOPT_ON; d++) {
         tp_query q;
         tp_result r;
-        double dp = 16, bpp = d == TP_DISTOPT_ON ? 6 + 12 / dp : 18;
+        double dp = 16, bpp = d == TP_DISTOPT_ON ? 4 + 16 / dp : 20;
         memset(&q, 0, sizeof q);
         q.gpu = &g;
         q.llm = &a;
@@ -198,7 +255,7 @@ static void test_layout_optimizer_bytes_by_sharding(void **state)
         q.layout = (tp_layout){8, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_FULL, d};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         /* pp 1: every weight (embedding and output included) / tp, at
-         * 18 B or 6 + 12/dp B per parameter (Megatron). */
+         * 20 B or 4 + 16/dp B per parameter (Megatron, bf16 gradients). */
         assert_close(r.mem_states_bytes, Pd / 8 * bpp, 1e-12);
     }
 }
@@ -391,10 +448,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_activations_follow_korthikanti_table_2),
+        cmocka_unit_test(test_layout_selective_drops_megatron_modules),
         cmocka_unit_test(test_layout_inflight_microbatches_follow_megatron),
         cmocka_unit_test(test_layout_bubble_is_narayanan_interleaved_fraction),
         cmocka_unit_test(test_layout_uneven_split_is_the_best_integer_split),
-        cmocka_unit_test(test_layout_optimizer_bytes_by_sharding),
+        cmocka_unit_test(test_layout_optimizer_bytes_by_sharding_bf16_grads),
         cmocka_unit_test(test_layout_chooser_matches_brute_force),
         cmocka_unit_test(test_layout_blank_vp_is_chosen_never_one),
         cmocka_unit_test_setup_teardown(test_layout_published_layouts_fit,
