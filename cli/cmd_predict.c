@@ -202,6 +202,8 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
                 ql->ep = 0;
             if (bl & 1u << TP_FIELD_MBS)
                 ql->mbs = 0;
+            if (bl & 1u << TP_FIELD_RECOMPUTE)
+                ql->recompute = TP_RECOMPUTE_CHOOSE;
             if (tp_predict(m, &q, &r) == SIM_OK) {
                 const tp_layout *l = &r.layout;
                 snprintf(buf[0], sizeof buf[0], "%.1f",

@@ -38,6 +38,7 @@ static const char *parsed[] = {"model",
                                "cp",
                                "ep",
                                "vp",
+                               "recompute",
                                "num_layers_run",
                                "fsdp",
                                "model_as_written",
@@ -182,6 +183,28 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
         out->q.layout.mbs = mbs;
     }
     out->q.layout.fsdp = fsdp > 0;
+    /* Recompute: optional column. A blank cell (or no column) is Megatron's
+     * default, none (recompute_granularity unset), as a blank pp is 1: the
+     * published tables do not state it, and charging the layout the
+     * recomputation the memory model would need charges a cost the run
+     * did not pay when it saved memory in ways the model leaves out
+     * (docs/throughput-model.md §7). `predict --csv` chooses it. */
+    {
+        const char *rcs = cell(t, i, "recompute");
+        while (*rcs == ' ')
+            rcs++;
+        if (!*rcs) {
+            out->blank |= 1u << TP_FIELD_RECOMPUTE;
+            if (!tp_blank)
+                out->q.layout.recompute = TP_RECOMPUTE_NONE;
+        } else if ((out->q.layout.recompute = tp_recompute_parse(rcs)) ==
+                   TP_RECOMPUTE_CHOOSE) {
+            return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                               "recompute: unknown mode (got '%s', expected "
+                               "none, selective, full or blank)",
+                               rcs);
+        }
+    }
     tp_release_id(cell(t, i, "release"), out->release, sizeof out->release);
     out->q.release = out->release[0] ? out->release : NULL;
     /* Measurement: tokens/s/GPU, else total / GPUs, else from step time. */
@@ -239,12 +262,12 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     {
         size_t k = 0;
         const tp_query *q = &out->q;
-        k += (size_t)snprintf(out->config, sizeof out->config,
-                              "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|",
-                              out->llm->name, out->gpu->name, prec, q->n_gpus,
-                              q->gbs, q->layout.mbs, q->seq_len, q->layout.tp,
-                              q->layout.pp, q->layout.cp, q->layout.ep,
-                              q->layout.vp, q->layers_run, fsdp);
+        k += (size_t)snprintf(
+            out->config, sizeof out->config,
+            "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|", out->llm->name,
+            out->gpu->name, prec, q->n_gpus, q->gbs, q->layout.mbs, q->seq_len,
+            q->layout.tp, q->layout.pp, q->layout.cp, q->layout.ep,
+            q->layout.vp, q->layers_run, fsdp, q->layout.recompute);
         for (size_t c = 0; c < t->n_cols && k < sizeof out->config; c++) {
             int skip = 0;
             for (size_t j = 0; j < sizeof not_config / sizeof not_config[0];

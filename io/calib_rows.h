@@ -8,9 +8,11 @@
  * is the first of these present, converted to tokens/s/GPU). Blank pp, cp,
  * ep, vp and mbs cells are 1 in the query (a published row that leaves
  * them blank did not use them; calibrate and exemplar read it so) and are
- * flagged in calib_row.blank, so that `predict --csv` chooses them; a
- * blank tp asks the model to choose every layout field but mbs; a blank
- * seq_len uses the model's default_seq_len (seq_assumed).
+ * flagged in calib_row.blank, so that `predict --csv` chooses them; so is
+ * the optional recompute column (none, selective, full), whose blank cell
+ * is Megatron's default, none; a blank tp asks the model to choose every
+ * layout field but mbs; a blank seq_len uses the model's default_seq_len
+ * (seq_assumed).
  */
 #ifndef IO_CALIB_ROWS_H
 #define IO_CALIB_ROWS_H

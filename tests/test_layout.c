@@ -383,11 +383,15 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Published rows with a full layout (tp given) the model can evaluate. */
+/* Published rows with a full layout (tp given) the model can evaluate;
+ * the recompute mode, which the rows do not state, is chosen (the fastest
+ * that fits, as the run's recipe would pick). */
 static int published(const fixture *f, size_t i, tp_result *r)
 {
-    return f->ok[i] && f->rows[i].q.layout.tp > 0 &&
-           tp_predict(f->m, &f->rows[i].q, r) == SIM_OK;
+    tp_query q = f->rows[i].q;
+    if (f->rows[i].blank & 1u << TP_FIELD_RECOMPUTE)
+        q.layout.recompute = TP_RECOMPUTE_CHOOSE;
+    return f->ok[i] && q.layout.tp > 0 && tp_predict(f->m, &q, r) == SIM_OK;
 }
 
 static void test_layout_published_layouts_fit(void **state)
@@ -444,6 +448,40 @@ static void test_layout_chosen_never_slower_than_published(void **state)
     assert_true(n >= 490);
 }
 
+/* A published row's recompute: the optional column is honoured, a blank
+ * cell is Megatron's default (none) and flagged blank for `predict --csv`,
+ * and an unknown mode is refused with FILE:LINE and the key. */
+static void test_layout_published_recompute_column(void **state)
+{
+    fixture *f = *state;
+    const char *path = "build/tests/layout_recompute.csv";
+    FILE *o = fopen(path, "w");
+    csvt *t;
+    calib_lookup lk = tpc_lookup(f->cat);
+    calib_row r;
+    sim_err e;
+    assert_non_null(o);
+    fputs("model,gpu,num_gpus,precision,gbs,mbs,seq_len,tp,pp,cp,ep,vp,"
+          "recompute,tokens_per_sec_per_gpu\n"
+          "Llama 3.1 405B,H100,1024,FP8,1536,1,8192,8,8,2,1,8,full,400\n"
+          "Llama 3.1 405B,H100,1024,FP8,1536,1,8192,8,8,2,1,8,,400\n"
+          "Llama 3.1 405B,H100,1024,FP8,1536,1,8192,8,8,2,1,8,sometimes,400\n",
+          o);
+    fclose(o);
+    assert_int_equal(csvt_read(path, &t, &e), SIM_OK);
+    assert_int_equal(calib_row_parse(t, 0, &lk, &r, &e), SIM_OK);
+    assert_int_equal(r.q.layout.recompute, TP_RECOMPUTE_FULL);
+    assert_false(r.blank & 1u << TP_FIELD_RECOMPUTE);
+    assert_int_equal(calib_row_parse(t, 1, &lk, &r, &e), SIM_OK);
+    assert_int_equal(r.q.layout.recompute, TP_RECOMPUTE_NONE);
+    assert_true(r.blank & 1u << TP_FIELD_RECOMPUTE);
+    assert_int_equal(calib_row_parse(t, 2, &lk, &r, &e), SIM_ECONFIG);
+    assert_int_equal(e.line, 4);
+    assert_non_null(strstr(e.msg, "recompute: unknown mode (got 'sometimes'"));
+    csvt_free(t);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +497,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_layout_chosen_never_slower_than_published, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_layout_published_recompute_column,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
