@@ -11,6 +11,7 @@
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
 #include "io/json.h"
+#include "io/run_out.h"
 #include "sim/mem.h"
 
 static const char predict_help[] =
@@ -20,17 +21,21 @@ static const char predict_help[] =
     "\n"
     "Predicts step time, tokens/s/GPU and model TFLOP/s/GPU (FLOPs formula of\n"
     "docs/throughput-model.md) with an 80% interval and the step breakdown.\n"
-    "Without --tp the model chooses the fastest layout that fits in HBM and\n"
-    "says so. --csv takes rows with the columns of megatron_throughput.csv "
-    "and\n"
-    "writes them back with predicted_* columns; a row that cannot be "
-    "predicted\n"
-    "gets blank predictions, a FILE:LINE reason on stderr and exit status 1.\n"
+    "Every layout field not given (tp, pp, vp, cp, ep, mbs, recompute,\n"
+    "distributed optimizer) is chosen: the fastest layout that fits in HBM\n"
+    "(docs/throughput-model.md section 7); the output names the fields it "
+    "chose.\n"
+    "--csv takes rows with the columns of megatron_throughput.csv (blank\n"
+    "layout cells are chosen) and writes them back with predicted_* and\n"
+    "layout_* columns; a row that cannot be predicted gets blank predictions,\n"
+    "a FILE:LINE reason on stderr and exit status 1.\n"
     "\n"
     "Options:\n"
     "  --gbs N --mbs N --seq N   global batch [sequences], micro-batch, "
     "length\n"
-    "  --tp N --pp N --cp N --ep N --vp N   parallel layout (--tp 0 = choose)\n"
+    "  --tp N --pp N --cp N --ep N --vp N   parallel layout (0 = choose)\n"
+    "  --recompute M             none, selective or full (default: choose)\n"
+    "  --distributed-optimizer on|off   (default: choose)\n"
     "  --fsdp                    parameters sharded (FSDP)\n"
     "  --release R               software release (e.g. 26.04); default "
     "newest\n"
@@ -51,16 +56,10 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(o, "precision", jv_str(precision_recipe_name(q->prec.recipe)));
         jv_set(o, "gpus", jv_int(q->n_gpus));
         jv_set(o, "gbs", jv_int(r->gbs));
-        jv_set(o, "mbs", jv_int(r->mbs));
+        jv_set(o, "mbs", jv_int(l->mbs));
         jv_set(o, "seq_len", jv_int(r->seq_len));
         jv_set(o, "release", jv_str(release));
-        jv_set(ly, "tp", jv_int(l->tp));
-        jv_set(ly, "pp", jv_int(l->pp));
-        jv_set(ly, "cp", jv_int(l->cp));
-        jv_set(ly, "ep", jv_int(l->ep));
-        jv_set(ly, "vp", jv_int(l->vp));
-        jv_set(ly, "fsdp", jv_int(l->fsdp));
-        jv_set(ly, "chosen", jv_bool(r->layout_chosen));
+        run_out_layout_json(ly, r);
         jv_set(o, "layout", ly);
         jv_set(o, "step_time_s", jv_num(r->step_time_s));
         jv_set(o, "tokens_per_sec_per_gpu", jv_num(r->tokens_per_sec_per_gpu));
@@ -80,17 +79,31 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(b, "optimizer_s", jv_num(r->t_optimizer_s));
         jv_set(o, "breakdown", b);
         jv_set(o, "mem_bytes_per_gpu", jv_num(r->mem_bytes_per_gpu));
+        jv_set(o, "mem_usable_bytes", jv_num(r->mem_usable_bytes));
+        jv_set(o, "fits", jv_bool(r->fits));
         jv_write(o, stdout, 1);
         jv_free(o);
         return CLI_EXIT_OK;
     }
-    printf("%s on %d x %s, %s, gbs %d, mbs %d, seq %d tokens, release %s\n",
+    printf("%s on %d x %s, %s, gbs %d, seq %d tokens, release %s\n",
            q->llm->name, q->n_gpus, q->gpu->name,
-           precision_recipe_name(q->prec.recipe), r->gbs, r->mbs, r->seq_len,
-           release);
-    printf("layout      tp %d pp %d cp %d ep %d vp %d%s%s\n", l->tp, l->pp,
-           l->cp, l->ep, l->vp, l->fsdp ? " fsdp" : "",
-           r->layout_chosen ? "  (chosen: fastest that fits in HBM)" : "");
+           precision_recipe_name(q->prec.recipe), r->gbs, r->seq_len, release);
+    {
+        char ch[128];
+        printf("layout      tp %d pp %d vp %d cp %d ep %d mbs %d recompute %s "
+               "distributed_optimizer %s%s\n",
+               l->tp, l->pp, l->vp, l->cp, l->ep, l->mbs,
+               tp_recompute_name(l->recompute),
+               l->distopt == TP_DISTOPT_ON ? "on" : "off",
+               l->fsdp ? " fsdp" : "");
+        printf("chosen      %s\n",
+               r->chosen ? tp_chosen_list(r->chosen, ch, sizeof ch)
+                         : "(none: every field given)");
+        if (l->pp > 1)
+            printf("stages      %d layers on the first stage, %d on the "
+                   "last (with the output layer)\n",
+                   r->layers_first, r->layers_last);
+    }
     printf("step time   %10.4f s\n", r->step_time_s);
     printf("throughput  %10.1f tokens/s/GPU  (80%% interval %.1f - %.1f)%s\n",
            r->tokens_per_sec_per_gpu, r->low_tokens_per_sec_per_gpu,
@@ -104,10 +117,15 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
            "times)\n",
            r->t_compute_s, r->t_tp_s, r->t_cp_s, r->t_ep_s, r->t_dp_s,
            r->t_pp_s, r->t_bubble_s, r->t_optimizer_s);
-    printf("memory      %10.1f GB/GPU (estimate)\n",
-           r->mem_bytes_per_gpu / 1e9);
+    printf("memory      %10.1f GB/GPU (weights+optimizer %.1f, activations "
+           "%.1f; usable %.1f)%s\n",
+           r->mem_bytes_per_gpu / 1e9, r->mem_states_bytes / 1e9,
+           r->mem_act_bytes / 1e9, r->mem_usable_bytes / 1e9,
+           r->fits ? "" : "  DOES NOT FIT");
     return CLI_EXIT_OK;
 }
+
+#define NX 14 /* columns predict --csv appends */
 
 static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
                        const char *out)
@@ -119,12 +137,22 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
     sim_err err;
     FILE *f = stdout;
     int rc = CLI_EXIT_OK;
-    const char *extra[5] = {
-        "predicted_tokens_per_sec_per_gpu", "predicted_model_tflops_per_gpu",
-        "predicted_step_time_s", "predicted_low_tokens_per_sec_per_gpu",
-        "predicted_high_tokens_per_sec_per_gpu"};
+    const char *extra[NX] = {"predicted_tokens_per_sec_per_gpu",
+                             "predicted_model_tflops_per_gpu",
+                             "predicted_step_time_s",
+                             "predicted_low_tokens_per_sec_per_gpu",
+                             "predicted_high_tokens_per_sec_per_gpu",
+                             "layout_tp",
+                             "layout_pp",
+                             "layout_vp",
+                             "layout_cp",
+                             "layout_ep",
+                             "layout_mbs",
+                             "layout_recompute",
+                             "layout_distributed_optimizer",
+                             "layout_chosen"};
     const char **cells;
-    char buf[5][32];
+    char buf[NX][96];
     char tmp[4200];
 
     sim_err_clear(&err);
@@ -143,24 +171,41 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
             goto done;
         }
     }
-    cells = sim_xmalloc((t->n_cols + 5) * sizeof *cells);
+    cells = sim_xmalloc((t->n_cols + NX) * sizeof *cells);
     for (size_t c = 0; c < t->n_cols; c++)
         cells[c] = t->header[c];
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < NX; k++)
         cells[t->n_cols + (size_t)k] = extra[k];
-    csvt_write_row(f, cells, t->n_cols + 5);
+    csvt_write_row(f, cells, t->n_cols + NX);
     if (n_bad)
         rc = CLI_EXIT_ERR;
     for (size_t i = 0; i < n; i++) {
         tp_result r;
         for (size_t c = 0; c < t->n_cols; c++)
             cells[c] = t->rows[i][c];
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < NX; k++) {
             buf[k][0] = '\0';
             cells[t->n_cols + (size_t)k] = buf[k];
         }
         if (ok[i]) {
-            if (tp_predict(m, &rows[i].q, &r) == SIM_OK) {
+            /* Blank layout cells are chosen, never 1 (issue 17). */
+            tp_query q = rows[i].q;
+            tp_layout *ql = &q.layout;
+            unsigned bl = rows[i].blank;
+            if (bl & 1u << TP_FIELD_PP)
+                ql->pp = 0;
+            if (bl & 1u << TP_FIELD_VP)
+                ql->vp = 0;
+            if (bl & 1u << TP_FIELD_CP)
+                ql->cp = 0;
+            if (bl & 1u << TP_FIELD_EP)
+                ql->ep = 0;
+            if (bl & 1u << TP_FIELD_MBS)
+                ql->mbs = 0;
+            if (bl & 1u << TP_FIELD_RECOMPUTE)
+                ql->recompute = TP_RECOMPUTE_CHOOSE;
+            if (tp_predict(m, &q, &r) == SIM_OK) {
+                const tp_layout *l = &r.layout;
                 snprintf(buf[0], sizeof buf[0], "%.1f",
                          r.tokens_per_sec_per_gpu);
                 snprintf(buf[1], sizeof buf[1], "%.1f", r.model_tflops_per_gpu);
@@ -169,13 +214,24 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
                          r.low_tokens_per_sec_per_gpu);
                 snprintf(buf[4], sizeof buf[4], "%.1f",
                          r.high_tokens_per_sec_per_gpu);
+                snprintf(buf[5], sizeof buf[5], "%d", l->tp);
+                snprintf(buf[6], sizeof buf[6], "%d", l->pp);
+                snprintf(buf[7], sizeof buf[7], "%d", l->vp);
+                snprintf(buf[8], sizeof buf[8], "%d", l->cp);
+                snprintf(buf[9], sizeof buf[9], "%d", l->ep);
+                snprintf(buf[10], sizeof buf[10], "%d", l->mbs);
+                snprintf(buf[11], sizeof buf[11], "%s",
+                         tp_recompute_name(l->recompute));
+                snprintf(buf[12], sizeof buf[12], "%d",
+                         l->distopt == TP_DISTOPT_ON);
+                tp_chosen_list(r.chosen, buf[13], sizeof buf[13]);
             } else {
                 fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i],
                         r.why);
                 rc = CLI_EXIT_ERR;
             }
         }
-        csvt_write_row(f, cells, t->n_cols + 5);
+        csvt_write_row(f, cells, t->n_cols + NX);
     }
     free(cells);
     if (out) {
@@ -212,6 +268,8 @@ int cmd_predict(int argc, char **argv)
         {"ep", required_argument, NULL, 'e'},
         {"vp", required_argument, NULL, 'v'},
         {"fsdp", no_argument, NULL, 'F'},
+        {"recompute", required_argument, NULL, 'R'},
+        {"distributed-optimizer", required_argument, NULL, 'D'},
         {"release", required_argument, NULL, 'r'},
         {"dp-link-gbps", required_argument, NULL, 'd'},
         {"calibration", required_argument, NULL, 'C'},
@@ -226,7 +284,7 @@ int cmd_predict(int argc, char **argv)
     const char *calib = NULL, *csv_in = NULL, *csv_out = NULL;
     uint32_t v[9] = {0}; /* gpus gbs mbs seq tp pp cp ep vp */
     double dp_gbps = 0;
-    int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc;
+    int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0;
     catalog *cat = NULL;
     tp_model *m = NULL;
     sim_err err;
@@ -262,19 +320,38 @@ int cmd_predict(int argc, char **argv)
             bad = cli_u32(cmd, "--tp", optarg, 0, 1024, &v[4]);
             break;
         case 'p':
-            bad = cli_u32(cmd, "--pp", optarg, 1, 1024, &v[5]);
+            bad = cli_u32(cmd, "--pp", optarg, 0, 1024, &v[5]);
             break;
         case 'c':
-            bad = cli_u32(cmd, "--cp", optarg, 1, 1024, &v[6]);
+            bad = cli_u32(cmd, "--cp", optarg, 0, 1024, &v[6]);
             break;
         case 'e':
-            bad = cli_u32(cmd, "--ep", optarg, 1, 4096, &v[7]);
+            bad = cli_u32(cmd, "--ep", optarg, 0, 4096, &v[7]);
             break;
         case 'v':
-            bad = cli_u32(cmd, "--vp", optarg, 1, 1024, &v[8]);
+            bad = cli_u32(cmd, "--vp", optarg, 0, 1024, &v[8]);
             break;
         case 'F':
             fsdp = 1;
+            break;
+        case 'R':
+            recompute = tp_recompute_parse(optarg);
+            if (!recompute)
+                return cli_usage_error(cmd,
+                                       "--recompute: unknown '%s' (expected "
+                                       "none, selective or full)",
+                                       optarg);
+            break;
+        case 'D':
+            if (strcmp(optarg, "on") == 0)
+                distopt = TP_DISTOPT_ON;
+            else if (strcmp(optarg, "off") == 0)
+                distopt = TP_DISTOPT_OFF;
+            else
+                return cli_usage_error(cmd,
+                                       "--distributed-optimizer: unknown '%s' "
+                                       "(expected on or off)",
+                                       optarg);
             break;
         case 'r':
             release = optarg;
@@ -354,7 +431,7 @@ int cmd_predict(int argc, char **argv)
     }
     q.n_gpus = (int)v[0];
     q.gbs = (int)v[1];
-    q.mbs = (int)v[2];
+    q.layout.mbs = (int)v[2];
     q.seq_len = (int)v[3];
     q.layout.tp = (int)v[4];
     q.layout.pp = (int)v[5];
@@ -362,6 +439,8 @@ int cmd_predict(int argc, char **argv)
     q.layout.ep = (int)v[7];
     q.layout.vp = (int)v[8];
     q.layout.fsdp = fsdp;
+    q.layout.recompute = recompute;
+    q.layout.distopt = distopt;
     q.release = release;
     q.dp_link_bps = dp_gbps * 1e9;
     if (tp_predict(m, &q, &r) != SIM_OK) {

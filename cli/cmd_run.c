@@ -230,6 +230,7 @@ int cmd_run(int argc, char **argv)
             st.seed = so.seed;
             st.ts_downsample = downsample;
             st.store_events = events;
+            st.tp = tp;
             if (run_store(d, s, &st, reps, n_reps, &id, &err) != SIM_OK) {
                 rc = cli_report(&err);
                 goto done;
@@ -239,6 +240,7 @@ int cmd_run(int argc, char **argv)
         }
         ri.seed = so.seed;
         ri.replications = (uint32_t)n_reps;
+        ri.tp = tp;
         if (fmt == CLI_FMT_JSON)
             rc = run_out_json(stdout, &ri, s, reps, n_reps);
         else if (fmt == CLI_FMT_CSV)

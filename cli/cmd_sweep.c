@@ -217,6 +217,7 @@ static int store_case(void *arg, sweep_result *r, sim_err *err)
     st.overrides_json = ov;
     st.case_index = (int64_t)r->case_i;
     st.mpi_rank = sc->mpi ? r->rank : -1;
+    st.tp = c->tp;
     rc = run_store(sc->d, r->s, &st, r->reps, r->n_reps, NULL, err);
     if (rc == DB_ALREADY_STORED) {
         /* Another process running the same sweep into this database

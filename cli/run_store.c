@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/site.h"
 #include "sim/mem.h"
 
 void run_store_opts_default(run_store_opts *o)
@@ -74,11 +75,36 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
         rm->sources[m->n_sources++] =
             (db_source_def){"grid", "grid", en->grid.import_limit_w, 0};
     m->sources = rm->sources;
+    rm->chosen = sim_xcalloc(s->n_jobs + 1, sizeof *rm->chosen);
     for (size_t j = 0; j < s->n_jobs; j++) {
         const scen_job *sj = &s->jobs[j];
-        rm->jobs[j] =
-            (db_job_def){sj->name,      sj->model->name, sj->precision,
-                         sj->gpu->name, sj->gpus,        sj->tokens};
+        db_job_def *jd = &rm->jobs[j];
+        tp_result tr;
+        sim_err e;
+        memset(jd, 0, sizeof *jd);
+        jd->name = sj->name;
+        jd->model = sj->model->name;
+        jd->precision = sj->precision;
+        jd->gpu_type = sj->gpu->name;
+        jd->gpus = sj->gpus;
+        jd->tokens = sj->tokens;
+        jd->distopt = -1;
+        /* The layout the run used: site_job_throughput chooses it once per
+         * job, at its reference placement, whatever the placement. */
+        sim_err_clear(&e);
+        if (o->tp &&
+            site_job_throughput(s, sj, o->tp, 0.0, 0.0, &tr, &e) == SIM_OK) {
+            jd->tp = tr.layout.tp;
+            jd->pp = tr.layout.pp;
+            jd->vp = tr.layout.vp;
+            jd->cp = tr.layout.cp;
+            jd->ep = tr.layout.ep;
+            jd->mbs = tr.layout.mbs;
+            jd->recompute = tp_recompute_name(tr.layout.recompute);
+            jd->distopt = tr.layout.distopt == TP_DISTOPT_ON;
+            jd->chosen =
+                tp_chosen_list(tr.chosen, rm->chosen[j], sizeof rm->chosen[j]);
+        }
     }
     m->n_jobs = s->n_jobs;
     m->jobs = rm->jobs;
@@ -99,6 +125,7 @@ void run_store_meta_free(run_store_meta *rm)
     free(rm->gpus);
     free(rm->sources);
     free(rm->jobs);
+    free(rm->chosen);
     memset(rm, 0, sizeof *rm);
 }
 

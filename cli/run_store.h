@@ -9,6 +9,7 @@
 #include "io/db.h"
 #include "models/results.h"
 #include "models/scenario.h"
+#include "models/throughput.h"
 
 #define RUN_STORE_DEFAULT_DB "output/factorysim.db"
 
@@ -23,6 +24,9 @@ typedef struct run_store_opts {
     int64_t case_index; /* -1 if none */
     int32_t mpi_rank;   /* -1 if none */
     const char *status; /* NULL = "complete" */
+    const tp_model *tp; /* the calibration the run used: each job's layout
+                           is stored (site_job_throughput); NULL = not
+                           stored (NULL columns) */
 } run_store_opts;
 
 /* Default options (no sweep, events and time series stored, every step). */
@@ -35,6 +39,7 @@ typedef struct run_store_meta {
     db_count *modules, *gpus;
     db_source_def *sources;
     db_job_def *jobs;
+    char (*chosen)[128]; /* per job: the chosen fields' names */
 } run_store_meta;
 
 void run_store_meta_fill(run_store_meta *rm, const scenario *s,

@@ -38,6 +38,7 @@ static const char *parsed[] = {"model",
                                "cp",
                                "ep",
                                "vp",
+                               "recompute",
                                "num_layers_run",
                                "fsdp",
                                "model_as_written",
@@ -113,7 +114,7 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     const char *prec = cell(t, i, "precision");
     char names[1024];
     const char *meas_col = "";
-    int blank, tp_blank, rc, fsdp = 0;
+    int blank, tp_blank, rc, fsdp = 0, bl[6] = {0};
     double v;
     memset(out, 0, sizeof *out);
     out->line = t->line[i];
@@ -149,8 +150,8 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
             "num_gpus: missing value (expected a GPU count >= 1)");
     if ((rc = inum(t, i, "gbs", 1, 1 << 26, 0, &out->q.gbs, NULL, err)) !=
             SIM_OK ||
-        (rc = inum(t, i, "mbs", 1, 1 << 20, 1, &out->q.mbs, NULL, err)) !=
-            SIM_OK ||
+        (rc = inum(t, i, "mbs", 1, 1 << 20, 1, &out->q.layout.mbs, &bl[5],
+                   err)) != SIM_OK ||
         (rc = inum(t, i, "seq_len", 1, 1 << 26, 0, &out->q.seq_len, &blank,
                    err)) != SIM_OK)
         return rc;
@@ -160,21 +161,50 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     }
     if ((rc = inum(t, i, "tp", 1, 1 << 16, 0, &out->q.layout.tp, &tp_blank,
                    err)) != SIM_OK ||
-        (rc = inum(t, i, "pp", 1, 1 << 16, 1, &out->q.layout.pp, NULL, err)) !=
-            SIM_OK ||
-        (rc = inum(t, i, "cp", 1, 1 << 16, 1, &out->q.layout.cp, NULL, err)) !=
-            SIM_OK ||
-        (rc = inum(t, i, "ep", 1, 1 << 16, 1, &out->q.layout.ep, NULL, err)) !=
-            SIM_OK ||
-        (rc = inum(t, i, "vp", 1, 1 << 16, 1, &out->q.layout.vp, NULL, err)) !=
-            SIM_OK ||
+        (rc = inum(t, i, "pp", 1, 1 << 16, 1, &out->q.layout.pp, &bl[1],
+                   err)) != SIM_OK ||
+        (rc = inum(t, i, "cp", 1, 1 << 16, 1, &out->q.layout.cp, &bl[3],
+                   err)) != SIM_OK ||
+        (rc = inum(t, i, "ep", 1, 1 << 16, 1, &out->q.layout.ep, &bl[4],
+                   err)) != SIM_OK ||
+        (rc = inum(t, i, "vp", 1, 1 << 16, 1, &out->q.layout.vp, &bl[2],
+                   err)) != SIM_OK ||
         (rc = inum(t, i, "num_layers_run", 1, 1 << 16, 0, &out->q.layers_run,
                    NULL, err)) != SIM_OK ||
         (rc = inum(t, i, "fsdp", 0, 1 << 24, 0, &fsdp, NULL, err)) != SIM_OK)
         return rc;
-    if (tp_blank)
+    bl[0] = tp_blank;
+    for (int f = 0; f < 6; f++)
+        if (bl[f])
+            out->blank |= 1u << f; /* f is TP_FIELD_TP .. TP_FIELD_MBS */
+    if (tp_blank) {
+        int mbs = out->q.layout.mbs;
         memset(&out->q.layout, 0, sizeof out->q.layout);
+        out->q.layout.mbs = mbs;
+    }
     out->q.layout.fsdp = fsdp > 0;
+    /* Recompute: optional column. A blank cell (or no column) is Megatron's
+     * default, none (recompute_granularity unset), as a blank pp is 1: the
+     * published tables do not state it, and charging the layout the
+     * recomputation the memory model would need charges a cost the run
+     * did not pay when it saved memory in ways the model leaves out
+     * (docs/throughput-model.md §7). `predict --csv` chooses it. */
+    {
+        const char *rcs = cell(t, i, "recompute");
+        while (*rcs == ' ')
+            rcs++;
+        if (!*rcs) {
+            out->blank |= 1u << TP_FIELD_RECOMPUTE;
+            if (!tp_blank)
+                out->q.layout.recompute = TP_RECOMPUTE_NONE;
+        } else if ((out->q.layout.recompute = tp_recompute_parse(rcs)) ==
+                   TP_RECOMPUTE_CHOOSE) {
+            return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                               "recompute: unknown mode (got '%s', expected "
+                               "none, selective, full or blank)",
+                               rcs);
+        }
+    }
     tp_release_id(cell(t, i, "release"), out->release, sizeof out->release);
     out->q.release = out->release[0] ? out->release : NULL;
     /* Measurement: tokens/s/GPU, else total / GPUs, else from step time. */
@@ -232,12 +262,12 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     {
         size_t k = 0;
         const tp_query *q = &out->q;
-        k += (size_t)snprintf(out->config, sizeof out->config,
-                              "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|",
-                              out->llm->name, out->gpu->name, prec, q->n_gpus,
-                              q->gbs, q->mbs, q->seq_len, q->layout.tp,
-                              q->layout.pp, q->layout.cp, q->layout.ep,
-                              q->layout.vp, q->layers_run, fsdp);
+        k += (size_t)snprintf(
+            out->config, sizeof out->config,
+            "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|", out->llm->name,
+            out->gpu->name, prec, q->n_gpus, q->gbs, q->layout.mbs, q->seq_len,
+            q->layout.tp, q->layout.pp, q->layout.cp, q->layout.ep,
+            q->layout.vp, q->layers_run, fsdp, q->layout.recompute);
         for (size_t c = 0; c < t->n_cols && k < sizeof out->config; c++) {
             int skip = 0;
             for (size_t j = 0; j < sizeof not_config / sizeof not_config[0];

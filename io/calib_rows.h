@@ -5,9 +5,14 @@
  * Required columns: model, gpu, num_gpus, precision, gbs, mbs, seq_len, tp,
  * pp, cp, ep, vp. Optional: release, num_layers_run, fsdp and the measured
  * tokens_per_sec_per_gpu, tokens_per_sec_total, step_time_s (the measurement
- * is the first of these present, converted to tokens/s/GPU). Blank layout
- * cells mean 1, except a blank tp, which asks the model to choose the
- * layout; a blank seq_len uses the model's default_seq_len (seq_assumed).
+ * is the first of these present, converted to tokens/s/GPU). Blank pp, cp,
+ * ep, vp and mbs cells are 1 in the query (a published row that leaves
+ * them blank did not use them; calibrate and exemplar read it so) and are
+ * flagged in calib_row.blank, so that `predict --csv` chooses them; so is
+ * the optional recompute column (none, selective, full), whose blank cell
+ * is Megatron's default, none; a blank tp asks the model to choose every
+ * layout field but mbs; a blank seq_len uses the model's default_seq_len
+ * (seq_assumed).
  */
 #ifndef IO_CALIB_ROWS_H
 #define IO_CALIB_ROWS_H

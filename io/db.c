@@ -266,6 +266,10 @@ static char *schema_sql(void)
         "  job INTEGER NOT NULL, name TEXT NOT NULL, model TEXT, precision "
         "TEXT,\n"
         "  gpu_type TEXT, gpus INTEGER NOT NULL, tokens REAL,\n"
+        "  layout_tp INTEGER, layout_pp INTEGER, layout_vp INTEGER,\n"
+        "  layout_cp INTEGER, layout_ep INTEGER, layout_mbs INTEGER,\n"
+        "  layout_recompute TEXT, layout_distributed_optimizer INTEGER,\n"
+        "  layout_chosen TEXT,\n"
         "  PRIMARY KEY(run_id, job)) STRICT;\n");
     sb_add(&b, "CREATE TABLE job_reps(\n"
                "  run_id INTEGER NOT NULL " RUN_FK ",\n"
@@ -416,10 +420,24 @@ static const char migrate_1_to_2[] =
     " p10 = p10 * 3600.0, p50 = p50 * 3600.0, p90 = p90 * 3600.0,"
     " min = min * 3600.0, max = max * 3600.0 WHERE metric = 'hours_short';\n";
 
+/* Version 2 -> 3 (issue 17): each job's parallel layout, one column per
+ * field; NULL in the runs stored before (their layout was not recorded). */
+static const char migrate_2_to_3[] =
+    "ALTER TABLE jobs ADD COLUMN layout_tp INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_pp INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_vp INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_cp INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_ep INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_mbs INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_recompute TEXT;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_distributed_optimizer INTEGER;\n"
+    "ALTER TABLE jobs ADD COLUMN layout_chosen TEXT;\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
     migrate_1_to_2,
+    migrate_2_to_3,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */
@@ -1170,7 +1188,11 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
     if ((rc = db_prep(
              d,
              "INSERT INTO jobs(run_id, job, name, model, precision, gpu_type, "
-             "gpus, tokens) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);",
+             "gpus, tokens, layout_tp, layout_pp, layout_vp, layout_cp, "
+             "layout_ep, layout_mbs, layout_recompute, "
+             "layout_distributed_optimizer, layout_chosen) VALUES(?1, ?2, ?3, "
+             "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+             "?17);",
              &st, err)) != SIM_OK)
         return rc;
     for (size_t j = 0; j < m->n_jobs && rc == SIM_OK; j++) {
@@ -1183,6 +1205,22 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
         bind_text(st, 6, jd->gpu_type);
         sqlite3_bind_int64(st, 7, jd->gpus);
         bind_real(st, 8, jd->tokens);
+        {
+            const int32_t sz[6] = {jd->tp, jd->pp, jd->vp,
+                                   jd->cp, jd->ep, jd->mbs};
+            for (int k = 0; k < 6; k++) {
+                if (sz[k] > 0)
+                    sqlite3_bind_int64(st, 9 + k, sz[k]);
+                else
+                    sqlite3_bind_null(st, 9 + k);
+            }
+        }
+        bind_text(st, 15, jd->recompute);
+        if (jd->distopt >= 0)
+            sqlite3_bind_int64(st, 16, jd->distopt);
+        else
+            sqlite3_bind_null(st, 16);
+        bind_text(st, 17, jd->chosen);
         rc = db_done(d, st, err, "storing jobs");
     }
     sqlite3_finalize(st);
@@ -1473,6 +1511,8 @@ static void free_defs(run_mem *m)
         free((char *)m->jobs[j].model);
         free((char *)m->jobs[j].precision);
         free((char *)m->jobs[j].gpu_type);
+        free((char *)m->jobs[j].recompute);
+        free((char *)m->jobs[j].chosen);
     }
     for (size_t i = 0; i < m->pub.meta.n_modules; i++)
         free((char *)m->modules[i].type);
@@ -1622,6 +1662,17 @@ static void row_job(sqlite3_stmt *st, run_mem *m, size_t i)
     m->jobs[i].gpu_type = col_str(st, 3);
     m->jobs[i].gpus = (int32_t)sqlite3_column_int64(st, 4);
     m->jobs[i].tokens = col_real(st, 5);
+    m->jobs[i].tp = (int32_t)sqlite3_column_int64(st, 6); /* NULL reads 0 */
+    m->jobs[i].pp = (int32_t)sqlite3_column_int64(st, 7);
+    m->jobs[i].vp = (int32_t)sqlite3_column_int64(st, 8);
+    m->jobs[i].cp = (int32_t)sqlite3_column_int64(st, 9);
+    m->jobs[i].ep = (int32_t)sqlite3_column_int64(st, 10);
+    m->jobs[i].mbs = (int32_t)sqlite3_column_int64(st, 11);
+    m->jobs[i].recompute = col_str(st, 12);
+    m->jobs[i].distopt = sqlite3_column_type(st, 13) == SQLITE_NULL
+                             ? -1
+                             : (int32_t)sqlite3_column_int64(st, 13);
+    m->jobs[i].chosen = col_str(st, 14);
     m->pub.meta.n_jobs = i + 1;
 }
 
@@ -1869,8 +1920,10 @@ int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
                        run_id, row_source, m, err)) != SIM_OK ||
         (rc = load_rows(
              d,
-             "SELECT name, model, precision, gpu_type, gpus, tokens FROM jobs "
-             "WHERE run_id = ?1 ORDER BY job;",
+             "SELECT name, model, precision, gpu_type, gpus, tokens, "
+             "layout_tp, layout_pp, layout_vp, layout_cp, layout_ep, "
+             "layout_mbs, layout_recompute, layout_distributed_optimizer, "
+             "layout_chosen FROM jobs WHERE run_id = ?1 ORDER BY job;",
              run_id, row_job, m, err)) != SIM_OK)
         goto fail;
     m->pub.meta.jobs = m->jobs;

@@ -42,10 +42,13 @@
  * tables, and tests/test_db.c fails when the table changes without a new
  * version (and a migration step in io/db.c). Version history: 1, the first
  * store (issue 7); 2, one vocabulary (tokens_per_sec_per_gpu, time_short_s
- * in seconds, display order). An older database is upgraded in place when
- * opened for writing (db_open); db_open_readonly refuses it with what to do.
+ * in seconds, display order); 3, each job's parallel layout in jobs
+ * (layout_tp, layout_pp, layout_vp, layout_cp, layout_ep, layout_mbs,
+ * layout_recompute, layout_distributed_optimizer, layout_chosen; issue 17). An
+ * older database is upgraded in place when opened for writing (db_open);
+ * db_open_readonly refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 #define DB_SCHEMA_FIELDS_HASH 0x1e08705c1da660b6ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
@@ -60,6 +63,14 @@ typedef struct db_job_def {
     const char *gpu_type;  /* GPU it runs on, e.g. "GB300" */
     int32_t gpus;          /* GPUs requested, >= 0 */
     double tokens;         /* training target [tokens] */
+    /* The parallel layout the job ran with (issue 17), one column each
+     * (layout_tp ...): sizes >= 1, or 0 when unknown (stored NULL, as in
+     * runs stored before schema version 3). */
+    int32_t tp, pp, vp, cp, ep, mbs;
+    const char *recompute; /* "none", "selective", "full"; NULL unknown */
+    int32_t distopt;       /* distributed optimizer 1/0; -1 unknown */
+    const char *chosen;    /* fields the tool chose, "pp,vp,mbs"; NULL
+                              unknown, "" none */
 } db_job_def;
 
 /* A count of things of one type: modules by module type, GPUs by GPU type. */

@@ -7,6 +7,7 @@
 #include "io/csv.h"
 #include "io/json.h"
 #include "models/resfield.h"
+#include "models/site.h"
 #include "sim/err.h"
 
 char *run_scenario_name(const scenario *s, char *buf, size_t n)
@@ -65,6 +66,16 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
         jv_set(j, "gpus", jv_int(s->jobs[i].gpus));
         jv_set(j, "tokens", jv_num(s->jobs[i].tokens));
         jv_set(j, "finished", jv_int((int64_t)finished(reps, n, i)));
+        if (ri->tp) {
+            tp_result tr;
+            sim_err e;
+            if (site_job_throughput(s, &s->jobs[i], ri->tp, 0.0, 0.0, &tr,
+                                    &e) == SIM_OK) {
+                jv *ly = jv_obj();
+                run_out_layout_json(ly, &tr);
+                jv_set(j, "layout", ly);
+            }
+        }
         for (size_t k = 0; k < resfield_n_job; k++)
             if (resfield_job[k].outputs & RESFIELD_RUN)
                 jv_set(m, resfield_job[k].disp_name,
@@ -171,6 +182,21 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
                 "replication(s)\n",
                 j->name, j->model->name, j->precision, j->gpus, j->gpu->name,
                 j->tokens, finished(reps, n, i), n);
+        if (ri->tp) {
+            tp_result tr;
+            sim_err e;
+            char ch[128];
+            const tp_layout *l = &tr.layout;
+            if (site_job_throughput(s, j, ri->tp, 0.0, 0.0, &tr, &e) == SIM_OK)
+                fprintf(f,
+                        "layout: tp %d pp %d vp %d cp %d ep %d mbs %d "
+                        "recompute %s distributed_optimizer %s; chosen: %s\n",
+                        l->tp, l->pp, l->vp, l->cp, l->ep, l->mbs,
+                        tp_recompute_name(l->recompute),
+                        l->distopt == TP_DISTOPT_ON ? "on" : "off",
+                        tr.chosen ? tp_chosen_list(tr.chosen, ch, sizeof ch)
+                                  : "none");
+        }
         fprintf(f, hdr, "metric", "unit", "mean", "P10", "P50", "P90", "min",
                 "max");
         for (size_t k = 0; k < resfield_n_job; k++)
@@ -187,4 +213,23 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
             table_row(f, &resfield_site[k],
                       resfield_site_summary(&resfield_site[k], reps, n, 1));
     return ferror(f) ? SIM_EIO : SIM_OK;
+}
+
+void run_out_layout_json(jv *o, const tp_result *r)
+{
+    const tp_layout *l = &r->layout;
+    jv *ch = jv_arr();
+    jv_set(o, "tp", jv_int(l->tp));
+    jv_set(o, "pp", jv_int(l->pp));
+    jv_set(o, "vp", jv_int(l->vp));
+    jv_set(o, "cp", jv_int(l->cp));
+    jv_set(o, "ep", jv_int(l->ep));
+    jv_set(o, "mbs", jv_int(l->mbs));
+    jv_set(o, "recompute", jv_str(tp_recompute_name(l->recompute)));
+    jv_set(o, "distributed_optimizer", jv_bool(l->distopt == TP_DISTOPT_ON));
+    jv_set(o, "fsdp", jv_bool(l->fsdp));
+    for (int f = 0; f < TP_NFIELDS; f++)
+        if (r->chosen & 1u << f)
+            jv_push(ch, jv_str(tp_field_name(f)));
+    jv_set(o, "chosen", ch);
 }

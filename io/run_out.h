@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "models/results.h"
+#include "io/json.h"
 #include "models/scenario.h"
+#include "models/throughput.h"
 
 /* What the run was. name: the scenario's name (its file name without
  * folder and extension). */
@@ -19,14 +21,23 @@ typedef struct run_info {
     const char *name;
     uint64_t seed;
     uint32_t replications;
+    const tp_model *tp; /* the calibration of the run: each job's layout is
+                           printed (site_job_throughput); NULL = none */
 } run_info;
+
+/* Fills the JSON object o with r's layout: "tp", "pp", "vp", "cp", "ep",
+ * "mbs", "recompute", "distributed_optimizer", "fsdp" and "chosen" (the
+ * names of the fields tp_predict chose, in that order). `predict` and `run`
+ * print this one object. */
+void run_out_layout_json(jv *o, const tp_result *r);
 
 /* The scenario's name for output: file name without folder and ".cfg",
  * into buf. Returns buf. */
 char *run_scenario_name(const scenario *s, char *buf, size_t n);
 
 /* JSON: {"scenario": ..., "seed": ..., "replications": R, "jobs": [{"name":
- * ..., "model": ..., "gpu": ..., "gpus": ..., "finished": k, "metrics":
+ * ..., "model": ..., "gpu": ..., "gpus": ..., "finished": k, "layout":
+ * {run_out_layout_json}, "metrics":
  * {"time_to_train_days": {"mean": .., "p10": .., "p50": .., "p90": ..,
  * "min": .., "max": ..}, ...}}], "site": {"utilization": {...}, ...}}.
  * Returns 0 or SIM_EIO. */

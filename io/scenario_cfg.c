@@ -7,6 +7,7 @@
  * returned. Key names are a contract: docs/scenario-reference.md. */
 #include "models/reliability.h"
 #include "models/scenario.h"
+#include "models/throughput.h"
 
 #include <limits.h>
 #include <math.h>
@@ -860,6 +861,24 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
         (rc = geti(r, e, "vp", 0, 0, &j->vp)) != SIM_OK ||
         (rc = cfg_bool(r, e, "fsdp", 0, 0, &j->fsdp)) != SIM_OK)
         return rc;
+    /* Not given: chosen by the throughput model (0), like the sizes. */
+    {
+        static const char *const modes[] = {"", "none", "selective", "full",
+                                            NULL};
+        int dopt = 0;
+        if (config_setting_get_member(e, "recompute") &&
+            (rc = cfg_choice(r, e, "recompute", 1, 0, modes + 1,
+                             &j->recompute)) != SIM_OK)
+            return rc;
+        if (config_setting_get_member(e, "recompute"))
+            j->recompute += 1; /* tp_recompute: NONE = 1 */
+        if (config_setting_get_member(e, "distributed_optimizer")) {
+            if ((rc = cfg_bool(r, e, "distributed_optimizer", 1, 0, &dopt)) !=
+                SIM_OK)
+                return rc;
+            j->distopt = dopt ? TP_DISTOPT_ON : TP_DISTOPT_OFF;
+        }
+    }
     {
         long long tp = j->tp ? j->tp : 1, pp = j->pp ? j->pp : 1,
                   cp = j->cp ? j->cp : 1, mp = tp * pp * cp, dp;
@@ -869,7 +888,7 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
                             "%d, expected a multiple of %lld)",
                             j->gpus, mp);
         dp = j->gpus / mp;
-        if ((j->tp || j->pp || j->cp) &&
+        if ((j->tp || j->pp || j->cp) && j->micro_batch &&
             j->global_batch % ((long long)j->micro_batch * dp) != 0)
             return cfg_fail(r, e, "global_batch",
                             "not divisible by "
@@ -904,7 +923,8 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
         "micro_batch", "seq_len",    "tp",        "pp",
         "cp",          "ep",         "vp",        "fsdp",
         "checkpoint",  "hot_spares", "priority",  "submit_date",
-        "submit_h",    "release",    NULL};
+        "submit_h",    "release",    "recompute", "distributed_optimizer",
+        NULL};
     config_setting_t *l;
     char names[2048];
     int rc, n;
@@ -1001,7 +1021,7 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = geti(r, e, "hot_spares", 0, 0, &j->hot_spares)) != SIM_OK ||
             (rc = geti(r, e, "global_batch", 1, 0, &j->global_batch)) !=
                 SIM_OK ||
-            (rc = geti(r, e, "micro_batch", 0, 1, &j->micro_batch)) != SIM_OK ||
+            (rc = geti(r, e, "micro_batch", 0, 0, &j->micro_batch)) != SIM_OK ||
             (rc = geti(r, e, "seq_len", 0, j->model->default_seq_len,
                        &j->seq_len)) != SIM_OK ||
             (rc = geti(r, e, "priority", 0, 0, &j->priority)) != SIM_OK ||
@@ -1010,7 +1030,7 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,
                             &j->submit_t_s)) != SIM_OK)
             return rc;
-        if (j->global_batch % j->micro_batch != 0)
+        if (j->micro_batch && j->global_batch % j->micro_batch != 0)
             return cfg_fail(r, e, "global_batch",
                             "not a multiple of "
                             "micro_batch (got %d, expected a multiple of %d)",

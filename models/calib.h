@@ -33,6 +33,9 @@ typedef struct calib_row {
     char release[40]; /* tp_release_id of the row's release, "" none */
     tp_query q;       /* the query (q.release points into release) */
     int seq_assumed;  /* 1: seq_len blank, default_seq_len used */
+    unsigned blank;   /* bit TP_FIELD_k: that layout cell was blank (the
+                         query holds 1 there, as published rows mean;
+                         `predict --csv` chooses it instead) */
     double meas_tps;  /* measured tokens/s/GPU; 0 = none */
     char config[512]; /* configuration key (LOCO groups) */
 } calib_row;

@@ -112,11 +112,11 @@ static int same_config(const calib_row *a, const calib_row *b)
     return strcasecmp(a->llm->name, b->llm->name) == 0 &&
            strcasecmp(a->gpu->name, b->gpu->name) == 0 &&
            a->prec.recipe == b->prec.recipe && p->n_gpus == q->n_gpus &&
-           p->gbs == q->gbs && p->mbs == q->mbs && p->seq_len == q->seq_len &&
-           p->layout.tp == q->layout.tp && p->layout.pp == q->layout.pp &&
-           p->layout.cp == q->layout.cp && p->layout.ep == q->layout.ep &&
-           p->layout.vp == q->layout.vp && p->layout.fsdp == q->layout.fsdp &&
-           p->layers_run == q->layers_run;
+           p->gbs == q->gbs && p->layout.mbs == q->layout.mbs &&
+           p->seq_len == q->seq_len && p->layout.tp == q->layout.tp &&
+           p->layout.pp == q->layout.pp && p->layout.cp == q->layout.cp &&
+           p->layout.ep == q->layout.ep && p->layout.vp == q->layout.vp &&
+           p->layout.fsdp == q->layout.fsdp && p->layers_run == q->layers_run;
 }
 
 long exemplar_match(const calib_row *row, const calib_row *refs, size_t n_refs)
@@ -236,7 +236,6 @@ int exemplar_compare(const tp_model *m, const calib_row *row,
         /* Fix what the model chose, so that slowdowns keep the layout. */
         q.layout = r.layout;
         q.gbs = r.gbs;
-        q.mbs = r.mbs;
         q.seq_len = r.seq_len;
         q.compute_slowdown = q.comm_slowdown = 0;
         out->step_model_s = r.step_time_s;

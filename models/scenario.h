@@ -180,10 +180,12 @@ typedef struct scen_job {
     double tokens;            /* tokens to train (steps * gbs * seq) */
     int64_t steps;            /* optimizer steps, >= 1 */
     int global_batch;         /* sequences per step */
-    int micro_batch;          /* sequences per micro-batch */
+    int micro_batch;          /* sequences per micro-batch; 0 = not given */
     int seq_len;              /* tokens per sequence */
     int tp, pp, cp, ep, vp;   /* parallel layout; 0 = not given */
     int fsdp;                 /* 1 = FSDP instead of TP/PP */
+    int recompute;            /* tp_recompute; 0 = not given */
+    int distopt;              /* tp_distopt; 0 = not given */
     ckpt_policy ckpt;
     double ckpt_interval_s;       /* CKPT_FIXED interval [s]; 0 otherwise */
     double ckpt_write_s;          /* blocking time of one checkpoint [s] */

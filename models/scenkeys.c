@@ -255,30 +255,46 @@ const scen_key scen_keys[] = {
      "optimizer steps"},
     {"jobs.[].global_batch", SK_INT, "sequences", 1, 100000000, 1, NAN,
      "required", "multiple of micro_batch", "`1536`", ""},
-    {"jobs.[].micro_batch", SK_INT, "sequences", 1, 100000, 0, 1, "1", "",
-     "`1`", ""},
+    {"jobs.[].micro_batch", SK_INT, "sequences", 1, 100000, 0, NAN,
+     "not given (the throughput model chooses)", "", "`1`", ""},
     {"jobs.[].seq_len", SK_INT, "tokens", 1, 100000000, 0, NAN,
      "the model's default_seq_len", "", "`8192`", ""},
     {"jobs.[].tp", SK_INT, "", 1, 1024, 0, NAN,
-     "not given (0: the throughput model chooses)", "", "`tp = 4; pp = 8;`",
+     "not given (each one left out is chosen: the fastest layout that fits, "
+     "docs/throughput-model.md 7; never 1 by default)",
+     "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
      "divides the experts and dp x cp; vp needs pp >= 2"},
     {"jobs.[].pp", SK_INT, "", 1, 1024, 0, NAN,
-     "not given (0: the throughput model chooses)", "", "`tp = 4; pp = 8;`",
+     "not given (each one left out is chosen: the fastest layout that fits, "
+     "docs/throughput-model.md 7; never 1 by default)",
+     "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
      "divides the experts and dp x cp; vp needs pp >= 2"},
     {"jobs.[].cp", SK_INT, "", 1, 1024, 0, NAN,
-     "not given (0: the throughput model chooses)", "", "`tp = 4; pp = 8;`",
+     "not given (each one left out is chosen: the fastest layout that fits, "
+     "docs/throughput-model.md 7; never 1 by default)",
+     "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
      "divides the experts and dp x cp; vp needs pp >= 2"},
     {"jobs.[].vp", SK_INT, "", 1, 1024, 0, NAN,
-     "not given (0: the throughput model chooses)", "", "`tp = 4; pp = 8;`",
+     "not given (each one left out is chosen: the fastest layout that fits, "
+     "docs/throughput-model.md 7; never 1 by default)",
+     "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
      "divides the experts and dp x cp; vp needs pp >= 2"},
     {"jobs.[].ep", SK_INT, "", 1, 4096, 0, NAN,
-     "not given (0: the throughput model chooses)", "", "`tp = 4; pp = 8;`",
+     "not given (each one left out is chosen: the fastest layout that fits, "
+     "docs/throughput-model.md 7; never 1 by default)",
+     "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
      "divides the experts and dp x cp; vp needs pp >= 2"},
+    {"jobs.[].recompute", SK_CHOICE, "", NAN, NAN, 0, NAN, "not given (chosen)",
+     "`none`, `selective`, `full`", "`\"selective\"`",
+     "activation recomputation"},
+    {"jobs.[].distributed_optimizer", SK_BOOL, "", NAN, NAN, 0, NAN,
+     "not given (chosen)", "", "`true`",
+     "optimizer state sharded over data parallelism"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].hot_spares", SK_INT, "GPUs", 0, 100000000, 0, 0, "0", "", "`16`",
      "held back to replace failed GPUs"},

@@ -215,13 +215,16 @@ int site_job_throughput(const scenario *s, const scen_job *j,
                            j->name, j->precision, precision_valid_labels());
     q.n_gpus = j->gpus;
     q.gbs = j->global_batch;
-    q.mbs = j->micro_batch;
     q.seq_len = j->seq_len;
+    /* Every layout key not given (0) is chosen by tp_predict. */
     q.layout.tp = j->tp;
-    q.layout.pp = j->tp ? (j->pp ? j->pp : 1) : 0;
-    q.layout.cp = j->tp ? (j->cp ? j->cp : 1) : 0;
-    q.layout.ep = j->tp ? (j->ep ? j->ep : 1) : 0;
-    q.layout.vp = j->tp ? (j->vp ? j->vp : 1) : 0;
+    q.layout.pp = j->pp;
+    q.layout.cp = j->cp;
+    q.layout.ep = j->ep;
+    q.layout.vp = j->vp;
+    q.layout.mbs = j->micro_batch;
+    q.layout.recompute = j->recompute;
+    q.layout.distopt = j->distopt;
     q.layout.fsdp = j->fsdp;
     {
         /* Scenario releases are written as in the data ("NeMo 26.04");
@@ -242,9 +245,18 @@ int site_job_throughput(const scenario *s, const scen_job *j,
                                j->name, j->release, valid);
         }
     }
-    q.dp_link_bps = dp_link_bps;
-    q.dp_link_latency_s = dp_latency_s;
+    /* The layout is the job's, chosen once at its reference placement (one
+     * module, the GPUs' own NICs), as a launch script fixes it; a placement
+     * across modules changes only the bandwidth the DP group crosses. */
     rc = tp_predict(tp, &q, out);
+    if (rc == SIM_OK && (dp_link_bps > 0 || dp_latency_s > 0)) {
+        unsigned chosen = out->chosen;
+        q.layout = out->layout;
+        q.dp_link_bps = dp_link_bps;
+        q.dp_link_latency_s = dp_latency_s;
+        rc = tp_predict(tp, &q, out);
+        out->chosen = chosen;
+    }
     if (rc != SIM_OK)
         return sim_err_set(
             err, rc, NULL, 0,

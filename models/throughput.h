@@ -17,9 +17,11 @@
  *
  * Invariants (tested): the breakdown sums to step_time_s; halving the
  * bandwidth a DP group crosses raises t_dp_s and the step time, a layout
- * inside one NVLink domain is unaffected. tp_predict is pure, thread-safe,
- * never allocates; a given layout costs O(layers kinds) (~1 us), a chosen
- * layout (layout.tp == 0) searches up to ~2000 layouts.
+ * inside one NVLink domain is unaffected; the bubble is (pp-1)/(vp m) of the
+ * ideal step (Narayanan et al. 2021). tp_predict is pure, thread-safe,
+ * never allocates; a given layout costs O(layers kinds) (~1 us); choosing
+ * searches the space of docs/throughput-model.md §7 with pruning that
+ * cannot lose the optimum (measured by `bench predict`).
  */
 #ifndef MODELS_THROUGHPUT_H
 #define MODELS_THROUGHPUT_H
@@ -29,16 +31,68 @@
 #include "models/precision.h"
 #include "sim/err.h"
 
-/* Parallel layout. tp == 0 means "choose one" (tp_predict picks the fastest
- * layout that fits in HBM and reports it). Expert tensor parallelism is 1. */
+/* Parallel layout. Every field 0 means "choose it": tp_predict searches the
+ * fields left 0 (docs/throughput-model.md §7) and keeps the fastest layout
+ * that fits in HBM, the given fields fixed; tp_result.chosen names what it
+ * chose. Nothing is silently 1. Expert tensor parallelism is 1. */
 typedef struct tp_layout {
-    int tp;   /* tensor parallel size, >= 1 (0 = choose) */
-    int pp;   /* pipeline stages, >= 1 */
-    int cp;   /* context parallel size, >= 1 */
-    int ep;   /* expert parallel size, >= 1 (1 for dense models) */
-    int vp;   /* virtual stages per GPU (interleaving), >= 1 */
-    int fsdp; /* 1 when parameters are sharded (FSDP), else 0 */
+    int tp;        /* tensor parallel size, >= 1 (0 = choose) */
+    int pp;        /* pipeline stages, >= 1 (0 = choose) */
+    int cp;        /* context parallel size, >= 1 (0 = choose) */
+    int ep;        /* expert parallel size, >= 1 (1 for dense models; 0 =
+                      choose) */
+    int vp;        /* virtual stages per GPU (interleaving), >= 1 (0 =
+                      choose) */
+    int fsdp;      /* 1 when parameters are sharded (FSDP), else 0 (never
+                      chosen) */
+    int mbs;       /* micro-batch [sequences], >= 1 (0 = choose) */
+    int recompute; /* activation recomputation, tp_recompute (0 = choose) */
+    int distopt;   /* distributed optimizer, tp_distopt (0 = choose) */
 } tp_layout;
+
+/* Activation recomputation (Korthikanti et al. 2022). */
+typedef enum tp_recompute {
+    TP_RECOMPUTE_CHOOSE = 0,
+    TP_RECOMPUTE_NONE = 1,      /* every activation kept */
+    TP_RECOMPUTE_SELECTIVE = 2, /* Megatron's layernorm, moe_act and
+                                   mla_up_proj modules recomputed */
+    TP_RECOMPUTE_FULL = 3       /* only each layer's input kept */
+} tp_recompute;
+
+/* Megatron's distributed optimizer (optimizer state sharded over DP). */
+typedef enum tp_distopt {
+    TP_DISTOPT_CHOOSE = 0,
+    TP_DISTOPT_OFF = 1,
+    TP_DISTOPT_ON = 2
+} tp_distopt;
+
+/* The layout fields in output order; bit k of tp_result.chosen is field k.
+ * Names are the output keys: "tp", "pp", "vp", "cp", "ep", "mbs",
+ * "recompute", "distributed_optimizer". */
+enum {
+    TP_FIELD_TP = 0,
+    TP_FIELD_PP,
+    TP_FIELD_VP,
+    TP_FIELD_CP,
+    TP_FIELD_EP,
+    TP_FIELD_MBS,
+    TP_FIELD_RECOMPUTE,
+    TP_FIELD_DISTOPT,
+    TP_NFIELDS
+};
+
+/* Name of layout field k (above), NULL out of range. */
+const char *tp_field_name(int k);
+
+/* Name of a recompute mode ("none", "selective", "full"; "" for CHOOSE or
+ * out of range), and the mode of a name (TP_RECOMPUTE_CHOOSE when
+ * unknown). */
+const char *tp_recompute_name(int mode);
+int tp_recompute_parse(const char *name);
+
+/* Writes the names of the fields set in mask as "pp,vp,mbs" into buf
+ * (empty when none). Returns buf. */
+char *tp_chosen_list(unsigned mask, char *buf, size_t n);
 
 typedef struct tp_query {
     const gpu_spec *gpu;      /* required */
@@ -47,9 +101,8 @@ typedef struct tp_query {
     int n_gpus;               /* GPUs in the job, >= 1 */
     int gbs;                  /* global batch [sequences]; 0 = 4 Mi tokens
                                  rounded to a power of two (assumption) */
-    int mbs;                  /* micro-batch [sequences]; 0 = 1 */
     int seq_len;              /* [tokens]; 0 = llm->default_seq_len */
-    tp_layout layout;         /* layout.tp == 0: choose */
+    tp_layout layout;         /* fields 0: choose them */
     int layers_run;           /* proxy runs: layers actually run; 0 = all */
     const char *release;      /* software release (tp_model releases); NULL =
                                  the model's default (newest) */
@@ -85,15 +138,25 @@ typedef struct tp_result {
     double t_bubble_s;    /* pipeline fill and drain */
     double t_optimizer_s; /* optimizer step (HBM-bound) */
     double t_dp_raw_s;    /* DP reduction before overlap [s] */
-    int dp_crosses_scaleout;  /* 1 if the DP group leaves one NVLink domain */
-    tp_layout layout;         /* the layout used */
-    int layout_chosen;        /* 1 if tp_predict chose the layout */
-    int gbs, mbs, seq_len;    /* the values used (defaults resolved) */
-    int microbatches;         /* per step per pipeline */
-    double mem_bytes_per_gpu; /* estimated HBM footprint [B] */
-    double flops_per_token;   /* training FLOPs per token (flops.h) */
-    int extrapolated;         /* 1: GPU not calibrated or announced-only */
-    char why[160];            /* reason when tp_predict fails, else "" */
+    int dp_crosses_scaleout; /* 1 if the DP group leaves one NVLink domain */
+    tp_layout layout;        /* the layout used, every field resolved */
+    unsigned chosen;         /* bit TP_FIELD_k set: field k was chosen */
+    int gbs, seq_len;        /* the values used (defaults resolved) */
+    int microbatches;        /* per step per pipeline */
+    int layers_first, layers_last; /* transformer layers on the first and
+                                      last pipeline stage (uneven split) */
+    int layers_min;                /* ... on the emptiest stage but the last;
+                                      a chosen vp never exceeds it */
+    double mem_bytes_per_gpu;      /* estimated HBM footprint of the fullest
+                                      stage [B] (docs/throughput-model.md §7) */
+    double mem_states_bytes;       /* of which weights, gradients, optimizer */
+    double mem_act_bytes;          /* of which activations in flight */
+    double mem_usable_bytes;       /* HBM less the reserve [B] */
+    int fits;               /* 1 if mem_bytes_per_gpu <= mem_usable_bytes;
+                               0 only for a fully given layout */
+    double flops_per_token; /* training FLOPs per token (flops.h) */
+    int extrapolated;       /* 1: GPU not calibrated or announced-only */
+    char why[160];          /* reason when tp_predict fails, else "" */
 } tp_result;
 
 /* Parameters. Indices of tp_model.p; see docs/throughput-model.md §3. */
@@ -172,9 +235,13 @@ int tp_model_gpu(const tp_model *m, const char *name);
  * buf. */
 char *tp_release_id(const char *label, char *buf, size_t n);
 
-/* Predicts one step into *out (OUT). Returns SIM_OK, or SIM_EINVAL (missing
- * gpu/llm, a GPU without a peak for the format, a layout that does not
- * divide n_gpus or the batch, no layout fits in HBM) or SIM_ENOTFOUND
+/* Predicts one step into *out (OUT). Layout fields left 0 are chosen: the
+ * fastest layout that fits in HBM, ties to the first in search order (so the
+ * choice is reproducible); when tp, pp, cp, ep, vp and mbs are all given and
+ * no recompute/optimizer setting fits, the least-memory one is predicted with
+ * out->fits = 0 (the caller said what ran). Returns SIM_OK, or SIM_EINVAL
+ * (missing gpu/llm, a GPU without a peak for the format, a layout that does
+ * not divide n_gpus or the batch, no layout fits in HBM) or SIM_ENOTFOUND
  * (unknown release), with the reason in out->why. Pure; never allocates;
  * thread-safe. */
 int tp_predict(const tp_model *m, const tp_query *q, tp_result *out);

@@ -153,6 +153,16 @@ static void test_db_round_trip_keeps_every_field(void **state)
         assert_string_equal(r->meta.jobs[j].precision, fx_jobs[j].precision);
         assert_string_equal(r->meta.jobs[j].gpu_type, fx_jobs[j].gpu_type);
         assert_int_equal(r->meta.jobs[j].gpus, fx_jobs[j].gpus);
+        /* the layout, one column per field (schema version 3) */
+        assert_int_equal(r->meta.jobs[j].tp, fx_jobs[j].tp);
+        assert_int_equal(r->meta.jobs[j].pp, fx_jobs[j].pp);
+        assert_int_equal(r->meta.jobs[j].vp, fx_jobs[j].vp);
+        assert_int_equal(r->meta.jobs[j].cp, fx_jobs[j].cp);
+        assert_int_equal(r->meta.jobs[j].ep, fx_jobs[j].ep);
+        assert_int_equal(r->meta.jobs[j].mbs, fx_jobs[j].mbs);
+        assert_string_equal(r->meta.jobs[j].recompute, fx_jobs[j].recompute);
+        assert_int_equal(r->meta.jobs[j].distopt, fx_jobs[j].distopt);
+        assert_string_equal(r->meta.jobs[j].chosen, fx_jobs[j].chosen);
     }
     assert_string_equal(r->meta.sweep_key, "sweep-a");
     assert_string_equal(r->meta.case_key, "modules=1");
@@ -560,6 +570,13 @@ static void test_db_older_schema_is_upgraded_in_place_or_refused(void **state)
         assert_true(r->site_summary[f].max >= hours * 3600.0 * (1 - 1e-12));
     }
     assert_true(r->reps[0].n_steps > 0);
+    /* Version 2 -> 3 added the layout columns: unknown (NULL) for the
+     * runs stored before. */
+    assert_int_equal(r->meta.jobs[0].tp, 0);
+    assert_int_equal(r->meta.jobs[0].mbs, 0);
+    assert_null(r->meta.jobs[0].recompute);
+    assert_int_equal(r->meta.jobs[0].distopt, -1);
+    assert_null(r->meta.jobs[0].chosen);
     db_run_free(r);
     assert_int_equal(db_integrity_check(d, &e), SIM_OK);
     db_close(d);

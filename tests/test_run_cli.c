@@ -46,27 +46,18 @@ static void test_run_cli_same_seed_same_bytes(void **state)
  * max for each job metric, and no absolute path. */
 static void test_run_cli_json_contract(void **state)
 {
-    const char *keys[] = {"\"scenario\": \"nevada-solar\"",
-                          "\"seed\": 42",
-                          "\"replications\": 2",
-                          "\"jobs\": [",
-                          "\"metrics\": {",
-                          "\"time_to_train_days\": {",
-                          "\"gpu_hours\": {",
-                          "\"it_energy_mwh\": {",
-                          "\"facility_energy_mwh\": {",
-                          "\"renewable_fraction\": {",
-                          "\"co2_t\": {",
-                          "\"cost_usd\": {",
-                          "\"interruptions\": {",
-                          "\"goodput\": {",
-                          "\"site\": {",
-                          "\"p10\":",
-                          "\"p50\":",
-                          "\"p90\":",
-                          "\"min\":",
-                          "\"max\":",
-                          "\"mean\":"};
+    const char *keys[] = {
+        "\"scenario\": \"nevada-solar\"", "\"seed\": 42", "\"replications\": 2",
+        "\"jobs\": [", "\"metrics\": {", "\"time_to_train_days\": {",
+        "\"gpu_hours\": {", "\"it_energy_mwh\": {",
+        "\"facility_energy_mwh\": {", "\"renewable_fraction\": {",
+        "\"co2_t\": {", "\"cost_usd\": {", "\"interruptions\": {",
+        "\"goodput\": {", "\"site\": {",
+        "\"p10\":", "\"p50\":", "\"p90\":", "\"min\":", "\"max\":", "\"mean\":",
+        /* issue 17: the layout each job ran with */
+        "\"layout\": {", "\"recompute\": \"", "\"distributed_optimizer\": true",
+        "\"chosen\": [\n          \"vp\",\n          "
+        "\"cp\","};
     (void)state;
     assert_int_equal(fs_run("run scenarios/nevada-solar.cfg --no-db "
                             "--replications 2 --format json",

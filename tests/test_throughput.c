@@ -93,17 +93,18 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
     tp_model m;
     gpu_spec g = h100(), gb = gb200();
     llm_arch a = llama70(), q3 = qwen30();
-    tp_layout lys[] = {
-        {4, 4, 2, 1, 5, 0}, {8, 1, 1, 1, 1, 0}, {2, 8, 1, 1, 4, 1}};
+    tp_layout lys[] = {{4, 4, 2, 1, 5, 0, 1, 0, 0},
+                       {8, 1, 1, 1, 1, 0, 1, 0, 0},
+                       {2, 8, 1, 1, 4, 1, 1, 0, 0}};
     tp_result r;
     (void)state;
     tp_model_init(&m);
     for (size_t i = 0; i < 3; i++) {
-        tp_query q = {&g,   &a,     {PREC_FP8_TENSOR, NUM_FP8},
-                      256,  512,    1,
-                      8192, lys[i], 0,
-                      NULL, 0,      0,
-                      0,    0};
+        tp_query q = {&g,     &a,  {PREC_FP8_TENSOR, NUM_FP8},
+                      256,    512, 8192,
+                      lys[i], 0,   NULL,
+                      0,      0,   0,
+                      0};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.step_time_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
@@ -114,9 +115,8 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
                       {PREC_FP8_BLOCK, NUM_FP8},
                       128,
                       1024,
-                      2,
                       4096,
-                      {1, 2, 1, 16, 1, 0},
+                      {1, 2, 1, 16, 1, 0, 2, 0, 0},
                       0,
                       NULL,
                       0,
@@ -142,9 +142,8 @@ static void test_throughput_halving_scaleout_slows_dp_crossing_it(void **state)
                   {PREC_BF16, NUM_BF16},
                   64,
                   16,
-                  1,
                   8192,
-                  {8, 1, 1, 1, 1, 0},
+                  {8, 1, 1, 1, 1, 0, 1, 0, 0},
                   0,
                   NULL,
                   0,
@@ -176,9 +175,8 @@ test_throughput_layout_inside_nvlink_domain_ignores_scaleout(void **state)
                   {PREC_BF16, NUM_BF16},
                   64,
                   64,
-                  1,
                   8192,
-                  {4, 2, 1, 1, 1, 0},
+                  {4, 2, 1, 1, 1, 0, 1, 0, 0},
                   0,
                   NULL,
                   400e9,
@@ -208,8 +206,7 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
                   512,
                   0,
                   0,
-                  0,
-                  {0, 0, 0, 0, 0, 0},
+                  {0, 0, 0, 0, 0, 0, 0, 0, 0},
                   0,
                   NULL,
                   0,
@@ -219,7 +216,7 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
-    assert_int_equal(r.layout_chosen, 1);
+    assert_int_equal(r.chosen, (1u << TP_NFIELDS) - 1 - (1u << TP_FIELD_EP));
     assert_true(r.layout.tp >= 1 && r.layout.tp <= 8);
     assert_int_equal(512 % (r.layout.tp * r.layout.pp * r.layout.cp), 0);
     assert_true(r.mem_bytes_per_gpu <= 0.9 * g.hbm_bytes);
@@ -242,9 +239,8 @@ test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval(
                   {PREC_FP8_TENSOR, NUM_FP8},
                   64,
                   128,
-                  1,
                   8192,
-                  {4, 2, 1, 1, 1, 0},
+                  {4, 2, 1, 1, 1, 0, 1, 0, 0},
                   0,
                   NULL,
                   0,
@@ -279,9 +275,8 @@ static void test_throughput_rejects_bad_queries(void **state)
                   {PREC_NVFP4, NUM_FP4},
                   64,
                   128,
-                  1,
                   8192,
-                  {4, 2, 1, 1, 1, 0},
+                  {4, 2, 1, 1, 1, 0, 1, 0, 0},
                   0,
                   NULL,
                   0,

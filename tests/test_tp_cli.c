@@ -94,7 +94,8 @@ static void test_predict_single_table_and_json(void **state)
                "--gpus 1024",
                out, sizeof out, err, sizeof err),
         0);
-    assert_non_null(strstr(out, "(chosen: fastest that fits in HBM)"));
+    assert_non_null(strstr(out, "\nchosen      tp,pp,vp,cp,mbs,recompute,"
+                                "distributed_optimizer\n"));
     assert_non_null(strstr(out, "tokens/s/GPU"));
     assert_non_null(strstr(out, "breakdown"));
     assert_int_equal(
@@ -103,7 +104,13 @@ static void test_predict_single_table_and_json(void **state)
             "--gpus 1024 --tp 8 --pp 8 --cp 2 --vp 8 --gbs 1536 --format json",
             out, sizeof out, err, sizeof err),
         0);
-    assert_non_null(strstr(out, "\"chosen\": false"));
+    /* Given fields are not chosen; the blank ones are, and named. */
+    assert_non_null(strstr(out, "\"tp\": 8,"));
+    assert_non_null(strstr(out, "\"vp\": 8,"));
+    assert_non_null(strstr(out, "\"recompute\": \""));
+    assert_non_null(strstr(out, "\"chosen\": [\n"));
+    assert_non_null(strstr(out, "\"mbs\",\n"));
+    assert_null(strstr(out, "\"tp\",\n"));
     assert_non_null(strstr(out, "\"step_time_s\""));
     assert_int_equal(
         fs_run("predict --gpu H100 --model 'Llama 3.1 406B' --precision FP8 "
@@ -134,9 +141,9 @@ static void test_predict_csv_every_row_gives_a_row(void **state)
     assert_null(strstr(out, ",a,,"));
     assert_null(strstr(out, ",b,,"));
     /* Bad rows: blank predictions, FILE:LINE reasons. */
-    assert_non_null(strstr(out, ",c,,,,,\n"));
-    assert_non_null(strstr(out, ",d,,,,,\n"));
-    assert_non_null(strstr(out, ",e,,,,,\n"));
+    assert_non_null(strstr(out, ",c,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(out, ",d,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(out, ",e,,,,,,,,,,,,,,\n"));
     assert_non_null(
         strstr(err, "tests/data/predict_rows.csv:4: model: unknown model"));
     assert_non_null(

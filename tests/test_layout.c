@@ -1,0 +1,504 @@
+/* tests/test_layout.c: the memory model, pipeline schedule and layout
+ * chooser of models/throughput.h (issue 17; docs/throughput-model.md §7):
+ * published formulas on hand-built models, and the published layouts of
+ * data/calibration/megatron_throughput.csv (they ran, so they must fit, and
+ * the chooser must never pick a slower one). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/tp_common.h"
+#include "io/calib_file.h"
+#include "models/throughput_int.h"
+#include "tests/testutil.h"
+
+#define REF_CSV "data/calibration/megatron_throughput.csv"
+
+/* GPT-3-like layer of Korthikanti et al. 2022: MHA, F = 4h, GeLU. */
+static llm_arch gpt(void)
+{
+    llm_arch a;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "GPT test");
+    a.cls = LLM_DENSE;
+    a.num_layers = 96;
+    a.hidden_size = 12288;
+    a.ffn_hidden_size = 4 * 12288;
+    a.num_attention_heads = 96;
+    a.vocab_size = 51200;
+    a.default_seq_len = 2048;
+    return a;
+}
+
+static gpu_spec h100(void)
+{
+    gpu_spec g;
+    memset(&g, 0, sizeof g);
+    strcpy(g.name, "H100");
+    g.peak_flops[NUM_BF16] = 989e12;
+    g.peak_flops[NUM_FP8] = 1979e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.nvlink_Bps = 450e9;
+    g.nvlink_domain = 8;
+    g.scaleout_bps = 400e9;
+    return g;
+}
+
+static void test_layout_activations_follow_korthikanti_table_2(void **state)
+{
+    llm_arch a = gpt();
+    llm_layers nl;
+    double h = a.hidden_size, as = 96.0 * 2048;
+    unsigned k = TP_ACT_DROPOUT | TP_ACT_UNFUSED_ATTN;
+    (void)state;
+    flops_layers(&a, 0, &nl);
+    for (int t = 1; t <= 8; t *= 2) {
+        /* Unfused attention, TP + SP, no recomputation: sbh(34 + 5as/h)/t
+         * per layer. */
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE,
+                                            2048, 2, k),
+                     h * (34 + 5 * as / h) / t, 1e-12);
+        /* TP only: sbh(10 + 24/t + 5as/(ht)). */
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 0, TP_RECOMPUTE_NONE,
+                                            2048, 2, k),
+                     h * (10 + 24.0 / t + 5 * as / (h * t)), 1e-12);
+        /* Fused (flash) attention never stores the scores: 34 sbh / t
+         * without recomputation, Korthikanti's selective figure. */
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE,
+                                            2048, 2, TP_ACT_DROPOUT),
+                     34 * h / t, 1e-12);
+        /* Selective (Megatron's layernorm, moe_act, mla_up_proj modules)
+         * saves nothing more on an MHA + dense MLP layer: both norms are
+         * fused into their first GEMM, which keeps its input. */
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1,
+                                            TP_RECOMPUTE_SELECTIVE, 2048, 2, k),
+                     34 * h / t, 1e-12);
+        /* Full recomputation keeps the layer input: 2 sbh / t. */
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_FULL,
+                                            2048, 2, k),
+                     2 * h / t, 1e-12);
+    }
+}
+
+/* Selective recomputation on an MoE layer drops the separate pre-MLP
+ * norm's output (h elements per token, "layernorm") and each routed copy's
+ * activation output (Fm elements, "moe_act"); on an MLA layer it also drops
+ * the up-projected Q, K, V ("mla_up_proj") and the input norm's output. */
+static void test_layout_selective_drops_megatron_modules(void **state)
+{
+    llm_arch a = gpt();
+    llm_layers nl;
+    double h, k = 8, Fm = 2048, gi = 1, nh, hd, dqk, none, sel;
+    (void)state;
+    a.cls = LLM_MOE;
+    a.num_layers = 1;
+    a.hidden_size = 7168;
+    a.num_attention_heads = 128;
+    a.num_experts = 256;
+    a.experts_per_token = (int)k;
+    a.moe_ffn_hidden_size = (int)Fm;
+    a.gated_linear_unit = 1;
+    flops_layers(&a, 0, &nl);
+    h = a.hidden_size;
+    nh = a.num_attention_heads;
+    hd = flops_head_dim(&a);
+    none =
+        tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 4096, gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 4096,
+                                 gi, 0);
+    assert_true(nl.moe > 0);
+    assert_close((none - sel) * nl.total, nl.moe * (gi * h + k * gi * Fm),
+                 1e-12);
+    a.kv_lora_rank = 512;
+    a.q_lora_rank = 1536;
+    flops_layers(&a, 0, &nl);
+    hd = flops_head_dim(&a);
+    dqk = hd + FLOPS_MLA_ROPE_DIM;
+    none =
+        tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 4096, gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 4096,
+                                 gi, 0);
+    assert_close((none - sel) * nl.total,
+                 nl.moe * (gi * h + k * gi * Fm) +
+                     nl.attn * (gi * h + 2 * (2 * nh * dqk + nh * hd)),
+                 1e-12);
+}
+
+static void test_layout_inflight_microbatches_follow_megatron(void **state)
+{
+    (void)state;
+    /* 1F1B: rank r holds min(pp - r, m): the first pp, the last one. */
+    assert_close(tp_inflight(8, 1, 64, 0), 8, 1e-15);
+    assert_close(tp_inflight(8, 1, 5, 0), 5, 1e-15);
+    assert_close(tp_inflight(8, 1, 64, 1), 7, 1e-15);
+    assert_close(tp_inflight(8, 1, 64, 7), 1, 1e-15);
+    assert_close(tp_inflight(1, 1, 64, 0), 1, 1e-15);
+    /* Interleaved: pp (1 + (pp-1)/(pp vp)) (Megatron-LM
+     * theoretical_memory_usage.py) on the first stage. */
+    for (int pp = 2; pp <= 16; pp *= 2)
+        for (int vp = 2; vp <= 8; vp *= 2) {
+            assert_close(tp_inflight(pp, vp, 1000, 0),
+                         pp * (1 + (pp - 1.0) / (pp * vp)), 1e-12);
+            /* rank r warms up (pp - r - 1) 2 + (vp-1) pp + 1 chunks of
+             * 1/vp stage (Megatron's schedules.py) */
+            for (int r = 1; r < pp; r++)
+                assert_close(tp_inflight(pp, vp, 1000, r),
+                             ((pp - r - 1) * 2.0 + (vp - 1.0) * pp + 1) / vp,
+                             1e-12);
+        }
+}
+
+static void test_layout_bubble_is_narayanan_interleaved_fraction(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = gpt();
+    (void)state;
+    tp_model_init(&m);
+    a.num_layers = 96;
+    for (int pp = 2; pp <= 8; pp *= 2)
+        for (int vp = 1; vp <= 4; vp++) {
+            tp_query q;
+            tp_result r;
+            double per;
+            memset(&q, 0, sizeof q);
+            q.gpu = &g;
+            q.llm = &a;
+            q.prec = (precision){PREC_BF16, NUM_BF16};
+            q.n_gpus = 8 * pp * 4;
+            q.gbs = 4 * 48;
+            q.seq_len = 2048;
+            q.layout = (tp_layout){
+                8, pp, 1, 1, vp, 0, 1, TP_RECOMPUTE_FULL, TP_DISTOPT_ON};
+            assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+            assert_int_equal(r.chosen, 0);
+            /* Megatron (Narayanan et al. 2021 §2.2): bubble time fraction
+             * of the ideal m micro-batches = (pp - 1) / (vp m). */
+            per = r.t_compute_s + r.t_tp_s + r.t_cp_s + r.t_ep_s + r.t_pp_s;
+            assert_close(r.t_bubble_s / per, (pp - 1.0) / (vp * r.microbatches),
+                         1e-12);
+        }
+}
+
+/* Brute force: the best bottleneck over every split of L layers into pp
+ * stages (the last also running out layers). */
+static double brute_split(int L, int pp, double out, int stage, int left,
+                          double worst)
+{
+    double best = 1e300;
+    if (stage == pp - 1) {
+        double t = left + out;
+        return t > worst ? t : worst;
+    }
+    for (int n = 0; n <= left; n++) {
+        double w = n > worst ? n : worst, t;
+        if (w >= best)
+            break;
+        t = brute_split(L, pp, out, stage + 1, left - n, w);
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static void test_layout_uneven_split_is_the_best_integer_split(void **state)
+{
+    (void)state;
+    for (int L = 3; L <= 14; L++)
+        for (int pp = 1; pp <= 5 && pp <= L; pp++)
+            for (double out = 0; out <= 2.5; out += 0.7) {
+                int no, nl;
+                double t = tp_stage_split(L, pp, out, &no, &nl);
+                assert_close(t, brute_split(L, pp, out, 0, L, 0), 1e-12);
+                /* the stages hold every layer */
+                assert_true(pp == 1 ? no == L && nl == L
+                                    : (pp - 1) * no + nl >= L);
+            }
+    {
+        /* Llama 3.1 405B, pp 8, the output layer worth one layer: the
+         * other stages hold 16 layers, the last 14 + the output layer. */
+        int no, nl;
+        assert_close(tp_stage_split(126, 8, 1.0, &no, &nl), 16, 1e-15);
+        assert_int_equal(no, 16);
+        assert_int_equal(nl, 15); /* the most even of the best splits */
+    }
+}
+
+static void test_layout_optimizer_bytes_by_sharding_bf16_grads(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = gpt();
+    double Pd, Pe;
+    (void)state;
+    tp_model_init(&m);
+    a.num_layers = 8;
+    flops_params(&a, 0, &Pd, &Pe);
+    for (int d = TP_DISTOPT_OFF; d <= TP_DISTOPT_ON; d++) {
+        tp_query q;
+        tp_result r;
+        double dp = 16, bpp = d == TP_DISTOPT_ON ? 4 + 16 / dp : 20;
+        memset(&q, 0, sizeof q);
+        q.gpu = &g;
+        q.llm = &a;
+        q.prec = (precision){PREC_BF16, NUM_BF16};
+        q.n_gpus = 8 * 16;
+        q.gbs = 64;
+        q.seq_len = 2048;
+        q.layout = (tp_layout){8, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_FULL, d};
+        assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+        /* pp 1: every weight (embedding and output included) / tp, at
+         * 20 B or 4 + 16/dp B per parameter (Megatron, bf16 gradients). */
+        assert_close(r.mem_states_bytes, Pd / 8 * bpp, 1e-12);
+    }
+}
+
+/* The chooser against a brute force over the same space, every field
+ * given, on hand-built cases: it never loses the optimum. */
+static void test_layout_chooser_matches_brute_force(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = gpt();
+    tp_query q;
+    tp_result best, r;
+    double bt = 1e300;
+    (void)state;
+    tp_model_init(&m);
+    a.num_layers = 24;
+    a.hidden_size = 6144;
+    a.ffn_hidden_size = 4 * 6144;
+    a.num_attention_heads = 48;
+    memset(&q, 0, sizeof q);
+    q.gpu = &g;
+    q.llm = &a;
+    q.prec = (precision){PREC_BF16, NUM_BF16};
+    q.n_gpus = 64;
+    q.gbs = 256;
+    q.seq_len = 8192;
+    assert_int_equal(tp_predict(&m, &q, &best), SIM_OK);
+    assert_int_equal(best.chosen,
+                     (1u << TP_FIELD_TP) | (1u << TP_FIELD_PP) |
+                         (1u << TP_FIELD_VP) | (1u << TP_FIELD_CP) |
+                         (1u << TP_FIELD_MBS) | (1u << TP_FIELD_RECOMPUTE) |
+                         (1u << TP_FIELD_DISTOPT));
+    for (int tp = 1; tp <= 8; tp *= 2)
+        for (int pp = 1; pp <= 24; pp++)
+            for (int cp = 1; cp <= 2; cp *= 2)
+                for (int vp = 1; vp <= 24 / pp; vp++)
+                    for (int mbs = 1; mbs <= 16; mbs *= 2)
+                        for (int rc = 1; rc <= 3; rc++)
+                            for (int d = 1; d <= 2; d++) {
+                                q.layout = (tp_layout){tp, pp,  cp, 1, vp,
+                                                       0,  mbs, rc, d};
+                                if (tp_predict(&m, &q, &r) != SIM_OK || !r.fits)
+                                    continue;
+                                if (vp > 1 &&
+                                    (r.microbatches < pp || vp > r.layers_min ||
+                                     vp > r.layers_last + 1))
+                                    continue;
+                                if (r.step_time_s < bt)
+                                    bt = r.step_time_s;
+                            }
+    assert_true(bt < 1e300);
+    assert_close(best.step_time_s, bt, 1e-12);
+}
+
+static void test_layout_blank_vp_is_chosen_never_one(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = gpt();
+    tp_query q;
+    tp_result r, r1;
+    (void)state;
+    tp_model_init(&m);
+    memset(&q, 0, sizeof q);
+    q.gpu = &g;
+    q.llm = &a;
+    q.prec = (precision){PREC_BF16, NUM_BF16};
+    q.n_gpus = 1024;
+    q.gbs = 1536;
+    q.seq_len = 2048;
+    q.layout = (tp_layout){8, 8, 1, 1, 0, 0, 1, 0, 0};
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_true(r.chosen & 1u << TP_FIELD_VP);
+    assert_false(r.chosen & 1u << TP_FIELD_TP);
+    assert_false(r.chosen & 1u << TP_FIELD_PP);
+    assert_int_equal(r.layout.tp, 8);
+    assert_int_equal(r.layout.pp, 8);
+    assert_true(r.layout.vp > 1); /* interleaving pays here */
+    q.layout.vp = 1;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    assert_false(r1.chosen & 1u << TP_FIELD_VP);
+    assert_true(r.step_time_s < r1.step_time_s);
+    {
+        char buf[128];
+        assert_string_equal(tp_chosen_list(r.chosen, buf, sizeof buf),
+                            "vp,recompute,distributed_optimizer");
+    }
+}
+
+/* ---- the published layouts ---- */
+
+typedef struct fixture {
+    catalog *cat;
+    tp_model *m;
+    csvt *t;
+    calib_row *rows;
+    unsigned char *ok;
+    size_t n;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    size_t n_bad;
+    sim_err e;
+    if (!f || catalog_load(NULL, &f->cat, &e) != SIM_OK ||
+        tp_model_load("models/calibration.cfg", &f->m, &e) != SIM_OK ||
+        tpc_read_rows(REF_CSV, f->cat, &f->t, &f->rows, &f->ok, &f->n, &n_bad,
+                      &e) != SIM_OK)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    free(f->rows);
+    free(f->ok);
+    csvt_free(f->t);
+    tp_model_free(f->m);
+    catalog_free(f->cat);
+    free(f);
+    return 0;
+}
+
+/* Published rows with a full layout (tp given) the model can evaluate;
+ * the recompute mode, which the rows do not state, is chosen (the fastest
+ * that fits, as the run's recipe would pick). */
+static int published(const fixture *f, size_t i, tp_result *r)
+{
+    tp_query q = f->rows[i].q;
+    if (f->rows[i].blank & 1u << TP_FIELD_RECOMPUTE)
+        q.layout.recompute = TP_RECOMPUTE_CHOOSE;
+    return f->ok[i] && q.layout.tp > 0 && tp_predict(f->m, &q, r) == SIM_OK;
+}
+
+static void test_layout_published_layouts_fit(void **state)
+{
+    fixture *f = *state;
+    size_t n = 0, fit = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        tp_result r;
+        if (!published(f, i, &r))
+            continue;
+        n++;
+        if (r.fits)
+            fit++;
+        else
+            print_message("does not fit: line %d %s on %d %s: %.1f of %.1f GB"
+                          "\n",
+                          f->rows[i].line, f->rows[i].llm->name,
+                          f->rows[i].q.n_gpus, f->rows[i].gpu->name,
+                          r.mem_bytes_per_gpu / 1e9, r.mem_usable_bytes / 1e9);
+    }
+    print_message("published layouts that fit: %zu of %zu (%.2f %%)\n", fit, n,
+                  100.0 * (double)fit / (double)n);
+    assert_true(n >= 500);
+    assert_true((double)fit >= 0.98 * (double)n);
+}
+
+static void test_layout_chosen_never_slower_than_published(void **state)
+{
+    fixture *f = *state;
+    size_t n = 0, faster = 0;
+    double gain = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        tp_result r, c;
+        tp_query q;
+        if (!published(f, i, &r) || !r.fits)
+            continue;
+        q = f->rows[i].q;
+        q.layout = (tp_layout){0, 0, 0, 0, 0, q.layout.fsdp, 0, 0, 0};
+        assert_int_equal(tp_predict(f->m, &q, &c), SIM_OK);
+        assert_true(c.fits);
+        if (c.tokens_per_sec_per_gpu < r.tokens_per_sec_per_gpu * (1 - 1e-12))
+            print_message("line %d: chosen %.1f < published %.1f\n",
+                          f->rows[i].line, c.tokens_per_sec_per_gpu,
+                          r.tokens_per_sec_per_gpu);
+        assert_true(c.tokens_per_sec_per_gpu >=
+                    r.tokens_per_sec_per_gpu * (1 - 1e-12));
+        n++;
+        faster += c.tokens_per_sec_per_gpu > r.tokens_per_sec_per_gpu * 1.001;
+        gain += log(c.tokens_per_sec_per_gpu / r.tokens_per_sec_per_gpu);
+    }
+    print_message("chosen vs published: %zu rows, %zu predicted faster by "
+                  "> 0.1 %%, geometric mean gain %.2f %%\n",
+                  n, faster, 100 * (exp(gain / (double)n) - 1));
+    assert_true(n >= 490);
+}
+
+/* A published row's recompute: the optional column is honoured, a blank
+ * cell is Megatron's default (none) and flagged blank for `predict --csv`,
+ * and an unknown mode is refused with FILE:LINE and the key. */
+static void test_layout_published_recompute_column(void **state)
+{
+    fixture *f = *state;
+    const char *path = "build/tests/layout_recompute.csv";
+    FILE *o = fopen(path, "w");
+    csvt *t;
+    calib_lookup lk = tpc_lookup(f->cat);
+    calib_row r;
+    sim_err e;
+    assert_non_null(o);
+    fputs("model,gpu,num_gpus,precision,gbs,mbs,seq_len,tp,pp,cp,ep,vp,"
+          "recompute,tokens_per_sec_per_gpu\n"
+          "Llama 3.1 405B,H100,1024,FP8,1536,1,8192,8,8,2,1,8,full,400\n"
+          "Llama 3.1 405B,H100,1024,FP8,1536,1,8192,8,8,2,1,8,,400\n"
+          "Llama 3.1 405B,H100,1024,FP8,1536,1,8192,8,8,2,1,8,sometimes,400\n",
+          o);
+    fclose(o);
+    assert_int_equal(csvt_read(path, &t, &e), SIM_OK);
+    assert_int_equal(calib_row_parse(t, 0, &lk, &r, &e), SIM_OK);
+    assert_int_equal(r.q.layout.recompute, TP_RECOMPUTE_FULL);
+    assert_false(r.blank & 1u << TP_FIELD_RECOMPUTE);
+    assert_int_equal(calib_row_parse(t, 1, &lk, &r, &e), SIM_OK);
+    assert_int_equal(r.q.layout.recompute, TP_RECOMPUTE_NONE);
+    assert_true(r.blank & 1u << TP_FIELD_RECOMPUTE);
+    assert_int_equal(calib_row_parse(t, 2, &lk, &r, &e), SIM_ECONFIG);
+    assert_int_equal(e.line, 4);
+    assert_non_null(strstr(e.msg, "recompute: unknown mode (got 'sometimes'"));
+    csvt_free(t);
+    remove(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout_activations_follow_korthikanti_table_2),
+        cmocka_unit_test(test_layout_selective_drops_megatron_modules),
+        cmocka_unit_test(test_layout_inflight_microbatches_follow_megatron),
+        cmocka_unit_test(test_layout_bubble_is_narayanan_interleaved_fraction),
+        cmocka_unit_test(test_layout_uneven_split_is_the_best_integer_split),
+        cmocka_unit_test(test_layout_optimizer_bytes_by_sharding_bf16_grads),
+        cmocka_unit_test(test_layout_chooser_matches_brute_force),
+        cmocka_unit_test(test_layout_blank_vp_is_chosen_never_one),
+        cmocka_unit_test_setup_teardown(test_layout_published_layouts_fit,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_layout_chosen_never_slower_than_published, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_layout_published_recompute_column,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
