@@ -820,8 +820,10 @@ static void stage_fill(const stagec *sc, const tp_layout *ly, double usable,
  * space but for two prunings that cannot lose the optimum:
  *  - the distributed optimizer is never slower (same DP volume, Adam on a
  *    1/g shard) and never larger, so "off" is only tried when given;
- *  - recompute none <= selective <= full in time and >= in memory at every
- *    vp, so a slower mode is skipped once a faster one fits at every vp.
+ *  - recompute none <= selective <= full in time at every vp, so a slower
+ *    mode is skipped once a faster one fits at every vp (memory only
+ *    decides fitting; full is not always the smallest: with one layer per
+ *    stage its working set can exceed selective's).
  * vp costs a few flops each (stage_step), the rest one stage_costs. */
 
 #define TP_VP_MAX 64
