@@ -208,7 +208,7 @@ static void models_table(const catalog *c)
 static jv *sources_json(const catalog *c)
 {
     jv *a = jv_arr();
-    for (int k = 0; k < SRC_KIND_N; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         const source_defaults *d = catalog_source(c, (source_kind)k);
         jv *o = jv_obj();
         jv_set(o, "name", jv_str(d->name));
@@ -234,7 +234,7 @@ static void sources_table(const catalog *c)
     printf("Energy-source defaults (* = assumption, see docs/catalog.md)\n");
     printf("  %-11s %12s %10s %6s %6s %8s %8s  %s\n", "name", "gCO2/kWh",
            "USD/MWh", "avail", "CF", "MTBF h", "MTTR h", "other");
-    for (int k = 0; k < SRC_KIND_N; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         const source_defaults *d = catalog_source(c, (source_kind)k);
         const char *as = catalog_cite(c, "sources", (size_t)k, "assumed");
         printf("  %-11s %12.0f %10.0f %6.2f %6.3f %8.0f %8.0f  ", d->name,

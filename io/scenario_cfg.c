@@ -1011,16 +1011,16 @@ static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
     config_setting_t *g;
     int rc, p;
 
-    s->policy = SHORTAGE_THROTTLE;
+    s->policy = DISPATCH_POLICY_THROTTLE;
     if ((rc = cfg_member(r, root, "policy", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = cfg_choice(r, g, "shortage", 0, SHORTAGE_THROTTLE, pols, &p)) !=
-            SIM_OK)
+        (rc = cfg_choice(r, g, "shortage", 0, DISPATCH_POLICY_THROTTLE, pols,
+                         &p)) != SIM_OK)
         return rc;
-    s->policy = (shortage_policy)p;
+    s->policy = (dispatch_policy)p;
     return SIM_OK;
 }
 

@@ -43,17 +43,9 @@ double scenario_it_power_w(const scenario *s)
     return w;
 }
 
-const char *scenario_policy_name(shortage_policy p)
+const char *scenario_policy_name(dispatch_policy p)
 {
-    switch (p) {
-    case SHORTAGE_THROTTLE:
-        return "throttle";
-    case SHORTAGE_PAUSE:
-        return "pause";
-    case SHORTAGE_SHED:
-        return "shed";
-    }
-    return "?";
+    return dispatch_policy_name(p);
 }
 
 const char *scenario_topology_name(fabric_topology t)

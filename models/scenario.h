@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "models/catalog.h"
+#include "models/dispatch.h"
 #include "sim/err.h"
 
 #define SCEN_NAME_MAX 64
@@ -199,12 +200,6 @@ typedef struct scen_job {
     int gpus_line;                /* line of its gpus key */
 } scen_job;
 
-typedef enum shortage_policy {
-    SHORTAGE_THROTTLE = 0,
-    SHORTAGE_PAUSE = 1,
-    SHORTAGE_SHED = 2
-} shortage_policy;
-
 typedef struct scen_sim {
     int64_t start_day;   /* days since 1970-01-01 of the start */
     char start_date[11]; /* "YYYY-MM-DD" */
@@ -237,7 +232,7 @@ typedef struct scenario {
     scen_energy energy;
     size_t n_jobs;
     scen_job *jobs;
-    shortage_policy policy;
+    dispatch_policy policy; /* shortage policy (models/dispatch.h) */
     scen_reliability reliability;
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
@@ -276,7 +271,7 @@ int scenario_grid_connected(const scenario *s);
 double scenario_it_power_w(const scenario *s);
 
 /* Name of a precision's format, shortage policy, topology... for output. */
-const char *scenario_policy_name(shortage_policy p);
+const char *scenario_policy_name(dispatch_policy p);
 const char *scenario_topology_name(fabric_topology t);
 
 #endif

@@ -47,9 +47,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     c.step_s = s->sim.step_s;
     c.record = record;
     c.start_hoy_h = start_hoy_h(s->sim.start_day);
-    c.policy = s->policy == SHORTAGE_PAUSE  ? DISPATCH_POLICY_PAUSE
-               : s->policy == SHORTAGE_SHED ? DISPATCH_POLICY_SHED
-                                            : DISPATCH_POLICY_THROTTLE;
+    c.policy = s->policy;
     if (s->site.climate.kind != CLIMATE_NORMALS) {
         /* EPW and hourly CSV alike: the caller loads the file
          * (io/climate_load.h); never fall back to normals silently. */
@@ -140,7 +138,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     }
     {
         const scen_firm *f[2] = {&en->geothermal, &en->hydro};
-        const supply_kind k[2] = {SUPPLY_GEOTHERMAL, SUPPLY_HYDRO};
+        const source_kind k[2] = {SRC_GEOTHERMAL, SRC_HYDRO};
         const char *nm[2] = {"geothermal", "hydro"};
         for (int i = 0; i < 2; i++) {
             supply_cfg *u;
@@ -174,7 +172,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     if (en->grid.present) {
         const scen_grid *g = &en->grid;
         supply_cfg *u = &sup[n_sup++];
-        supply_cfg_default(u, SUPPLY_GRID, g->import_limit_w);
+        supply_cfg_default(u, SRC_GRID, g->import_limit_w);
         snprintf(u->name, sizeof u->name, "grid");
         u->price_usd_per_j = g->price_usd_per_j;
         u->carbon_g_per_j = g->carbon_kg_per_j * 1000.0;
