@@ -114,6 +114,13 @@ static void print_summary(const scenario *s)
                                                       : "fixed tilt",
                e->solar.inverter_limit_w / 1e6, e->solar.dc_ac_ratio,
                e->solar.losses * 100, e->solar.carbon_kg_per_j * 3.6e9);
+    if (e->wind.present)
+        printf("  wind        %.2f MW, turbine %s at %.0f m hub, shear %.3f, "
+               "availability %.3f, wake loss %.1f %%, %.0f gCO2/kWh\n",
+               e->wind.capacity_w / 1e6, e->wind.turbine.name,
+               e->wind.hub_height_m, e->wind.shear_exponent,
+               e->wind.availability, e->wind.wake_loss * 100,
+               e->wind.carbon_kg_per_j * 3.6e9);
     if (e->battery.present)
         printf("  battery     %.2f MWh / %.2f MW (%.3f C, limit %.2f C), "
                "RTE %.2f, %d pack(s), SOH %.2f +/- %.2f [%.2f, %.2f], "
@@ -218,6 +225,14 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_set(x, "source", jv_str("solar"));
         jv_set(x, "capacity_dc_w", jv_num(e->solar.capacity_w));
         jv_set(x, "capacity_ac_w", jv_num(e->solar.inverter_limit_w));
+        jv_push(src, x);
+    }
+    if (e->wind.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("wind"));
+        jv_set(x, "capacity_w", jv_num(e->wind.capacity_w));
+        jv_set(x, "turbine", jv_str(e->wind.turbine.name));
+        jv_set(x, "hub_height_m", jv_num(e->wind.hub_height_m));
         jv_push(src, x);
     }
     if (e->battery.present) {

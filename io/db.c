@@ -416,10 +416,24 @@ static const char migrate_1_to_2[] =
     " p10 = p10 * 3600.0, p50 = p50 * 3600.0, p90 = p90 * 3600.0,"
     " min = min * 3600.0, max = max * 3600.0 WHERE metric = 'hours_short';\n";
 
+/* Version 2 -> 3: the layout columns of the jobs table come from branch
+ * wt-f (issue 14); on this branch the step changes nothing, and the lead
+ * puts wt-f's SQL here at merge. */
+static const char migrate_2_to_3[] = "-- wt-f: layout columns in jobs\n";
+
+/* Version 3 -> 4 (issue 15: onshore wind): site_reps gains
+ * wind_capacity_factor, which add_missing_columns adds as NULL (rows stored
+ * before had no wind model). energy_wind_mwh already existed (always 0),
+ * so nothing is renamed or rescaled; this step does not depend on what
+ * version 3 added. */
+static const char migrate_3_to_4[] = "-- wind_capacity_factor: added below\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
     migrate_1_to_2,
+    migrate_2_to_3,
+    migrate_3_to_4,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

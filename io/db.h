@@ -42,11 +42,13 @@
  * tables, and tests/test_db.c fails when the table changes without a new
  * version (and a migration step in io/db.c). Version history: 1, the first
  * store (issue 7); 2, one vocabulary (tokens_per_sec_per_gpu, time_short_s
- * in seconds, display order). An older database is upgraded in place when
+ * in seconds, display order); 3, layout columns in jobs (branch wt-f,
+ * reconciled at merge); 4, onshore wind (issue 15: site_reps gains
+ * wind_capacity_factor). An older database is upgraded in place when
  * opened for writing (db_open); db_open_readonly refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 2
-#define DB_SCHEMA_FIELDS_HASH 0x1e08705c1da660b6ULL
+#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_FIELDS_HASH 0x40644601a5605421ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 
@@ -70,7 +72,7 @@ typedef struct db_count {
 
 /* An energy source of the site and its size. */
 typedef struct db_source_def {
-    const char *kind; /* a res_source_name: "solar", "battery", ... */
+    const char *kind; /* a registry name (models/source.h): "solar", ... */
     const char *name; /* instance name in the scenario, may be NULL */
     double power_w;   /* rated power [W]: AC rating (solar), discharge
                        * power (battery), plant or contract power */

@@ -531,6 +531,56 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.wind: a plant of one catalog turbine type (models/wind.h). */
+static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
+{
+    static const char *const keys[] = {
+        "capacity_mw",  "hub_height_m", "shear_exponent",
+        "turbine",      "availability", "wake_loss_pct",
+        "gco2_per_kwh", "usd_per_mwh",  NULL};
+    const source_defaults *d = catalog_source(s->cat, SRC_WIND);
+    scen_wind *w = &s->energy.wind;
+    const wind_curve *t;
+    char name[48], names[512];
+    int rc;
+
+    if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+        (rc = cfg_double(r, g, "capacity_mw", 1, 0, 0, 1e5, MW,
+                         &w->capacity_w)) != SIM_OK ||
+        (rc = cfg_double(r, g, "hub_height_m", 0, d->hub_height_m, 10, 300, 1,
+                         &w->hub_height_m)) != SIM_OK ||
+        (rc = cfg_double(r, g, "shear_exponent", 0, d->shear_exponent, 0, 1, 1,
+                         &w->shear_exponent)) != SIM_OK ||
+        (rc = cfg_double(r, g, "availability", 0, d->availability, 0, 1, 1,
+                         &w->availability)) != SIM_OK ||
+        (rc = cfg_double(r, g, "wake_loss_pct", 0, d->wake_loss * 100, 0, 99,
+                         0.01, &w->wake_loss)) != SIM_OK ||
+        (rc = cfg_string(r, g, "turbine", 0, d->turbine, name, sizeof name)) !=
+            SIM_OK ||
+        (rc = read_carbon_cost(r, g, d, &w->carbon_kg_per_j,
+                               &w->cost_usd_per_j)) != SIM_OK)
+        return rc;
+    if (!(t = catalog_turbine(s->cat, name))) {
+        size_t used = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < s->cat->n_turbines && used + 1 < sizeof names;
+             i++) {
+            int n = snprintf(names + used, sizeof names - used, "%s%s",
+                             i ? ", " : "", s->cat->turbines[i].name);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+        const config_setting_t *k = config_setting_get_member(g, "turbine");
+        return cfg_fail(r, k ? k : g, k ? NULL : "turbine",
+                        "unknown turbine (got \"%s\", expected one of: %s)",
+                        name, names);
+    }
+    w->turbine = *t;
+    w->present = w->capacity_w > 0;
+    return SIM_OK;
+}
+
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mwh",
@@ -717,10 +767,13 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 
 static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {"solar", "battery", "geothermal",
-                                       "hydro", "grid",    NULL};
+    const char *keys[SRC_N + 1];
     config_setting_t *g, *m;
     int rc;
+
+    for (int k = 0; k < SRC_N; k++)
+        keys[k] = source_table[k].name;
+    keys[SRC_N] = NULL;
 
     if ((rc = cfg_member(r, root, "energy", CONFIG_TYPE_GROUP, 1, &g)) !=
             SIM_OK ||
@@ -728,6 +781,8 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         return rc;
     if ((rc = cfg_member(r, g, "solar", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_solar(r, m, s)) != SIM_OK) ||
+        (rc = cfg_member(r, g, "wind", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
+        (m && (rc = read_wind(r, m, s)) != SIM_OK) ||
         (rc = cfg_member(r, g, "battery", CONFIG_TYPE_GROUP, 0, &m)) !=
             SIM_OK ||
         (m && (rc = read_battery(r, m, s)) != SIM_OK) ||
@@ -741,12 +796,17 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (rc = cfg_member(r, g, "grid", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
-    if (!s->energy.solar.present && !s->energy.geothermal.present &&
-        !s->energy.hydro.present && !scenario_grid_connected(s))
-        return cfg_fail(r, g, NULL,
-                        "no source of energy (expected solar, "
-                        "geothermal, hydro or a grid import limit above 0; "
-                        "a battery only stores)");
+    {
+        int any = 0;
+        for (int k = 0; k < SRC_N; k++)
+            any |= source_table[k].role != SOURCE_STORAGE &&
+                   scenario_source_rating_w(s, (source_kind)k) > 0;
+        if (!any)
+            return cfg_fail(r, g, NULL,
+                            "no source of energy (expected solar, wind, "
+                            "geothermal, hydro or a grid import limit above "
+                            "0; a battery only stores)");
+    }
     return SIM_OK;
 }
 

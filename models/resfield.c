@@ -169,6 +169,9 @@ const resfield resfield_site[] = {
     F(res_site, solar_capacity_factor, "solar_capacity_factor", ratio, ratio,
       RUN, "solar capacity factor (AC)",
       "solar AC energy / (AC rating x horizon)"),
+    F(res_site, wind_capacity_factor, "wind_capacity_factor", ratio, ratio, RUN,
+      "wind capacity factor",
+      "wind generation before curtailment / (nameplate x horizon)"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 

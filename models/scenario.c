@@ -43,6 +43,27 @@ double scenario_it_power_w(const scenario *s)
     return w;
 }
 
+double scenario_source_rating_w(const scenario *s, source_kind k)
+{
+    const scen_energy *e = &s->energy;
+    switch (k) {
+    case SRC_SOLAR:
+        return e->solar.present ? e->solar.inverter_limit_w : 0.0;
+    case SRC_WIND:
+        return e->wind.present ? e->wind.capacity_w : 0.0;
+    case SRC_GEOTHERMAL:
+        return e->geothermal.present ? e->geothermal.capacity_w : 0.0;
+    case SRC_HYDRO:
+        return e->hydro.present ? e->hydro.capacity_w : 0.0;
+    case SRC_BATTERY:
+        return e->battery.present ? e->battery.power_w : 0.0;
+    case SRC_GRID:
+        return e->grid.present ? e->grid.import_limit_w : 0.0;
+    default:
+        return 0.0;
+    }
+}
+
 const char *scenario_policy_name(dispatch_policy p)
 {
     return dispatch_policy_name(p);

@@ -141,6 +141,19 @@ typedef struct scen_firm {
     double cost_usd_per_j;
 } scen_firm;
 
+/* Onshore wind (models/wind.h): a plant of identical turbines. */
+typedef struct scen_wind {
+    int present;
+    double capacity_w;     /* plant nameplate [W] */
+    double hub_height_m;   /* > 0 */
+    double shear_exponent; /* power-law alpha, [0, 1] */
+    double availability;   /* [0, 1] */
+    double wake_loss;      /* [0, 1) */
+    wind_curve turbine;    /* from the catalog, by name */
+    double carbon_kg_per_j;
+    double cost_usd_per_j;
+} scen_wind;
+
 /* A time-of-day price window, in local standard time. */
 typedef struct scen_tod_price {
     double start_s, end_s; /* seconds after local midnight, start <
@@ -161,6 +174,7 @@ typedef struct scen_grid {
 
 typedef struct scen_energy {
     scen_solar solar;
+    scen_wind wind;
     scen_battery battery;
     scen_firm geothermal;
     scen_firm hydro;
@@ -269,6 +283,11 @@ int scenario_grid_connected(const scenario *s);
 
 /* Total IT power of the hosted systems at their max rating [W]. */
 double scenario_it_power_w(const scenario *s);
+
+/* The rating of source kind k at the site, 0 when it has none: PV AC
+ * (inverter) limit, wind nameplate, battery power, firm capacity, grid
+ * import limit [W]. */
+double scenario_source_rating_w(const scenario *s, source_kind k);
 
 /* Name of a precision's format, shortage policy, topology... for output. */
 const char *scenario_policy_name(dispatch_policy p);

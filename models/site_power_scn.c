@@ -36,6 +36,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     site_power_cfg c;
     solar_cfg pv;
     battery_cfg bat;
+    wind_cfg wp;
     supply_cfg sup[3];
     size_t n_sup = 0;
     site_power_module *mods;
@@ -109,6 +110,19 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.solar_price_usd_per_j = en->solar.cost_usd_per_j;
         c.solar_degradation_per_s = en->solar.degradation_per_s;
     }
+    if (en->wind.present) {
+        const scen_wind *sw = &en->wind;
+        wp.capacity_w = sw->capacity_w;
+        wp.hub_height_m = sw->hub_height_m;
+        wp.shear_exponent = sw->shear_exponent;
+        wp.availability = sw->availability;
+        wp.wake_loss = sw->wake_loss;
+        wp.curve = sw->turbine;
+        wp.carbon_g_per_j = sw->carbon_kg_per_j * 1000.0;
+        wp.price_usd_per_j = sw->cost_usd_per_j;
+        c.wind = &wp;
+        c.n_wind = 1;
+    }
     if (en->battery.present) {
         const scen_battery *b = &en->battery;
         double soh = b->soh_dist == SOH_UNIFORM
@@ -139,14 +153,12 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     {
         const scen_firm *f[2] = {&en->geothermal, &en->hydro};
         const source_kind k[2] = {SRC_GEOTHERMAL, SRC_HYDRO};
-        const char *nm[2] = {"geothermal", "hydro"};
         for (int i = 0; i < 2; i++) {
             supply_cfg *u;
             if (!f[i]->present)
                 continue;
             u = &sup[n_sup++];
             supply_cfg_default(u, k[i], f[i]->capacity_w);
-            snprintf(u->name, sizeof u->name, "%s", nm[i]);
             u->mtbf_s = f[i]->mtbf_s;
             u->mttr_s = f[i]->mttr_s;
             /* Long-run availability = outage availability A_o = MTBF /

@@ -105,6 +105,13 @@ static const bad_case bad[] = {
     {"llm-layers-override.cfg", SIM_ECONFIG, "bad/llm-layers-override.cfg", 11,
      "catalog.llms.[0].num_layers: contradicts the layers of each kind (got "
      "160, expected 80"},
+    /* Issue 15: energy.wind names a catalog turbine; shear in 0..1. */
+    {"wind-unknown-turbine.cfg", SIM_ECONFIG, "bad/wind-unknown-turbine.cfg",
+     10,
+     "energy.wind.turbine: unknown turbine (got \"v90-3mw\", expected one of: "
+     "atb-4mw-150, coe2019-2.55mw-121)"},
+    {"wind-shear.cfg", SIM_ECONFIG, "bad/wind-shear.cfg", 10,
+     "energy.wind.shear_exponent: out of range (got 1.5"},
     {"no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open"},
 };
 
