@@ -324,6 +324,8 @@ int cmd_power(int argc, char **argv)
          "MWh"},
         {"solar_mwh", "solar generated (incl. curtailed)",
          t->gen_j[SRC_SOLAR] / MWH, "MWh"},
+        {"wind_mwh", "wind generated (incl. curtailed)",
+         t->gen_j[SRC_WIND] / MWH, "MWh"},
         {"geothermal_mwh", "geothermal generated",
          t->gen_j[SRC_GEOTHERMAL] / MWH, "MWh"},
         {"hydro_mwh", "hydro generated", t->gen_j[SRC_HYDRO] / MWH, "MWh"},

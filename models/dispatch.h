@@ -6,7 +6,8 @@
  * docs/power-model.md 8.
  *
  * Order (issue 5):
- *   1. must-take sources (solar, geothermal) serve the load;
+ *   1. must-take sources (variable: solar, wind; must-run: geothermal)
+ *      serve the load;
  *   2. their surplus charges the batteries (each up to its charge limit),
  *      and the rest is curtailed;
  *   3. a deficit is met by firm dispatchable renewables (hydro), then the

@@ -1161,12 +1161,18 @@ static void fill_results(run *R)
     res_rep *out = R->out;
     const site_power_totals *t = site_power_get_totals(R->sp);
     res_site *st = &out->site;
-    /* A site that cannot import grid energy has only renewable sources
-     * (solar, geothermal, hydro; its batteries' first charge counts as
-     * renewable off-grid), so every share is 1 by construction. The ratio
-     * of the separately summed renewable and facility energies would miss
-     * 1 by rounding, so it is not computed then (issue 12.8). */
-    const int all_ren = !scenario_grid_connected(R->s);
+    /* A site that cannot import grid energy and has no other
+     * non-renewable source (registry, models/source.h) has only renewable
+     * sources (its batteries' first charge counts as renewable off-grid),
+     * so every share is 1 by construction. The ratio of the separately
+     * summed renewable and facility energies would miss 1 by rounding, so
+     * it is not computed then (issue 12.8). */
+    int all_ren = !scenario_grid_connected(R->s);
+    for (int k = 0; k < SRC_N; k++)
+        if (!source_table[k].renewable && source_table[k].role != SOURCE_GRID &&
+            source_table[k].role != SOURCE_STORAGE &&
+            scenario_source_rating_w(R->s, (source_kind)k) > 0)
+            all_ren = 0;
     out->n_jobs = R->n_job;
     out->jobs = sim_xcalloc(R->n_job, sizeof *out->jobs);
     for (size_t k = 0; k < R->n_job; k++) {

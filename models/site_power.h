@@ -1,14 +1,15 @@
 /* models/site_power.h: a site's power over time on the engine: climate,
- * PV plants, batteries, firm sources and modules, dispatched every step
- * (default 15 min), with per-step records and run totals. This is the API
- * the site simulation (issue 6) builds on. See docs/power-model.md 9.
+ * PV plants, wind plants, batteries, firm sources and modules, dispatched
+ * every step (default 15 min), with per-step records and run totals. This is
+ * the API the site simulation (issue 6) builds on. See docs/power-model.md 9.
  *
  * How to use it.
  *   1. Fill a site_power_cfg (site_power_cfg_default, then the arrays of
- *      solar_cfg, battery_cfg, supply_cfg and site_power_module). Weather
- *      is either a climate_year (from io/epw.h, borrowed, must outlive the
- *      site) or, when weather is NULL, synthesised from cfg.normals with the
- *      site's climate stream (one fresh year per simulated year).
+ *      solar_cfg, wind_cfg, battery_cfg, supply_cfg and site_power_module).
+ *      Weather is either a climate_year (from io/epw.h, borrowed, must
+ *      outlive the site) or, when weather is NULL, synthesised from
+ *      cfg.normals with the site's climate stream (one fresh year per
+ *      simulated year; wind plants add the stream "climate/wind").
  *   2. site_power_new(cfg, seed, rep, &err) builds it: battery pack health
  *      and source outages draw from per-entity streams (sim/rng.h) named
  *      "battery/<i>/pack/<k>", "source/<name>", "climate".

@@ -29,23 +29,21 @@ void supply_cfg_default(supply_cfg *c, source_kind k, double capacity_w)
         c->month_frac[m] = 1.0;
     for (int h = 0; h < 24; h++)
         c->tod_mult[h] = 1.0;
+    c->renewable = (unsigned)k < SRC_N && source_table[k].renewable;
     switch (k) {
     case SRC_GEOTHERMAL:
         c->mttr_s = 48 * 3600.0;
         c->mtbf_s = c->mttr_s * 0.91 / (1 - 0.91);
         c->carbon_g_per_j = 38.0 / J_PER_KWH;
         c->price_usd_per_j = 0.0;
-        c->renewable = 1;
         break;
     case SRC_HYDRO:
         c->cf = 0.46;
         c->carbon_g_per_j = 24.0 / J_PER_KWH;
-        c->renewable = 1;
         break;
     case SRC_GRID:
         c->price_usd_per_j = 80.0 / 1e3 / J_PER_KWH;
         c->carbon_g_per_j = 481.0 / J_PER_KWH;
-        c->renewable = 0;
         break;
     default: /* not a supply kind: supply_cfg_check refuses it */
         break;
