@@ -709,6 +709,23 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
     return SIM_OK;
 }
 
+/* energy.<name> of every firm kind of the registry. */
+static int read_firms(cfg_reader *r, const config_setting_t *g, scenario *s)
+{
+    for (int k = 0; k < SRC_N; k++) {
+        config_setting_t *m;
+        int rc;
+        if (source_table[k].role != SOURCE_FIRM)
+            continue;
+        if ((rc = cfg_member(r, g, source_table[k].name, CONFIG_TYPE_GROUP, 0,
+                             &m)) != SIM_OK ||
+            (m && (rc = read_firm(r, m, s, (source_kind)k,
+                                  &s->energy.firm[k])) != SIM_OK))
+            return rc;
+    }
+    return SIM_OK;
+}
+
 static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"import_limit_mw", "usd_per_mwh",
@@ -786,13 +803,7 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (rc = cfg_member(r, g, "battery", CONFIG_TYPE_GROUP, 0, &m)) !=
             SIM_OK ||
         (m && (rc = read_battery(r, m, s)) != SIM_OK) ||
-        (rc = cfg_member(r, g, "geothermal", CONFIG_TYPE_GROUP, 0, &m)) !=
-            SIM_OK ||
-        (m && (rc = read_firm(r, m, s, SRC_GEOTHERMAL,
-                              &s->energy.geothermal)) != SIM_OK) ||
-        (rc = cfg_member(r, g, "hydro", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
-        (m &&
-         (rc = read_firm(r, m, s, SRC_HYDRO, &s->energy.hydro)) != SIM_OK) ||
+        (rc = read_firms(r, g, s)) != SIM_OK ||
         (rc = cfg_member(r, g, "grid", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;

@@ -51,16 +51,15 @@ double scenario_source_rating_w(const scenario *s, source_kind k)
         return e->solar.present ? e->solar.inverter_limit_w : 0.0;
     case SRC_WIND:
         return e->wind.present ? e->wind.capacity_w : 0.0;
-    case SRC_GEOTHERMAL:
-        return e->geothermal.present ? e->geothermal.capacity_w : 0.0;
-    case SRC_HYDRO:
-        return e->hydro.present ? e->hydro.capacity_w : 0.0;
     case SRC_BATTERY:
         return e->battery.present ? e->battery.power_w : 0.0;
     case SRC_GRID:
         return e->grid.present ? e->grid.import_limit_w : 0.0;
-    default:
-        return 0.0;
+    default: /* the firm kinds */
+        return (unsigned)k < SRC_N && source_table[k].role == SOURCE_FIRM &&
+                       e->firm[k].present
+                   ? e->firm[k].capacity_w
+                   : 0.0;
     }
 }
 

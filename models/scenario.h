@@ -129,7 +129,8 @@ typedef struct scen_battery {
     double cost_usd_per_j;
 } scen_battery;
 
-/* Geothermal or hydro: firm capacity with forced outages. */
+/* A firm source (registry role SOURCE_FIRM: geothermal, hydro): firm
+ * capacity with forced outages. */
 typedef struct scen_firm {
     int present;
     double capacity_w;     /* [W] */
@@ -176,8 +177,9 @@ typedef struct scen_energy {
     scen_solar solar;
     scen_wind wind;
     scen_battery battery;
-    scen_firm geothermal;
-    scen_firm hydro;
+    scen_firm firm[SRC_N]; /* indexed by source_kind; used for the kinds
+                              whose registry role is SOURCE_FIRM
+                              (geothermal, hydro), zero for the rest */
     scen_grid grid;
 } scen_energy;
 

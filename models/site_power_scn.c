@@ -37,7 +37,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     solar_cfg pv;
     battery_cfg bat;
     wind_cfg wp;
-    supply_cfg sup[3];
+    supply_cfg sup[SRC_N]; /* firm kinds and the grid */
     size_t n_sup = 0;
     site_power_module *mods;
     const scen_energy *en = &s->energy;
@@ -151,34 +151,33 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.battery_initial_renewable = scenario_grid_connected(s) ? 0.0 : 1.0;
     }
     {
-        const scen_firm *f[2] = {&en->geothermal, &en->hydro};
-        const source_kind k[2] = {SRC_GEOTHERMAL, SRC_HYDRO};
-        for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < SRC_N; k++) {
+            const scen_firm *f = &en->firm[k];
             supply_cfg *u;
-            if (!f[i]->present)
+            if (source_table[k].role != SOURCE_FIRM || !f->present)
                 continue;
             u = &sup[n_sup++];
-            supply_cfg_default(u, k[i], f[i]->capacity_w);
-            u->mtbf_s = f[i]->mtbf_s;
-            u->mttr_s = f[i]->mttr_s;
+            supply_cfg_default(u, (source_kind)k, f->capacity_w);
+            u->mtbf_s = f->mtbf_s;
+            u->mttr_s = f->mttr_s;
             /* Long-run availability = outage availability A_o = MTBF /
              * (MTBF + MTTR) x derate while up: a lower `availability` than
              * the outages give becomes a derate; without outages it is
              * all derate. */
-            if (f[i]->mtbf_s > 0) {
-                double ao = f[i]->mtbf_s / (f[i]->mtbf_s + f[i]->mttr_s);
-                u->derate = fmin(1.0, f[i]->availability / ao);
+            if (f->mtbf_s > 0) {
+                double ao = f->mtbf_s / (f->mtbf_s + f->mttr_s);
+                u->derate = fmin(1.0, f->availability / ao);
             } else {
-                u->derate = f[i]->availability;
+                u->derate = f->availability;
             }
             /* A scenario's hydro is contracted firm capacity (sources.cfg
              * notes): its energy is limited by monthly_cf, not by the
              * Norwegian fleet's capacity factor. */
             u->cf = 0.0;
             for (int m = 0; m < 12; m++)
-                u->month_frac[m] = f[i]->monthly_cf[m];
-            u->price_usd_per_j = f[i]->cost_usd_per_j;
-            u->carbon_g_per_j = f[i]->carbon_kg_per_j * 1000.0;
+                u->month_frac[m] = f->monthly_cf[m];
+            u->price_usd_per_j = f->cost_usd_per_j;
+            u->carbon_g_per_j = f->carbon_kg_per_j * 1000.0;
         }
     }
     if (en->grid.present) {

@@ -158,8 +158,6 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
     size_t i = (size_t)fmod(hoy_h < 0 ? 0 : hoy_h, (double)CLIMATE_HOURS);
     int m = climate_month_of_hour(i);
     switch (s->c.kind) {
-    case SRC_GEOTHERMAL:
-        return s->c.capacity_w * s->c.derate;
     case SRC_HYDRO: {
         double p = s->c.capacity_w * s->c.month_frac[m] * s->c.derate;
         if (s->c.cf > 0 && dt_s > 0) {
@@ -174,10 +172,9 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
     }
     case SRC_GRID:
         return s->c.capacity_w;
-    default:
-        break;
+    default: /* any other firm kind (geothermal): baseload x derate */
+        return s->c.capacity_w * s->c.derate;
     }
-    return 0.0;
 }
 
 void supply_deliver(supply *s, double hoy_h, double energy_j)
