@@ -21,17 +21,16 @@
 enum {
     C_BLACK = 1,
     C_GRID = 2,
-    C_SRC0 = 3, /* one colour per registry source (models/source.h) */
-    C_RED = C_SRC0 + SRC_N,
+    C_RED = 3,
     C_BLUE,
     C_QUEUE,
     C_ORANGE,
     C_PURPLE,
-    C_GREEN
+    C_GREEN,
+    /* One colour per registry source (models/source.h), after index 15
+     * (plot_color's), so cmap0 grows with the registry. */
+    C_SRC0 = 16
 };
-/* cmap0 has 16 entries and 15 is plot_color's: a source added past this
- * needs plscmap0n in palette(). */
-_Static_assert(C_GREEN < 15, "cmap0 palette overflow: grow it with plscmap0n");
 
 /* Viewport of every chart, in normalized page coordinates. */
 #define VP_X0 0.08
@@ -44,6 +43,10 @@ _Static_assert(C_GREEN < 15, "cmap0 palette overflow: grow it with plscmap0n");
 
 static void palette(void)
 {
+    /* cmap0 has 16 colours by default; the sources need SRC_N more. Growing
+     * it resets the background entry, so it is set white again. */
+    plscmap0n(C_SRC0 + SRC_N);
+    plscol0(0, 255, 255, 255);
     plscol0(C_BLACK, 0, 0, 0);
     plscol0(C_GRID, 225, 225, 225);
     for (int k = 0; k < SRC_N; k++)
