@@ -38,7 +38,7 @@ static void test_source_registry_rows_are_unique(void **state)
             assert_true(source_table[j].rgb != source_table[k].rgb);
         }
     }
-    assert_int_equal(source_kind_parse("nuclear"), -1);
+    assert_int_equal(source_kind_parse("no-such-source"), -1);
     assert_string_equal(source_name(SRC_N), "?");
 }
 
