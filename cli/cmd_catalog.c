@@ -208,7 +208,7 @@ static void models_table(const catalog *c)
 static jv *sources_json(const catalog *c)
 {
     jv *a = jv_arr();
-    for (int k = 0; k < SRC_KIND_N; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         const source_defaults *d = catalog_source(c, (source_kind)k);
         jv *o = jv_obj();
         jv_set(o, "name", jv_str(d->name));
@@ -220,6 +220,12 @@ static jv *sources_json(const catalog *c)
         jv_set(o, "mttr_s", jv_num(d->mttr_s));
         jv_set(o, "round_trip_eff", jv_num(d->round_trip_eff));
         jv_set(o, "c_rate_max_per_s", jv_num(d->c_rate_max_per_s));
+        if (k == SRC_WIND) {
+            jv_set(o, "turbine", jv_str(d->turbine));
+            jv_set(o, "hub_height_m", jv_num(d->hub_height_m));
+            jv_set(o, "shear_exponent", jv_num(d->shear_exponent));
+            jv_set(o, "wake_loss", jv_num(d->wake_loss));
+        }
         jv_set(o, "assumed",
                jv_str(catalog_cite(c, "sources", (size_t)k, "assumed")));
         jv_set(o, "source",
@@ -234,7 +240,7 @@ static void sources_table(const catalog *c)
     printf("Energy-source defaults (* = assumption, see docs/catalog.md)\n");
     printf("  %-11s %12s %10s %6s %6s %8s %8s  %s\n", "name", "gCO2/kWh",
            "USD/MWh", "avail", "CF", "MTBF h", "MTTR h", "other");
-    for (int k = 0; k < SRC_KIND_N; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         const source_defaults *d = catalog_source(c, (source_kind)k);
         const char *as = catalog_cite(c, "sources", (size_t)k, "assumed");
         printf("  %-11s %12.0f %10.0f %6.2f %6.3f %8.0f %8.0f  ", d->name,
@@ -244,6 +250,10 @@ static void sources_table(const catalog *c)
         if (k == SRC_SOLAR)
             printf("losses %.2f %%, DC/AC %.2f, inverter %.2f", d->losses * 100,
                    d->dc_ac_ratio, d->inverter_eff);
+        else if (k == SRC_WIND)
+            printf("turbine %s, hub %.0f m, shear %.3f, wake %.0f %%",
+                   d->turbine, d->hub_height_m, d->shear_exponent,
+                   d->wake_loss * 100);
         else if (k == SRC_BATTERY)
             printf("RTE %.2f, <= %.2f C, SOH %.2f +/- %.2f", d->round_trip_eff,
                    d->c_rate_max_per_s * 3600, d->soh_mean, d->soh_sd);

@@ -114,6 +114,13 @@ static void print_summary(const scenario *s)
                                                       : "fixed tilt",
                e->solar.inverter_limit_w / 1e6, e->solar.dc_ac_ratio,
                e->solar.losses * 100, e->solar.carbon_kg_per_j * 3.6e9);
+    if (e->wind.present)
+        printf("  wind        %.2f MW, turbine %s at %.0f m hub, shear %.3f, "
+               "availability %.3f, wake loss %.1f %%, %.0f gCO2/kWh\n",
+               e->wind.capacity_w / 1e6, e->wind.turbine.name,
+               e->wind.hub_height_m, e->wind.shear_exponent,
+               e->wind.availability, e->wind.wake_loss * 100,
+               e->wind.carbon_kg_per_j * 3.6e9);
     if (e->battery.present)
         printf("  battery     %.2f MWh / %.2f MW (%.3f C, limit %.2f C), "
                "RTE %.2f, %d pack(s), SOH %.2f +/- %.2f [%.2f, %.2f], "
@@ -124,18 +131,15 @@ static void print_summary(const scenario *s)
                e->battery.packs, e->battery.soh_mean, e->battery.soh_sd,
                e->battery.soh_min, e->battery.soh_max,
                e->battery.reserve_floor * 100);
-    if (e->geothermal.present)
-        printf("  geothermal  %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
+    for (int k = 0; k < SRC_N; k++) {
+        const scen_firm *f = &e->firm[k];
+        if (source_table[k].role != SOURCE_FIRM || !f->present)
+            continue;
+        printf("  %-11s %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
                "%.0f h, %.0f gCO2/kWh\n",
-               e->geothermal.capacity_w / 1e6, e->geothermal.availability,
-               e->geothermal.mtbf_s / 3600, e->geothermal.mttr_s / 3600,
-               e->geothermal.carbon_kg_per_j * 3.6e9);
-    if (e->hydro.present)
-        printf("  hydro       %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
-               "%.0f h, %.0f gCO2/kWh\n",
-               e->hydro.capacity_w / 1e6, e->hydro.availability,
-               e->hydro.mtbf_s / 3600, e->hydro.mttr_s / 3600,
-               e->hydro.carbon_kg_per_j * 3.6e9);
+               source_table[k].name, f->capacity_w / 1e6, f->availability,
+               f->mtbf_s / 3600, f->mttr_s / 3600, f->carbon_kg_per_j * 3.6e9);
+    }
     if (e->grid.present)
         printf("  grid        import limit %.2f MW, %.1f USD/MWh (%zu "
                "time-of-day window(s)), %.0f gCO2/kWh\n",
@@ -220,6 +224,14 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_set(x, "capacity_ac_w", jv_num(e->solar.inverter_limit_w));
         jv_push(src, x);
     }
+    if (e->wind.present) {
+        jv *x = jv_obj();
+        jv_set(x, "source", jv_str("wind"));
+        jv_set(x, "capacity_w", jv_num(e->wind.capacity_w));
+        jv_set(x, "turbine", jv_str(e->wind.turbine.name));
+        jv_set(x, "hub_height_m", jv_num(e->wind.hub_height_m));
+        jv_push(src, x);
+    }
     if (e->battery.present) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("battery"));
@@ -227,16 +239,13 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_set(x, "power_w", jv_num(e->battery.power_w));
         jv_push(src, x);
     }
-    if (e->geothermal.present) {
-        jv *x = jv_obj();
-        jv_set(x, "source", jv_str("geothermal"));
-        jv_set(x, "capacity_w", jv_num(e->geothermal.capacity_w));
-        jv_push(src, x);
-    }
-    if (e->hydro.present) {
-        jv *x = jv_obj();
-        jv_set(x, "source", jv_str("hydro"));
-        jv_set(x, "capacity_w", jv_num(e->hydro.capacity_w));
+    for (int k = 0; k < SRC_N; k++) {
+        jv *x;
+        if (source_table[k].role != SOURCE_FIRM || !e->firm[k].present)
+            continue;
+        x = jv_obj();
+        jv_set(x, "source", jv_str(source_table[k].name));
+        jv_set(x, "capacity_w", jv_num(e->firm[k].capacity_w));
         jv_push(src, x);
     }
     if (e->grid.present) {

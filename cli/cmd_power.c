@@ -149,10 +149,10 @@ static int write_steps(const char *path, const site_power *sp, sim_err *err)
             r[i].demand_w / 1e3,
             r[i].it_w / 1e3,
             r[i].facility_w / 1e3,
-            r[i].solar_w / 1e3,
-            r[i].geothermal_w / 1e3,
-            r[i].hydro_w / 1e3,
-            r[i].grid_w / 1e3,
+            r[i].gen_w[SRC_SOLAR] / 1e3,
+            r[i].gen_w[SRC_GEOTHERMAL] / 1e3,
+            r[i].gen_w[SRC_HYDRO] / 1e3,
+            r[i].gen_w[SRC_GRID] / 1e3,
             r[i].discharge_w / 1e3,
             r[i].charge_w / 1e3,
             r[i].curtailed_w / 1e3,
@@ -307,12 +307,14 @@ int cmd_power(int argc, char **argv)
     }
 
     const site_power_totals *t = site_power_get_totals(sp);
-    double gen_j = t->solar_j + t->geothermal_j + t->hydro_j + t->grid_j;
+    double gen_j = 0;
+    for (int k = 0; k < SRC_N; k++)
+        gen_j += t->gen_j[k];
     double supply_j = gen_j + t->withdrawn_j;
     double sinks_j = t->facility_j + t->stored_j + t->curtailed_j + t->loss_j;
     double load = t->facility_j > 0 ? t->facility_j : (double)NAN;
     double cf_ac = t->solar_p_ac0_w > 0 && t->time_s > 0
-                       ? t->solar_j / (t->solar_p_ac0_w * t->time_s)
+                       ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
                        : (double)NAN;
     int has_bat = site_power_n_batteries(sp) > 0;
     const metric m[] = {
@@ -320,12 +322,14 @@ int cmd_power(int argc, char **argv)
         {"it_mwh", "IT energy served", t->it_j / MWH, "MWh"},
         {"facility_mwh", "facility energy served (load)", t->facility_j / MWH,
          "MWh"},
-        {"solar_mwh", "solar generated (incl. curtailed)", t->solar_j / MWH,
-         "MWh"},
-        {"geothermal_mwh", "geothermal generated", t->geothermal_j / MWH,
-         "MWh"},
-        {"hydro_mwh", "hydro generated", t->hydro_j / MWH, "MWh"},
-        {"grid_mwh", "grid import", t->grid_j / MWH, "MWh"},
+        {"solar_mwh", "solar generated (incl. curtailed)",
+         t->gen_j[SRC_SOLAR] / MWH, "MWh"},
+        {"wind_mwh", "wind generated (incl. curtailed)",
+         t->gen_j[SRC_WIND] / MWH, "MWh"},
+        {"geothermal_mwh", "geothermal generated",
+         t->gen_j[SRC_GEOTHERMAL] / MWH, "MWh"},
+        {"hydro_mwh", "hydro generated", t->gen_j[SRC_HYDRO] / MWH, "MWh"},
+        {"grid_mwh", "grid import", t->gen_j[SRC_GRID] / MWH, "MWh"},
         {"battery_discharge_mwh", "battery discharge (to the bus)",
          t->discharge_j / MWH, "MWh"},
         {"battery_charge_mwh", "battery charge (from the bus)",

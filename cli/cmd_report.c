@@ -171,14 +171,14 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
           "energy [%] |\n"
           "|---|---|---|\n",
           f);
-    for (int k = 0; k < RES_N_SOURCES; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         char field[48];
         const stat_summary *s;
-        snprintf(field, sizeof field, "energy_%s_j", res_source_name[k]);
+        snprintf(field, sizeof field, "energy_%s_j", source_table[k].name);
         s = site_sum(r, field);
         if (!s || !(s->mean > 0))
             continue;
-        fprintf(f, "| %s | %s | %.1f |\n", res_source_name[k],
+        fprintf(f, "| %s | %s | %.1f |\n", source_table[k].name,
                 range_str(s, 1.0 / J_PER_MWH, b, sizeof b),
                 fe && fe->mean > 0 ? 100.0 * s->mean / fe->mean : (double)NAN);
     }
@@ -262,7 +262,7 @@ static int write_csv(FILE *f, const db_run *r)
     static const char *const stat[6] = {"mean", "p10", "p50",
                                         "p90",  "min", "max"};
     enum { N_FIXED = 10 };
-    size_t nc = N_FIXED + N_JOB_METRICS * 6 + RES_N_SOURCES, c;
+    size_t nc = N_FIXED + N_JOB_METRICS * 6 + SRC_N, c;
     char(*hdr)[64] = sim_xcalloc(nc, sizeof *hdr);
     char(*buf)[64] = sim_xcalloc(nc, sizeof *buf);
     const char **cells = sim_xcalloc(nc, sizeof *cells);
@@ -281,9 +281,9 @@ static int write_csv(FILE *f, const db_run *r)
                      job_field(job_metrics[q])->disp_name, stat[s]);
             cells[c] = hdr[c];
         }
-    for (int k = 0; k < RES_N_SOURCES; k++, c++) {
+    for (int k = 0; k < SRC_N; k++, c++) {
         snprintf(hdr[c], sizeof hdr[c], "energy_%s_mwh_mean",
-                 res_source_name[k]);
+                 source_table[k].name);
         cells[c] = hdr[c];
     }
     rc = csvt_write_row(f, cells, nc);
@@ -336,10 +336,10 @@ static int write_csv(FILE *f, const db_run *r)
                 cells[c] = buf[c];
             }
         }
-        for (int k = 0; k < RES_N_SOURCES; k++, c++) {
+        for (int k = 0; k < SRC_N; k++, c++) {
             char field[48];
             const stat_summary *s;
-            snprintf(field, sizeof field, "energy_%s_j", res_source_name[k]);
+            snprintf(field, sizeof field, "energy_%s_j", source_table[k].name);
             s = site ? site_sum(r, field) : job_sum(r, j, field);
             if (s && s->n)
                 snprintf(buf[c], sizeof buf[c], "%.15g", s->mean / J_PER_MWH);

@@ -160,7 +160,7 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
     static const char what[] = "Energy per training run by source";
     const db_run *r = s->run;
     size_t nj = r->meta.n_jobs;
-    double *by = sim_xcalloc(nj * RES_N_SOURCES + 1, sizeof *by);
+    double *by = sim_xcalloc(nj * SRC_N + 1, sizeof *by);
     stat_summary *fac = sim_xcalloc(nj + 1, sizeof *fac);
     const char **names = job_names(r);
     int ffac =
@@ -168,12 +168,12 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
     char file[80], path[1200], title[256];
     int rc;
     for (size_t j = 0; j < nj; j++) {
-        for (int k = 0; k < RES_N_SOURCES; k++) {
+        for (int k = 0; k < SRC_N; k++) {
             char field[48];
             int f;
-            snprintf(field, sizeof field, "energy_%s_j", res_source_name[k]);
+            snprintf(field, sizeof field, "energy_%s_j", source_table[k].name);
             f = resfield_find(resfield_job, resfield_n_job, field, NULL);
-            by[j * RES_N_SOURCES + (size_t)k] =
+            by[j * SRC_N + (size_t)k] =
                 r->job_summary[j * resfield_n_job + (size_t)f].mean;
         }
         fac[j] = r->job_summary[j * resfield_n_job + (size_t)ffac];

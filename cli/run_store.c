@@ -42,7 +42,7 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
     memset(rm, 0, sizeof *rm);
     rm->modules = sim_xcalloc(nm, sizeof *rm->modules);
     rm->gpus = sim_xcalloc(nm, sizeof *rm->gpus);
-    rm->sources = sim_xcalloc(5, sizeof *rm->sources);
+    rm->sources = sim_xcalloc(SRC_N, sizeof *rm->sources);
     rm->jobs = sim_xcalloc(s->n_jobs ? s->n_jobs : 1, sizeof *rm->jobs);
     m->scenario = o->scenario_name;
     m->config_text = scenario_resolved_text(s);
@@ -59,21 +59,13 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
     }
     m->modules = rm->modules;
     m->gpus = rm->gpus;
-    if (en->solar.present)
-        rm->sources[m->n_sources++] =
-            (db_source_def){"solar", "solar", en->solar.inverter_limit_w, 0};
-    if (en->battery.present)
-        rm->sources[m->n_sources++] = (db_source_def){
-            "battery", "battery", en->battery.power_w, en->battery.capacity_j};
-    if (en->geothermal.present)
-        rm->sources[m->n_sources++] = (db_source_def){
-            "geothermal", "geothermal", en->geothermal.capacity_w, 0};
-    if (en->hydro.present)
-        rm->sources[m->n_sources++] =
-            (db_source_def){"hydro", "hydro", en->hydro.capacity_w, 0};
-    if (en->grid.present)
-        rm->sources[m->n_sources++] =
-            (db_source_def){"grid", "grid", en->grid.import_limit_w, 0};
+    for (int k = 0; k < SRC_N; k++) {
+        double w = scenario_source_rating_w(s, (source_kind)k);
+        if (w > 0 || (k == SRC_GRID && en->grid.present))
+            rm->sources[m->n_sources++] =
+                (db_source_def){source_table[k].name, source_table[k].name, w,
+                                k == SRC_BATTERY ? en->battery.capacity_j : 0};
+    }
     m->sources = rm->sources;
     rm->chosen = sim_xcalloc(s->n_jobs + 1, sizeof *rm->chosen);
     for (size_t j = 0; j < s->n_jobs; j++) {

@@ -498,6 +498,99 @@ static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
     return SIM_OK;
 }
 
+/* A citation that must be there: `key` present as a non-empty string (the
+ * text itself is kept in the file; buf gets its first characters). */
+static int need_text(cfg_reader *r, const config_setting_t *g, const char *key,
+                     char *buf, size_t n)
+{
+    const char *v = NULL;
+    if (!config_setting_lookup_string(g, key, &v) || !v[0])
+        return cfg_fail(r, g, key,
+                        "missing citation (expected the public source of "
+                        "the curve)");
+    snprintf(buf, n, "%s", v);
+    return SIM_OK;
+}
+
+/* sources.<kind>.turbines: a list of power curves {name; rated_kw;
+ * cut_in_m_s; rated_m_s; cut_out_m_s; speeds_m_s = [...]; power_kw =
+ * [...]; source}, added to (or replacing by name in) the catalog. */
+static int read_turbines(cfg_reader *r, const config_setting_t *e, catalog *c)
+{
+    static const char *const keys[] = {"name",      "rated_kw",    "cut_in_m_s",
+                                       "rated_m_s", "cut_out_m_s", "speeds_m_s",
+                                       "power_kw",  "source",      NULL};
+    config_setting_t *l;
+    int rc;
+    if ((rc = cfg_member(r, e, "turbines", CONFIG_TYPE_LIST, 0, &l)) !=
+            SIM_OK ||
+        !l)
+        return rc;
+    for (int i = 0; i < config_setting_length(l); i++) {
+        config_setting_t *t = config_setting_get_elem(l, (unsigned)i);
+        wind_curve w;
+        double v[WIND_CURVE_MAX], p[WIND_CURVE_MAX];
+        size_t nv = 0, np = 0;
+        char name[48], src[8];
+        sim_err err;
+        memset(&w, 0, sizeof w);
+        if (!config_setting_is_group(t))
+            return cfg_fail(r, t, NULL, "wrong type (expected a group { })");
+        if ((rc = cfg_check_keys(r, t, keys)) != SIM_OK ||
+            (rc = cfg_string(r, t, "name", 1, NULL, name, sizeof name)) !=
+                SIM_OK ||
+            (rc = need_text(r, t, "source", src, sizeof src)) != SIM_OK ||
+            (rc = cfg_double(r, t, "rated_kw", 1, 0, 0, 1e5, 1e3,
+                             &w.rated_w)) != SIM_OK ||
+            (rc = cfg_double(r, t, "cut_in_m_s", 1, 0, 0, 50, 1,
+                             &w.cut_in_m_s)) != SIM_OK ||
+            (rc = cfg_double(r, t, "rated_m_s", 1, 0, 0, 50, 1,
+                             &w.rated_m_s)) != SIM_OK ||
+            (rc = cfg_double(r, t, "cut_out_m_s", 1, 0, 0, 80, 1,
+                             &w.cut_out_m_s)) != SIM_OK ||
+            (rc = cfg_doubles(r, t, "speeds_m_s", 1, 0, WIND_CURVE_MAX, 0, 80,
+                              1, v, &nv)) != SIM_OK ||
+            (rc = cfg_doubles(r, t, "power_kw", 1, 0, WIND_CURVE_MAX, 0, 1e5, 1,
+                              p, &np)) != SIM_OK)
+            return rc;
+        if (nv != np)
+            return cfg_fail(r, t, "power_kw",
+                            "length differs from speeds_m_s (got %zu, "
+                            "expected %zu)",
+                            np, nv);
+        snprintf(w.name, sizeof w.name, "%s", name);
+        w.n = nv;
+        for (size_t k = 0; k < nv; k++) {
+            w.v_m_s[k] = v[k];
+            w.p_w[k] = p[k] * 1e3;
+        }
+        if (wind_curve_check(&w, &err) != SIM_OK)
+            return cfg_fail(r, t, NULL, "%s", err.msg);
+        if (catalog_put_turbine(c, &w) < 0)
+            return cfg_fail(r, t, NULL,
+                            "too many turbines (expected at most %d)",
+                            CATALOG_MAX_TURBINES);
+    }
+    return SIM_OK;
+}
+
+/* The kind's default turbine, which must name a catalog curve. */
+static int read_turbine_name(cfg_reader *r, const config_setting_t *e,
+                             catalog *c, source_defaults *d)
+{
+    char t[48];
+    int rc = cfg_string(r, e, "turbine", 0, "", t, sizeof t);
+    if (rc != SIM_OK || !t[0])
+        return rc;
+    if (!catalog_turbine(c, t))
+        return cfg_fail(r, e, "turbine",
+                        "no such turbine in sources.wind.turbines (got "
+                        "\"%s\")",
+                        t);
+    snprintf(d->turbine, sizeof d->turbine, "%s", t);
+    return SIM_OK;
+}
+
 static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                        source_kind kind, int req)
 {
@@ -519,6 +612,11 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                                        "soh_sd",
                                        "soh_min",
                                        "soh_max",
+                                       "hub_height_m",
+                                       "shear_exponent",
+                                       "wake_loss_pct",
+                                       "turbine",
+                                       "turbines",
                                        "source",
                                        "notes",
                                        "assumptions",
@@ -574,7 +672,15 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
         (rc = cfg_double(r, e, "soh_min", 0, d.soh_min, 0, 1, 1, &d.soh_min)) !=
             SIM_OK ||
         (rc = cfg_double(r, e, "soh_max", 0, d.soh_max, 0, 1, 1, &d.soh_max)) !=
-            SIM_OK)
+            SIM_OK ||
+        (rc = cfg_double(r, e, "hub_height_m", 0, d.hub_height_m, 0, 300, 1,
+                         &d.hub_height_m)) != SIM_OK ||
+        (rc = cfg_double(r, e, "shear_exponent", 0, d.shear_exponent, 0, 1, 1,
+                         &d.shear_exponent)) != SIM_OK ||
+        (rc = cfg_double(r, e, "wake_loss_pct", 0, d.wake_loss * 100, 0, 99,
+                         0.01, &d.wake_loss)) != SIM_OK ||
+        (rc = read_turbines(r, e, c)) != SIM_OK ||
+        (rc = read_turbine_name(r, e, c, &d)) != SIM_OK)
         return rc;
     if (d.soh_min > d.soh_max)
         return cfg_fail(r, e, "soh_min", "above soh_max (got %g > %g)",
@@ -590,16 +696,18 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
 static int read_sources(cfg_reader *r, const config_setting_t *g, catalog *c,
                         int req)
 {
-    static const char *const keys[] = {"solar", "battery", "geothermal",
-                                       "hydro", "grid",    NULL};
+    const char *keys[SRC_N + 1];
     int rc;
+    for (int k = 0; k < SRC_N; k++)
+        keys[k] = source_table[k].name;
+    keys[SRC_N] = NULL;
     if (!config_setting_is_group(g))
         return cfg_fail(r, g, NULL,
                         "wrong type (expected a group { solar "
                         "= {...}; ... })");
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
         return rc;
-    for (int k = 0; k < SRC_KIND_N; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         config_setting_t *e = config_setting_get_member(g, keys[k]);
         if (!e) {
             if (req)

@@ -32,6 +32,13 @@ int climate_load_for_scenario(const scenario *s, climate_year **out,
                 "energy.solar needs irradiance (got dry bulb only, expected "
                 "ghi_w_m2 [and dni_w_m2, dhi_w_m2])",
                 c->path);
+        else if (rc == SIM_OK && !info.has_wind && s->energy.wind.present)
+            rc = sim_err_set(
+                err, SIM_ECONFIG, s->path, 0,
+                "site.climate.hourly_csv: '%s' has no wind_m_s column, but "
+                "energy.wind needs hourly wind speed (got no wind column, "
+                "expected wind_m_s at 10 m)",
+                c->path);
     }
     if (rc != SIM_OK) {
         climate_year_free(y);

@@ -433,11 +433,18 @@ static const char migrate_2_to_3[] =
     "ALTER TABLE jobs ADD COLUMN layout_distributed_optimizer INTEGER;\n"
     "ALTER TABLE jobs ADD COLUMN layout_chosen TEXT;\n";
 
+/* Version 3 -> 4 (issue 15: onshore wind): site_reps gains
+ * wind_capacity_factor, which add_missing_columns adds as NULL (rows stored
+ * before had no wind model). energy_wind_mwh already existed (always 0),
+ * so nothing is renamed or rescaled. */
+static const char migrate_3_to_4[] = "-- wind_capacity_factor: added below\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
     migrate_1_to_2,
     migrate_2_to_3,
+    migrate_3_to_4,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -44,12 +44,13 @@
  * store (issue 7); 2, one vocabulary (tokens_per_sec_per_gpu, time_short_s
  * in seconds, display order); 3, each job's parallel layout in jobs
  * (layout_tp, layout_pp, layout_vp, layout_cp, layout_ep, layout_mbs,
- * layout_recompute, layout_distributed_optimizer, layout_chosen; issue 17). An
- * older database is upgraded in place when opened for writing (db_open);
+ * layout_recompute, layout_distributed_optimizer, layout_chosen; issue 17);
+ * 4, onshore wind (issue 15: site_reps gains wind_capacity_factor). An older
+ * database is upgraded in place when opened for writing (db_open);
  * db_open_readonly refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 3
-#define DB_SCHEMA_FIELDS_HASH 0x1e08705c1da660b6ULL
+#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_FIELDS_HASH 0x40644601a5605421ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 
@@ -81,7 +82,7 @@ typedef struct db_count {
 
 /* An energy source of the site and its size. */
 typedef struct db_source_def {
-    const char *kind; /* a res_source_name: "solar", "battery", ... */
+    const char *kind; /* a registry name (models/source.h): "solar", ... */
     const char *name; /* instance name in the scenario, may be NULL */
     double power_w;   /* rated power [W]: AC rating (solar), discharge
                        * power (battery), plant or contract power */

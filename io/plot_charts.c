@@ -21,26 +21,15 @@
 enum {
     C_BLACK = 1,
     C_GRID = 2,
-    C_SRC0 = 3, /* 3..8: the six sources */
-    C_RED = 9,
-    C_BLUE = 10,
-    C_QUEUE = 11,
-    C_ORANGE = 12,
-    C_PURPLE = 13,
-    C_GREEN = 14
-};
-
-static const int src_rgb[RES_N_SOURCES][3] = {
-    {247, 181, 41},  /* solar */
-    {110, 180, 230}, /* wind */
-    {176, 88, 56},   /* geothermal */
-    {31, 100, 170},  /* hydro */
-    {60, 160, 80},   /* battery */
-    {140, 140, 140}, /* grid */
-};
-
-static const char *const src_label[RES_N_SOURCES] = {
-    "Solar", "Wind", "Geothermal", "Hydro", "Battery discharge", "Grid",
+    C_RED = 3,
+    C_BLUE,
+    C_QUEUE,
+    C_ORANGE,
+    C_PURPLE,
+    C_GREEN,
+    /* One colour per registry source (models/source.h), after index 15
+     * (plot_color's), so cmap0 grows with the registry. */
+    C_SRC0 = 16
 };
 
 /* Viewport of every chart, in normalized page coordinates. */
@@ -54,10 +43,15 @@ static const char *const src_label[RES_N_SOURCES] = {
 
 static void palette(void)
 {
+    /* cmap0 has 16 colours by default; the sources need SRC_N more. Growing
+     * it resets the background entry, so it is set white again. */
+    plscmap0n(C_SRC0 + SRC_N);
+    plscol0(0, 255, 255, 255);
     plscol0(C_BLACK, 0, 0, 0);
     plscol0(C_GRID, 225, 225, 225);
-    for (int k = 0; k < RES_N_SOURCES; k++)
-        plscol0(C_SRC0 + k, src_rgb[k][0], src_rgb[k][1], src_rgb[k][2]);
+    for (int k = 0; k < SRC_N; k++)
+        plscol0(C_SRC0 + k, (source_table[k].rgb >> 16) & 0xff,
+                (source_table[k].rgb >> 8) & 0xff, source_table[k].rgb & 0xff);
     plscol0(C_RED, 200, 30, 30);
     plscol0(C_BLUE, 40, 110, 190);
     plscol0(C_QUEUE, 200, 200, 200);
@@ -232,7 +226,7 @@ int plot_power_stack(const char *path, const res_step *steps,
                      const double *dt_s, size_t n, const char *title,
                      sim_err *err)
 {
-    double t_end, top = 0, ts, ps, any[RES_N_SOURCES] = {0};
+    double t_end, top = 0, ts, ps, any[SRC_N] = {0};
     const char *tl, *pl;
     int demand_differs = 0, rc;
     PLFLT *x, *y, *lo, *hi;
@@ -248,7 +242,7 @@ int plot_power_stack(const char *path, const res_step *steps,
             (dt_s ? dt_s[n - 1] : steps[n - 1].t_s - steps[n - 2].t_s);
     for (size_t i = 0; i < n; i++) {
         double sum = 0;
-        for (int k = 0; k < RES_N_SOURCES; k++) {
+        for (int k = 0; k < SRC_N; k++) {
             double v =
                 isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
             sum += v;
@@ -277,7 +271,7 @@ int plot_power_stack(const char *path, const res_step *steps,
     lo = sim_xcalloc(n, sizeof *lo);
     hi = sim_xmalloc(n * sizeof *hi);
     memset(&L, 0, sizeof L);
-    for (int k = 0; k < RES_N_SOURCES; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         if (!(any[k] > 0))
             continue;
         for (size_t i = 0; i < n; i++) {
@@ -292,7 +286,8 @@ int plot_power_stack(const char *path, const res_step *steps,
         plcol0(C_SRC0 + k);
         plfill((PLINT)(2 * n), x, y);
         memcpy(lo, hi, n * sizeof *lo);
-        leg_add(&L, PL_LEGEND_COLOR_BOX, C_SRC0 + k, 1, 1.0, src_label[k]);
+        leg_add(&L, PL_LEGEND_COLOR_BOX, C_SRC0 + k, 1, 1.0,
+                source_table[k].label);
     }
     for (size_t i = 0; i < n; i++) {
         x[i] = steps[i].t_s * ts;
@@ -581,7 +576,7 @@ int plot_energy_by_source(const char *path, const char *const *names,
                           const char *title, sim_err *err)
 {
     const double mwh = 1.0 / 3.6e9;
-    double top = 0, any[RES_N_SOURCES] = {0};
+    double top = 0, any[SRC_N] = {0};
     int rc;
     legend L;
 
@@ -589,8 +584,8 @@ int plot_energy_by_source(const char *path, const char *const *names,
         return sim_err_set(err, SIM_EINVAL, path, 0, "energy chart: no jobs");
     for (size_t j = 0; j < n_jobs; j++) {
         double sum = 0;
-        for (int k = 0; k < RES_N_SOURCES; k++) {
-            double v = by_source_j[j * RES_N_SOURCES + (size_t)k];
+        for (int k = 0; k < SRC_N; k++) {
+            double v = by_source_j[j * SRC_N + (size_t)k];
             if (isfinite(v) && v > 0) {
                 sum += v;
                 any[k] += v;
@@ -613,8 +608,8 @@ int plot_energy_by_source(const char *path, const char *const *names,
         plcol0(C_BLACK);
         plmtex("lv", 1.0, (yc - 0.4) / ((double)n_jobs + 0.2), 1.0,
                text_esc(names[j], nm, sizeof nm));
-        for (int k = 0; k < RES_N_SOURCES; k++) {
-            double v = by_source_j[j * RES_N_SOURCES + (size_t)k];
+        for (int k = 0; k < SRC_N; k++) {
+            double v = by_source_j[j * SRC_N + (size_t)k];
             if (!(isfinite(v) && v > 0))
                 continue;
             bar(x0, x0 + v * mwh, yc, 0.3, C_SRC0 + k);
@@ -636,9 +631,10 @@ int plot_energy_by_source(const char *path, const char *const *names,
         }
     }
     memset(&L, 0, sizeof L);
-    for (int k = 0; k < RES_N_SOURCES; k++)
+    for (int k = 0; k < SRC_N; k++)
         if (any[k] > 0)
-            leg_add(&L, PL_LEGEND_COLOR_BOX, C_SRC0 + k, 1, 1.0, src_label[k]);
+            leg_add(&L, PL_LEGEND_COLOR_BOX, C_SRC0 + k, 1, 1.0,
+                    source_table[k].label);
     if (facility)
         leg_add(&L, PL_LEGEND_LINE, C_BLACK, 1, 2.0, "P10-P90 of the total");
     leg_draw(&L);

@@ -64,7 +64,7 @@ int plot_time_to_train(const char *path, const char *job_name,
 
 /* Energy per run by source: one horizontal bar per job, its mean facility
  * energy per training run [MWh] split by source (by_source_j: n_jobs rows of
- * RES_N_SOURCES means), with a P10-P90 whisker of the total when facility
+ * SRC_N means), with a P10-P90 whisker of the total when facility
  * (n_jobs summaries, may be NULL) has them. */
 int plot_energy_by_source(const char *path, const char *const *names,
                           const double *by_source_j,

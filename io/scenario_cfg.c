@@ -598,6 +598,55 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.wind: a plant of one catalog turbine type (models/wind.h). */
+static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
+{
+    static const char *const keys[] = {
+        "capacity_mw",  "hub_height_m", "shear_exponent",
+        "turbine",      "availability", "wake_loss_pct",
+        "gco2_per_kwh", "usd_per_mwh",  NULL};
+    const source_defaults *d = catalog_source(s->cat, SRC_WIND);
+    scen_wind *w = &s->energy.wind;
+    const wind_curve *t;
+    char name[48], names[512];
+    int rc;
+
+    if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW, &w->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "hub_height_m", 0, d->hub_height_m, 1,
+                  &w->hub_height_m)) != SIM_OK ||
+        (rc = num(r, g, "shear_exponent", 0, d->shear_exponent, 1,
+                  &w->shear_exponent)) != SIM_OK ||
+        (rc = num(r, g, "availability", 0, d->availability, 1,
+                  &w->availability)) != SIM_OK ||
+        (rc = num(r, g, "wake_loss_pct", 0, d->wake_loss * 100, 0.01,
+                  &w->wake_loss)) != SIM_OK ||
+        (rc = cfg_string(r, g, "turbine", 0, d->turbine, name, sizeof name)) !=
+            SIM_OK ||
+        (rc = read_carbon_cost(r, g, d, &w->carbon_kg_per_j,
+                               &w->cost_usd_per_j)) != SIM_OK)
+        return rc;
+    if (!(t = catalog_turbine(s->cat, name))) {
+        size_t used = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < s->cat->n_turbines && used + 1 < sizeof names;
+             i++) {
+            int n = snprintf(names + used, sizeof names - used, "%s%s",
+                             i ? ", " : "", s->cat->turbines[i].name);
+            if (n < 0)
+                break;
+            used += (size_t)n;
+        }
+        const config_setting_t *k = config_setting_get_member(g, "turbine");
+        return cfg_fail(r, k ? k : g, k ? NULL : "turbine",
+                        "unknown turbine (got \"%s\", expected one of: %s)",
+                        name, names);
+    }
+    w->turbine = *t;
+    w->present = w->capacity_w > 0;
+    return SIM_OK;
+}
+
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mwh",
@@ -718,6 +767,23 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
     return SIM_OK;
 }
 
+/* energy.<name> of every firm kind of the registry. */
+static int read_firms(cfg_reader *r, const config_setting_t *g, scenario *s)
+{
+    for (int k = 0; k < SRC_N; k++) {
+        config_setting_t *m;
+        int rc;
+        if (source_table[k].role != SOURCE_FIRM)
+            continue;
+        if ((rc = cfg_member(r, g, source_table[k].name, CONFIG_TYPE_GROUP, 0,
+                             &m)) != SIM_OK ||
+            (m && (rc = read_firm(r, m, s, (source_kind)k,
+                                  &s->energy.firm[k])) != SIM_OK))
+            return rc;
+    }
+    return SIM_OK;
+}
+
 static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"import_limit_mw", "usd_per_mwh",
@@ -774,10 +840,13 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 
 static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {"solar", "battery", "geothermal",
-                                       "hydro", "grid",    NULL};
+    const char *keys[SRC_N + 1];
     config_setting_t *g, *m;
     int rc;
+
+    for (int k = 0; k < SRC_N; k++)
+        keys[k] = source_table[k].name;
+    keys[SRC_N] = NULL;
 
     if ((rc = cfg_member(r, root, "energy", CONFIG_TYPE_GROUP, 1, &g)) !=
             SIM_OK ||
@@ -785,25 +854,26 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         return rc;
     if ((rc = cfg_member(r, g, "solar", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_solar(r, m, s)) != SIM_OK) ||
+        (rc = cfg_member(r, g, "wind", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
+        (m && (rc = read_wind(r, m, s)) != SIM_OK) ||
         (rc = cfg_member(r, g, "battery", CONFIG_TYPE_GROUP, 0, &m)) !=
             SIM_OK ||
         (m && (rc = read_battery(r, m, s)) != SIM_OK) ||
-        (rc = cfg_member(r, g, "geothermal", CONFIG_TYPE_GROUP, 0, &m)) !=
-            SIM_OK ||
-        (m && (rc = read_firm(r, m, s, SRC_GEOTHERMAL,
-                              &s->energy.geothermal)) != SIM_OK) ||
-        (rc = cfg_member(r, g, "hydro", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
-        (m &&
-         (rc = read_firm(r, m, s, SRC_HYDRO, &s->energy.hydro)) != SIM_OK) ||
+        (rc = read_firms(r, g, s)) != SIM_OK ||
         (rc = cfg_member(r, g, "grid", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
-    if (!s->energy.solar.present && !s->energy.geothermal.present &&
-        !s->energy.hydro.present && !scenario_grid_connected(s))
-        return cfg_fail(r, g, NULL,
-                        "no source of energy (expected solar, "
-                        "geothermal, hydro or a grid import limit above 0; "
-                        "a battery only stores)");
+    {
+        int any = 0;
+        for (int k = 0; k < SRC_N; k++)
+            any |= source_table[k].role != SOURCE_STORAGE &&
+                   scenario_source_rating_w(s, (source_kind)k) > 0;
+        if (!any)
+            return cfg_fail(r, g, NULL,
+                            "no source of energy (expected solar, wind, "
+                            "geothermal, hydro or a grid import limit above "
+                            "0; a battery only stores)");
+    }
     return SIM_OK;
 }
 
@@ -1080,16 +1150,16 @@ static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
     config_setting_t *g;
     int rc, p;
 
-    s->policy = SHORTAGE_THROTTLE;
+    s->policy = DISPATCH_POLICY_THROTTLE;
     if ((rc = cfg_member(r, root, "policy", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = cfg_choice(r, g, "shortage", 0, SHORTAGE_THROTTLE, pols, &p)) !=
-            SIM_OK)
+        (rc = cfg_choice(r, g, "shortage", 0, DISPATCH_POLICY_THROTTLE, pols,
+                         &p)) != SIM_OK)
         return rc;
-    s->policy = (shortage_policy)p;
+    s->policy = (dispatch_policy)p;
     return SIM_OK;
 }
 

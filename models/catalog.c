@@ -46,7 +46,7 @@ void catalog_free(catalog *c)
         meta_free(&c->sys_meta[i]);
     for (size_t i = 0; i < c->n_modules; i++)
         meta_free(&c->mod_meta[i]);
-    for (size_t i = 0; i < SRC_KIND_N; i++)
+    for (size_t i = 0; i < SRC_N; i++)
         meta_free(&c->src_meta[i]);
     free(c->gpus);
     free(c->gpu_meta);
@@ -115,6 +115,27 @@ size_t catalog_put_module(catalog *c, const module_type *m, const char *source,
                &c->cap_modules, sizeof *m, m, source, notes, assumed);
 }
 
+int catalog_put_turbine(catalog *c, const wind_curve *t)
+{
+    size_t i = 0;
+    while (i < c->n_turbines && strcasecmp(c->turbines[i].name, t->name) != 0)
+        i++;
+    if (i == CATALOG_MAX_TURBINES)
+        return -1;
+    c->turbines[i] = *t;
+    if (i == c->n_turbines)
+        c->n_turbines++;
+    return (int)i;
+}
+
+const wind_curve *catalog_turbine(const catalog *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_turbines; i++)
+        if (strcasecmp(c->turbines[i].name, name) == 0)
+            return &c->turbines[i];
+    return NULL;
+}
+
 void catalog_set_source(catalog *c, const source_defaults *d,
                         const char *source, const char *notes,
                         const char *assumed)
@@ -126,6 +147,8 @@ void catalog_set_source(catalog *c, const source_defaults *d,
 catalog *catalog_clone(const catalog *c)
 {
     catalog *k = catalog_new();
+    memcpy(k->turbines, c->turbines, sizeof k->turbines);
+    k->n_turbines = c->n_turbines;
     for (size_t i = 0; i < c->n_gpus; i++)
         catalog_put_gpu(k, &c->gpus[i], c->gpu_meta[i].source,
                         c->gpu_meta[i].notes, c->gpu_meta[i].assumed);
@@ -138,7 +161,7 @@ catalog *catalog_clone(const catalog *c)
     for (size_t i = 0; i < c->n_modules; i++)
         catalog_put_module(k, &c->modules[i], c->mod_meta[i].source,
                            c->mod_meta[i].notes, c->mod_meta[i].assumed);
-    for (size_t i = 0; i < SRC_KIND_N; i++) {
+    for (size_t i = 0; i < SRC_N; i++) {
         k->sources[i] = c->sources[i];
         meta_set(&k->src_meta[i], c->src_meta[i].source, c->src_meta[i].notes,
                  c->src_meta[i].assumed);
@@ -221,20 +244,14 @@ int catalog_module_fits(const module_type *m, const char *sys)
     return -1;
 }
 
-static const char *const src_names[SRC_KIND_N] = {
-    "solar", "battery", "geothermal", "hydro", "grid"};
-
 const source_defaults *catalog_source(const catalog *c, source_kind kind)
 {
-    return (unsigned)kind < SRC_KIND_N ? &c->sources[kind] : NULL;
+    return (unsigned)kind < SRC_N ? &c->sources[kind] : NULL;
 }
 
 int catalog_source_kind(const char *name)
 {
-    for (int i = 0; i < SRC_KIND_N; i++)
-        if (strcasecmp(src_names[i], name) == 0)
-            return i;
-    return -1;
+    return source_kind_parse(name);
 }
 
 const char *catalog_cite(const catalog *c, const char *kind, size_t i,
@@ -250,7 +267,7 @@ const char *catalog_cite(const catalog *c, const char *kind, size_t i,
         m = &c->sys_meta[i];
     else if (strcmp(kind, "modules") == 0 && i < c->n_modules)
         m = &c->mod_meta[i];
-    else if (strcmp(kind, "sources") == 0 && i < SRC_KIND_N)
+    else if (strcmp(kind, "sources") == 0 && i < SRC_N)
         m = &c->src_meta[i];
     if (!m)
         return "";
@@ -278,7 +295,7 @@ void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
     else if (strcmp(kind, "modules") == 0)
         count = c->n_modules;
     else if (strcmp(kind, "sources") == 0)
-        count = SRC_KIND_N;
+        count = SRC_N;
     for (size_t i = 0; i < count && used + 1 < n; i++) {
         const char *name;
         int w;
@@ -291,7 +308,7 @@ void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
         else if (strcmp(kind, "modules") == 0)
             name = c->modules[i].name;
         else
-            name = src_names[i];
+            name = source_table[i].name;
         w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", name);
         if (w < 0)
             break;

@@ -20,6 +20,9 @@
 #include "models/llm.h"
 #include "models/module.h"
 #include "models/source.h"
+#include "models/wind.h"
+
+#define CATALOG_MAX_TURBINES 8
 #include "models/system.h"
 #include "sim/err.h"
 
@@ -57,6 +60,10 @@ const module_type *catalog_module_at(const catalog *c, size_t i);
 /* How many units of system sys fit in one module of type m: its
  * max_units entry, or -1 when m does not host sys. */
 int catalog_module_fits(const module_type *m, const char *sys);
+
+/* Turbine power curve by name (case-insensitive; models/sources.cfg
+ * sources.wind.turbines), or NULL. */
+const wind_curve *catalog_turbine(const catalog *c, const char *name);
 
 /* Energy-source defaults of a kind (always present once loaded). */
 const source_defaults *catalog_source(const catalog *c, source_kind kind);

@@ -30,8 +30,10 @@ struct catalog {
     module_type *modules;
     catalog_meta *mod_meta;
     size_t n_modules, cap_modules;
-    source_defaults sources[SRC_KIND_N];
-    catalog_meta src_meta[SRC_KIND_N];
+    source_defaults sources[SRC_N];
+    catalog_meta src_meta[SRC_N];
+    wind_curve turbines[CATALOG_MAX_TURBINES]; /* sources.wind.turbines */
+    size_t n_turbines;
 };
 
 /* Appends or replaces (same name, case-insensitive) an entry, copying the
@@ -44,6 +46,9 @@ size_t catalog_put_system(catalog *c, const system_spec *s, const char *source,
                           const char *notes, const char *assumed);
 size_t catalog_put_module(catalog *c, const module_type *m, const char *source,
                           const char *notes, const char *assumed);
+/* Appends or replaces (same name, case-insensitive) a turbine power
+ * curve. Returns its index, or -1 when the table is full. */
+int catalog_put_turbine(catalog *c, const wind_curve *t);
 void catalog_set_source(catalog *c, const source_defaults *d,
                         const char *source, const char *notes,
                         const char *assumed);

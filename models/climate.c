@@ -15,7 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "models/solar.h"
 #include "sim/mem.h"
@@ -32,6 +34,13 @@ static const int month_days[12] = {31, 28, 31, 30, 31, 30,
  * p75 .76, p90 .77. The 0 and 1 quantiles (0.10, 0.80) are assumptions. */
 #define MOJAVE_CHAIN                                                           \
     0.6, 0.867, 0.350, {0.10, 0.53, 0.66, 0.73, 0.76, 0.77, 0.80}, 0.80
+
+/* Hourly wind shape of every built-in set: Weibull k = 2 (the Rayleigh
+ * distribution, which IEC 61400-1 assumes for the hub-height speed of its
+ * turbine classes) and an hour-to-hour AR(1) coefficient of 0.9. Both are
+ * assumptions: no site's fitted Weibull shape or autocorrelation is in the
+ * shared facts (docs/power-model.md 4b). */
+#define WIND_RAYLEIGH 2.0, 0.9
 
 static const climate_monthly builtin[] = {
     /* Las Vegas: location from the TMY3 EPW header (weather/README.md);
@@ -51,7 +60,8 @@ static const climate_monthly builtin[] = {
      4.462,
      2.0,
      0.7,
-     MOJAVE_CHAIN},
+     MOJAVE_CHAIN,
+     WIND_RAYLEIGH},
     /* Reykjavik: means and max-min from climatestotravel (facts-more.md 5).
      * Location, RH 0.80, Kt and wind 5 m/s are assumptions (no source in
      * the shared data); the cloud chain reuses the Mojave shape scaled to
@@ -68,7 +78,8 @@ static const climate_monthly builtin[] = {
      5.0,
      2.0,
      0.7,
-     MOJAVE_CHAIN},
+     MOJAVE_CHAIN,
+     WIND_RAYLEIGH},
     /* Stavanger (1961-90): highs and lows from liquisearch (facts-more.md
      * 5). Location, RH, Kt and wind are assumptions as for Reykjavik. */
     {"stavanger",
@@ -83,7 +94,8 @@ static const climate_monthly builtin[] = {
      5.0,
      2.0,
      0.7,
-     MOJAVE_CHAIN},
+     MOJAVE_CHAIN,
+     WIND_RAYLEIGH},
     /* Oslo: daily min and max (WMO via theodora, facts-more.md 5). Location,
      * RH, Kt and wind are assumptions as for Reykjavik. */
     {"oslo",
@@ -98,7 +110,8 @@ static const climate_monthly builtin[] = {
      3.0,
      2.0,
      0.7,
-     MOJAVE_CHAIN},
+     MOJAVE_CHAIN,
+     WIND_RAYLEIGH},
 };
 
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
@@ -173,7 +186,8 @@ int climate_normals_check(const climate_monthly *n, sim_err *err)
             err, SIM_EINVAL, NULL, 0,
             "climate %s: kt_clear must lie inside the kt_q range", n->name);
     if (!(n->wind_m_s >= 0 && n->t_anom_sd_k >= 0 && n->t_anom_phi >= 0 &&
-          n->t_anom_phi < 1))
+          n->t_anom_phi < 1 && n->wind_weibull_k >= 0 && n->wind_ar1_phi >= 0 &&
+          n->wind_ar1_phi < 1))
         return sim_err_set(
             err, SIM_EINVAL, NULL, 0,
             "climate %s: wind or anomaly parameters out of range", n->name);
@@ -438,5 +452,21 @@ void climate_year_stats(const climate_year *y, climate_stats *s)
     for (int m = 0; m < 12; m++) {
         s->t_month_mean_c[m] = msum[m] / mcount[m];
         s->ghi_month_wh_m2_day[m] = gsum[m] / (mcount[m] / 24.0);
+    }
+}
+
+void climate_synthesize_wind(const climate_monthly *n, gsl_rng *r,
+                             double *v_m_s)
+{
+    double k = n->wind_weibull_k > 0 ? n->wind_weibull_k : 2.0;
+    double phi = n->wind_ar1_phi;
+    double c = n->wind_m_s / gsl_sf_gamma(1.0 + 1.0 / k);
+    double z = 0;
+    for (size_t i = 0; i < CLIMATE_HOURS; i++) {
+        double e = gsl_ran_gaussian(r, 1.0);
+        z = i == 0 ? e : phi * z + sqrt(1 - phi * phi) * e;
+        /* Upper tail Q(z) = 1 - Phi(z), accurate where 1 - Phi rounds. */
+        double q = gsl_cdf_ugaussian_Q(z);
+        v_m_s[i] = q > 0 ? c * pow(-log(q), 1.0 / k) : c * 10.0;
     }
 }

@@ -74,6 +74,10 @@ typedef struct climate_monthly {
     double kt_q[7];         /* daily Kt at quantiles 0, .10, .25, .50, .75,
                                .90, 1 (ends are assumptions) */
     double kt_max;          /* cap on a day's Kt, 0.80 (assumption) */
+    /* Hourly wind model (climate_synthesize_wind). */
+    double wind_weibull_k; /* Weibull shape of the hourly 10 m speed, 2 */
+    double wind_ar1_phi;   /* hour-to-hour AR(1) coefficient of its
+                              Gaussian driver, 0.9 */
 } climate_monthly;
 
 /* Allocates a zeroed year (caller frees with climate_year_free). */
@@ -98,6 +102,18 @@ int climate_normals_check(const climate_monthly *n, sim_err *err);
  * Errors: SIM_EINVAL if n fails climate_normals_check. */
 int climate_synthesize(const climate_monthly *n, gsl_rng *r,
                        climate_year *out /* OUT */, sim_err *err);
+
+/* Synthesises one year of hourly 10 m wind speed into v_m_s[CLIMATE_HOURS]
+ * (OUT) from normals n, drawing exactly CLIMATE_HOURS Gaussians from r (a
+ * stream of its own, so adding wind changes no other draw). Model: a
+ * stationary Gaussian AR(1) z_t = phi z_{t-1} + sqrt(1 - phi^2) e_t mapped
+ * through its CDF to the Weibull distribution with shape k and the scale
+ * c = wind_m_s / Gamma(1 + 1/k) that keeps the annual mean:
+ * v_t = c (-ln(1 - Phi(z_t)))^(1/k). No seasonal or diurnal cycle. The
+ * climate year's own wind_m_s (used for PV cell temperature) stays the
+ * annual mean. */
+void climate_synthesize_wind(const climate_monthly *n, gsl_rng *r,
+                             double *v_m_s);
 
 /* Saturation vapour pressure over water [Pa] at t_c (Alduchov & Eskridge
  * 1996: 610.94 exp(17.625 t / (t + 243.04))). */

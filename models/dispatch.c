@@ -397,3 +397,12 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     }
     return SIM_OK;
 }
+
+dispatch_role dispatch_role_of(source_kind k)
+{
+    if (source_must_take(k))
+        return DISPATCH_MUST_TAKE;
+    return (unsigned)k < SRC_N && source_table[k].role == SOURCE_GRID
+               ? DISPATCH_GRID
+               : DISPATCH_FIRM;
+}

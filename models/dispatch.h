@@ -6,7 +6,8 @@
  * docs/power-model.md 8.
  *
  * Order (issue 5):
- *   1. must-take sources (solar, geothermal) serve the load;
+ *   1. must-take sources (variable: solar, wind; must-run: geothermal)
+ *      serve the load;
  *   2. their surplus charges the batteries (each up to its charge limit),
  *      and the rest is curtailed;
  *   3. a deficit is met by firm dispatchable renewables (hydro), then the
@@ -51,6 +52,7 @@
 
 #include <stddef.h>
 
+#include "models/source.h"
 #include "sim/err.h"
 
 typedef enum dispatch_policy {
@@ -59,11 +61,17 @@ typedef enum dispatch_policy {
     DISPATCH_POLICY_SHED = 2
 } dispatch_policy;
 
+/* The dispatch's merit-order classes; a source kind's class follows from
+ * its registry role (models/source.h) by dispatch_role_of. */
 typedef enum dispatch_role {
-    DISPATCH_MUST_TAKE = 0, /* solar, geothermal */
-    DISPATCH_FIRM = 1,      /* hydro */
+    DISPATCH_MUST_TAKE = 0, /* variable and must-run: solar, wind, geothermal */
+    DISPATCH_FIRM = 1,      /* firm dispatchable: hydro */
     DISPATCH_GRID = 2       /* grid import */
 } dispatch_role;
+
+/* Class of a supply kind: must-take for variable or must-run kinds, grid
+ * for the grid role, else firm. (Storage is not a dispatch source.) */
+dispatch_role dispatch_role_of(source_kind k);
 
 typedef enum dispatch_job_state {
     DISPATCH_RUN = 0,

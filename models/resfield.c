@@ -75,13 +75,17 @@
 #define SRC(st, m, k, src, pre, si, du, out, label, doc)                       \
     ROW(st, #m "[" #k "]", offsetof(st, m) + (k) * sizeof(double),             \
         RESFIELD_DOUBLE, pre src, si, du, out, label " " src, doc)
-#define SRC6(st, m, pre, si, du, out, label, doc)                              \
-    SRC(st, m, 0, "solar", pre, si, du, out, label, doc),                      \
-        SRC(st, m, 1, "wind", pre, si, du, out, label, doc),                   \
-        SRC(st, m, 2, "geothermal", pre, si, du, out, label, doc),             \
-        SRC(st, m, 3, "hydro", pre, si, du, out, label, doc),                  \
-        SRC(st, m, 4, "battery", pre, si, du, out, label, doc),                \
-        SRC(st, m, 5, "grid", pre, si, du, out, label, doc)
+/* The per-source rows: one per registry source (models/source.h), in its
+ * order, so a new source gets its columns from the registry alone. */
+#define JOB_SRC_(k, name, l, c, r, ren, mr)                                    \
+    SRC(res_job, energy_by_source_j, k, name, "energy_", J, MWh, 0,            \
+        "energy from", "facility energy of the job delivered by this source"),
+#define SITE_SRC_(k, name, l, c, r, ren, mr)                                   \
+    SRC(res_site, energy_by_source_j, k, name, "energy_", J, MWh, RUN,         \
+        "energy from", "energy delivered to the load by this source"),
+#define STEP_SRC_(k, name, l, c, r, ren, mr)                                   \
+    SRC(res_step, source_w, k, name, "", W, W, 0, "power from",                \
+        "power delivered to the load by this source"),
 
 #define RUN RESFIELD_RUN
 
@@ -129,9 +133,7 @@ const resfield resfield_job[] = {
       "tokens trained"),
     FI32(res_job, gpus, "gpus", count, 0, "GPUs held",
          "GPUs held, hot spares excluded"),
-    SRC6(res_job, energy_by_source_j, "energy_", J, MWh, 0, "energy from",
-         "facility energy of the job delivered by this source"),
-};
+    SOURCE_TABLE(JOB_SRC_)};
 const size_t resfield_n_job = sizeof resfield_job / sizeof resfield_job[0];
 
 const resfield resfield_site[] = {
@@ -141,10 +143,9 @@ const resfield resfield_site[] = {
       "IT energy served"),
     F(res_site, facility_energy_j, "facility_energy", J, MWh, RUN,
       "facility energy", "facility energy served"),
-    SRC6(res_site, energy_by_source_j, "energy_", J, MWh, RUN, "energy from",
-         "energy delivered to the load by this source"),
-    F(res_site, battery_charge_j, "battery_charge", J, MWh, RUN,
-      "energy into batteries", "energy put into batteries"),
+    SOURCE_TABLE(SITE_SRC_)
+        F(res_site, battery_charge_j, "battery_charge", J, MWh, RUN,
+          "energy into batteries", "energy put into batteries"),
     F(res_site, curtailed_j, "curtailed", J, MWh, RUN, "curtailed",
       "renewable energy neither used nor stored"),
     F(res_site, shortfall_j, "shortfall", J, MWh, RUN, "unserved demand",
@@ -168,6 +169,9 @@ const resfield resfield_site[] = {
     F(res_site, solar_capacity_factor, "solar_capacity_factor", ratio, ratio,
       RUN, "solar capacity factor (AC)",
       "solar AC energy / (AC rating x horizon)"),
+    F(res_site, wind_capacity_factor, "wind_capacity_factor", ratio, ratio, RUN,
+      "wind capacity factor",
+      "wind generation before curtailment / (nameplate x horizon)"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 
@@ -178,10 +182,9 @@ const resfield resfield_step[] = {
       "facility load served"),
     F(res_step, demand_w, "demand", W, W, 0, "demand",
       "facility load before any shortage action"),
-    SRC6(res_step, source_w, "", W, W, 0, "power from",
-         "power delivered to the load by this source"),
-    F(res_step, battery_charge_w, "battery_charge", W, W, 0,
-      "power into batteries", "power into batteries"),
+    SOURCE_TABLE(STEP_SRC_)
+        F(res_step, battery_charge_w, "battery_charge", W, W, 0,
+          "power into batteries", "power into batteries"),
     F(res_step, curtailed_w, "curtailed", W, W, 0, "curtailed",
       "renewable power neither used nor stored"),
     F(res_step, shortfall_w, "shortfall", W, W, 0, "unserved demand",

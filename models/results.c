@@ -3,10 +3,6 @@
 
 #include <stdlib.h>
 
-const char *const res_source_name[RES_N_SOURCES] = {
-    "solar", "wind", "geothermal", "hydro", "battery", "grid",
-};
-
 const char *const res_event_name[RES_EV_N] = {
     "submit", "start",  "checkpoint", "interrupt", "restart",
     "pause",  "resume", "throttle",   "shed",      "end",

@@ -18,19 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Energy sources, in dispatch-table order. */
-typedef enum res_source {
-    RES_SOLAR = 0,
-    RES_WIND = 1, /* reserved; no wind model yet */
-    RES_GEOTHERMAL = 2,
-    RES_HYDRO = 3,
-    RES_BATTERY = 4, /* battery discharge delivered to the load */
-    RES_GRID = 5,
-    RES_N_SOURCES = 6
-} res_source;
+#include "models/source.h"
 
-/* Lower-case names, "solar", "wind", ... indexed by res_source. */
-extern const char *const res_source_name[RES_N_SOURCES];
+/* Energy sources: per-source arrays are indexed by source_kind, in the
+ * registry's order (models/source.h). */
 
 /* Kinds of entries in a job's history. */
 typedef enum res_event_kind {
@@ -87,7 +78,7 @@ typedef struct res_job {
     int32_t pauses;                /* power pauses */
     double it_energy_j;            /* the job's share of IT energy */
     double facility_energy_j;      /* its share of facility energy */
-    double energy_by_source_j[RES_N_SOURCES]; /* facility energy by source */
+    double energy_by_source_j[SRC_N]; /* facility energy by source */
     double renewable_fraction; /* share of facility energy from renewables */
     double co2_kg;             /* lifecycle CO2e of that energy */
     double cost_usd;           /* energy cost */
@@ -96,8 +87,8 @@ typedef struct res_job {
 /* Site totals of one replication. */
 typedef struct res_site {
     double it_energy_j, facility_energy_j;
-    double energy_by_source_j[RES_N_SOURCES]; /* delivered to the load */
-    double battery_charge_j;                  /* energy put into batteries */
+    double energy_by_source_j[SRC_N]; /* delivered to the load */
+    double battery_charge_j;          /* energy put into batteries */
     double curtailed_j;       /* renewable energy neither used nor stored */
     double shortfall_j;       /* demand not served */
     double time_short_s;      /* time in steps not at full demand: unserved
@@ -109,6 +100,8 @@ typedef struct res_site {
     double co2_kg, cost_usd;
     double pue_mean;              /* facility / IT energy */
     double solar_capacity_factor; /* AC energy / (AC rating x horizon) */
+    double wind_capacity_factor;  /* generation before curtailment /
+                                     (nameplate x horizon) */
 } res_site;
 
 /* One step of the site time series. */
@@ -116,8 +109,8 @@ typedef struct res_step {
     double t_s;              /* step start */
     double it_w, facility_w; /* load served */
     double demand_w;         /* facility load before any shortage action */
-    double source_w[RES_N_SOURCES]; /* delivered to the load, by source */
-    double battery_charge_w;        /* into batteries */
+    double source_w[SRC_N];  /* delivered to the load, by source */
+    double battery_charge_w; /* into batteries */
     double curtailed_w, shortfall_w;
     double soc_frac;  /* battery state of charge, 0..1 (NAN: none) */
     double soh_frac;  /* battery state of health, 0..1 (NAN: none) */

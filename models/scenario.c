@@ -43,17 +43,29 @@ double scenario_it_power_w(const scenario *s)
     return w;
 }
 
-const char *scenario_policy_name(shortage_policy p)
+double scenario_source_rating_w(const scenario *s, source_kind k)
 {
-    switch (p) {
-    case SHORTAGE_THROTTLE:
-        return "throttle";
-    case SHORTAGE_PAUSE:
-        return "pause";
-    case SHORTAGE_SHED:
-        return "shed";
+    const scen_energy *e = &s->energy;
+    switch (k) {
+    case SRC_SOLAR:
+        return e->solar.present ? e->solar.inverter_limit_w : 0.0;
+    case SRC_WIND:
+        return e->wind.present ? e->wind.capacity_w : 0.0;
+    case SRC_BATTERY:
+        return e->battery.present ? e->battery.power_w : 0.0;
+    case SRC_GRID:
+        return e->grid.present ? e->grid.import_limit_w : 0.0;
+    default: /* the firm kinds */
+        return (unsigned)k < SRC_N && source_table[k].role == SOURCE_FIRM &&
+                       e->firm[k].present
+                   ? e->firm[k].capacity_w
+                   : 0.0;
     }
-    return "?";
+}
+
+const char *scenario_policy_name(dispatch_policy p)
+{
+    return dispatch_policy_name(p);
 }
 
 const char *scenario_topology_name(fabric_topology t)

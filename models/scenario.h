@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "models/catalog.h"
+#include "models/dispatch.h"
 #include "sim/err.h"
 
 #define SCEN_NAME_MAX 64
@@ -128,7 +129,8 @@ typedef struct scen_battery {
     double cost_usd_per_j;
 } scen_battery;
 
-/* Geothermal or hydro: firm capacity with forced outages. */
+/* A firm source (registry role SOURCE_FIRM: geothermal, hydro): firm
+ * capacity with forced outages. */
 typedef struct scen_firm {
     int present;
     double capacity_w;     /* [W] */
@@ -139,6 +141,19 @@ typedef struct scen_firm {
     double carbon_kg_per_j;
     double cost_usd_per_j;
 } scen_firm;
+
+/* Onshore wind (models/wind.h): a plant of identical turbines. */
+typedef struct scen_wind {
+    int present;
+    double capacity_w;     /* plant nameplate [W] */
+    double hub_height_m;   /* > 0 */
+    double shear_exponent; /* power-law alpha, [0, 1] */
+    double availability;   /* [0, 1] */
+    double wake_loss;      /* [0, 1) */
+    wind_curve turbine;    /* from the catalog, by name */
+    double carbon_kg_per_j;
+    double cost_usd_per_j;
+} scen_wind;
 
 /* A time-of-day price window, in local standard time. */
 typedef struct scen_tod_price {
@@ -160,9 +175,11 @@ typedef struct scen_grid {
 
 typedef struct scen_energy {
     scen_solar solar;
+    scen_wind wind;
     scen_battery battery;
-    scen_firm geothermal;
-    scen_firm hydro;
+    scen_firm firm[SRC_N]; /* indexed by source_kind; used for the kinds
+                              whose registry role is SOURCE_FIRM
+                              (geothermal, hydro), zero for the rest */
     scen_grid grid;
 } scen_energy;
 
@@ -201,12 +218,6 @@ typedef struct scen_job {
     int gpus_line;                /* line of its gpus key */
 } scen_job;
 
-typedef enum shortage_policy {
-    SHORTAGE_THROTTLE = 0,
-    SHORTAGE_PAUSE = 1,
-    SHORTAGE_SHED = 2
-} shortage_policy;
-
 typedef struct scen_sim {
     int64_t start_day;   /* days since 1970-01-01 of the start */
     char start_date[11]; /* "YYYY-MM-DD" */
@@ -239,7 +250,7 @@ typedef struct scenario {
     scen_energy energy;
     size_t n_jobs;
     scen_job *jobs;
-    shortage_policy policy;
+    dispatch_policy policy; /* shortage policy (models/dispatch.h) */
     scen_reliability reliability;
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
@@ -277,8 +288,13 @@ int scenario_grid_connected(const scenario *s);
 /* Total IT power of the hosted systems at their max rating [W]. */
 double scenario_it_power_w(const scenario *s);
 
+/* The rating of source kind k at the site, 0 when it has none: PV AC
+ * (inverter) limit, wind nameplate, battery power, firm capacity, grid
+ * import limit [W]. */
+double scenario_source_rating_w(const scenario *s, source_kind k);
+
 /* Name of a precision's format, shortage policy, topology... for output. */
-const char *scenario_policy_name(shortage_policy p);
+const char *scenario_policy_name(dispatch_policy p);
 const char *scenario_topology_name(fabric_topology t);
 
 #endif

@@ -105,10 +105,10 @@ typedef struct sjob {
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
-    double it_j, fac_j, ren_j, co2_g, cost, src_j[RES_N_SOURCES];
+    double it_j, fac_j, ren_j, co2_g, cost, src_j[SRC_N];
     /* The current step's charge, for refunds when systems are released. */
     double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost,
-        st_src_j[RES_N_SOURCES];
+        st_src_j[SRC_N];
     int st_charged;
 } sjob;
 
@@ -129,11 +129,8 @@ typedef struct run {
     double *base_it;     /* [n_groups] */
     double *busy_grp;    /* [n_groups] */
     size_t n_grp;        /* power-model modules = scenario module groups */
-    size_t n_solar;      /* dispatch sources 0..n_solar-1 are PV */
-    int src_kind[8];     /* res_source of each other dispatch source */
-    size_t n_src_other;
-    load_cfg *lcfg;    /* [n_grp] */
-    load_system *lsys; /* [n_grp] */
+    load_cfg *lcfg;      /* [n_grp] */
+    load_system *lsys;   /* [n_grp] */
     int *gpu_type_of_grp;
     double step_s, horizon_s, t_step; /* current step start */
     double sys_online_s, sys_busy_s;  /* utilization integrals */
@@ -143,7 +140,7 @@ typedef struct run {
     double unattributed_j;
     int err_code;
     sim_err *err;
-    double src_site_j[RES_N_SOURCES];
+    double src_site_j[SRC_N];
 } run;
 
 void site_rel_default(site_rel *r)
@@ -427,7 +424,7 @@ static void refund_step(run *R, sjob *j)
     j->ren_j -= f * j->st_ren_j;
     j->co2_g -= f * j->st_co2_g;
     j->cost -= f * j->st_cost;
-    for (int k = 0; k < RES_N_SOURCES; k++)
+    for (int k = 0; k < SRC_N; k++)
         j->src_j[k] -= f * j->st_src_j[k];
     R->unattributed_j += f * j->st_fac_j;
     j->st_charged = 0;
@@ -909,7 +906,7 @@ static void charge_job(run *R, sjob *j, const dispatch_job_out *jo,
     j->ren_j += j->st_ren_j;
     j->co2_g += j->st_co2_g;
     j->cost += j->st_cost;
-    for (int k = 0; k < RES_N_SOURCES; k++) {
+    for (int k = 0; k < SRC_N; k++) {
         j->st_src_j[k] = jo->energy_j * mix_j_per_j[k];
         j->src_j[k] += j->st_src_j[k];
     }
@@ -981,19 +978,17 @@ static void apply_decision(run *R, sjob *j, const dispatch_job_out *jo)
 }
 
 /* Source mix of the load served this step, as J per J of load. */
-static void step_mix(const run *R, const dispatch_out *o,
-                     double mix[RES_N_SOURCES], double w[RES_N_SOURCES])
+static void step_mix(const run *R, const dispatch_out *o, double mix[SRC_N],
+                     double w[SRC_N])
 {
     double tot = 0.0;
-    memset(w, 0, RES_N_SOURCES * sizeof *w);
-    for (size_t i = 0; i < R->n_solar; i++)
-        w[RES_SOLAR] += o->src_load_w[i];
-    for (size_t i = 0; i < R->n_src_other; i++)
-        w[R->src_kind[i]] += o->src_load_w[R->n_solar + i];
-    w[RES_BATTERY] += o->discharge_w;
-    for (int k = 0; k < RES_N_SOURCES; k++)
+    memset(w, 0, SRC_N * sizeof *w);
+    for (size_t i = 0; i < site_power_n_dispatch_sources(R->sp); i++)
+        w[site_power_source_kind(R->sp, i)] += o->src_load_w[i];
+    w[SRC_BATTERY] += o->discharge_w;
+    for (int k = 0; k < SRC_N; k++)
         tot += w[k];
-    for (int k = 0; k < RES_N_SOURCES; k++)
+    for (int k = 0; k < SRC_N; k++)
         mix[k] = tot > 0 ? w[k] / tot : 0.0;
 }
 
@@ -1002,7 +997,7 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
     run *R = ctx;
     const dispatch_out *o = NULL;
     size_t nd = 0;
-    double mix[RES_N_SOURCES], srcw[RES_N_SOURCES];
+    double mix[SRC_N], srcw[SRC_N];
     (void)arg;
 
     R->t_step = e->now_s;
@@ -1061,7 +1056,7 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
         return;
     }
     step_mix(R, o, mix, srcw);
-    for (int k = 0; k < RES_N_SOURCES; k++)
+    for (int k = 0; k < SRC_N; k++)
         R->src_site_j[k] += srcw[k] * R->step_s;
     /* A job split across groups has several entries: its decision is the
      * most restrictive one, and its charge the sum. */
@@ -1097,7 +1092,7 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
         st->it_w = o->it_w;
         st->facility_w = o->load_w;
         st->demand_w = o->demand_w;
-        for (int k = 0; k < RES_N_SOURCES; k++)
+        for (int k = 0; k < SRC_N; k++)
             st->source_w[k] = srcw[k];
         st->battery_charge_w = o->charge_w;
         st->curtailed_w = o->curtailed_w;
@@ -1178,12 +1173,18 @@ static void fill_results(run *R)
     res_rep *out = R->out;
     const site_power_totals *t = site_power_get_totals(R->sp);
     res_site *st = &out->site;
-    /* A site that cannot import grid energy has only renewable sources
-     * (solar, geothermal, hydro; its batteries' first charge counts as
-     * renewable off-grid), so every share is 1 by construction. The ratio
-     * of the separately summed renewable and facility energies would miss
-     * 1 by rounding, so it is not computed then (issue 12.8). */
-    const int all_ren = !scenario_grid_connected(R->s);
+    /* A site that cannot import grid energy and has no other
+     * non-renewable source (registry, models/source.h) has only renewable
+     * sources (its batteries' first charge counts as renewable off-grid),
+     * so every share is 1 by construction. The ratio of the separately
+     * summed renewable and facility energies would miss 1 by rounding, so
+     * it is not computed then (issue 12.8). */
+    int all_ren = !scenario_grid_connected(R->s);
+    for (int k = 0; k < SRC_N; k++)
+        if (!source_table[k].renewable && source_table[k].role != SOURCE_GRID &&
+            source_table[k].role != SOURCE_STORAGE &&
+            scenario_source_rating_w(R->s, (source_kind)k) > 0)
+            all_ren = 0;
     out->n_jobs = R->n_job;
     out->jobs = sim_xcalloc(R->n_job, sizeof *out->jobs);
     for (size_t k = 0; k < R->n_job; k++) {
@@ -1211,7 +1212,7 @@ static void fill_results(run *R)
         rj->pauses = j->pauses;
         rj->it_energy_j = j->it_j;
         rj->facility_energy_j = j->fac_j;
-        for (int s = 0; s < RES_N_SOURCES; s++)
+        for (int s = 0; s < SRC_N; s++)
             rj->energy_by_source_j[s] = j->src_j[s];
         rj->renewable_fraction =
             j->fac_j > 0 ? (all_ren ? 1.0 : j->ren_j / j->fac_j) : (double)NAN;
@@ -1220,7 +1221,7 @@ static void fill_results(run *R)
     }
     st->it_energy_j = t->it_j;
     st->facility_energy_j = t->facility_j;
-    for (int s = 0; s < RES_N_SOURCES; s++)
+    for (int s = 0; s < SRC_N; s++)
         st->energy_by_source_j[s] = R->src_site_j[s];
     st->battery_charge_j = t->charge_j;
     st->curtailed_j = t->curtailed_j;
@@ -1239,7 +1240,11 @@ static void fill_results(run *R)
     st->pue_mean = t->it_j > 0 ? t->facility_j / t->it_j : (double)NAN;
     st->solar_capacity_factor =
         t->solar_p_ac0_w > 0 && t->time_s > 0
-            ? t->solar_j / (t->solar_p_ac0_w * t->time_s)
+            ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
+            : (double)NAN;
+    st->wind_capacity_factor =
+        t->wind_capacity_w > 0 && t->time_s > 0
+            ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
             : (double)NAN;
 }
 
@@ -1266,13 +1271,6 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
         return rc;
     sim_init(&R.e);
     R.n_grp = s->n_modules;
-    R.n_solar = s->energy.solar.present ? 1 : 0;
-    if (s->energy.geothermal.present)
-        R.src_kind[R.n_src_other++] = RES_GEOTHERMAL;
-    if (s->energy.hydro.present)
-        R.src_kind[R.n_src_other++] = RES_HYDRO;
-    if (s->energy.grid.present)
-        R.src_kind[R.n_src_other++] = RES_GRID;
     R.lcfg = sim_xcalloc(R.n_grp, sizeof *R.lcfg);
     R.lsys = sim_xcalloc(R.n_grp, sizeof *R.lsys);
     for (size_t g = 0; g < R.n_grp; g++) {

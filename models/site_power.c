@@ -34,6 +34,11 @@ struct site_power {
     long wx_year;           /* simulated year index of wx (-1: none) */
     double *pv_ac;          /* [n_solar][8760] */
     long pv_year;
+    wind_cfg *wind;
+    double *wind_ac;   /* [n_wind][8760] */
+    double *wind_v10;  /* synthetic 10 m wind of the year [8760], or NULL */
+    gsl_rng *wind_r;   /* synthetic wind stream "climate/wind" */
+    source_kind *kind; /* [n dispatch sources] */
     battery **bat;
     double *pool_c, *pool_cost, *pool_ren; /* per battery, of stored J */
     supply *src;
@@ -86,6 +91,12 @@ void site_power_free(site_power *sp)
     free(sp->supply_cfg);
     free(sp->module);
     free(sp->pv_ac);
+    free(sp->wind);
+    free(sp->wind_ac);
+    free(sp->wind_v10);
+    free(sp->kind);
+    if (sp->wind_r)
+        gsl_rng_free(sp->wind_r);
     free(sp->dsrc);
     free(sp->dst);
     free(sp->dmod);
@@ -110,6 +121,11 @@ static int ensure_year(site_power *sp, long year, sim_err *err)
                 climate_synthesize(&sp->c.normals, sp->clim_r, sp->syn, err);
             if (rc != SIM_OK)
                 return rc;
+            /* Hourly wind from its own stream, drawn only with wind
+             * plants: the other streams' draws stay the same. */
+            if (sp->wind_r)
+                climate_synthesize_wind(&sp->c.normals, sp->wind_r,
+                                        sp->wind_v10);
             sp->wx_year++;
         }
         sp->wx = sp->syn;
@@ -118,6 +134,9 @@ static int ensure_year(site_power *sp, long year, sim_err *err)
         for (size_t i = 0; i < sp->c.n_solar; i++)
             solar_year(&sp->solar[i], sp->wx, sp->pv_ac + i * CLIMATE_HOURS,
                        NULL);
+        for (size_t i = 0; i < sp->c.n_wind; i++)
+            wind_year(&sp->wind[i], sp->wx, sp->wind_v10,
+                      sp->wind_ac + i * CLIMATE_HOURS);
         sp->pv_year = year;
     }
     return SIM_OK;
@@ -159,6 +178,9 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     for (size_t i = 0; i < c->n_solar; i++)
         if (solar_cfg_check(&c->solar[i], err) != SIM_OK)
             return NULL;
+    for (size_t i = 0; i < c->n_wind; i++)
+        if (wind_cfg_check(&c->wind[i], err) != SIM_OK)
+            return NULL;
     for (size_t i = 0; i < c->n_module; i++) {
         const site_power_module *m = &c->module[i];
         if (load_cfg_check(&m->load, &m->system, err) != SIM_OK ||
@@ -181,7 +203,9 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     sp->battery_cfg = dup_array(c->battery, c->n_battery, sizeof *c->battery);
     sp->supply_cfg = dup_array(c->source, c->n_source, sizeof *c->source);
     sp->module = dup_array(c->module, c->n_module, sizeof *c->module);
+    sp->wind = dup_array(c->wind, c->n_wind, sizeof *c->wind);
     sp->c.solar = sp->solar;
+    sp->c.wind = sp->wind;
     sp->c.battery = sp->battery_cfg;
     sp->c.source = sp->supply_cfg;
     sp->c.module = sp->module;
@@ -189,6 +213,15 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     sp->pv_year = -1;
     sp->pv_ac = sim_xcalloc((c->n_solar ? c->n_solar : 1) * CLIMATE_HOURS,
                             sizeof(double));
+    sp->wind_ac = sim_xcalloc((c->n_wind ? c->n_wind : 1) * CLIMATE_HOURS,
+                              sizeof(double));
+    sp->kind = sim_xcalloc(c->n_solar + c->n_wind + c->n_source + 1,
+                           sizeof(source_kind));
+    for (size_t i = 0; i < c->n_solar + c->n_wind + c->n_source; i++)
+        sp->kind[i] = i < c->n_solar ? SRC_SOLAR
+                      : i < c->n_solar + c->n_wind
+                          ? SRC_WIND
+                          : c->source[i - c->n_solar - c->n_wind].kind;
     sp->bat = sim_xcalloc(c->n_battery + 1, sizeof(battery *));
     sp->pool_c = sim_xcalloc(c->n_battery + 1, sizeof(double));
     sp->pool_cost = sim_xcalloc(c->n_battery + 1, sizeof(double));
@@ -214,14 +247,19 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     if (!c->weather) {
         sp->syn = climate_year_new();
         sp->clim_r = rng_stream_new(NULL, seed, rep, rng_stream_id("climate"));
+        if (c->n_wind) {
+            sp->wind_v10 = sim_xcalloc(CLIMATE_HOURS, sizeof(double));
+            sp->wind_r =
+                rng_stream_new(NULL, seed, rep, rng_stream_id("climate/wind"));
+        }
     }
-    sp->dsrc =
-        sim_xcalloc(c->n_solar + c->n_source + 1, sizeof(dispatch_source));
+    sp->dsrc = sim_xcalloc(c->n_solar + c->n_wind + c->n_source + 1,
+                           sizeof(dispatch_source));
     sp->dst = sim_xcalloc(c->n_battery + 1, sizeof(dispatch_store));
     sp->dmod = sim_xcalloc(c->n_module + 1, sizeof(dispatch_module));
     sp->cap_job = 16;
-    sp->out = dispatch_out_new(c->n_solar + c->n_source, c->n_battery,
-                               c->n_module, sp->cap_job);
+    sp->out = dispatch_out_new(c->n_solar + c->n_wind + c->n_source,
+                               c->n_battery, c->n_module, sp->cap_job);
     if (ensure_year(sp, (long)(c->start_hoy_h / CLIMATE_HOURS), err) != SIM_OK)
         goto fail;
     sp->tot.pue_min = INFINITY;
@@ -232,6 +270,8 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
         sp->tot.solar_p_dc0_w += c->solar[i].p_dc0_w;
         sp->tot.solar_p_ac0_w += solar_p_ac0_w(&c->solar[i]);
     }
+    for (size_t i = 0; i < c->n_wind; i++)
+        sp->tot.wind_capacity_w += c->wind[i].capacity_w;
     {
         double cap = 0, cap_new = 0;
         for (size_t i = 0; i < c->n_battery; i++) {
@@ -255,6 +295,16 @@ int site_power_attach(site_power *sp, sim *e)
             return rc;
     }
     return SIM_OK;
+}
+
+size_t site_power_n_dispatch_sources(const site_power *sp)
+{
+    return sp->c.n_solar + sp->c.n_wind + sp->c.n_source;
+}
+
+source_kind site_power_source_kind(const site_power *sp, size_t i)
+{
+    return sp->kind[i];
 }
 
 const climate_hour *site_power_weather(site_power *sp, double t_s)
@@ -330,11 +380,16 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         sp->dsrc[k].price_usd_per_j = c->solar_price_usd_per_j;
         sp->dsrc[k].renewable = 1;
     }
+    for (size_t i = 0; i < c->n_wind; i++, k++) {
+        sp->dsrc[k].role = DISPATCH_MUST_TAKE;
+        sp->dsrc[k].avail_w = sp->wind_ac[i * CLIMATE_HOURS + hour];
+        sp->dsrc[k].carbon_g_per_j = c->wind[i].carbon_g_per_j;
+        sp->dsrc[k].price_usd_per_j = c->wind[i].price_usd_per_j;
+        sp->dsrc[k].renewable = source_table[SRC_WIND].renewable;
+    }
     for (size_t i = 0; i < c->n_source; i++, k++) {
         supply *s = &sp->src[i];
-        sp->dsrc[k].role = s->c.kind == SUPPLY_GEOTHERMAL ? DISPATCH_MUST_TAKE
-                           : s->c.kind == SUPPLY_HYDRO    ? DISPATCH_FIRM
-                                                          : DISPATCH_GRID;
+        sp->dsrc[k].role = dispatch_role_of(s->c.kind);
         sp->dsrc[k].avail_w = supply_available_w(s, hoy, dt);
         sp->dsrc[k].carbon_g_per_j = s->c.carbon_g_per_j;
         sp->dsrc[k].price_usd_per_j = supply_price_usd_per_j(s, hoy);
@@ -368,8 +423,8 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         dispatch_out_free(sp->out);
         while (sp->cap_job < n_jobs)
             sp->cap_job *= 2;
-        sp->out = dispatch_out_new(c->n_solar + c->n_source, c->n_battery,
-                                   c->n_module, sp->cap_job);
+        sp->out = dispatch_out_new(c->n_solar + c->n_wind + c->n_source,
+                                   c->n_battery, c->n_module, sp->cap_job);
     }
     dispatch_in in = {dt,           c->policy, sp->dsrc,    k,    sp->dst,
                       c->n_battery, sp->dmod,  c->n_module, jobs, n_jobs};
@@ -414,25 +469,22 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         efc_w += battery_efc(bt) * cap0;
         cap0_all += cap0;
     }
+    size_t n_var = c->n_solar + c->n_wind;
     for (size_t i = 0; i < c->n_source; i++)
-        supply_deliver(&sp->src[i], hoy, o->src_load_w[c->n_solar + i] * dt);
+        supply_deliver(&sp->src[i], hoy, o->src_load_w[n_var + i] * dt);
 
     /* Totals and the record. */
     site_power_totals *t = &sp->tot;
-    double solar_w = 0, kind_w[3] = {0, 0, 0};
-    for (size_t i = 0; i < c->n_solar; i++)
-        solar_w += o->src_w[i];
-    for (size_t i = 0; i < c->n_source; i++)
-        kind_w[sp->src[i].c.kind] += o->src_w[c->n_solar + i];
+    double kind_w[SRC_N] = {0};
+    for (size_t i = 0; i < k; i++)
+        kind_w[sp->kind[i]] += o->src_w[i];
     t->steps++;
     t->time_s += dt;
     t->it_j += o->it_w * dt;
     t->facility_j += o->load_w * dt;
     t->demand_j += o->demand_w * dt;
-    t->solar_j += solar_w * dt;
-    t->geothermal_j += kind_w[SUPPLY_GEOTHERMAL] * dt;
-    t->hydro_j += kind_w[SUPPLY_HYDRO] * dt;
-    t->grid_j += kind_w[SUPPLY_GRID] * dt;
+    for (int j = 0; j < SRC_N; j++)
+        t->gen_j[j] += kind_w[j] * dt;
     t->discharge_j += o->discharge_w * dt;
     t->charge_j += o->charge_w * dt;
     t->curtailed_j += o->curtailed_w * dt;
@@ -474,10 +526,7 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         r->it_w = o->it_w;
         r->facility_w = o->load_w;
         r->demand_w = o->demand_w;
-        r->solar_w = solar_w;
-        r->geothermal_w = kind_w[SUPPLY_GEOTHERMAL];
-        r->hydro_w = kind_w[SUPPLY_HYDRO];
-        r->grid_w = kind_w[SUPPLY_GRID];
+        memcpy(r->gen_w, kind_w, sizeof r->gen_w);
         r->discharge_w = o->discharge_w;
         r->charge_w = o->charge_w;
         r->curtailed_w = o->curtailed_w;

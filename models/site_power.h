@@ -1,14 +1,15 @@
 /* models/site_power.h: a site's power over time on the engine: climate,
- * PV plants, batteries, firm sources and modules, dispatched every step
- * (default 15 min), with per-step records and run totals. This is the API
- * the site simulation (issue 6) builds on. See docs/power-model.md 9.
+ * PV plants, wind plants, batteries, firm sources and modules, dispatched
+ * every step (default 15 min), with per-step records and run totals. This is
+ * the API the site simulation (issue 6) builds on. See docs/power-model.md 9.
  *
  * How to use it.
  *   1. Fill a site_power_cfg (site_power_cfg_default, then the arrays of
- *      solar_cfg, battery_cfg, supply_cfg and site_power_module). Weather
- *      is either a climate_year (from io/epw.h, borrowed, must outlive the
- *      site) or, when weather is NULL, synthesised from cfg.normals with the
- *      site's climate stream (one fresh year per simulated year).
+ *      solar_cfg, wind_cfg, battery_cfg, supply_cfg and site_power_module).
+ *      Weather is either a climate_year (from io/epw.h, borrowed, must
+ *      outlive the site) or, when weather is NULL, synthesised from
+ *      cfg.normals with the site's climate stream (one fresh year per
+ *      simulated year; wind plants add the stream "climate/wind").
  *   2. site_power_new(cfg, seed, rep, &err) builds it: battery pack health
  *      and source outages draw from per-entity streams (sim/rng.h) named
  *      "battery/<i>/pack/<k>", "source/<name>", "climate".
@@ -50,6 +51,7 @@
 #include "models/load.h"
 #include "models/solar.h"
 #include "models/supply.h"
+#include "models/wind.h"
 #include "sim/err.h"
 #include "sim/sim.h"
 
@@ -75,6 +77,9 @@ typedef struct site_power_cfg {
     dispatch_policy policy;      /* shortage policy */
     const solar_cfg *solar;
     size_t n_solar;
+    const wind_cfg *wind; /* wind plants (models/wind.h), each carrying its
+                             own carbon and price */
+    size_t n_wind;
     const battery_cfg *battery;
     size_t n_battery;
     const supply_cfg *source;
@@ -108,13 +113,13 @@ typedef struct site_power_cfg {
 
 /* One step's record (mean powers over the step). */
 typedef struct site_power_record {
-    double t_s;              /* step start */
-    double t_db_c, t_wb_c;   /* ambient */
-    double pue;              /* facility / IT served (1 if no load) */
-    double it_w, facility_w; /* served */
-    double demand_w;         /* facility demand before the policy */
-    double solar_w;          /* PV output incl. curtailed */
-    double geothermal_w, hydro_w, grid_w;
+    double t_s;                   /* step start */
+    double t_db_c, t_wb_c;        /* ambient */
+    double pue;                   /* facility / IT served (1 if no load) */
+    double it_w, facility_w;      /* served */
+    double demand_w;              /* facility demand before the policy */
+    double gen_w[SRC_N];          /* output by source kind incl. curtailed
+                                     (battery: 0, see discharge_w) */
     double discharge_w, charge_w; /* batteries, at the bus */
     double curtailed_w, shortfall_w, loss_w;
     double soc;      /* stored / capacity over all batteries */
@@ -129,8 +134,8 @@ typedef struct site_power_totals {
     size_t steps;
     double time_s;
     double it_j, facility_j, demand_j;
-    double solar_j; /* PV generation incl. curtailed */
-    double geothermal_j, hydro_j, grid_j;
+    double gen_j[SRC_N]; /* generation by source kind incl. curtailed
+                            (battery: 0, see discharge_j) */
     double discharge_j, charge_j, curtailed_j, shortfall_j, loss_j, fade_loss_j;
     double renewable_j, carbon_g, cost_usd; /* of the load served */
     double time_short_s;     /* steps with shortfall or any job not at full
@@ -141,6 +146,7 @@ typedef struct site_power_totals {
     double battery_efc;                  /* capacity-weighted mean over banks */
     double battery_soh0, battery_soh;    /* at start and now */
     double solar_p_ac0_w, solar_p_dc0_w; /* nameplates */
+    double wind_capacity_w;              /* wind nameplate */
     double stored_j;                     /* added to storage (charge x eta_c) */
     double withdrawn_j;     /* removed from storage (discharge / eta_d) */
     double balance_max_rel; /* worst step energy balance */
@@ -210,6 +216,11 @@ const climate_hour *site_power_weather(site_power *sp, double t_s);
 size_t site_power_n_batteries(const site_power *sp);
 const battery *site_power_battery(const site_power *sp, size_t i);
 size_t site_power_n_sources(const site_power *sp);
+/* Number of dispatch sources (solar + wind plants + supplies). */
+size_t site_power_n_dispatch_sources(const site_power *sp);
+/* Source kind of dispatch source i (dispatch_out.src_* index): the solar
+ * plants, then the wind plants, then the supplies in cfg order. */
+source_kind site_power_source_kind(const site_power *sp, size_t i);
 supply *site_power_supply(site_power *sp, size_t i);
 double site_power_step_s(const site_power *sp);
 

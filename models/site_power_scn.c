@@ -36,7 +36,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     site_power_cfg c;
     solar_cfg pv;
     battery_cfg bat;
-    supply_cfg sup[3];
+    wind_cfg wp;
+    supply_cfg sup[SRC_N]; /* firm kinds and the grid */
     size_t n_sup = 0;
     site_power_module *mods;
     const scen_energy *en = &s->energy;
@@ -47,9 +48,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     c.step_s = s->sim.step_s;
     c.record = record;
     c.start_hoy_h = start_hoy_h(s->sim.start_day);
-    c.policy = s->policy == SHORTAGE_PAUSE  ? DISPATCH_POLICY_PAUSE
-               : s->policy == SHORTAGE_SHED ? DISPATCH_POLICY_SHED
-                                            : DISPATCH_POLICY_THROTTLE;
+    c.policy = s->policy;
     if (s->site.climate.kind != CLIMATE_NORMALS) {
         /* EPW and hourly CSV alike: the caller loads the file
          * (io/climate_load.h); never fall back to normals silently. */
@@ -111,6 +110,19 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.solar_price_usd_per_j = en->solar.cost_usd_per_j;
         c.solar_degradation_per_s = en->solar.degradation_per_s;
     }
+    if (en->wind.present) {
+        const scen_wind *sw = &en->wind;
+        wp.capacity_w = sw->capacity_w;
+        wp.hub_height_m = sw->hub_height_m;
+        wp.shear_exponent = sw->shear_exponent;
+        wp.availability = sw->availability;
+        wp.wake_loss = sw->wake_loss;
+        wp.curve = sw->turbine;
+        wp.carbon_g_per_j = sw->carbon_kg_per_j * 1000.0;
+        wp.price_usd_per_j = sw->cost_usd_per_j;
+        c.wind = &wp;
+        c.n_wind = 1;
+    }
     if (en->battery.present) {
         const scen_battery *b = &en->battery;
         double soh = b->soh_dist == SOH_UNIFORM
@@ -139,42 +151,39 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.battery_initial_renewable = scenario_grid_connected(s) ? 0.0 : 1.0;
     }
     {
-        const scen_firm *f[2] = {&en->geothermal, &en->hydro};
-        const supply_kind k[2] = {SUPPLY_GEOTHERMAL, SUPPLY_HYDRO};
-        const char *nm[2] = {"geothermal", "hydro"};
-        for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < SRC_N; k++) {
+            const scen_firm *f = &en->firm[k];
             supply_cfg *u;
-            if (!f[i]->present)
+            if (source_table[k].role != SOURCE_FIRM || !f->present)
                 continue;
             u = &sup[n_sup++];
-            supply_cfg_default(u, k[i], f[i]->capacity_w);
-            snprintf(u->name, sizeof u->name, "%s", nm[i]);
-            u->mtbf_s = f[i]->mtbf_s;
-            u->mttr_s = f[i]->mttr_s;
+            supply_cfg_default(u, (source_kind)k, f->capacity_w);
+            u->mtbf_s = f->mtbf_s;
+            u->mttr_s = f->mttr_s;
             /* Long-run availability = outage availability A_o = MTBF /
              * (MTBF + MTTR) x derate while up: a lower `availability` than
              * the outages give becomes a derate; without outages it is
              * all derate. */
-            if (f[i]->mtbf_s > 0) {
-                double ao = f[i]->mtbf_s / (f[i]->mtbf_s + f[i]->mttr_s);
-                u->derate = fmin(1.0, f[i]->availability / ao);
+            if (f->mtbf_s > 0) {
+                double ao = f->mtbf_s / (f->mtbf_s + f->mttr_s);
+                u->derate = fmin(1.0, f->availability / ao);
             } else {
-                u->derate = f[i]->availability;
+                u->derate = f->availability;
             }
             /* A scenario's hydro is contracted firm capacity (sources.cfg
              * notes): its energy is limited by monthly_cf, not by the
              * Norwegian fleet's capacity factor. */
             u->cf = 0.0;
             for (int m = 0; m < 12; m++)
-                u->month_frac[m] = f[i]->monthly_cf[m];
-            u->price_usd_per_j = f[i]->cost_usd_per_j;
-            u->carbon_g_per_j = f[i]->carbon_kg_per_j * 1000.0;
+                u->month_frac[m] = f->monthly_cf[m];
+            u->price_usd_per_j = f->cost_usd_per_j;
+            u->carbon_g_per_j = f->carbon_kg_per_j * 1000.0;
         }
     }
     if (en->grid.present) {
         const scen_grid *g = &en->grid;
         supply_cfg *u = &sup[n_sup++];
-        supply_cfg_default(u, SUPPLY_GRID, g->import_limit_w);
+        supply_cfg_default(u, SRC_GRID, g->import_limit_w);
         snprintf(u->name, sizeof u->name, "grid");
         u->price_usd_per_j = g->price_usd_per_j;
         u->carbon_g_per_j = g->carbon_kg_per_j * 1000.0;

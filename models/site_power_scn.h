@@ -28,8 +28,11 @@
  *     MTTR) becomes a derate while up, and is all derate without outages);
  *     hydro is contracted firm capacity (no fleet capacity-factor budget);
  *     time-of-day grid prices as hourly multipliers (by each hour's middle);
- *   - dispatch order: the solar plant is dispatch source 0, then geothermal,
- *     hydro, grid in that order (those present).
+ *   - wind: one plant of the scenario's turbine, hub height, shear,
+ *     availability and wake loss (models/wind.h), its carbon and cost;
+ *   - dispatch order: the solar plant is dispatch source 0, then the wind
+ *     plant, then geothermal, hydro, grid in that order (those present;
+ *     site_power_source_kind gives each one's kind).
  * Errors: SIM_ECONFIG naming the scenario key when a value is out of the
  * power model's range. */
 #ifndef MODELS_SITE_POWER_SCN_H

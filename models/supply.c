@@ -18,23 +18,10 @@
 static const int month_hours[12] = {744, 672, 744, 720, 744, 720,
                                     744, 744, 720, 744, 720, 744};
 
-const char *supply_kind_name(supply_kind k)
-{
-    switch (k) {
-    case SUPPLY_GEOTHERMAL:
-        return "geothermal";
-    case SUPPLY_HYDRO:
-        return "hydro";
-    case SUPPLY_GRID:
-        return "grid";
-    }
-    return "?";
-}
-
-void supply_cfg_default(supply_cfg *c, supply_kind k, double capacity_w)
+void supply_cfg_default(supply_cfg *c, source_kind k, double capacity_w)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "%s", supply_kind_name(k));
+    snprintf(c->name, sizeof c->name, "%s", source_name(k));
     c->kind = k;
     c->capacity_w = capacity_w;
     c->derate = 1.0;
@@ -42,30 +29,32 @@ void supply_cfg_default(supply_cfg *c, supply_kind k, double capacity_w)
         c->month_frac[m] = 1.0;
     for (int h = 0; h < 24; h++)
         c->tod_mult[h] = 1.0;
+    c->renewable = (unsigned)k < SRC_N && source_table[k].renewable;
     switch (k) {
-    case SUPPLY_GEOTHERMAL:
+    case SRC_GEOTHERMAL:
         c->mttr_s = 48 * 3600.0;
         c->mtbf_s = c->mttr_s * 0.91 / (1 - 0.91);
         c->carbon_g_per_j = 38.0 / J_PER_KWH;
         c->price_usd_per_j = 0.0;
-        c->renewable = 1;
         break;
-    case SUPPLY_HYDRO:
+    case SRC_HYDRO:
         c->cf = 0.46;
         c->carbon_g_per_j = 24.0 / J_PER_KWH;
-        c->renewable = 1;
         break;
-    case SUPPLY_GRID:
+    case SRC_GRID:
         c->price_usd_per_j = 80.0 / 1e3 / J_PER_KWH;
         c->carbon_g_per_j = 481.0 / J_PER_KWH;
-        c->renewable = 0;
+        break;
+    default: /* not a supply kind: supply_cfg_check refuses it */
         break;
     }
 }
 
 int supply_cfg_check(const supply_cfg *c, sim_err *err)
 {
-    if (c->kind < SUPPLY_GEOTHERMAL || c->kind > SUPPLY_GRID)
+    if ((unsigned)c->kind >= SRC_N ||
+        (source_table[c->kind].role != SOURCE_FIRM &&
+         source_table[c->kind].role != SOURCE_GRID))
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "source %s: unknown kind %d", c->name, (int)c->kind);
     if (!(c->capacity_w >= 0 && isfinite(c->capacity_w)))
@@ -169,9 +158,7 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
     size_t i = (size_t)fmod(hoy_h < 0 ? 0 : hoy_h, (double)CLIMATE_HOURS);
     int m = climate_month_of_hour(i);
     switch (s->c.kind) {
-    case SUPPLY_GEOTHERMAL:
-        return s->c.capacity_w * s->c.derate;
-    case SUPPLY_HYDRO: {
+    case SRC_HYDRO: {
         double p = s->c.capacity_w * s->c.month_frac[m] * s->c.derate;
         if (s->c.cf > 0 && dt_s > 0) {
             double budget = s->c.cf * s->c.capacity_w * month_hours[m] * 3600.0;
@@ -183,15 +170,16 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
         }
         return p;
     }
-    case SUPPLY_GRID:
+    case SRC_GRID:
         return s->c.capacity_w;
+    default: /* any other firm kind (geothermal): baseload x derate */
+        return s->c.capacity_w * s->c.derate;
     }
-    return 0.0;
 }
 
 void supply_deliver(supply *s, double hoy_h, double energy_j)
 {
-    if (s->c.kind != SUPPLY_HYDRO)
+    if (s->c.kind != SRC_HYDRO)
         return;
     size_t i = (size_t)fmod(hoy_h < 0 ? 0 : hoy_h, (double)CLIMATE_HOURS);
     int m = climate_month_of_hour(i);

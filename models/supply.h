@@ -32,18 +32,14 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "models/source.h"
 #include "sim/err.h"
 #include "sim/sim.h"
 
-typedef enum supply_kind {
-    SUPPLY_GEOTHERMAL = 0,
-    SUPPLY_HYDRO = 1,
-    SUPPLY_GRID = 2
-} supply_kind;
-
 typedef struct supply_cfg {
     char name[48];
-    supply_kind kind;
+    source_kind kind;       /* SRC_GEOTHERMAL, SRC_HYDRO or SRC_GRID (a firm
+                               or grid source of the registry) */
     double capacity_w;      /* nameplate (grid: import limit), >= 0 */
     double derate;          /* geothermal, hydro: fraction available when
                                up, 1 */
@@ -77,7 +73,7 @@ typedef struct supply {
  * IPCC carbon; hydro month_frac 1, cf 0.46 (Norway 0.43-0.49, facts.md
  * 3.3 [D]), no outages; grid no outages, price 80 $/MWh (assumption),
  * carbon 481 g/kWh. */
-void supply_cfg_default(supply_cfg *c, supply_kind k, double capacity_w);
+void supply_cfg_default(supply_cfg *c, source_kind k, double capacity_w);
 
 /* Checks ranges. Errors: SIM_EINVAL naming the field. */
 int supply_cfg_check(const supply_cfg *c, sim_err *err);
@@ -113,7 +109,5 @@ double supply_price_usd_per_j(const supply *s, double hoy_h);
 
 /* Fraction of [0, now_s] the source was up. */
 double supply_availability(const supply *s, double now_s);
-
-const char *supply_kind_name(supply_kind k);
 
 #endif

@@ -67,8 +67,8 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
         p->facility_w = p->it_w * p->pue;
         p->demand_w = p->facility_w;
         solar = sun > 0 ? solar_peak_w * sun * (0.8 + 0.2 * fx_uniform(&s)) : 0;
-        p->source_w[RES_SOLAR] = fmin(solar, p->facility_w);
-        need = p->facility_w - p->source_w[RES_SOLAR];
+        p->source_w[SRC_SOLAR] = fmin(solar, p->facility_w);
+        need = p->facility_w - p->source_w[SRC_SOLAR];
         if (solar > p->facility_w) {
             chg = fmin(fmin(solar - p->facility_w, bat_w),
                        (1.0 - soc) * bat_j / FX_STEP_S);
@@ -78,15 +78,15 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
                        fmax(0.0, soc - 0.1) * bat_j / FX_STEP_S);
         }
         p->battery_charge_w = chg;
-        p->source_w[RES_BATTERY] = dis;
-        p->source_w[RES_GRID] = need - dis;
+        p->source_w[SRC_BATTERY] = dis;
+        p->source_w[SRC_GRID] = need - dis;
         soc += (chg - dis) * FX_STEP_S / bat_j;
         p->soc_frac = soc;
         p->soh_frac = 0.85 - 1e-9 * t;
         p->throttle = 1.0;
         r->site.it_energy_j += p->it_w * FX_STEP_S;
         r->site.facility_energy_j += p->facility_w * FX_STEP_S;
-        for (int k = 0; k < RES_N_SOURCES; k++)
+        for (int k = 0; k < SRC_N; k++)
             r->site.energy_by_source_j[k] += p->source_w[k] * FX_STEP_S;
         r->site.battery_charge_j += chg * FX_STEP_S;
         r->site.curtailed_j += p->curtailed_w * FX_STEP_S;
@@ -96,11 +96,11 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
     r->site.battery_cycles = r->site.battery_charge_j / bat_j;
     r->site.battery_soh_final = st[n_steps - 1].soh_frac;
     r->site.utilization = 0.8 + 0.1 * fx_uniform(&s);
-    r->site.renewable_fraction = (r->site.energy_by_source_j[RES_SOLAR] +
-                                  r->site.energy_by_source_j[RES_BATTERY]) /
+    r->site.renewable_fraction = (r->site.energy_by_source_j[SRC_SOLAR] +
+                                  r->site.energy_by_source_j[SRC_BATTERY]) /
                                  r->site.facility_energy_j;
-    r->site.co2_kg = 1e-7 * r->site.energy_by_source_j[RES_GRID];
-    r->site.cost_usd = 2.2e-8 * r->site.energy_by_source_j[RES_GRID];
+    r->site.co2_kg = 1e-7 * r->site.energy_by_source_j[SRC_GRID];
+    r->site.cost_usd = 2.2e-8 * r->site.energy_by_source_j[SRC_GRID];
     r->site.pue_mean = r->site.facility_energy_j / r->site.it_energy_j;
 
     r->n_jobs = FX_N_JOBS;
@@ -159,13 +159,13 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
             jb->goodput = (held - lost) / held;
             jb->it_energy_j = share * r->site.it_energy_j * held / horizon;
             jb->facility_energy_j = jb->it_energy_j * r->site.pue_mean;
-            for (int k = 0; k < RES_N_SOURCES; k++)
+            for (int k = 0; k < SRC_N; k++)
                 jb->energy_by_source_j[k] = jb->facility_energy_j *
                                             r->site.energy_by_source_j[k] /
                                             r->site.facility_energy_j;
             jb->renewable_fraction = r->site.renewable_fraction;
-            jb->co2_kg = 1e-7 * jb->energy_by_source_j[RES_GRID];
-            jb->cost_usd = 2.2e-8 * jb->energy_by_source_j[RES_GRID];
+            jb->co2_kg = 1e-7 * jb->energy_by_source_j[SRC_GRID];
+            jb->cost_usd = 2.2e-8 * jb->energy_by_source_j[SRC_GRID];
         }
     }
     /* The log is kept in time order, as the engine writes it. */

@@ -116,13 +116,13 @@ static int c_ttt(const char *p, sim_err *e)
 
 static int c_energy(const char *p, sim_err *e)
 {
-    double by[FX_N_JOBS * RES_N_SOURCES], x[N_REPS];
+    double by[FX_N_JOBS * SRC_N], x[N_REPS];
     stat_summary fac[FX_N_JOBS];
     for (int j = 0; j < FX_N_JOBS; j++) {
-        for (int k = 0; k < RES_N_SOURCES; k++) {
+        for (int k = 0; k < SRC_N; k++) {
             for (int r = 0; r < N_REPS; r++)
                 x[r] = reps[r].jobs[j].energy_by_source_j[k];
-            by[j * RES_N_SOURCES + k] = stats_summarize(x, 1, N_REPS).mean;
+            by[j * SRC_N + k] = stats_summarize(x, 1, N_REPS).mean;
         }
         for (int r = 0; r < N_REPS; r++)
             x[r] = reps[r].jobs[j].facility_energy_j;

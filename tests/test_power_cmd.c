@@ -75,8 +75,9 @@ static double num(json_t *t, const char *key)
 
 static void check_totals(const char *what, json_t *t)
 {
-    double gen = num(t, "solar_mwh") + num(t, "geothermal_mwh") +
-                 num(t, "hydro_mwh") + num(t, "grid_mwh");
+    double gen = num(t, "solar_mwh") + num(t, "wind_mwh") +
+                 num(t, "geothermal_mwh") + num(t, "hydro_mwh") +
+                 num(t, "grid_mwh");
     double supply = gen + num(t, "battery_withdrawn_mwh");
     double sinks = num(t, "facility_mwh") + num(t, "battery_stored_mwh") +
                    num(t, "curtailed_mwh") + num(t, "battery_loss_mwh");

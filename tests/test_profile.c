@@ -409,6 +409,25 @@ static void test_profile_climate_load_for_scenario(void **state)
     assert_null(z);
     assert_non_null(strstr(err.msg, "site.climate.hourly_csv"));
     scenario_free(s);
+    /* No wind column with wind present: refused (the 2 m/s default would
+     * pass for a measured year); with the column, the file's wind is the
+     * year's. */
+    p = write_scenario("calm.cfg", "hourly_csv = \"site.csv\";",
+                       "wind = { capacity_mw = 5.0; };");
+    assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
+    z = y;
+    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_ECONFIG);
+    assert_null(z);
+    assert_non_null(strstr(err.msg, "no wind_m_s column"));
+    scenario_free(s);
+    write_profile(tmp("windy.csv"), y, W_DEW | W_WIND, 0, 0);
+    p = write_scenario("windy.cfg", "hourly_csv = \"windy.csv\";",
+                       "wind = { capacity_mw = 5.0; };");
+    assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
+    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
+    assert_close(z->h[4000].wind_m_s, y->h[4000].wind_m_s, 1e-9);
+    climate_year_free(z);
+    scenario_free(s);
     /* ... but fine without solar. */
     p = write_scenario("dry2.cfg", "hourly_csv = \"dry.csv\";",
                        "grid = { import_limit_mw = 1.0; };");

@@ -338,7 +338,7 @@ static void test_export_json_reads_back(void **state)
         N_STEPS);
     assert_true(jv_number(
         jv_at(jv_get(jv_get(jv_at(series, 0), "columns"), "grid_w"), 77), &x));
-    assert_close(x, reps[0].steps[77].source_w[RES_GRID], 1e-14);
+    assert_close(x, reps[0].steps[77].source_w[SRC_GRID], 1e-14);
     jv_free(v);
 
     assert_int_equal(

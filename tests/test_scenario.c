@@ -105,6 +105,13 @@ static const bad_case bad[] = {
     {"llm-layers-override.cfg", SIM_ECONFIG, "bad/llm-layers-override.cfg", 11,
      "catalog.llms.[0].num_layers: contradicts the layers of each kind (got "
      "160, expected 80"},
+    /* Issue 15: energy.wind names a catalog turbine; shear in 0..1. */
+    {"wind-unknown-turbine.cfg", SIM_ECONFIG, "bad/wind-unknown-turbine.cfg",
+     10,
+     "energy.wind.turbine: unknown turbine (got \"v90-3mw\", expected one of: "
+     "atb-4mw-150, coe2019-2.55mw-121)"},
+    {"wind-shear.cfg", SIM_ECONFIG, "bad/wind-shear.cfg", 10,
+     "energy.wind.shear_exponent: out of range (got 1.5"},
     {"no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open"},
 };
 
@@ -200,7 +207,7 @@ static void test_scenario_minimal_resolves_defaults_in_si(void **state)
     assert_close(j->tokens, 23842.0 * 512 * 8192, 1e-12);
     assert_int_equal(j->ckpt, CKPT_YOUNG_DALY);
     assert_close(j->restart_s, 600.0, 1e-12);
-    assert_int_equal(s->policy, SHORTAGE_THROTTLE);
+    assert_int_equal(s->policy, DISPATCH_POLICY_THROTTLE);
     assert_int_equal(scenario_gpus(s, NULL), 544);
     scenario_free(s);
     scenario_free(NULL);
@@ -258,7 +265,7 @@ static void test_scenario_overrides_apply_before_validation(void **state)
     assert_int_equal(s->sim.seed, 9000000000ull);
     assert_string_equal(s->site.name, "Over ridden");
     assert_close(s->energy.solar.capacity_w, 7e6, 1e-12);
-    assert_int_equal(s->policy, SHORTAGE_SHED);
+    assert_int_equal(s->policy, DISPATCH_POLICY_SHED);
     assert_non_null(strstr(scenario_resolved_text(s), "count = 3"));
     scenario_free(s);
 

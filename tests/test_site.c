@@ -150,7 +150,7 @@ test_site_off_grid_zero_import_renewable_share_is_exactly_1(void **state)
             assert_true(r[i].site.facility_energy_j > 0);
             assert_true(r[i].site.renewable_fraction == 1.0);
             assert_true(r[i].jobs[0].renewable_fraction == 1.0);
-            assert_true(r[i].site.energy_by_source_j[RES_GRID] == 0.0);
+            assert_true(r[i].site.energy_by_source_j[SRC_GRID] == 0.0);
         }
         free_reps(r, 2);
         scenario_free(s);
@@ -230,11 +230,11 @@ static void test_site_job_energy_is_a_share_of_site_energy(void **state)
     for (size_t j = 0; j < r[0].n_jobs; j++) {
         double by = 0;
         jobs += r[0].jobs[j].facility_energy_j;
-        for (int k = 0; k < RES_N_SOURCES; k++)
+        for (int k = 0; k < SRC_N; k++)
             by += r[0].jobs[j].energy_by_source_j[k];
         assert_close(by, r[0].jobs[j].facility_energy_j, 1e-9);
     }
-    for (int k = 0; k < RES_N_SOURCES; k++)
+    for (int k = 0; k < SRC_N; k++)
         src += r[0].site.energy_by_source_j[k];
     assert_true(jobs <= r[0].site.facility_energy_j * (1 + 1e-9));
     assert_close(src, r[0].site.facility_energy_j, 1e-6);
@@ -309,7 +309,7 @@ static void test_site_common_random_numbers(void **state)
     res_rep *ra = run_reps(&W, a, 1, 0, 1), *rb = run_reps(&W, b, 1, 0, 1);
     size_t na = 0, nb = 0;
     (void)state;
-    assert_true(rb[0].site.energy_by_source_j[RES_SOLAR] > 0);
+    assert_true(rb[0].site.energy_by_source_j[SRC_SOLAR] > 0);
     assert_true(ra[0].jobs[0].interruptions > 0);
     for (size_t i = 0, k = 0; i < ra[0].n_events; i++) {
         if (ra[0].events[i].kind != RES_EV_INTERRUPT)

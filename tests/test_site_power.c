@@ -54,7 +54,7 @@ static void test_site_power_constant_load_integrates_exactly(void **state)
     site_power_cfg c;
     site_power_cfg_default(&c);
     supply_cfg g;
-    supply_cfg_default(&g, SUPPLY_GRID, 10e6);
+    supply_cfg_default(&g, SRC_GRID, 10e6);
     site_power_module m = module(500e3, COOLING_CONSTANT, 1.0);
     c.source = &g;
     c.n_source = 1;
@@ -72,7 +72,7 @@ static void test_site_power_constant_load_integrates_exactly(void **state)
     double p = 300e3 + 123.456e3;
     assert_int_equal(t->steps, 7 * 96);
     assert_close(t->it_j, p * 7 * 86400.0, 1e-12);
-    assert_close(t->grid_j, p * 7 * 86400.0, 1e-12);
+    assert_close(t->gen_j[SRC_GRID], p * 7 * 86400.0, 1e-12);
     assert_close(t->carbon_g, p * 7 * 86400.0 * 481 / KWH, 1e-12);
     assert_true(t->time_short_s == 0);
     sim_fini(&s);
@@ -90,9 +90,9 @@ static site_power *year_site(const climate_year *wx, uint64_t seed, int record)
     static battery_cfg b;
     battery_cfg_default(&b, 805, 78.0 * KWH); /* ~63 MWh new */
     static supply_cfg src[2];
-    supply_cfg_default(&src[0], SUPPLY_GEOTHERMAL, 1e6);
+    supply_cfg_default(&src[0], SRC_GEOTHERMAL, 1e6);
     src[0].mtbf_s = 20 * 86400.0;
-    supply_cfg_default(&src[1], SUPPLY_GRID, 1.5e6);
+    supply_cfg_default(&src[1], SRC_GRID, 1.5e6);
     static site_power_module m[2];
     m[0] = module(500e3, COOLING_AIR_ADIABATIC, 0);
     m[1] = module(3.5e6, COOLING_LIQUID_DRY, 0);
@@ -141,8 +141,8 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     assert_int_equal(t->steps, 35040);
     assert_true(t->balance_max_rel <= 1e-9);
     /* Bus balance over the year. */
-    double supply_j =
-        t->solar_j + t->geothermal_j + t->hydro_j + t->grid_j + t->discharge_j;
+    double supply_j = t->gen_j[SRC_SOLAR] + t->gen_j[SRC_GEOTHERMAL] +
+                      t->gen_j[SRC_HYDRO] + t->gen_j[SRC_GRID] + t->discharge_j;
     double sinks = t->facility_j + t->charge_j + t->curtailed_j;
     assert_close(supply_j, sinks, 1e-9);
     /* Every step's record closes too, and respects the grid limit. */
@@ -150,11 +150,11 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     const site_power_record *r = site_power_records(sp, &n);
     assert_int_equal(n, 35040);
     for (size_t i = 0; i < n; i++) {
-        double a =
-            r[i].solar_w + r[i].geothermal_w + r[i].grid_w + r[i].discharge_w;
+        double a = r[i].gen_w[SRC_SOLAR] + r[i].gen_w[SRC_GEOTHERMAL] +
+                   r[i].gen_w[SRC_GRID] + r[i].discharge_w;
         double b = r[i].facility_w + r[i].charge_w + r[i].curtailed_w;
         assert_true(fabs(a - b) <= 1e-9 * fmax(a, 1.0));
-        assert_true(r[i].grid_w <= 1.5e6 * (1 + 1e-12));
+        assert_true(r[i].gen_w[SRC_GRID] <= 1.5e6 * (1 + 1e-12));
         assert_true(r[i].soc >= 0.1 - 1e-6 && r[i].soc <= 1 + 1e-9);
         assert_true(r[i].facility_w <= r[i].demand_w * (1 + 1e-12));
     }
@@ -164,7 +164,8 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     assert_true(t->battery_soh < t->battery_soh0);
     assert_true(t->pue_max > t->pue_min);
     assert_true(t->outages > 0);
-    assert_within(t->solar_j / (t->solar_p_ac0_w * 365 * 86400.0), 0.28, 0.32);
+    assert_within(t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * 365 * 86400.0),
+                  0.28, 0.32);
 
     /* Same seed, same run; another seed, other outages. */
     site_power *sp2 = year_site(y, 3, 0);
@@ -172,7 +173,8 @@ static void test_site_power_energy_balance_over_a_year(void **state)
     sim_init(&s2);
     assert_int_equal(
         site_power_run(sp2, &s2, 365 * 86400.0, fixed_demand, &d, &e), SIM_OK);
-    assert_true(site_power_get_totals(sp2)->grid_j == t->grid_j);
+    assert_true(site_power_get_totals(sp2)->gen_j[SRC_GRID] ==
+                t->gen_j[SRC_GRID]);
     assert_true(site_power_get_totals(sp2)->battery_soh == t->battery_soh);
     sim_fini(&s2);
     site_power_free(sp2);
@@ -190,10 +192,10 @@ test_site_power_forced_outage_shifts_load_to_next_source(void **state)
     site_power_cfg_default(&c);
     c.record = 1;
     supply_cfg src[2];
-    supply_cfg_default(&src[0], SUPPLY_GEOTHERMAL, 1e6);
+    supply_cfg_default(&src[0], SRC_GEOTHERMAL, 1e6);
     src[0].mtbf_s = 3 * 86400.0;
     src[0].mttr_s = 12 * 3600.0;
-    supply_cfg_default(&src[1], SUPPLY_GRID, 2e6);
+    supply_cfg_default(&src[1], SRC_GRID, 2e6);
     site_power_module m = module(3.5e6, COOLING_CONSTANT, 1.0);
     c.source = src;
     c.n_source = 2;
@@ -210,11 +212,11 @@ test_site_power_forced_outage_shifts_load_to_next_source(void **state)
     size_t n, down = 0;
     const site_power_record *r = site_power_records(sp, &n);
     for (size_t i = 0; i < n; i++) {
-        if (r[i].geothermal_w == 0) {
+        if (r[i].gen_w[SRC_GEOTHERMAL] == 0) {
             down++;
-            assert_close(r[i].grid_w, 0.8e6, 1e-12);
+            assert_close(r[i].gen_w[SRC_GRID], 0.8e6, 1e-12);
         } else {
-            assert_true(r[i].grid_w == 0);
+            assert_true(r[i].gen_w[SRC_GRID] == 0);
             assert_close(r[i].curtailed_w, 0.2e6, 1e-9);
         }
         assert_true(r[i].shortfall_w == 0);
@@ -236,7 +238,7 @@ static void test_site_power_synthetic_weather_runs_past_a_year(void **state)
     solar_cfg pv;
     solar_cfg_default(&pv, 1e6);
     supply_cfg g;
-    supply_cfg_default(&g, SUPPLY_GRID, 5e6);
+    supply_cfg_default(&g, SRC_GRID, 5e6);
     site_power_module m = module(500e3, COOLING_AIR_ECONOMIZER, 0);
     c.solar = &pv;
     c.n_solar = 1;
@@ -256,7 +258,7 @@ static void test_site_power_synthetic_weather_runs_past_a_year(void **state)
         SIM_OK);
     const site_power_totals *t = site_power_get_totals(sp);
     assert_int_equal(t->steps, 2 * 8760);
-    double cf = t->solar_j / (t->solar_p_ac0_w * 2 * 365 * 86400.0);
+    double cf = t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * 2 * 365 * 86400.0);
     assert_within(cf, 0.28, 0.36);
     assert_true(t->pue_max > 1.09 && t->pue_min >= 1.09 - 1e-12);
     sim_fini(&s);

@@ -138,7 +138,7 @@ static void test_site_power_scn_hydro_is_firm_with_monthly_cf(void **state)
     site_power *sp = load(NORWAY, NULL, &s);
     assert_int_equal(site_power_n_sources(sp), 2); /* hydro, grid */
     supply *h = site_power_supply(sp, 0);
-    assert_int_equal(h->c.kind, SUPPLY_HYDRO);
+    assert_int_equal(h->c.kind, SRC_HYDRO);
     double june = 152 * 24 + 12, jan = 100;
     assert_close(supply_available_w(h, june, 900), 16e6, 1e-12);
     /* A contracted MW is firm: a month of full output leaves it available
@@ -169,7 +169,7 @@ static void test_site_power_scn_geothermal_outages(void **state)
     scenario *s;
     site_power *sp = load(ICELAND, NULL, &s);
     supply *g = site_power_supply(sp, 0);
-    assert_int_equal(g->c.kind, SUPPLY_GEOTHERMAL);
+    assert_int_equal(g->c.kind, SRC_GEOTHERMAL);
     assert_close(g->c.mtbf_s, 728 * 3600.0, 1e-12);
     assert_close(g->c.mttr_s, 72 * 3600.0, 1e-12);
     assert_close(g->c.derate, 1.0, 1e-12); /* 0.91 = 728 / 800 */
