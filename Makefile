@@ -128,9 +128,11 @@ _asan: $(BIN)/factorysim $(TEST_BINS)
 
 VALGRIND_TESTS ?= test_evq test_engine test_rng test_phold test_scenario test_catalog \
                   test_csv test_fuzz_regress
+# Some of these tests start the CLI (FACTORYSIM): it is built too, so the
+# target works in a fresh checkout (CI runs `make test` in a clone).
 valgrind: deps
-	@$(MAKE) --no-print-directory OPT=-O1 $(VALGRIND_TESTS:%=$(BUILD)/tests/%)
-	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/tests/valgrind.supp" \
+	@$(MAKE) --no-print-directory OPT=-O1 $(BIN)/factorysim $(VALGRIND_TESTS:%=$(BUILD)/tests/%)
+	@FACTORYSIM=$(BIN)/factorysim VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/tests/valgrind.supp" \
 	 sh tests/run.sh $(VALGRIND_TESTS:%=$(BUILD)/tests/%)
 
 # Fuzzing (tests/fuzz/, docs/bad-input.md): every tests/fuzz/fuzz_*.c is a
