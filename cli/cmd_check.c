@@ -113,14 +113,14 @@ static void print_summary(const scenario *s)
                e->solar.tracking == TRACK_SINGLE_AXIS ? "single-axis"
                                                       : "fixed tilt",
                e->solar.inverter_limit_w / 1e6, e->solar.dc_ac_ratio,
-               e->solar.losses * 100, e->solar.carbon_kg_per_j * 3.6e9);
+               e->solar.losses * 100, e->carbon_kg_per_j[SRC_SOLAR] * 3.6e9);
     if (e->wind.present)
         printf("  wind        %.2f MW, turbine %s at %.0f m hub, shear %.3f, "
                "availability %.3f, wake loss %.1f %%, %.0f gCO2/kWh\n",
                e->wind.capacity_w / 1e6, e->wind.turbine.name,
                e->wind.hub_height_m, e->wind.shear_exponent,
                e->wind.availability, e->wind.wake_loss * 100,
-               e->wind.carbon_kg_per_j * 3.6e9);
+               e->carbon_kg_per_j[SRC_WIND] * 3.6e9);
     if (e->battery.present)
         printf("  battery     %.2f MWh / %.2f MW (%.3f C, limit %.2f C), "
                "RTE %.2f, %d pack(s), SOH %.2f +/- %.2f [%.2f, %.2f], "
@@ -138,13 +138,15 @@ static void print_summary(const scenario *s)
         printf("  %-11s %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
                "%.0f h, %.0f gCO2/kWh\n",
                source_table[k].name, f->capacity_w / 1e6, f->availability,
-               f->mtbf_s / 3600, f->mttr_s / 3600, f->carbon_kg_per_j * 3.6e9);
+               f->mtbf_s / 3600, f->mttr_s / 3600,
+               e->carbon_kg_per_j[k] * 3.6e9);
     }
     if (e->grid.present)
         printf("  grid        import limit %.2f MW, %.1f USD/MWh (%zu "
                "time-of-day window(s)), %.0f gCO2/kWh\n",
-               e->grid.import_limit_w / 1e6, e->grid.price_usd_per_j * 3.6e9,
-               e->grid.n_tod, e->grid.carbon_kg_per_j * 3.6e9);
+               e->grid.import_limit_w / 1e6,
+               e->cost_usd_per_j[SRC_GRID] * 3.6e9, e->grid.n_tod,
+               e->carbon_kg_per_j[SRC_GRID] * 3.6e9);
     printf("\njobs\n");
     if (s->n_jobs == 0)
         printf("  (none)\n");

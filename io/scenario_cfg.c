@@ -565,8 +565,8 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
         (rc = num(r, g, "degradation_pct_per_yr", 0,
                   d->degradation_per_s * YEAR_S * 100, 0.01 / YEAR_S,
                   &p->degradation_per_s)) != SIM_OK ||
-        (rc = read_carbon_cost(r, g, d, &p->carbon_kg_per_j,
-                               &p->cost_usd_per_j)) != SIM_OK)
+        (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[SRC_SOLAR],
+                               &s->energy.cost_usd_per_j[SRC_SOLAR])) != SIM_OK)
         return rc;
     if (config_setting_get_member(g, "inverter_limit_mw")) {
         if (config_setting_get_member(g, "dc_ac_ratio"))
@@ -623,8 +623,8 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
                   &w->wake_loss)) != SIM_OK ||
         (rc = cfg_string(r, g, "turbine", 0, d->turbine, name, sizeof name)) !=
             SIM_OK ||
-        (rc = read_carbon_cost(r, g, d, &w->carbon_kg_per_j,
-                               &w->cost_usd_per_j)) != SIM_OK)
+        (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[SRC_WIND],
+                               &s->energy.cost_usd_per_j[SRC_WIND])) != SIM_OK)
         return rc;
     if (!(t = catalog_turbine(s->cat, name))) {
         size_t used = 0;
@@ -689,8 +689,9 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
         (rc = num(r, g, "soh_min", 0, d->soh_min, 1, &b->soh_min)) != SIM_OK ||
         (rc = num(r, g, "soh_max", 0, d->soh_max, 1, &b->soh_max)) != SIM_OK ||
         (rc = num(r, g, "initial_soc_pct", 0, 0, 0.01, &soc)) != SIM_OK ||
-        (rc = read_carbon_cost(r, g, d, &b->carbon_kg_per_j,
-                               &b->cost_usd_per_j)) != SIM_OK)
+        (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[SRC_BATTERY],
+                               &s->energy.cost_usd_per_j[SRC_BATTERY])) !=
+            SIM_OK)
         return rc;
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
@@ -752,8 +753,8 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
             SIM_OK ||
         (rc = num(r, g, "mttr_h", 0, d->mttr_s / HOUR_S, HOUR_S, &f->mttr_s)) !=
             SIM_OK ||
-        (rc = read_carbon_cost(r, g, d, &f->carbon_kg_per_j,
-                               &f->cost_usd_per_j)) != SIM_OK)
+        (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[kind],
+                               &s->energy.cost_usd_per_j[kind])) != SIM_OK)
         return rc;
     if (kind == SRC_HYDRO && (rc = nums(r, g, "monthly_cf", 0, 12, 12, 1,
                                         f->monthly_cf, NULL)) != SIM_OK)
@@ -798,8 +799,9 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = num(r, g, "import_limit_mw", 1, 0, MW, &gr->import_limit_w)) !=
             SIM_OK ||
-        (rc = read_carbon_cost(r, g, d, &gr->carbon_kg_per_j,
-                               &gr->price_usd_per_j)) != SIM_OK ||
+        (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[SRC_GRID],
+                               &s->energy.cost_usd_per_j[SRC_GRID])) !=
+            SIM_OK ||
         (rc = cfg_member(r, g, "tod_prices", CONFIG_TYPE_LIST, 0, &l)) !=
             SIM_OK)
         return rc;
@@ -1146,7 +1148,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {"shortage", NULL};
-    static const char *const pols[] = {"throttle", "pause", "shed", NULL};
     config_setting_t *g;
     int rc, p;
 
@@ -1156,8 +1157,8 @@ static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
         !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = cfg_choice(r, g, "shortage", 0, DISPATCH_POLICY_THROTTLE, pols,
-                         &p)) != SIM_OK)
+        (rc = cfg_choice(r, g, "shortage", 0, DISPATCH_POLICY_THROTTLE,
+                         dispatch_policy_names, &p)) != SIM_OK)
         return rc;
     s->policy = (dispatch_policy)p;
     return SIM_OK;

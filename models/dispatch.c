@@ -64,17 +64,17 @@ void dispatch_out_free(dispatch_out *o)
     free(o);
 }
 
-static const char *policy_names[] = {"throttle", "pause", "shed"};
+const char *const dispatch_policy_names[] = {"throttle", "pause", "shed", NULL};
 
 const char *dispatch_policy_name(dispatch_policy p)
 {
-    return (unsigned)p < 3 ? policy_names[p] : "?";
+    return (unsigned)p < 3 ? dispatch_policy_names[p] : "?";
 }
 
 int dispatch_policy_parse(const char *s, dispatch_policy *p)
 {
     for (int i = 0; i < 3; i++)
-        if (strcmp(s, policy_names[i]) == 0) {
+        if (strcmp(s, dispatch_policy_names[i]) == 0) {
             *p = (dispatch_policy)i;
             return 0;
         }

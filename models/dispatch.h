@@ -193,7 +193,10 @@ void dispatch_out_free(dispatch_out *o);
  * is negative or NaN. Never allocates. */
 int dispatch_step(const dispatch_in *in, dispatch_out *out, sim_err *err);
 
-/* "throttle", "pause", "shed"; parse returns 0 and sets *p, or -1. */
+/* "throttle", "pause", "shed", NULL, indexed by dispatch_policy (the
+ * scenario's policy.shortage choices); parse returns 0 and sets *p, or
+ * -1. */
+extern const char *const dispatch_policy_names[];
 const char *dispatch_policy_name(dispatch_policy p);
 int dispatch_policy_parse(const char *s, dispatch_policy *p);
 

@@ -107,8 +107,6 @@ typedef struct scen_solar {
     double inverter_eff;
     double temp_coeff_per_k;  /* [1/K], negative */
     double degradation_per_s; /* [1/s] */
-    double carbon_kg_per_j;
-    double cost_usd_per_j;
 } scen_solar;
 
 typedef enum soh_dist { SOH_NORMAL = 0, SOH_UNIFORM = 1 } soh_dist;
@@ -125,8 +123,6 @@ typedef struct scen_battery {
     soh_dist soh_dist;       /* how each pack's starting SOH is drawn */
     double soh_mean, soh_sd; /* normal: mean and spread */
     double soh_min, soh_max; /* clip range (normal) or bounds (uniform) */
-    double carbon_kg_per_j;
-    double cost_usd_per_j;
 } scen_battery;
 
 /* A firm source (registry role SOURCE_FIRM: geothermal, hydro): firm
@@ -138,8 +134,6 @@ typedef struct scen_firm {
     double mtbf_s, mttr_s; /* forced outages; 0 = none [s] */
     double monthly_cf[12]; /* hydro: usable fraction per month
                               (1 = full capacity); 1 for geothermal */
-    double carbon_kg_per_j;
-    double cost_usd_per_j;
 } scen_firm;
 
 /* Onshore wind (models/wind.h): a plant of identical turbines. */
@@ -151,8 +145,6 @@ typedef struct scen_wind {
     double availability;   /* [0, 1] */
     double wake_loss;      /* [0, 1) */
     wind_curve turbine;    /* from the catalog, by name */
-    double carbon_kg_per_j;
-    double cost_usd_per_j;
 } scen_wind;
 
 /* A time-of-day price window, in local standard time. */
@@ -166,11 +158,9 @@ typedef struct scen_tod_price {
 
 typedef struct scen_grid {
     int present;
-    double import_limit_w;  /* [W], >= 0 */
-    double price_usd_per_j; /* flat price outside the windows */
-    size_t n_tod;
+    double import_limit_w; /* [W], >= 0 */
+    size_t n_tod;          /* the flat price is scen_energy.cost */
     scen_tod_price tod[SCEN_MAX_TOD];
-    double carbon_kg_per_j; /* operational intensity */
 } scen_grid;
 
 typedef struct scen_energy {
@@ -181,6 +171,12 @@ typedef struct scen_energy {
                               whose registry role is SOURCE_FIRM
                               (geothermal, hydro), zero for the rest */
     scen_grid grid;
+    /* Per source kind, whatever its group: lifecycle carbon (the grid's
+     * operational intensity) and the levelized cost or flat price of its
+     * energy (gco2_per_kwh and usd_per_mwh of each group; defaults from
+     * the catalog). */
+    double carbon_kg_per_j[SRC_N];
+    double cost_usd_per_j[SRC_N];
 } scen_energy;
 
 typedef enum ckpt_policy { CKPT_YOUNG_DALY = 0, CKPT_FIXED = 1 } ckpt_policy;

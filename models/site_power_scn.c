@@ -106,8 +106,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         pv.gamma_per_k = en->solar.temp_coeff_per_k;
         c.solar = &pv;
         c.n_solar = 1;
-        c.solar_carbon_g_per_j = en->solar.carbon_kg_per_j * 1000.0;
-        c.solar_price_usd_per_j = en->solar.cost_usd_per_j;
+        c.solar_carbon_g_per_j = en->carbon_kg_per_j[SRC_SOLAR] * 1000.0;
+        c.solar_price_usd_per_j = en->cost_usd_per_j[SRC_SOLAR];
         c.solar_degradation_per_s = en->solar.degradation_per_s;
     }
     if (en->wind.present) {
@@ -118,8 +118,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         wp.availability = sw->availability;
         wp.wake_loss = sw->wake_loss;
         wp.curve = sw->turbine;
-        wp.carbon_g_per_j = sw->carbon_kg_per_j * 1000.0;
-        wp.price_usd_per_j = sw->cost_usd_per_j;
+        wp.carbon_g_per_j = en->carbon_kg_per_j[SRC_WIND] * 1000.0;
+        wp.price_usd_per_j = en->cost_usd_per_j[SRC_WIND];
         c.wind = &wp;
         c.n_wind = 1;
     }
@@ -143,8 +143,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         bat.soc_init = b->initial_soc;
         c.battery = &bat;
         c.n_battery = 1;
-        c.battery_carbon_g_per_j = b->carbon_kg_per_j * 1000.0;
-        c.battery_price_usd_per_j = b->cost_usd_per_j;
+        c.battery_carbon_g_per_j = en->carbon_kg_per_j[SRC_BATTERY] * 1000.0;
+        c.battery_price_usd_per_j = en->cost_usd_per_j[SRC_BATTERY];
         /* Off-grid (no grid group, or one whose import limit is 0), the
          * commissioning charge can only be the site's own renewable
          * energy; with a grid it is counted as grid energy. */
@@ -176,8 +176,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
             u->cf = 0.0;
             for (int m = 0; m < 12; m++)
                 u->month_frac[m] = f->monthly_cf[m];
-            u->price_usd_per_j = f->cost_usd_per_j;
-            u->carbon_g_per_j = f->carbon_kg_per_j * 1000.0;
+            u->price_usd_per_j = en->cost_usd_per_j[k];
+            u->carbon_g_per_j = en->carbon_kg_per_j[k] * 1000.0;
         }
     }
     if (en->grid.present) {
@@ -185,15 +185,15 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         supply_cfg *u = &sup[n_sup++];
         supply_cfg_default(u, SRC_GRID, g->import_limit_w);
         snprintf(u->name, sizeof u->name, "grid");
-        u->price_usd_per_j = g->price_usd_per_j;
-        u->carbon_g_per_j = g->carbon_kg_per_j * 1000.0;
+        u->price_usd_per_j = en->cost_usd_per_j[SRC_GRID];
+        u->carbon_g_per_j = en->carbon_kg_per_j[SRC_GRID] * 1000.0;
         for (size_t w = 0; w < g->n_tod; w++)
             for (int h = 0; h < 24; h++) {
                 double mid = (h + 0.5) * 3600.0;
                 if (mid >= g->tod[w].start_s && mid < g->tod[w].end_s &&
-                    g->price_usd_per_j > 0)
-                    u->tod_mult[h] =
-                        g->tod[w].price_usd_per_j / g->price_usd_per_j;
+                    en->cost_usd_per_j[SRC_GRID] > 0)
+                    u->tod_mult[h] = g->tod[w].price_usd_per_j /
+                                     en->cost_usd_per_j[SRC_GRID];
             }
     }
     c.source = sup;

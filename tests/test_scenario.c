@@ -195,7 +195,7 @@ static void test_scenario_minimal_resolves_defaults_in_si(void **state)
     assert_close(s->energy.battery.capacity_j, 10 * 3.6e9, 1e-12);
     assert_close(s->energy.battery.power_w, 2e6, 1e-12);
     assert_close(s->energy.battery.c_rate_max_per_s, 0.2 / 3600, 1e-12);
-    assert_close(s->energy.solar.carbon_kg_per_j, 0.048 / 3.6e6, 1e-12);
+    assert_close(s->energy.carbon_kg_per_j[SRC_SOLAR], 0.048 / 3.6e6, 1e-12);
     assert_int_equal(s->energy.grid.present, 0);
     j = &s->jobs[0];
     assert_string_equal(j->model->name, "Llama 3.1 70B");
