@@ -116,19 +116,27 @@ static void power_load_fini(power_load *L)
     free(L->base_it_w);
 }
 
-/* Writes the per-step records as CSV (kW, kWh, kg, fractions). */
+/* Writes the per-step records as CSV (kW, kWh, kg, fractions). The
+ * generation columns are one per source kind of the registry
+ * (models/source.h) that generates or imports, "<name>_kw" in registry
+ * order; the battery has its own discharge and charge columns. */
 static int write_steps(const char *path, const site_power *sp, sim_err *err)
 {
-    static const char *const head[] = {
-        "t_h",           "t_db_c",       "t_wb_c",        "pue",
-        "demand_kw",     "it_kw",        "facility_kw",   "solar_kw",
-        "geothermal_kw", "hydro_kw",     "grid_kw",       "discharge_kw",
-        "charge_kw",     "curtailed_kw", "loss_kw",       "shortfall_kw",
-        "soc_frac",      "soh_frac",     "throttle_frac", "n_throttled",
-        "n_paused",      "n_shed",       "renewable_kwh", "carbon_kg",
-        "cost_usd",
+    static const char *const pre[] = {
+        "t_h", "t_db_c", "t_wb_c", "pue", "demand_kw", "it_kw", "facility_kw"};
+    static const char *const post[] = {
+        "discharge_kw", "charge_kw", "curtailed_kw", "loss_kw",
+        "shortfall_kw", "soc_frac",  "soh_frac",     "throttle_frac",
+        "n_throttled",  "n_paused",  "n_shed",       "renewable_kwh",
+        "carbon_kg",    "cost_usd"};
+    enum {
+        NPRE = sizeof pre / sizeof pre[0],
+        NPOST = sizeof post / sizeof post[0],
+        NMAX = NPRE + SRC_N + NPOST
     };
-    enum { NC = sizeof head / sizeof head[0] };
+    const char *head[NMAX];
+    char gen_name[SRC_N][40];
+    int gen_kind[SRC_N], ng = 0, nc = 0;
     size_t n;
     const site_power_record *r = site_power_records(sp, &n);
     FILE *f = fopen(path, "w");
@@ -136,43 +144,52 @@ static int write_steps(const char *path, const site_power *sp, sim_err *err)
     if (!f)
         return sim_err_set(err, SIM_EIO, path, 0,
                            "cannot write the steps file");
-    if (csvt_write_row(f, head, NC) != SIM_OK)
+    for (int i = 0; i < NPRE; i++)
+        head[nc++] = pre[i];
+    for (int k = 0; k < SRC_N; k++)
+        if (source_table[k].role != SOURCE_STORAGE) {
+            snprintf(gen_name[ng], sizeof gen_name[ng], "%s_kw",
+                     source_table[k].name);
+            head[nc++] = gen_name[ng];
+            gen_kind[ng++] = k;
+        }
+    for (int i = 0; i < NPOST; i++)
+        head[nc++] = post[i];
+    if (csvt_write_row(f, head, (size_t)nc) != SIM_OK)
         rc = SIM_EIO;
     for (size_t i = 0; i < n && rc == SIM_OK; i++) {
-        char buf[NC][32];
-        const char *cells[NC];
-        double v[NC] = {
-            r[i].t_s / 3600.0,
-            r[i].t_db_c,
-            r[i].t_wb_c,
-            r[i].pue,
-            r[i].demand_w / 1e3,
-            r[i].it_w / 1e3,
-            r[i].facility_w / 1e3,
-            r[i].gen_w[SRC_SOLAR] / 1e3,
-            r[i].gen_w[SRC_GEOTHERMAL] / 1e3,
-            r[i].gen_w[SRC_HYDRO] / 1e3,
-            r[i].gen_w[SRC_GRID] / 1e3,
-            r[i].discharge_w / 1e3,
-            r[i].charge_w / 1e3,
-            r[i].curtailed_w / 1e3,
-            r[i].loss_w / 1e3,
-            r[i].shortfall_w / 1e3,
-            r[i].soc,
-            r[i].soh,
-            r[i].throttle,
-            r[i].n_throttled,
-            r[i].n_paused,
-            r[i].n_shed,
-            r[i].renewable_j / 3.6e6,
-            r[i].carbon_g / 1e3,
-            r[i].cost_usd,
-        };
-        for (int c = 0; c < NC; c++) {
-            snprintf(buf[c], sizeof buf[c], "%.10g", v[c]);
-            cells[c] = buf[c];
+        char buf[NMAX][32];
+        const char *cells[NMAX];
+        double v[NMAX];
+        int c = 0;
+        v[c++] = r[i].t_s / 3600.0;
+        v[c++] = r[i].t_db_c;
+        v[c++] = r[i].t_wb_c;
+        v[c++] = r[i].pue;
+        v[c++] = r[i].demand_w / 1e3;
+        v[c++] = r[i].it_w / 1e3;
+        v[c++] = r[i].facility_w / 1e3;
+        for (int g = 0; g < ng; g++)
+            v[c++] = r[i].gen_w[gen_kind[g]] / 1e3;
+        v[c++] = r[i].discharge_w / 1e3;
+        v[c++] = r[i].charge_w / 1e3;
+        v[c++] = r[i].curtailed_w / 1e3;
+        v[c++] = r[i].loss_w / 1e3;
+        v[c++] = r[i].shortfall_w / 1e3;
+        v[c++] = r[i].soc;
+        v[c++] = r[i].soh;
+        v[c++] = r[i].throttle;
+        v[c++] = r[i].n_throttled;
+        v[c++] = r[i].n_paused;
+        v[c++] = r[i].n_shed;
+        v[c++] = r[i].renewable_j / 3.6e6;
+        v[c++] = r[i].carbon_g / 1e3;
+        v[c++] = r[i].cost_usd;
+        for (int k = 0; k < nc; k++) {
+            snprintf(buf[k], sizeof buf[k], "%.10g", v[k]);
+            cells[k] = buf[k];
         }
-        if (csvt_write_row(f, cells, NC) != SIM_OK)
+        if (csvt_write_row(f, cells, (size_t)nc) != SIM_OK)
             rc = SIM_EIO;
     }
     /* ferror too: a flush that failed mid-file (a full disk) is not

@@ -150,35 +150,71 @@ static void test_power_cmd_nevada_figures(void **state)
     json_decref(root);
 }
 
+/* Column c of a CSV line (0-based), as a number. */
+static double csv_col(const char *line, int c)
+{
+    const char *p = line;
+    for (int i = 0; i < c && p; i++) {
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    return p ? atof(p) : (double)NAN;
+}
+
+/* Index of name in the header line, or -1. */
+static int csv_head(const char *line, const char *name)
+{
+    char buf[1024], *tok, *save = NULL;
+    int i = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    buf[strcspn(buf, "\r\n")] = '\0';
+    for (tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save), i++)
+        if (strcmp(tok, name) == 0)
+            return i;
+    return -1;
+}
+
+/* The steps CSV sums to the totals; its generation columns come from the
+ * source registry, wind included (norway-hydro with 10 MW of wind). */
 static void test_power_cmd_steps_csv_sums_to_totals(void **state)
 {
     (void)state;
     char args[512], path[128], line[1024];
     snprintf(path, sizeof path, "%s/steps.csv", tmpdir);
-    snprintf(args, sizeof args, "scenarios/norway-hydro.cfg --steps %s", path);
+    snprintf(args, sizeof args,
+             "scenarios/norway-hydro.cfg --set energy.wind.capacity_mw=10 "
+             "--steps %s",
+             path);
     json_t *root, *t = run_json(args, &root);
     FILE *f = fopen(path, "r");
+    int c_fac, c_hydro, c_wind;
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
     assert_non_null(
         strstr(line, "t_h,t_db_c,t_wb_c,pue,demand_kw,it_kw,facility_kw,"));
-    double fac_kwh = 0, hydro_kwh = 0;
+    assert_non_null(strstr(line, ",solar_kw,wind_kw,geothermal_kw,hydro_kw,"
+                                 "grid_kw,discharge_kw,"));
+    c_fac = csv_head(line, "facility_kw");
+    c_hydro = csv_head(line, "hydro_kw");
+    c_wind = csv_head(line, "wind_kw");
+    assert_true(c_fac >= 0 && c_hydro >= 0 && c_wind >= 0);
+    double fac_kwh = 0, hydro_kwh = 0, wind_kwh = 0;
     long rows = 0;
     while (fgets(line, sizeof line, f)) {
-        double v[11];
-        assert_int_equal(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf",
-                                &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-                                &v[7], &v[8], &v[9]),
-                         10);
-        assert_close(v[0], (double)rows * 0.25, 1e-9);
-        fac_kwh += v[6] * 0.25;
-        hydro_kwh += v[9] * 0.25;
+        assert_close(csv_col(line, 0), (double)rows * 0.25, 1e-9);
+        fac_kwh += csv_col(line, c_fac) * 0.25;
+        hydro_kwh += csv_col(line, c_hydro) * 0.25;
+        wind_kwh += csv_col(line, c_wind) * 0.25;
         rows++;
     }
     fclose(f);
     assert_int_equal(rows, 150 * 96);
     assert_close(fac_kwh / 1e3, num(t, "facility_mwh"), 1e-8);
     assert_close(hydro_kwh / 1e3, num(t, "hydro_mwh"), 1e-8);
+    assert_true(num(t, "wind_mwh") > 0);
+    assert_close(wind_kwh / 1e3, num(t, "wind_mwh"), 1e-8);
     json_decref(root);
 }
 
