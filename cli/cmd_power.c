@@ -213,6 +213,18 @@ typedef struct metric {
     const char *unit; /* table / CSV unit */
 } metric;
 
+/* The metrics that start a group in the table (a blank line before). */
+static int starts_group(const char *key)
+{
+    static const char *const first[] = {
+        "shortfall_mwh", "time_short_hours",      "battery_cycles",
+        "pue_min",       "solar_capacity_factor", NULL};
+    for (int i = 0; first[i]; i++)
+        if (strcmp(first[i], key) == 0)
+            return 1;
+    return 0;
+}
+
 static const char *weather_label(const scenario *s)
 {
     switch (s->site.climate.kind) {
@@ -333,20 +345,19 @@ int cmd_power(int argc, char **argv)
     double cf_ac = t->solar_p_ac0_w > 0 && t->time_s > 0
                        ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
                        : (double)NAN;
+    double cf_wind = t->wind_capacity_w > 0 && t->time_s > 0
+                         ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
+                         : (double)NAN;
     int has_bat = site_power_n_batteries(sp) > 0;
-    const metric m[] = {
+    /* Head, one generation row per source kind of the registry
+     * (models/source.h) that generates or imports, then the rest. */
+    const metric head[] = {
         {"demand_mwh", "facility demand", t->demand_j / MWH, "MWh"},
         {"it_mwh", "IT energy served", t->it_j / MWH, "MWh"},
         {"facility_mwh", "facility energy served (load)", t->facility_j / MWH,
          "MWh"},
-        {"solar_mwh", "solar generated (incl. curtailed)",
-         t->gen_j[SRC_SOLAR] / MWH, "MWh"},
-        {"wind_mwh", "wind generated (incl. curtailed)",
-         t->gen_j[SRC_WIND] / MWH, "MWh"},
-        {"geothermal_mwh", "geothermal generated",
-         t->gen_j[SRC_GEOTHERMAL] / MWH, "MWh"},
-        {"hydro_mwh", "hydro generated", t->gen_j[SRC_HYDRO] / MWH, "MWh"},
-        {"grid_mwh", "grid import", t->gen_j[SRC_GRID] / MWH, "MWh"},
+    };
+    const metric tail[] = {
         {"battery_discharge_mwh", "battery discharge (to the bus)",
          t->discharge_j / MWH, "MWh"},
         {"battery_charge_mwh", "battery charge (from the bus)",
@@ -385,6 +396,8 @@ int cmd_power(int argc, char **argv)
         {"ambient_max_c", "ambient dry bulb max", t->t_db_max_c, "degC"},
         {"solar_capacity_factor", "solar capacity factor (AC, this run)", cf_ac,
          ""},
+        {"wind_capacity_factor", "wind capacity factor (this run)", cf_wind,
+         ""},
         {"renewable_fraction", "renewable share of the load",
          t->renewable_j / load, ""},
         {"co2_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6,
@@ -397,7 +410,31 @@ int cmd_power(int argc, char **argv)
         {"grid_peak_mw", "peak grid import", t->grid_max_w / 1e6, "MW"},
         {"outages", "forced outages of sources", (double)t->outages, ""},
     };
-    enum { NM = sizeof m / sizeof m[0] };
+    enum {
+        NH = sizeof head / sizeof head[0],
+        NT = sizeof tail / sizeof tail[0],
+        NM = NH + SRC_N + NT
+    };
+    metric m[NM];
+    char gen_key[SRC_N][40], gen_label[SRC_N][80];
+    int nm = 0;
+    for (int i = 0; i < NH; i++)
+        m[nm++] = head[i];
+    for (int k = 0; k < SRC_N; k++) {
+        const source_info *si = &source_table[k];
+        if (si->role == SOURCE_STORAGE)
+            continue; /* the battery has its own rows below */
+        snprintf(gen_key[k], sizeof gen_key[k], "%s_mwh", si->name);
+        snprintf(gen_label[k], sizeof gen_label[k],
+                 si->role == SOURCE_GRID ? "%s import"
+                 : si->role == SOURCE_VARIABLE
+                     ? "%s generated (incl. curtailed)"
+                     : "%s generated",
+                 si->name);
+        m[nm++] = (metric){gen_key[k], gen_label[k], t->gen_j[k] / MWH, "MWh"};
+    }
+    for (int i = 0; i < NT; i++)
+        m[nm++] = tail[i];
 
     if (fmt == CLI_FMT_JSON) {
         jv *j = jv_obj(), *mj = jv_obj();
@@ -411,15 +448,15 @@ int cmd_power(int argc, char **argv)
         jv_set(j, "step_min", jv_num(s->sim.step_s / 60.0));
         jv_set(j, "steps", jv_int((int64_t)t->steps));
         jv_set(j, "policy", jv_str(scenario_policy_name(s->policy)));
-        for (int i = 0; i < NM; i++)
+        for (int i = 0; i < nm; i++)
             jv_set(mj, m[i].key, jv_num(m[i].v));
         jv_set(j, "totals", mj);
         jv_write(j, stdout, 1);
         jv_free(j);
     } else if (fmt == CLI_FMT_CSV) {
-        static const char *const head[] = {"metric", "value", "unit"};
-        csvt_write_row(stdout, head, 3);
-        for (int i = 0; i < NM; i++) {
+        static const char *const cols[] = {"metric", "value", "unit"};
+        csvt_write_row(stdout, cols, 3);
+        for (int i = 0; i < nm; i++) {
             char v[32];
             const char *cells[3] = {m[i].key, v, m[i].unit};
             v[0] = '\0';
@@ -442,8 +479,8 @@ int cmd_power(int argc, char **argv)
                    ? "synthetic year from monthly normals"
                : s->site.climate.kind == CLIMATE_EPW ? "EPW file"
                                                      : "hourly CSV file");
-        for (int i = 0; i < NM; i++) {
-            if (i == 15 || i == 18 || i == 23)
+        for (int i = 0; i < nm; i++) {
+            if (starts_group(m[i].key))
                 printf("\n");
             if (!isfinite(m[i].v))
                 printf("  %-38s %14s\n", m[i].label, "-");
@@ -452,6 +489,7 @@ int cmd_power(int argc, char **argv)
                      strcmp(m[i].unit, "tCO2e") == 0)
                 printf("  %-38s %14.3f %s\n", m[i].label, m[i].v, m[i].unit);
             else if (strcmp(m[i].key, "solar_capacity_factor") == 0 ||
+                     strcmp(m[i].key, "wind_capacity_factor") == 0 ||
                      strcmp(m[i].key, "renewable_fraction") == 0)
                 printf("  %-38s %14.2f %%\n", m[i].label, 100 * m[i].v);
             else if (strcmp(m[i].key, "balance_worst_step_rel") == 0)

@@ -215,6 +215,10 @@ static void test_power_cmd_steps_csv_sums_to_totals(void **state)
     assert_close(hydro_kwh / 1e3, num(t, "hydro_mwh"), 1e-8);
     assert_true(num(t, "wind_mwh") > 0);
     assert_close(wind_kwh / 1e3, num(t, "wind_mwh"), 1e-8);
+    /* Capacity factor: generation before curtailment over nameplate x
+     * hours (10 MW, 150 days). */
+    assert_close(num(t, "wind_capacity_factor"),
+                 num(t, "wind_mwh") / (10.0 * 150 * 24), 1e-9);
     json_decref(root);
 }
 
