@@ -2085,13 +2085,37 @@ static int table_cols(db *d, const char *t, char **cols, int *n_cols,
     return rc;
 }
 
+/* Prepares the copy of table t's columns cols (n of them): *rd reads the
+ * rows of src where key = ?1, *wr inserts one row into out (?1..?n). Both
+ * merge copies (runs, and the tables keyed by run_id) use it. */
+static int prep_copy(db *src, db *out, const char *t, const char *cols, int n,
+                     const char *key, sqlite3_stmt **rd, sqlite3_stmt **wr,
+                     sim_err *err)
+{
+    sbuf q = {NULL, 0, 0};
+    int rc;
+    sb_add(&q, "SELECT %s FROM %s WHERE %s = ?1;", cols, t, key);
+    rc = db_prep(src, q.s, rd, err);
+    free(q.s);
+    if (rc != SIM_OK)
+        return rc;
+    q.s = NULL;
+    q.len = q.cap = 0;
+    sb_add(&q, "INSERT INTO %s(%s) VALUES(", t, cols);
+    for (int i = 0; i < n; i++)
+        sb_add(&q, i ? ", ?%d" : "?%d", i + 1);
+    sb_add(&q, ");");
+    rc = db_prep(out, q.s, wr, err);
+    free(q.s);
+    return rc;
+}
+
 /* Copies the rows of table t with run_id = old_id from src to out, with
  * run_id set to new_id. */
 static int copy_rows(db *src, db *out, const char *t, int64_t old_id,
                      int64_t new_id, sim_err *err)
 {
     sqlite3_stmt *rd = NULL, *wr = NULL;
-    sbuf q = {NULL, 0, 0};
     char *cols = NULL;
     int n, run_col, id_col, rc;
     if ((rc = table_cols(out, t, &cols, &n, &run_col, &id_col, err)) != SIM_OK)
@@ -2101,20 +2125,8 @@ static int copy_rows(db *src, db *out, const char *t, int64_t old_id,
                          "merge: table %s has no run_id", t);
         goto done;
     }
-    sb_add(&q, "SELECT %s FROM %s WHERE run_id = ?1;", cols, t);
-    rc = db_prep(src, q.s, &rd, err);
-    free(q.s);
-    q.s = NULL;
-    q.len = q.cap = 0;
-    if (rc != SIM_OK)
-        goto done;
-    sb_add(&q, "INSERT INTO %s(%s) VALUES(", t, cols);
-    for (int i = 0; i < n; i++)
-        sb_add(&q, i ? ", ?%d" : "?%d", i + 1);
-    sb_add(&q, ");");
-    rc = db_prep(out, q.s, &wr, err);
-    free(q.s);
-    if (rc != SIM_OK)
+    if ((rc = prep_copy(src, out, t, cols, n, "run_id", &rd, &wr, err)) !=
+        SIM_OK)
         goto done;
     sqlite3_bind_int64(rd, 1, old_id);
     while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
@@ -2180,7 +2192,6 @@ static int copy_run_row(db *src, db *out, int64_t old_id, int64_t scen_id,
                         int64_t *new_id, sim_err *err)
 {
     sqlite3_stmt *rd = NULL, *wr = NULL;
-    sbuf q = {NULL, 0, 0};
     char *cols = NULL;
     int n, run_col, id_col, scen_col = -1, rc, k = 0;
     if ((rc = table_cols(out, "runs", &cols, &n, &run_col, &id_col, err)) !=
@@ -2199,20 +2210,8 @@ static int copy_run_row(db *src, db *out, int64_t old_id, int64_t scen_id,
                          "merge: runs has no id or scenario_id");
         goto done;
     }
-    sb_add(&q, "SELECT %s FROM runs WHERE id = ?1;", cols);
-    rc = db_prep(src, q.s, &rd, err);
-    free(q.s);
-    q.s = NULL;
-    q.len = q.cap = 0;
-    if (rc != SIM_OK)
-        goto done;
-    sb_add(&q, "INSERT INTO runs(%s) VALUES(", cols);
-    for (int i = 0; i < n; i++)
-        sb_add(&q, i ? ", ?%d" : "?%d", i + 1);
-    sb_add(&q, ");");
-    rc = db_prep(out, q.s, &wr, err);
-    free(q.s);
-    if (rc != SIM_OK)
+    if ((rc = prep_copy(src, out, "runs", cols, n, "id", &rd, &wr, err)) !=
+        SIM_OK)
         goto done;
     sqlite3_bind_int64(rd, 1, old_id);
     if (sqlite3_step(rd) != SQLITE_ROW) {
