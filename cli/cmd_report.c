@@ -11,9 +11,9 @@
  * The command reads only what the database stored (it never re-runs a
  * scenario), so a report describes exactly the run it names, months later.
  * Chart drawing lives in cli/report_charts.c; this file owns the summary's
- * wording and columns. Fields are looked up by name in the resfield table, so a
- * renamed field fails loudly in the tests rather than printing a wrong column
- * here. */
+ * wording and columns. Fields are looked up by name in the resfield table, so
+ * the summary follows the table's units and labels; a field renamed there must
+ * be renamed here too (see job_sum). */
 #include <errno.h>
 #include <ctype.h>
 #include <getopt.h>
@@ -88,9 +88,9 @@ static const resfield *site_field(const char *name)
     return f < 0 ? NULL : &resfield_site[f];
 }
 
-/* No NULL check, unlike site_sum: every name passed is a literal from this file
- * that exists in the job table, and a missing one is a programming error the
- * report tests catch at once. */
+/* No NULL check, unlike site_sum: every name passed is a literal from this
+ * file, and each must exist in the job table, since a missing one would index
+ * before the array. */
 static const stat_summary *job_sum(const db_run *r, size_t j, const char *field)
 {
     int f = resfield_find(resfield_job, resfield_n_job, field, NULL);

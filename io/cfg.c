@@ -278,10 +278,11 @@ static int check_includes(cfg_reader *r, const char *file, const char *text,
 /* Order matters: the NUL check and the @include pre-check run on the raw text
  * before libconfig sees it, because libconfig would either accept garbage (NUL)
  * or end the process (a folder include); only then is the tree parsed.
- * Auto-convert is on so that an integer written where a float is expected
- * (capacity_mw = 50) is accepted; the opposite direction is checked by the
- * getters. On failure the reader may be half initialised; cfg_reader_free
- * accepts that state. */
+ * Auto-convert is on (cfg.h) so that libconfig's own float and int getters
+ * convert between the two; the typed getters below check the type themselves
+ * and accept an integer where a number is expected (capacity_mw = 50). On
+ * failure the reader may be half initialised; cfg_reader_free accepts that
+ * state. */
 int cfg_read(cfg_reader *r, const char *path, sim_err *err)
 {
     char dir[1024];
@@ -897,8 +898,9 @@ int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
 }
 
 /* Strict "YYYY-MM-DD" with every digit present and the day checked against the
- * month, because a date here anchors a simulation's calendar (the weather's day
- * of year); 1900..2200 bounds the years to ones a plan could mean. */
+ * month, because dates place events on the simulation's calendar (start,
+ * commissioning and submit dates); 1900..2200 bounds the years to ones a plan
+ * could mean. */
 int cfg_parse_date(const char *s, int64_t *days)
 {
     int y, m, d, k = 0;
@@ -975,8 +977,9 @@ static int ov_classify(const char *v, long long *iv, double *dv, int *bv,
     return OV_STRING;
 }
 
-/* The libconfig setters return CONFIG_FALSE only for a type mismatch, which
- * cannot happen here: the setting was created with ov_type(kind). */
+/* libconfig's setters refuse a value of another type than the setting's; a
+ * setting just created with ov_type(kind) always matches, which is why
+ * cfg_override ignores the result when it creates one. */
 static int ov_set(config_setting_t *s, int kind, long long iv, double dv,
                   int bv, const char *sv)
 {

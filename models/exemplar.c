@@ -44,8 +44,8 @@
 #define EX_B_HI 1e4
 /* Group fits: the grid [0.25, 20] in 61 log-spaced points. */
 /* 61 points give a grid ratio of about 1.075 between neighbours over [0.25,
- * 20], fine enough that the Brent polish starts inside the right basin and
- * coarse enough that a group of dozens of rows costs milliseconds. */
+ * 20], fine enough that the Brent polish starts inside the right basin, at a
+ * cost of 61 model evaluations per row and fit. */
 #define EX_G_LO 0.25
 #define EX_G_HI 20.0
 #define EX_G_N 61

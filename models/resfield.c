@@ -289,9 +289,9 @@ int resfield_find(const resfield *t, size_t n, const char *name, int *disp)
     return -1;
 }
 
-/* The values are gathered into a contiguous array first because stats_summarize
- * takes a stride in doubles, and a field inside an array of structs does not
- * sit at a stride that is a whole number of doubles in general. */
+/* The values are gathered into a contiguous array first because each
+ * replication's jobs are a separate allocation, so one field across
+ * replications sits at no fixed stride that stats_summarize could walk. */
 stat_summary resfield_job_summary(const resfield *f, const res_rep *reps,
                                   size_t n, size_t i, int disp)
 {
