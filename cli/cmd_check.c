@@ -195,10 +195,9 @@ static void print_summary(const scenario *s)
            s->fabric.oversubscription, s->fabric.n_links);
 }
 
-/* One error as an object: file and line (null when unknown) and the
- * message, which starts with the key path. */
-/* code is the short name of the status (sim_strerror), which scripts can switch
- * on without parsing the message. */
+/* One error as an object: file and line (null when unknown) and the message,
+ * which starts with the key path. code is the short name of the status
+ * (sim_strerror), which scripts can switch on without parsing the message. */
 static jv *err_json(const sim_err *e)
 {
     jv *o = jv_obj();
@@ -209,10 +208,10 @@ static jv *err_json(const sim_err *e)
     return o;
 }
 
-/* The resolved scenario in SI units, for --format json. */
-/* SI names and values throughout, unlike the table: this is the
- * machine-readable form, and scripts should not have to parse units. The path
- * is the one given on the command line, as the table prints it. */
+/* The resolved scenario in SI units, for --format json. SI names and values
+ * throughout, unlike the table: this is the machine-readable form, and scripts
+ * should not have to parse units. The path is the one given on the command
+ * line, as the table prints it. */
 static jv *summary_json(const scenario *s, const run_check_opts *co)
 {
     jv *o = jv_obj(), *sim = jv_obj(), *site = jv_obj(), *mods = jv_arr(),

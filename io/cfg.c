@@ -34,10 +34,10 @@ struct cfg_file {
     struct cfg_file *next;
 };
 
-/* Overridden settings are reported as coming from "--set". */
-/* Enough for any command line; past it, further overridden settings are not
- * tracked and their messages name the scenario file instead of --set (the
- * override itself still applies). */
+/* Overridden settings are reported as coming from "--set". Enough for any
+ * command line; past it, further overridden settings are not tracked and their
+ * messages name the scenario file instead of --set (the override itself still
+ * applies). */
 #define CFG_MAX_OVERRIDDEN 256
 static const char cfg_set_file[] = "--set";
 
@@ -504,16 +504,16 @@ static const char *type_name(int t)
     }
 }
 
-/* The integer literal written for s, from its source line: 0 when it could
- * be checked and fits in 32 bits or carries an L, 1 when it overflowed
- * (*lit = the literal as written). Unknown source: 0. */
-/* libconfig 1.5 parses an integer literal into an int without checking for
- * overflow, so 3000000000 arrives as a negative number with no error. The only
- * place the original text survives is the file, so the setting's source line is
- * scanned for "name = literal" and the literal re-parsed. Anything that cannot
- * be located (an override, a list element without a name) is assumed fine;
- * cfg_double and cfg_int add a hint for negative values in ranges that exclude
- * them, which catches most of those. */
+/* The integer literal written for s, from its source line: 0 when it could be
+ * checked and fits in 32 bits or carries an L, 1 when it overflowed (*lit = the
+ * literal as written). Unknown source: 0. libconfig 1.5 parses an integer
+ * literal into an int without checking for overflow, so 3000000000 arrives as a
+ * negative number with no error. The only place the original text survives is
+ * the file, so the setting's source line is scanned for "name = literal" and
+ * the literal re-parsed. Anything that cannot be located (an override, a list
+ * element without a name) is assumed fine; cfg_double and cfg_int add a hint
+ * for negative values in ranges that exclude them, which catches most of those.
+ */
 static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
                                char *lit, size_t n)
 {

@@ -62,9 +62,9 @@ size_t respack_pack(const res_rep *reps, size_t n, double *buf)
     return k;
 }
 
-/* An int32 read from the buffer (0 when out of range, never UB). */
-/* Casting an out-of-range double to an integer is undefined behaviour in C, so
- * a corrupt value is mapped to 0 instead of being cast. */
+/* An int32 read from the buffer (0 when out of range, never UB). Casting an
+ * out-of-range double to an integer is undefined behaviour in C, so a corrupt
+ * value is mapped to 0 instead of being cast. */
 static int32_t get_i32(double v)
 {
     return v >= -2147483648.0 && v <= 2147483647.0 ? (int32_t)v : 0;
