@@ -1,7 +1,7 @@
 /* cli/cmd_check.c: `factorysim check SCENARIO [--set KEY=VALUE ...]`:
  * loads and validates a scenario (models/scenario.h), then makes every
  * check `run` makes before it simulates, by the same code
- * (cli/run_check.h: weather file, each job's throughput query, fabric
+ * (app/run_check.h: weather file, each job's throughput query, fabric
  * groups, memory), and prints what the scenario describes: modules and
  * their IT power, GPUs by type, energy sources and jobs. Exit 1 on any
  * error, each as FILE:LINE: key: message; --format json prints the
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/run_check.h"
+#include "app/run_check.h"
 #include "io/calib_file.h"
 #include "io/json.h"
 #include "models/scenario.h"

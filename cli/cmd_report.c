@@ -22,8 +22,8 @@
 #include "cli/cli.h"
 #include "io/csv.h"
 #include "io/db.h"
-#include "cli/sweep_table.h"
-#include "cli/report_charts.h"
+#include "app/sweep_table.h"
+#include "app/report_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "io/calib_file.h"
 #include "io/climate_load.h"
-#include "cli/run_check.h"
-#include "cli/run_store.h"
+#include "app/run_check.h"
+#include "app/run_store.h"
 #include "io/run_out.h"
 #include "models/catalog.h"
 #include "models/site.h"
@@ -178,7 +178,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     {
-        /* What `check` checks, by the same code (cli/run_check.h). */
+        /* What `check` checks, by the same code (app/run_check.h). */
         run_check_errs *ce = sim_xcalloc(1, sizeof *ce);
         run_check_opts co;
         co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
