@@ -1,6 +1,6 @@
 /* cli/cmd_check.c: `factorysim check SCENARIO [--set KEY=VALUE ...]`: loads and
  * validates a scenario (models/scenario.h), then makes every check `run` makes
- * before it simulates, by the same code (cli/run_check.h: weather file, each
+ * before it simulates, by the same code (app/run_check.h: weather file, each
  * job's throughput query, fabric groups, memory), and prints what the scenario
  * describes: modules and their IT power, GPUs by type, energy sources and jobs.
  * Exit 1 on any error, each as FILE:LINE: key: message; --format json prints
@@ -8,7 +8,7 @@
  *
  * The rule this file keeps is "check refuses what run would refuse" (team
  * brief): it must never carry a check of its own that run lacks, or skip one
- * run makes, so every check beyond loading lives in cli/run_check.c and is
+ * run makes, so every check beyond loading lives in app/run_check.c and is
  * called by both commands. It never simulates and never writes a file; its only
  * output is stdout (summary or JSON) and stderr (errors). */
 #include <getopt.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/run_check.h"
+#include "app/run_check.h"
 #include "io/calib_file.h"
 #include "io/json.h"
 #include "models/scenario.h"
