@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "sim/mem.h"
 

@@ -13,7 +13,9 @@
 #include "cli/cli.h"
 #include "cli/run_check.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
+#include "io/scenario_cfg.h"
 #include "models/scenario.h"
 #include "sim/mem.h"
 

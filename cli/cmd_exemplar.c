@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"

@@ -9,10 +9,12 @@
 
 #include "cli/cli.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/climate_load.h"
 #include "cli/run_check.h"
 #include "cli/run_store.h"
 #include "io/run_out.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/site.h"
 #include "sim/mem.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io/cfg.h"
 #include "io/datadir.h"
 #include "models/catalog_int.h"
 #include "models/flops.h"

@@ -5,6 +5,7 @@
  * fabric, energy, jobs and policy, converting the file's units (named in
  * each key) to SI. The first error stops the load; nothing partial is
  * returned. Key names are a contract: docs/scenario-reference.md. */
+#include "io/scenario_cfg.h"
 #include "models/reliability.h"
 #include "models/scenario.h"
 #include "models/throughput.h"

@@ -10,6 +10,8 @@
  *
  * This header is the contract shared by the scenario loader, the throughput
  * model and the site simulation; the struct layout is private to catalog.c.
+ * Reading the catalog files is io/'s (catalog_load in io/catalog_cfg.h);
+ * this module never touches the file system or the environment.
  */
 #ifndef MODELS_CATALOG_H
 #define MODELS_CATALOG_H
@@ -27,12 +29,6 @@
 #include "sim/err.h"
 
 typedef struct catalog catalog;
-
-/* Loads every catalog file in dir (NULL = the models/ folder of the data
- * home, io/datadir.h; implemented in io/catalog_cfg.c) into *out
- * (OUT, caller frees with catalog_free).
- * Errors: SIM_EIO (missing file), SIM_ECONFIG (FILE:LINE: key: message). */
-int catalog_load(const char *dir, catalog **out, sim_err *err);
 
 /* Frees c. catalog_free(NULL) is a no-op. */
 void catalog_free(catalog *c);

@@ -8,7 +8,7 @@
  * Celsius (differences in kelvin), angles in degrees. Every default has been
  * filled in, so a run never consults the file again. The key names of the
  * file format are documented in docs/scenario-reference.md; the loader is
- * io/scenario_cfg.c (libconfig).
+ * io/scenario_cfg.c (libconfig), declared in io/scenario_cfg.h.
  *
  * A scenario owns its catalog: a copy of the built-in one with the
  * scenario's `catalog` group applied, so the catalog pointers inside it
@@ -251,19 +251,6 @@ typedef struct scenario {
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
 } scenario;
-
-/* Reads, overrides, validates and resolves the scenario at path.
- * cat is the built-in catalog (not modified; the scenario copies it).
- * overrides: n_overrides strings "KEY=VALUE" (KEY a documented key path,
- * e.g. "modules.[0].count", "energy.battery.capacity_mwh"), applied to the
- * parsed tree before validation; may be NULL when n_overrides is 0.
- * On success *out (OUT, caller frees with scenario_free).
- * Errors: SIM_EIO (file missing), SIM_ECONFIG ("FILE:LINE: key.path:
- * message (got X, expected Y)"; an override's errors name "--set"). Nothing
- * is allocated on failure. */
-int scenario_load(const char *path, const catalog *cat,
-                  const char *const *overrides, size_t n_overrides,
-                  scenario **out, sim_err *err);
 
 /* Frees s. scenario_free(NULL) is a no-op. */
 void scenario_free(scenario *s);

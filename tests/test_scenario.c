@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/catalog_cfg.h"
+#include "io/scenario_cfg.h"
 #include "models/scenario.h"
 
 #define assert_close(a, b, rel)                                                \
