@@ -21,7 +21,6 @@
 #include "io/catalog_cfg.h"
 #include "io/cfg.h"
 #include "models/scenkeys.h"
-#include "models/catalog_int.h"
 #include "models/climate.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
@@ -628,16 +627,7 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
                                &s->energy.cost_usd_per_j[SRC_WIND])) != SIM_OK)
         return rc;
     if (!(t = catalog_turbine(s->cat, name))) {
-        size_t used = 0;
-        names[0] = '\0';
-        for (size_t i = 0; i < s->cat->n_turbines && used + 1 < sizeof names;
-             i++) {
-            int n = snprintf(names + used, sizeof names - used, "%s%s",
-                             i ? ", " : "", s->cat->turbines[i].name);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-        }
+        catalog_names(s->cat, "turbines", names, sizeof names);
         const config_setting_t *k = config_setting_get_member(g, "turbine");
         return cfg_fail(r, k ? k : g, k ? NULL : "turbine",
                         "unknown turbine (got \"%s\", expected one of: %s)",
