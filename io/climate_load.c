@@ -25,14 +25,15 @@ int climate_load_for_scenario(const scenario *s, climate_year **out,
                              s->site.elevation_m);
         site.name = s->site.name;
         rc = profile_read(c->path, &site, y, &info, err);
-        if (rc == SIM_OK && !info.has_irradiance && s->energy.solar.present)
+        if (rc == SIM_OK && !info.has_irradiance &&
+            s->energy.present[SRC_SOLAR])
             rc = sim_err_set(
                 err, SIM_ECONFIG, s->path, 0,
                 "site.climate.hourly_csv: '%s' has no ghi_w_m2 column, but "
                 "energy.solar needs irradiance (got dry bulb only, expected "
                 "ghi_w_m2 [and dni_w_m2, dhi_w_m2])",
                 c->path);
-        else if (rc == SIM_OK && !info.has_wind && s->energy.wind.present)
+        else if (rc == SIM_OK && !info.has_wind && s->energy.present[SRC_WIND])
             rc = sim_err_set(
                 err, SIM_ECONFIG, s->path, 0,
                 "site.climate.hourly_csv: '%s' has no wind_m_s column, but "
