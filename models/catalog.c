@@ -355,7 +355,7 @@ int catalog_add_llm(catalog *c, const llm_arch *m, const char *source,
     const llm_arch *o;
     if (m->num_layers < 1 || m->hidden_size < 1 || m->num_attention_heads < 1)
         return sim_err_set(err, SIM_ECONFIG, NULL, 0,
-                           "num_layers: num_layers, hidden_size and "
+                           ".: num_layers, hidden_size and "
                            "num_attention_heads must be >= 1 (got %d, %d, "
                            "%d)",
                            m->num_layers, m->hidden_size,
