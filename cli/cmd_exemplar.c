@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"
@@ -388,10 +389,10 @@ int cmd_exemplar(int argc, char **argv)
         return cli_report(&err);
     if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) !=
             SIM_OK ||
-        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, &err) !=
-            SIM_OK ||
-        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) !=
-            SIM_OK) {
+        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, cli_report,
+                      &err) != SIM_OK ||
+        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, cli_report,
+                      &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/run_store.h"
+#include "app/run_store.h"
 #include "io/db.h"
 
 static const char merge_help[] =

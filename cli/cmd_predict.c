@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/run_out.h"
 #include "sim/mem.h"
@@ -185,7 +186,8 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
     char tmp[4200];
 
     sim_err_clear(&err);
-    if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK)
+    if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, cli_report, &err) !=
+        SIM_OK)
         return cli_report(&err);
     /* Written beside the target as OUT.tmp and renamed at the end, so a failure
      * never leaves a half-written OUT.csv (see the end of this function). */

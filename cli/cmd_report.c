@@ -10,7 +10,7 @@
  *
  * The command reads only what the database stored (it never re-runs a
  * scenario), so a report describes exactly the run it names, months later.
- * Chart drawing lives in cli/report_charts.c; this file owns the summary's
+ * Chart drawing lives in app/report_charts.c; this file owns the summary's
  * wording and columns. Fields are looked up by name in the resfield table, so
  * the summary follows the table's units and labels; a field renamed there must
  * be renamed here too (see job_sum). */
@@ -28,8 +28,8 @@
 #include "cli/cli.h"
 #include "io/csv.h"
 #include "io/db.h"
-#include "cli/sweep_table.h"
-#include "cli/report_charts.h"
+#include "app/sweep_table.h"
+#include "app/report_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 

@@ -9,7 +9,7 @@
  *
  * This file owns how run results look and nothing about where they come from:
  * charts take arrays (steps, jobs, events, summaries) and never open the
- * database or choose a file name (cli/report_charts.c does). Each chart
+ * database or choose a file name (app/report_charts.c does). Each chart
  * validates its input before plot_begin creates the file, so a refused chart
  * leaves no empty file behind; after plot_begin, the only exit is through
  * plot_finish. */
