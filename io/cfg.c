@@ -441,6 +441,11 @@ int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
                        path[0] ? path : "(top level)", msg);
 }
 
+/* The key travels as the message's "KEY: " prefix because models/ must not know
+ * libconfig (issue 16.1): a rule can only name the key as text, and this
+ * adapter turns that text back into a setting to find its file and line. When
+ * the path is not in the file (a default the rule refused) the deepest part
+ * that is present gives the line, which is still where the user must look. */
 int cfg_fail_rule(cfg_reader *r, const config_setting_t *base, const sim_err *e)
 {
     sim_err m = *e; /* r->err may be e itself */

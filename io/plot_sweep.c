@@ -5,7 +5,7 @@
  * simple and deterministic).
  *
  * This file owns the sweep chart only; it takes values already summarised per
- * case (the sweep table in cli/ does that) and never reads the database. It
+ * case (app/sweep_table.c does that) and never reads the database. It
  * must never create the chart file before its inputs are checked, so a refused
  * chart leaves nothing behind. */
 #include "io/plot_sweep.h"

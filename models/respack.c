@@ -4,10 +4,11 @@
  *
  * This file owns the wire format between MPI ranks and nothing else: the field
  * order comes from the resfield tables, so a new result field travels without
- * an edit here. It must never do I/O or know about MPI (sweep_exec.c sends the
- * buffer), and it must never trust the buffer: it arrives from another process.
- * Doubles were chosen over a struct copy because every field is already a
- * double or a small integer, and one MPI_DOUBLE message needs no datatype. */
+ * an edit here. It must never do I/O or know about MPI (app/sweep_exec.c sends
+ * the buffer), and it must never trust the buffer: it arrives from another
+ * process. Doubles were chosen over a struct copy because every field is
+ * already a double or a small integer, and one MPI_DOUBLE message needs no
+ * datatype. */
 #include "models/respack.h"
 
 #include <math.h>
