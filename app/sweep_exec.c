@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "app/runcase.h"
+#include "io/scenario_cfg.h"
 #include "models/respack.h"
 #include "sim/mem.h"
 
