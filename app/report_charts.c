@@ -1,7 +1,9 @@
 /* app/report_charts.c: the report's chart list (see report_charts.h). One
  * draw function per chart; each picks what it needs from the stored run:
  * the series of the first replication that stored one, the event log of the
- * first that stored one, summaries across replications. */
+ * first that stored one, summaries across replications. It draws only from
+ * what is stored (never reruns a case) and never writes anything but the
+ * chart files into the report folder. */
 #include "app/report_charts.h"
 
 #include <ctype.h>

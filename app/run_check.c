@@ -2,7 +2,8 @@
  * scenario loads (see run_check.h). Each check appends its errors and goes
  * on, so one `check` lists every problem it can see; the scenario loader
  * itself still stops at its first error (its later keys may depend on the
- * earlier ones). */
+ * earlier ones). It never simulates and never prints: errors go into the
+ * caller's run_check_errs. */
 #include "app/run_check.h"
 
 #include <math.h>

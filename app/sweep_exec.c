@@ -19,6 +19,10 @@
  * every POLL_MS while it waits for its own workers, so remote senders never
  * wait long. One rank per node with --jobs = its cores, or one rank per
  * core with --jobs 1, both work.
+ *
+ * What a case computes is app/runcase.h's business, not this file's: it
+ * only decides where and when cases run and who stores them, and never
+ * stores or prints itself (the caller's callback does).
  */
 #include "app/sweep_exec.h"
 
@@ -365,6 +369,13 @@ static void poll_stop(pool *p)
 #endif
 }
 
+/* Why one long function: it is the writer's whole life, in order: start
+ * the workers with signals blocked (so SIGINT lands on this thread), then
+ * one loop that drains the FIFO (storing on rank 0, sending elsewhere)
+ * while, with MPI, polling other ranks between waits, then join, then
+ * (MPI) wait for every rank's DONE and agree on "stopped". Splitting it
+ * would spread the one mutex's lock/unlock pairs over several functions;
+ * the MPI parts compile out without FACTORYSIM_MPI. */
 int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
                unsigned jobs, sweep_store_fn store, void *arg, sim_err *err)
 {

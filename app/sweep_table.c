@@ -1,6 +1,9 @@
 /* app/sweep_table.c: one sweep's cases read back from the results store and
  * summarized (see sweep_table.h). Cost: one db_load_run per case (without
- * steps or events), one case in memory at a time. */
+ * steps or events), one case in memory at a time. It reads only what is
+ * stored (never runs a case, so `sweep` after an interruption and `report`
+ * see the same table) and never prints to stdout itself: the writers take
+ * the caller's FILE. */
 #include "app/sweep_table.h"
 
 #include <math.h>
@@ -103,6 +106,12 @@ static int cmp_row(const void *a, const void *b)
     return x->case_index < y->case_index ? -1 : x->case_index > y->case_index;
 }
 
+/* Why shaped so: two passes over the run list, the first only counting
+ * the sweep's complete cases so the rows are allocated once; the first case
+ * met fixes the axes (from its case key) and the metrics (resolved against
+ * its jobs), and every later case must match them. Rows arrive in store
+ * (completion) order and are sorted by case index at the end, so the table
+ * does not depend on worker or rank timing. */
 int sweep_table_load(db *d, const char *sweep_key, const char *const *specs,
                      size_t n_specs, sweep_table **out, sim_err *err)
 {
@@ -410,6 +419,13 @@ int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt)
     return write_table(f, t);
 }
 
+/* Why shaped so: the chart is the sweep table seen along one axis. The
+ * table is loaded with the one metric asked for; each row gives an x (its
+ * value of --by, which must be a number) and a y summary, and the values
+ * of the other axes name its line, so lines are found by label in one
+ * pass (fine for PLOT_SWEEP_MAX_GROUPS lines; a hash would only pay off
+ * for charts too crowded to read). Too many lines is refused, not drawn
+ * illegibly. */
 int sweep_chart(db *d, const char *sweep_key, const char *metric,
                 const char *by, const char *path, char *what, size_t what_n,
                 sim_err *err)
