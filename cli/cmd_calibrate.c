@@ -58,6 +58,13 @@ static int in_group(const calib_row *r, int g, const char *gpu)
     return strcmp(r->gpu->name, gpu) == 0;
 }
 
+/* Why one long function: calibrating is one pipeline over the same rows
+ * (read, keep the evaluable ones, fit, cross-validate in-sample and
+ * leave-one-class-out, interval widths, accuracy table, calibration file,
+ * parity plot), each step using the arrays the earlier ones made; keeping
+ * it in order here, with one `done:` that frees them, shows what is
+ * written only after every check passed (the calibration file last but
+ * the plot). The fit itself is models/calib.c. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
