@@ -59,12 +59,12 @@ static int in_group(const calib_row *r, int g, const char *gpu)
 }
 
 /* Why one long function: calibrating is one pipeline over the same rows
- * (read, keep the evaluable ones, fit, cross-validate in-sample and
- * leave-one-class-out, interval widths, accuracy table, calibration file,
- * parity plot), each step using the arrays the earlier ones made; keeping
- * it in order here, with one `done:` that frees them, shows what is
- * written only after every check passed (the calibration file last but
- * the plot). The fit itself is models/calib.c. */
+ * (read, keep the evaluable ones, fit, cross-validate leaving one
+ * configuration out and one model out, interval widths, accuracy table,
+ * then the calibration file and the parity plot), each step using the
+ * arrays the earlier ones made; keeping it in order here, with one `done:`
+ * that frees them, shows that nothing is written before the fit and the
+ * checks passed. The fit itself is models/calib.c. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
