@@ -11,8 +11,38 @@
 #include "cli/cli.h"
 #include "io/json.h"
 
-/* Why long: the option switch, then two output formats of the same five
- * figures; the timed part is runcase_run's replications alone
+/* The figures of one bench site run: table or JSON on stdout. */
+static void print_bench(const char *path, const runcase_out *out, uint32_t n,
+                        int fmt)
+{
+    const scenario *s = out->s;
+    int64_t gpus = scenario_gpus(s, NULL);
+    double t = out->sim_wall_s, per = t / n, events = 0;
+    for (size_t r = 0; r < out->n_reps; r++)
+        for (size_t j = 0; j < out->reps[r].n_jobs; j++)
+            events += out->reps[r].jobs[j].interruptions;
+    if (fmt == CLI_FMT_JSON) {
+        jv *js = jv_obj();
+        jv_set(js, "replications", jv_int(n));
+        jv_set(js, "gpus", jv_int(gpus));
+        jv_set(js, "it_mw", jv_num(scenario_it_power_w(s) / 1e6));
+        jv_set(js, "horizon_days", jv_num(s->sim.horizon_s / 86400.0));
+        jv_set(js, "wall_s", jv_num(t));
+        jv_set(js, "s_per_replication", jv_num(per));
+        jv_write(js, stdout, 0);
+        jv_free(js);
+        return;
+    }
+    printf("site: %s, %lld GPUs, %.1f MW IT, %.0f days at %.0f min steps\n",
+           path, (long long)gpus, scenario_it_power_w(s) / 1e6,
+           s->sim.horizon_s / 86400.0, s->sim.step_s / 60.0);
+    printf("  replications           %10u\n", n);
+    printf("  interruptions / rep    %10.1f\n", events / n);
+    printf("  wall time              %10.3f s\n", t);
+    printf("  per replication        %10.3f s\n", per);
+}
+
+/* The timed part is runcase_run's replications alone
  * (runcase_out.sim_wall_s), so loading the scenario and weather is never
  * counted. */
 int bench_site(int argc, char **argv)
@@ -25,7 +55,7 @@ int bench_site(int argc, char **argv)
     };
     const char *cmd = "bench";
     uint32_t n = 3;
-    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_ERR;
+    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
     runcase_in in;
     runcase_out out;
     sim_err err;
@@ -60,40 +90,10 @@ int bench_site(int argc, char **argv)
     memset(&in, 0, sizeof in);
     in.scenario_path = argv[optind];
     in.replications = n;
-    if (runcase_run(&in, &out, &err) != SIM_OK) {
+    if (runcase_run(&in, &out, &err) != SIM_OK)
         rc = cli_report(&err);
-        goto done;
-    }
-    {
-        const scenario *s = out.s;
-        int64_t gpus = scenario_gpus(s, NULL);
-        double t = out.sim_wall_s, per = t / n, events = 0;
-        for (size_t r = 0; r < out.n_reps; r++)
-            for (size_t j = 0; j < out.reps[r].n_jobs; j++)
-                events += out.reps[r].jobs[j].interruptions;
-        if (fmt == CLI_FMT_JSON) {
-            jv *js = jv_obj();
-            jv_set(js, "replications", jv_int(n));
-            jv_set(js, "gpus", jv_int(gpus));
-            jv_set(js, "it_mw", jv_num(scenario_it_power_w(s) / 1e6));
-            jv_set(js, "horizon_days", jv_num(s->sim.horizon_s / 86400.0));
-            jv_set(js, "wall_s", jv_num(t));
-            jv_set(js, "s_per_replication", jv_num(per));
-            jv_write(js, stdout, 0);
-            jv_free(js);
-        } else {
-            printf("site: %s, %lld GPUs, %.1f MW IT, %.0f days at %.0f min "
-                   "steps\n",
-                   argv[optind], (long long)gpus, scenario_it_power_w(s) / 1e6,
-                   s->sim.horizon_s / 86400.0, s->sim.step_s / 60.0);
-            printf("  replications           %10u\n", n);
-            printf("  interruptions / rep    %10.1f\n", events / n);
-            printf("  wall time              %10.3f s\n", t);
-            printf("  per replication        %10.3f s\n", per);
-        }
-        rc = CLI_EXIT_OK;
-    }
-done:
+    else
+        print_bench(argv[optind], &out, n, fmt);
     runcase_out_free(&out);
     return rc;
 }
