@@ -13,7 +13,7 @@
 
 #include "app/runcase.h"
 #include "app/sweep_exec.h"
-include "io/calib_file.h"
+#include "io/calib_file.h"
 #include "io/catalog_cfg.h"
 #include "models/resfield.h"
 #include "models/sweep.h"
