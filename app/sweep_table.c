@@ -100,6 +100,8 @@ static size_t split_key(const char *ck, char **keys, char **vals, size_t max)
     return n;
 }
 
+/* Grid order: case_index is the case's place in the grid (models/sweep.h),
+ * unique within one sweep key, so the sort is total. */
 static int cmp_row(const void *a, const void *b)
 {
     const sweep_row *x = a, *y = b;
@@ -261,6 +263,8 @@ static jv *value_json(const char *v)
     return jv_str(v);
 }
 
+/* The six statistics of one metric under their names; NAN becomes JSON
+ * null in io/json.c, so a job that never finished reads as no value. */
 static jv *summary_json(const stat_summary *s)
 {
     jv *o = jv_obj();
@@ -274,6 +278,9 @@ static jv *summary_json(const stat_summary *s)
     return o;
 }
 
+/* {"sweep_key", "cases": [...]}, cases in grid order, each with its
+ * overrides typed as the user wrote them (value_json) so a script can
+ * filter on numbers without parsing the case key. */
 static int write_json(FILE *f, const sweep_table *t)
 {
     jv *root = jv_obj(), *cases = jv_arr();
@@ -308,6 +315,10 @@ static const char *num(char *buf, size_t n, double v)
     return buf;
 }
 
+/* One header row, then one row per case: the case's index and key, its
+ * value of each swept key, then six columns per metric (NAME_mean ...
+ * NAME_max). Cells go through io/csv.c, which quotes a cell only when it
+ * holds a comma, quote or line break. */
 static int write_csv(FILE *f, const sweep_table *t)
 {
     static const char *const stat[] = {"mean", "p10", "p50",
@@ -364,6 +375,10 @@ static int write_csv(FILE *f, const sweep_table *t)
     return rc;
 }
 
+/* The terminal view: a numbered legend of the metrics with their units,
+ * each swept key's column as wide as its longest value, then P10 / P50 /
+ * P90 of each metric; the mean, min and max are in the CSV and JSON only,
+ * to keep a line short. */
 static int write_table(FILE *f, const sweep_table *t)
 {
     size_t *wa = sim_xcalloc(t->n_axes ? t->n_axes : 1, sizeof *wa);
