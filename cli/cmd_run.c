@@ -18,7 +18,7 @@
 #include "sim/mem.h"
 
 /* The help text is the contract of run's flags (one line each); the
- * getopt table in cmd_run lists the same flags in the same order. */
+ * getopt table in cmd_run lists the same flags. */
 static const char run_help[] =
     "Usage: factorysim run SCENARIO [OPTIONS]\n"
     "\n"
