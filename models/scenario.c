@@ -167,7 +167,6 @@ static int finish_solar(scenario *s, sim_err *err)
     } else if (p->dc_ac_ratio > 0) {
         p->inverter_limit_w = cap_w / p->dc_ac_ratio;
     }
-    s->energy.present[SRC_SOLAR] = s->energy.capacity_w[SRC_SOLAR] > 0;
     return SIM_OK;
 }
 
@@ -208,7 +207,6 @@ static int finish_battery(scenario *s, sim_err *err)
                     "MWh, %g MW)",
                     power_w > 0 ? "capacity_mwh" : "power_mw", cap_j / MWH_J,
                     power_w / MW);
-    s->energy.present[SRC_BATTERY] = cap_j > 0;
     return SIM_OK;
 }
 
@@ -254,17 +252,29 @@ static int finish_energy(scenario *s, sim_err *err)
                         source_table[k].name,
                         f->mtbf_s > 0 ? "mttr_h" : "mtbf_h", f->mtbf_s / HOUR_S,
                         f->mttr_s / HOUR_S);
-        e->present[k] = e->capacity_w[k] > 0;
     }
-    e->present[SRC_WIND] = e->capacity_w[SRC_WIND] > 0;
+    /* A kind is present when it has a nameplate (the battery's power and
+     * energy are both above 0 or both 0, checked above); the grid when its
+     * group was given, even with import limit 0 (an islanded site). */
+    for (int k = 0; k < SRC_N; k++)
+        if (source_table[k].role != SOURCE_GRID)
+            e->present[k] = e->capacity_w[k] > 0;
     for (int k = 0; k < SRC_N; k++)
         any |= source_table[k].role != SOURCE_STORAGE &&
                scenario_source_rating_w(s, (source_kind)k) > 0;
-    if (!any)
+    if (!any) {
+        /* The kinds that can supply, from the registry. */
+        char names[256] = "";
+        for (int k = 0; k < SRC_N; k++)
+            if (source_table[k].role == SOURCE_VARIABLE ||
+                source_table[k].role == SOURCE_FIRM)
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s%s", names[0] ? ", " : "", source_table[k].name);
         return FAIL(SIM_ERR_AT_KEY,
-                    "energy: no source of energy (expected solar, wind, "
-                    "geothermal, hydro or a grid import limit above 0; a "
-                    "battery only stores)");
+                    "energy: no source of energy (expected %s or a grid "
+                    "import limit above 0; a battery only stores)",
+                    names);
+    }
     return SIM_OK;
 }
 
