@@ -357,13 +357,6 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             (rc = cfg_string(r, e, "type", 1, NULL, type, sizeof type)) !=
                 SIM_OK)
             return rc;
-        for (size_t k = 0; k < s->n_modules; k++)
-            if (strcasecmp(s->modules[k].name, m->name) == 0)
-                return cfg_fail(r, e, "name",
-                                "duplicate module name (got "
-                                "\"%s\", expected a name not used by "
-                                "modules.[%zu])",
-                                m->name, k);
         if (!(m->type = catalog_module(s->cat, type))) {
             catalog_names(s->cat, "modules", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "type"), NULL,
@@ -460,11 +453,6 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "unknown module (got \"%s\", expected one of: "
                             "%s)",
                             b, names);
-        if (k->a == k->b)
-            return cfg_fail(r, e, "to",
-                            "a link joins two different module "
-                            "groups (got \"%s\" at both ends)",
-                            a);
         if ((rc = num(r, e, "bandwidth_gbps", 1, 0, 1e9, &k->bandwidth_bps)) !=
                 SIM_OK ||
             (rc = num(r, e, "latency_us", 0, f->latency_s * 1e6, 1e-6,
@@ -885,12 +873,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = cfg_string(r, e, "precision", 1, NULL, prec, sizeof prec)) !=
                 SIM_OK)
             return rc;
-        for (size_t k = 0; k < s->n_jobs; k++)
-            if (strcasecmp(s->jobs[k].name, j->name) == 0)
-                return cfg_fail(r, e, "name",
-                                "duplicate job name (got \"%s\","
-                                " expected a name not used by jobs.[%zu])",
-                                j->name, k);
         if (!(j->model = catalog_llm(s->cat, model))) {
             catalog_names(s->cat, "llms", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "model"), NULL,
@@ -1020,6 +1002,13 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     return SIM_OK;
 }
 
+/* A models/ rule's verdict rc: placed at FILE:LINE when it refused. */
+static int rule(cfg_reader *r, const config_setting_t *root, int rc,
+                const sim_err *why)
+{
+    return rc == SIM_OK ? SIM_OK : cfg_fail_rule(r, root, why);
+}
+
 /* "--set: KEY: unknown key (got 'LEAF', expected one of: ...)", the
  * keys of the same group from the key table. */
 static int unknown_set_key(const char *key, sim_err *err)
@@ -1052,6 +1041,7 @@ int scenario_load(const char *path, const catalog *cat,
         "description", "site",        "modules",    "fabric",  "energy", "jobs",
         "policy",      "reliability", "simulation", "catalog", NULL};
     cfg_reader r;
+    sim_err why;
     scenario *s = NULL;
     config_setting_t *root, *cg;
     int rc;
@@ -1118,20 +1108,16 @@ int scenario_load(const char *path, const catalog *cat,
     if ((rc = read_simulation(&r, root, s)) != SIM_OK ||
         (rc = read_site(&r, root, s)) != SIM_OK ||
         (rc = read_modules(&r, root, s)) != SIM_OK ||
+        (rc = rule(&r, root, scenario_check_names(s, &why), &why)) != SIM_OK ||
         (rc = read_fabric(&r, root, s)) != SIM_OK ||
         (rc = read_energy(&r, root, s)) != SIM_OK ||
         (rc = read_jobs(&r, root, s)) != SIM_OK ||
         (rc = read_policy(&r, root, s)) != SIM_OK ||
         (rc = read_reliability(&r, root, s)) != SIM_OK)
         goto fail;
-    {
-        /* The model's rules, its refusal placed at the key it names. */
-        sim_err why;
-        if (scenario_finish(s, &why) != SIM_OK) {
-            rc = cfg_fail_rule(&r, root, &why);
-            goto fail;
-        }
-    }
+    /* The model's rules, its refusal placed at the key it names. */
+    if ((rc = rule(&r, root, scenario_finish(s, &why), &why)) != SIM_OK)
+        goto fail;
     if (!(s->resolved_text = cfg_write_text(&r))) {
         rc = sim_err_set(err, SIM_EIO, path, 0,
                          "cannot write the resolved "

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "models/scenkeys.h"
 
@@ -105,6 +106,38 @@ static int finish_simulation(const scenario *s, sim_err *err)
                     "simulation.step_min: longer than the horizon (got %g "
                     "min, expected <= %g min)",
                     s->sim.step_s / 60, s->sim.horizon_s / 60);
+    return SIM_OK;
+}
+
+/* Names are unique (case-insensitive) among module groups and among jobs:
+ * results, links and logs refer to them by name. A link joins two
+ * different groups. Public so a reader can check the module names before
+ * it resolves links by name. */
+int scenario_check_names(const scenario *s, sim_err *err)
+{
+    for (size_t i = 0; i < s->n_modules; i++)
+        for (size_t k = 0; k < i; k++)
+            if (strcasecmp(s->modules[k].name, s->modules[i].name) == 0)
+                return FAIL(SIM_ERR_AT_GROUP,
+                            "modules.[%zu].name: duplicate module name (got "
+                            "\"%s\", expected a name not used by "
+                            "modules.[%zu])",
+                            i, s->modules[i].name, k);
+    for (size_t i = 0; i < s->fabric.n_links; i++) {
+        const scen_link *l = &s->fabric.links[i];
+        if (l->a == l->b)
+            return FAIL(SIM_ERR_AT_GROUP,
+                        "fabric.links.[%zu].to: a link joins two different "
+                        "module groups (got \"%s\" at both ends)",
+                        i, l->a < s->n_modules ? s->modules[l->a].name : "?");
+    }
+    for (size_t i = 0; i < s->n_jobs; i++)
+        for (size_t k = 0; k < i; k++)
+            if (strcasecmp(s->jobs[k].name, s->jobs[i].name) == 0)
+                return FAIL(SIM_ERR_AT_GROUP,
+                            "jobs.[%zu].name: duplicate job name (got \"%s\", "
+                            "expected a name not used by jobs.[%zu])",
+                            i, s->jobs[i].name, k);
     return SIM_OK;
 }
 
@@ -361,7 +394,8 @@ int scenario_finish(scenario *s, sim_err *err)
     if (!s || !s->cat)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "scenario_finish: NULL scenario or catalog");
-    if ((rc = finish_simulation(s, err)) != SIM_OK)
+    if ((rc = finish_simulation(s, err)) != SIM_OK ||
+        (rc = scenario_check_names(s, err)) != SIM_OK)
         return rc;
     for (size_t i = 0; i < s->n_modules; i++)
         if ((rc = finish_module(s, i, err)) != SIM_OK)
