@@ -500,6 +500,11 @@ static int read_turbine_name(cfg_reader *r, const config_setting_t *e,
     return SIM_OK;
 }
 
+/* One kind's defaults (sources.<kind>): a flat list of optional keys, each
+ * starting from the kind's current defaults so a scenario's override may
+ * give one key. The keys are the union over kinds (a key that does not
+ * apply to a kind stays 0, as models/source.h says), which keeps one
+ * reader for every kind of the registry instead of one per kind. */
 static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                        source_kind kind, int req)
 {

@@ -1,10 +1,19 @@
 /* io/scenario_cfg.c: reads a scenario file (libconfig) into the resolved
  * structs of models/scenario.h. Order: parse (with @include), apply the
  * KEY=VALUE overrides to the tree, copy the catalog and apply the file's
- * `catalog` group, then read and validate simulation, site, modules,
- * fabric, energy, jobs and policy, converting the file's units (named in
- * each key) to SI. The first error stops the load; nothing partial is
- * returned. Key names are a contract: docs/scenario-reference.md. */
+ * `catalog` group, then read simulation, site, modules, fabric, energy,
+ * jobs and policy, converting the file's units (named in each key) to SI,
+ * and hand the result to scenario_finish. The first error stops the load;
+ * nothing partial is returned. Key names are a contract:
+ * docs/scenario-reference.md.
+ *
+ * What this file owns: the file's structure (which keys a group allows,
+ * one of two alternative keys, required keys), each key's type and range
+ * (from the key table, models/scenkeys.c), unit conversion, resolving
+ * names to catalog pointers, and FILE:LINE. What it must never do: decide
+ * a rule between values or derive a quantity from them; those are
+ * models/scenario.c's (scenario_finish), whose refusals name a key that
+ * cfg_fail_rule places at its line. */
 #include "io/scenario_cfg.h"
 #include "models/reliability.h"
 #include "models/scenario.h"
@@ -828,6 +837,12 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
     return SIM_OK;
 }
 
+/* jobs: one flat pass per entry, in the order a reader checks the file:
+ * keys, names, the catalog references (model, precision, GPU) resolved to
+ * pointers, then the numbers. It is long because a job has many keys, not
+ * because it decides anything: every rule between them (GPU type default,
+ * tensor cores, batch divisibility, steps from tokens, the layout, the
+ * GPUs the site has) is scenario_finish's, so this only reads. */
 static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {
@@ -1033,6 +1048,13 @@ static int unknown_set_key(const char *key, sim_err *err)
                        used ? list : "a key of docs/scenario-reference.md");
 }
 
+/* The whole load as one sequence with a single `fail:` exit, so that no
+ * path returns a partial scenario: parse, overrides (each key checked
+ * against the key table first, so a typo names the valid keys), the
+ * scenario's catalog group on a private copy, the groups in dependency
+ * order (modules before the links and jobs that name them), the model's
+ * rules (scenario_finish), and last the resolved text that is stored with
+ * results. */
 int scenario_load(const char *path, const catalog *cat,
                   const char *const *overrides, size_t n_overrides,
                   scenario **out, sim_err *err)
