@@ -229,6 +229,10 @@ static int path_join(const scenario *s, const char *rel, char *out, size_t n)
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
+/* site.climate: exactly one of four weather sources. A weather file's path
+ * is resolved against the scenario's folder and must be readable now, so
+ * `check` refuses what `run` would fail on; the file itself is parsed by
+ * io/climate_load.c when a run needs it. */
 static int read_climate(cfg_reader *r, const config_setting_t *site,
                         scenario *s)
 {
@@ -332,6 +336,10 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
     return read_climate(r, g, s);
 }
 
+/* modules: names, the catalog references (type, hosted system) resolved
+ * to pointers, count, commissioning time and units as written (0 = not
+ * written). The module-fit rule and the GPUs and IT power that follow are
+ * scenario_finish's. */
 static int read_modules(cfg_reader *r, const config_setting_t *root,
                         scenario *s)
 {
@@ -404,6 +412,10 @@ static int module_index(const scenario *s, const char *name, size_t *out)
     return -1;
 }
 
+/* fabric: topology defaults, then links between module groups named by
+ * the modules already read (names resolve to indices here; that a link
+ * joins two different groups is scenario_check_names'). A link's latency
+ * and oversubscription default to the fabric's. */
 static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {"topology", "oversubscription",
@@ -487,6 +499,11 @@ static int read_carbon_cost(cfg_reader *r, const config_setting_t *g,
                USD_PER_MWH, cost);
 }
 
+/* energy.solar: the inverter may be given as a limit or as a DC/AC ratio
+ * (not both); the one not given is left 0 for scenario_finish to derive,
+ * because the rule that ties them (and the ratio's range) is the model's.
+ * Tilt and azimuth default from the site (latitude tilt facing the
+ * equator). */
 static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mw",
@@ -588,6 +605,10 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.battery: every key with its catalog default; its power goes to
+ * capacity_w[SRC_BATTERY] like every kind's nameplate. SOH bounds, the
+ * reserve floor, the C-rate limit and the power/energy pairing are checked
+ * by scenario_finish. */
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mwh",
@@ -640,6 +661,9 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* One firm kind (geothermal, hydro): its nameplate into capacity_w[kind],
+ * outage figures and, for hydro only, the monthly capacity factors (a key
+ * geothermal does not accept). The MTBF/MTTR pairing is the model's. */
 static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
                      source_kind kind, scen_firm *f)
 {
@@ -690,6 +714,9 @@ static int read_firms(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.grid: giving the group makes the grid present even with import
+ * limit 0 (an islanded site that says so); price windows are read in file
+ * order up to SCEN_MAX_TOD, their order and overlap checked by the model. */
 static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"import_limit_mw", "usd_per_mwh",
@@ -734,6 +761,9 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy: the allowed groups are the registry's kind names, so a new kind
+ * is accepted as a key without an edit here; each group's reader fills the
+ * kind's slot of capacity_w[] and its own struct. */
 static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     const char *keys[SRC_N + 1];
@@ -806,6 +836,9 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
     return SIM_OK;
 }
 
+/* A job's parallel layout as written; 0 means "not given", left for the
+ * throughput model to choose, so that a partial layout is allowed. Whether
+ * the sizes divide the GPUs, batch and experts is scenario_finish's. */
 static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
 {
     int rc;

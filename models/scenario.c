@@ -243,6 +243,8 @@ static int finish_battery(scenario *s, sim_err *err)
     return SIM_OK;
 }
 
+/* Time-of-day price windows: each ends after it starts and none overlaps
+ * an earlier one, so a step's price is never ambiguous. */
 static int finish_grid(scenario *s, sim_err *err)
 {
     const scen_grid *gr = &s->energy.grid;
@@ -388,6 +390,10 @@ static int finish_job(scenario *s, size_t i, sim_err *err)
     return SIM_OK;
 }
 
+/* The order is the order of dependence: names first (links and jobs refer
+ * to groups by name), then the modules (a job's default GPU type and the
+ * GPUs a job may use come from them), the energy sources, and the jobs
+ * last. The first refusal stops, as the loader's first error does. */
 int scenario_finish(scenario *s, sim_err *err)
 {
     int rc;
