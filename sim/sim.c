@@ -9,6 +9,8 @@
 
 #include <math.h>
 
+#include "sim/fsassert.h"
+
 #define SEQ_BITS 48
 #define RANK_LATE 0xffffu
 
@@ -85,9 +87,12 @@ int sim_next_time(sim *s, double *t_s)
     return 1;
 }
 
+/* Runs one popped event. Event order: the queue pops non-decreasing times
+ * (sim_schedule refuses a time before now), so the clock never goes back. */
 static void dispatch(sim *s, const evq_item *it)
 {
     sim_fn fn = (sim_fn)it->fn;
+    FS_ASSERT(it->t_s >= s->now_s);
     s->now_s = it->t_s;
     s->started = 1;
     s->n_events++;
