@@ -44,7 +44,7 @@ DATADIR  = $(PREFIX)/share/factorysim
 MANDIR   = $(PREFIX)/share/man/man1
 
 LIB_SRCS  := $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard io/*.c) \
-             $(filter-out cli/main.c,$(wildcard cli/*.c))
+             $(wildcard app/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -79,6 +79,7 @@ $(BUILD)/prefix.txt: FORCE
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
 
 $(BUILD)/io/datadir.o: $(BUILD)/prefix.txt
+$(BUILD)/io/datadir.o: CFLAGS += -DFACTORYSIM_DATADIR='"$(DATADIR)"'
 
 # Every object depends on the assert mode it was compiled with.
 $(BUILD)/asserts.txt: FORCE
@@ -86,7 +87,6 @@ $(BUILD)/asserts.txt: FORCE
 	@echo '$(ASSERT_DEF)' | cmp -s - $@ || echo '$(ASSERT_DEF)' > $@
 
 $(LIB_OBJS) $(BUILD)/cli/main.o $(TEST_BINS): $(BUILD)/asserts.txt
-$(BUILD)/io/datadir.o: CFLAGS += -DFACTORYSIM_DATADIR='"$(DATADIR)"'
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/cli/main.d $(TEST_BINS:=.d)
 
@@ -217,7 +217,7 @@ demo: deps
 _demo: $(BIN)/factorysim
 	$(BIN)/factorysim run scenarios/nevada-solar.cfg
 
-FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] \
+FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] app/*.[ch] cli/*.[ch] \
                 tests/*.[ch] tests/fuzz/*.[ch])
 format:
 	clang-format -i $(FORMAT_SRCS)
