@@ -465,8 +465,13 @@ static void schedule_module_outage(run *R, size_t m)
 }
 
 /* A whole-module outage or its repair; arg = module << 1 | repair. A repair
- * rebuilds the free pool from what jobs still hold there (the outage
- * dropped the systems in repair with the module). */
+ * rebuilds the free pool from what jobs still hold there (working systems
+ * and hot spares) and the systems whose own node repair is still pending:
+ * a module outage does not repair a failed system, and its repair event
+ * will still come and return it (before, the pool was rebuilt as if those
+ * were free and spares were not held, and the late node repair then added
+ * a system the module does not have: free + in repair + held > installed,
+ * which site_pools_ok catches). */
 static void mod_event_fn(sim *e, void *ctx, uint64_t arg)
 {
     run *R = ctx;
@@ -476,10 +481,9 @@ static void mod_event_fn(sim *e, void *ctx, uint64_t arg)
     site_accrue_util(R);
     if (arg & 1) {
         md->up = 1;
-        md->free_sys = md->n_sys;
-        md->repairing = 0;
+        md->free_sys = md->n_sys - md->repairing;
         for (size_t k = 0; k < R->n_job; k++)
-            md->free_sys -= R->job[k].take[m];
+            md->free_sys -= R->job[k].take[m] + R->job[k].spare[m];
         schedule_module_outage(R, m);
         FS_ASSERT(site_pools_ok(R));
         return;
