@@ -38,6 +38,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_randist.h>
@@ -106,9 +107,15 @@ int job_fsm_allowed(job_state from, job_state to)
     return job_fsm_performer(from, to) != NULL;
 }
 
-/* The one write of a job's state. */
+/* The one write of a job's state. In a checked build an illegal move names
+ * the job and both states before FS_ASSERT aborts (a bug, never input). */
 static void job_set_state(sjob *j, job_state to)
 {
+#ifndef FS_NDEBUG
+    if (!job_fsm_allowed(j->state, to))
+        fprintf(stderr, "job '%s': %s -> %s is not in the transition table\n",
+                j->sj->name, job_state_name(j->state), job_state_name(to));
+#endif
     FS_ASSERT(job_fsm_allowed(j->state, to));
     j->state = to;
 }
