@@ -23,6 +23,8 @@
 #include "sim/mem.h"
 #include "sim/rng.h"
 
+/* ---------------------------------------------------------------- options */
+
 void site_rel_default(site_rel *r)
 {
     r->enabled = 1;
@@ -162,6 +164,9 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
 
 /* ------------------------------------------------------------------ set-up */
 
+/* The index of g among the site's distinct GPU types, in order of first
+ * appearance in the module groups (-1: not on the site). Jobs and modules
+ * compare these small ints, so the scheduler never compares names. */
 static int gpu_type_index(const scenario *s, const gpu_spec *g)
 {
     int t = 0;
@@ -180,6 +185,7 @@ static int gpu_type_index(const scenario *s, const gpu_spec *g)
     return -1;
 }
 
+/* Union-find root with path halving (fabric groups of module groups). */
 static int find_root(int *p, int i)
 {
     while (p[i] != i)
@@ -187,6 +193,8 @@ static int find_root(int *p, int i)
     return i;
 }
 
+/* Frees everything the run allocated; safe on a partly built run (R
+ * starts zeroed, and free(NULL) and a NULL engine queue are skipped). */
 static void run_free(run *R)
 {
     for (size_t m = 0; m < R->n_mod; m++)
@@ -425,6 +433,11 @@ static int schedule_initial(run *R)
     return rc;
 }
 
+/* One replication (site.h). Why the order: the power model first (it is
+ * the part that can refuse the scenario, before anything else is built),
+ * then the pools and jobs, then the initial events; after the horizon the
+ * energy attribution must close (checked builds) before results are made.
+ * On an error inside the run nothing is left allocated and *out is empty. */
 int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
 {
     run R;
@@ -473,6 +486,9 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     return SIM_OK;
 }
 
+/* Replications first_rep.. in order into reps[] (site.h): each is
+ * independent (its own streams), so the caller may also split them over
+ * workers; here a failure frees what was filled. */
 int site_run_reps(const scenario *s, const site_opts *base, uint32_t first_rep,
                   size_t n, res_rep *reps, sim_err *err)
 {
