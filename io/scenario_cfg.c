@@ -529,6 +529,7 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mw",
                                        "tracking",
+                                       "sky_model",
                                        "tilt_deg",
                                        "azimuth_deg",
                                        "losses_pct",
@@ -541,6 +542,8 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                                        "usd_per_mwh",
                                        NULL};
     static const char *const tracks[] = {"none", "single-axis", NULL};
+    /* In the order of solar_sky (models/solar.h). */
+    static const char *const skies[] = {"perez", "isotropic", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_SOLAR);
     scen_solar *p = &s->energy.solar;
     int rc, tr;
@@ -551,6 +554,9 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                          &tr)) != SIM_OK)
         return rc;
     p->tracking = (solar_tracking)tr;
+    if ((rc = cfg_choice(r, g, "sky_model", 0, 0, skies, &p->sky_model)) !=
+        SIM_OK)
+        return rc;
     if ((rc = num(r, g, "tilt_deg", 0,
                   tr == TRACK_NONE ? fabs(s->site.latitude_deg) : 0, 1,
                   &p->tilt_deg)) != SIM_OK ||

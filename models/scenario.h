@@ -99,6 +99,8 @@ typedef struct scen_solar {
     int present;       /* 0 when the site has no PV */
     double capacity_w; /* DC nameplate [W] */
     solar_tracking tracking;
+    int sky_model;           /* solar_sky of models/solar.h: 0 Perez
+                                (default), 1 isotropic */
     double tilt_deg;         /* fixed tilt (tracking none) [deg] */
     double azimuth_deg;      /* array azimuth, 180 = south [deg] */
     double losses;           /* PVWatts system losses, [0, 1) */

@@ -99,6 +99,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         pv.tracking = en->solar.tracking == TRACK_SINGLE_AXIS
                           ? SOLAR_SINGLE_AXIS
                           : SOLAR_FIXED;
+        pv.sky = (solar_sky)en->solar.sky_model;
         pv.tilt_deg = en->solar.tilt_deg;
         pv.azimuth_deg = en->solar.azimuth_deg;
         pv.losses = en->solar.losses;

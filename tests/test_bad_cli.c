@@ -57,6 +57,13 @@ static void test_bad_cli_values_exit_with_their_messages(void **state)
         {"predict --csv tests/data/bad-csv/long-row.csv", 1,
          "factorysim: tests/data/bad-csv/long-row.csv:2: row has more cells "
          "than the header (2)"},
+        {"solar --sky hay-davies", 2,
+         "factorysim: --sky: expected perez or isotropic (got 'hay-davies')"},
+        {"run scenarios/nevada-solar.cfg --set "
+         "energy.solar.sky_model=\"klucher\"",
+         1,
+         "factorysim: --set: energy.solar.sky_model: unknown value (got "
+         "\"klucher\", expected one of: \"perez\", \"isotropic\")"},
         {"predict --csv tests/data/bad-csv/empty.csv", 1,
          "factorysim: tests/data/bad-csv/empty.csv:1: empty file (expected a "
          "header row)"},
