@@ -653,23 +653,45 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.battery.thermal: the enclosure model (models/battery.h). An
+ * absent group is the default ambient-rise enclosure. */
+static int read_battery_thermal(cfg_reader *r, const config_setting_t *bg,
+                                scen_battery *b)
+{
+    static const char *const keys[] = {
+        "mode", "rise_c", "setpoint_c", "hvac_cop", "ua_w_per_k_per_mwh", NULL};
+    /* Index + 1 is the battery_thermal value (FIXED is not offered: a
+     * site's packs always live in some enclosure). */
+    static const char *const modes[] = {"ambient-rise", "hvac", NULL};
+    const config_setting_t *g = NULL;
+    int rc, mode = 0;
+    double ua_per_mwh = 15.0;
+    b->rise_c = 3.0;
+    b->setpoint_c = 25.0;
+    b->hvac_cop = 3.0;
+    if ((rc = cfg_member(r, bg, "thermal", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g &&
+        ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+         (rc = cfg_choice(r, g, "mode", 0, 0, modes, &mode)) != SIM_OK ||
+         (rc = num(r, g, "rise_c", 0, 3.0, 1, &b->rise_c)) != SIM_OK ||
+         (rc = num(r, g, "setpoint_c", 0, 25.0, 1, &b->setpoint_c)) != SIM_OK ||
+         (rc = num(r, g, "hvac_cop", 0, 3.0, 1, &b->hvac_cop)) != SIM_OK ||
+         (rc = num(r, g, "ua_w_per_k_per_mwh", 0, 15.0, 1, &ua_per_mwh)) !=
+             SIM_OK))
+        return rc;
+    b->thermal_mode = mode + 1;
+    b->hvac_ua_w_per_k_per_j = ua_per_mwh / MWH_J;
+    return SIM_OK;
+}
+
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {"capacity_mwh",
-                                       "power_mw",
-                                       "round_trip_eff",
-                                       "reserve_floor_pct",
-                                       "initial_soc_pct",
-                                       "c_rate_max",
-                                       "packs",
-                                       "soh_dist",
-                                       "soh_mean",
-                                       "soh_sd",
-                                       "soh_min",
-                                       "soh_max",
-                                       "gco2_per_kwh",
-                                       "usd_per_mwh",
-                                       NULL};
+    static const char *const keys[] = {
+        "capacity_mwh",    "power_mw",    "round_trip_eff", "reserve_floor_pct",
+        "initial_soc_pct", "c_rate_max",  "packs",          "soh_dist",
+        "soh_mean",        "soh_sd",      "soh_min",        "soh_max",
+        "gco2_per_kwh",    "usd_per_mwh", "thermal",        NULL};
     static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
@@ -701,6 +723,8 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
         return rc;
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
+    if ((rc = read_battery_thermal(r, g, b)) != SIM_OK)
+        return rc;
     if (b->soh_min > b->soh_max)
         return cfg_fail(r, g, "soh_min",
                         "above soh_max (got %g, expected <= "

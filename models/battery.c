@@ -35,7 +35,6 @@ struct battery {
     double stored_j;
     battery_wear_state w; /* calendar age, EFC over cap0_j, fade terms */
     double t_amb_c;       /* outdoor dry bulb of the current step */
-    double hvac_j;        /* HVAC electricity so far */
     double eta_c, eta_d;
 };
 
@@ -288,14 +287,6 @@ int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
         battery_wear_advance(&b->c, &b->w, dt_s, soc0, soc1,
                              battery_cell_temp_c(&b->c, b->t_amb_c), d_efc);
     b->cap_j = q * b->cap0_j;
-    if (b->c.thermal == BATTERY_THERMAL_HVAC && dt_s > 0) {
-        /* Heat the heat pump moves: the envelope's gain (or loss) plus the
-         * conversion losses released inside the enclosure. */
-        double ua = b->c.hvac_ua_w_per_k_per_j * b->cap0_j;
-        double q_w = ua * (b->t_amb_c - b->c.setpoint_c) + fl.loss_j / dt_s;
-        fl.hvac_j = fabs(q_w) / b->c.hvac_cop * dt_s;
-        b->hvac_j += fl.hvac_j;
-    }
     if (b->stored_j > b->cap_j) {
         fl.fade_loss_j = b->stored_j - b->cap_j;
         b->stored_j = b->cap_j;
@@ -329,9 +320,16 @@ double battery_efc(const battery *b)
 {
     return b->w.efc;
 }
-double battery_hvac_j(const battery *b)
+double battery_hvac_w(const battery *b, double loss_w)
 {
-    return b->hvac_j;
+    if (b->c.thermal != BATTERY_THERMAL_HVAC)
+        return 0.0;
+    /* Heat the heat pump moves: the envelope's gain (or loss, when the air
+     * is colder than the set point) plus the conversion losses released
+     * inside the enclosure, which offset heating. */
+    double ua = b->c.hvac_ua_w_per_k_per_j * b->cap0_j;
+    double q_w = ua * (b->t_amb_c - b->c.setpoint_c) + loss_w;
+    return fabs(q_w) / b->c.hvac_cop;
 }
 double battery_fade(const battery *b)
 {

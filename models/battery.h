@@ -41,10 +41,11 @@
  * (battery_thermal): FIXED holds temp_c; AMBIENT_RISE follows the outdoor
  * dry bulb given by battery_set_ambient_c plus rise_c (an unconditioned
  * container: self-heating at <= 0.2C and solar gain on the shell, 3 K is an
- * assumption); HVAC holds setpoint_c and charges the site the heat pump's
- * electricity, (|UA (T_amb - T_set)| + conversion losses when cooling) /
- * COP, with UA = hvac_ua_w_per_k_per_j x C(0) (a container envelope,
- * assumption) into battery_flow.hvac_j.
+ * assumption); HVAC holds setpoint_c, and the site serves the heat pump's
+ * electricity battery_hvac_w = |UA (T_amb - T_set) + P_loss| / COP (the
+ * envelope's gain or loss plus the conversion losses released inside),
+ * with UA = hvac_ua_w_per_k_per_j x C(0) (a container envelope,
+ * assumption).
  *
  * Complexity: O(1) per step (the per-pack health is one shared factor);
  * construction O(n_packs). Pure: no I/O.
@@ -111,8 +112,6 @@ typedef struct battery_flow {
     double withdrawn_j; /* removed from storage: out_j / eta_d */
     double loss_j;      /* conversion losses: in - stored + withdrawn - out */
     double fade_loss_j; /* stored energy lost because capacity faded */
-    double hvac_j;      /* electricity of the enclosure HVAC (HVAC mode;
-                           0 otherwise), a load the site must serve */
 } battery_flow;
 
 /* Wear state of one bank (the part of the model that BLAST-Lite also
@@ -157,6 +156,11 @@ double battery_cell_temp_c(const battery_cfg *c, double t_amb_c);
  * and HVAC use it; FIXED ignores it). Initially 25. */
 void battery_set_ambient_c(battery *b, double t_amb_c);
 
+/* Electric power [W] of the enclosure HVAC at the current outdoor air with
+ * loss_w [W] of conversion losses released inside: |UA (T_amb - T_set) +
+ * loss_w| / COP in HVAC mode, 0 otherwise. Pure. */
+double battery_hvac_w(const battery *b, double loss_w);
+
 /* Largest charging input power [W] the bank accepts for a step of dt_s. */
 double battery_charge_limit_w(const battery *b, double dt_s);
 
@@ -175,9 +179,8 @@ double battery_capacity_j(const battery *b); /* current capacity C(t) */
 double battery_soc(const battery *b);        /* stored / capacity */
 double battery_soh(const battery *b);        /* C(t) / sum of new caps */
 double battery_soh0(const battery *b);       /* bank soh at start */
-double battery_efc(const battery *b);    /* equivalent full cycles over C(0) */
-double battery_hvac_j(const battery *b); /* HVAC electricity so far */
-double battery_fade(const battery *b);   /* q(t), 1 at start */
+double battery_efc(const battery *b);  /* equivalent full cycles over C(0) */
+double battery_fade(const battery *b); /* q(t), 1 at start */
 double battery_pack_soh(const battery *b, size_t i); /* soh0_i q(t) */
 size_t battery_n_packs(const battery *b);
 double battery_eta_charge(const battery *b);

@@ -255,17 +255,20 @@ static void test_battery_thermal_enclosure_models(void **state)
     c.thermal = BATTERY_THERMAL_HVAC;
     c.setpoint_c = 22.0;
     assert_close(battery_cell_temp_c(&c, 38.25), 22.0, 1e-12);
-    /* HVAC energy of an idle hour at 40 C outside: UA dT / COP. */
+    /* HVAC power at 40 C outside: (UA dT + losses) / COP; at 10 C the
+     * losses offset the heating. */
     sim_err e;
     battery *b = battery_new(&c, 3, 0, 77, &e);
     assert_non_null(b);
     battery_set_ambient_c(b, 40.0);
-    battery_flow f;
-    assert_int_equal(battery_step(b, 0, 0, 3600, &f), SIM_OK);
     double cap0 = battery_capacity_j(b) / battery_fade(b);
     double ua = c.hvac_ua_w_per_k_per_j * cap0;
-    assert_close(f.hvac_j, ua * 18.0 / c.hvac_cop * 3600, 1e-9);
-    assert_close(battery_hvac_j(b), f.hvac_j, 1e-12);
+    assert_close(battery_hvac_w(b, 0), ua * 18.0 / c.hvac_cop, 1e-12);
+    assert_close(battery_hvac_w(b, 517.0), (ua * 18.0 + 517.0) / c.hvac_cop,
+                 1e-12);
+    battery_set_ambient_c(b, 10.0);
+    assert_close(battery_hvac_w(b, 517.0),
+                 fabs(-ua * 12.0 + 517.0) / c.hvac_cop, 1e-12);
     battery_free(b);
     /* A hot enclosure wears faster than a cool one over the same year. */
     double q_hot, q_cool, efc;
