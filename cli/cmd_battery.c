@@ -110,6 +110,11 @@ static int read_soc_csv(const char *path, double **soc, size_t *n, double *dt_s,
     return rc;
 }
 
+/* One function, in the shape of the other commands: options, then the
+ * cross-option rules (a usage error, exit 2, before any file is read),
+ * then the inputs (a bad file is exit 1 naming FILE:LINE), then the model,
+ * then one output. Nothing is printed until the model has succeeded, so
+ * a failure never leaves a partial table or JSON on stdout. */
 int cmd_battery(int argc, char **argv)
 {
     static const struct option opts[] = {
