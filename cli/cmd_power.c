@@ -420,6 +420,8 @@ int cmd_power(int argc, char **argv)
          "MWh"},
         {"battery_fade_loss_mwh", "stored energy lost to fade",
          t->fade_loss_j / MWH, "MWh"},
+        {"battery_hvac_mwh", "battery enclosure HVAC (in the load)",
+         t->battery_hvac_j / MWH, "MWh"},
         {"curtailed_mwh", "curtailed", t->curtailed_j / MWH, "MWh"},
         {"shortfall_mwh", "unserved energy", t->shortfall_j / MWH, "MWh"},
         {"supply_mwh", "supply (generation + withdrawn)", supply_j / MWH,

@@ -508,6 +508,7 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mw",
                                        "tracking",
+                                       "sky_model",
                                        "tilt_deg",
                                        "azimuth_deg",
                                        "losses_pct",
@@ -520,6 +521,8 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                                        "usd_per_mwh",
                                        NULL};
     static const char *const tracks[] = {"none", "single-axis", NULL};
+    /* In the order of solar_sky (models/solar.h). */
+    static const char *const skies[] = {"perez", "isotropic", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_SOLAR);
     scen_solar *p = &s->energy.solar;
     int rc, tr;
@@ -531,6 +534,9 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                          &tr)) != SIM_OK)
         return rc;
     p->tracking = (solar_tracking)tr;
+    if ((rc = cfg_choice(r, g, "sky_model", 0, 0, skies, &p->sky_model)) !=
+        SIM_OK)
+        return rc;
     if ((rc = num(r, g, "tilt_deg", 0,
                   tr == TRACK_NONE ? fabs(s->site.latitude_deg) : 0, 1,
                   &p->tilt_deg)) != SIM_OK ||
@@ -605,27 +611,49 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.battery.thermal: the enclosure model (models/battery.h). An
+ * absent group is the default ambient-rise enclosure. */
+static int read_battery_thermal(cfg_reader *r, const config_setting_t *bg,
+                                scen_battery *b)
+{
+    static const char *const keys[] = {
+        "mode", "rise_c", "setpoint_c", "hvac_cop", "ua_w_per_k_per_mwh", NULL};
+    /* Index + 1 is the battery_thermal value (FIXED is not offered: a
+     * site's packs always live in some enclosure). */
+    static const char *const modes[] = {"ambient-rise", "hvac", NULL};
+    config_setting_t *g = NULL;
+    int rc, mode = 0;
+    double ua_per_mwh = 15.0;
+    b->rise_c = 3.0;
+    b->setpoint_c = 25.0;
+    b->hvac_cop = 3.0;
+    if ((rc = cfg_member(r, bg, "thermal", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g &&
+        ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+         (rc = cfg_choice(r, g, "mode", 0, 0, modes, &mode)) != SIM_OK ||
+         (rc = num(r, g, "rise_c", 0, 3.0, 1, &b->rise_c)) != SIM_OK ||
+         (rc = num(r, g, "setpoint_c", 0, 25.0, 1, &b->setpoint_c)) != SIM_OK ||
+         (rc = num(r, g, "hvac_cop", 0, 3.0, 1, &b->hvac_cop)) != SIM_OK ||
+         (rc = num(r, g, "ua_w_per_k_per_mwh", 0, 15.0, 1, &ua_per_mwh)) !=
+             SIM_OK))
+        return rc;
+    b->thermal_mode = mode + 1;
+    b->hvac_ua_w_per_k_per_j = ua_per_mwh / MWH_J;
+    return SIM_OK;
+}
+
 /* energy.battery: every key with its catalog default; its power goes to
  * capacity_w[SRC_BATTERY] like every kind's nameplate. SOH bounds, the
  * reserve floor, the C-rate limit and the power/energy pairing are checked
  * by scenario_finish. */
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {"capacity_mwh",
-                                       "power_mw",
-                                       "round_trip_eff",
-                                       "reserve_floor_pct",
-                                       "initial_soc_pct",
-                                       "c_rate_max",
-                                       "packs",
-                                       "soh_dist",
-                                       "soh_mean",
-                                       "soh_sd",
-                                       "soh_min",
-                                       "soh_max",
-                                       "gco2_per_kwh",
-                                       "usd_per_mwh",
-                                       NULL};
+    static const char *const keys[] = {
+        "capacity_mwh",    "power_mw",    "round_trip_eff", "reserve_floor_pct",
+        "initial_soc_pct", "c_rate_max",  "packs",          "soh_dist",
+        "soh_mean",        "soh_sd",      "soh_min",        "soh_max",
+        "gco2_per_kwh",    "usd_per_mwh", "thermal",        NULL};
     static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
@@ -658,6 +686,8 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
         return rc;
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
+    if ((rc = read_battery_thermal(r, g, b)) != SIM_OK)
+        return rc;
     return SIM_OK;
 }
 

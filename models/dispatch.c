@@ -159,6 +159,10 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "dispatch: battery %zu has an invalid input", i);
     }
+    if (bad(in->aux_w))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "dispatch: auxiliary load negative or NaN (%g)",
+                           in->aux_w);
     for (size_t i = 0; i < in->n_mod; i++)
         if (bad(in->mod[i].base_it_w) || !(in->mod[i].pue >= 1) ||
             !isfinite(in->mod[i].pue))
@@ -184,7 +188,7 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
 static double facility_demand(const dispatch_in *in, const dispatch_out *o,
                               double y)
 {
-    double d = 0;
+    double d = in->aux_w;
     for (size_t m = 0; m < in->n_mod; m++)
         d += in->mod[m].pue * in->mod[m].base_it_w;
     for (size_t i = 0; i < in->n_job; i++)
@@ -210,7 +214,7 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
         /* Uniform y over the running jobs; pause the lowest priority while
          * even the floor does not fit. */
         for (size_t next = 0;; next++) {
-            double fixed = 0, gpu = 0, y_floor = 0;
+            double fixed = in->aux_w, gpu = 0, y_floor = 0;
             for (size_t m = 0; m < in->n_mod; m++)
                 fixed += in->mod[m].pue * in->mod[m].base_it_w;
             for (size_t i = 0; i < n; i++) {
@@ -335,6 +339,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         o->mod_it_w[j->module] += it;
         o->mod_facility_w[j->module] += jo->facility_w;
     }
+    want = in->aux_w;
     for (size_t m = 0; m < nm; m++) {
         want += o->mod_facility_w[m];
         want_it += o->mod_it_w[m];
@@ -441,7 +446,8 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     o->load_cost_usd = cost * dt;
     o->load_renewable_j = renew * dt;
     double load_j = o->load_w * dt;
-    double base_j = 0;
+    o->aux_served_w = in->aux_w * served_frac;
+    double base_j = o->aux_served_w * dt;
     for (size_t m = 0; m < nm; m++)
         base_j += in->mod[m].pue * in->mod[m].base_it_w * served_frac * dt;
     o->base_energy_j = base_j;

@@ -99,6 +99,8 @@ typedef enum solar_tracking {
  * and present[SRC_SOLAR]; this holds what only PV has. */
 typedef struct scen_solar {
     solar_tracking tracking;
+    int sky_model;           /* solar_sky of models/solar.h: 0 Perez
+                                (default), 1 isotropic */
     double tilt_deg;         /* fixed tilt (tracking none) [deg] */
     double azimuth_deg;      /* array azimuth, 180 = south [deg] */
     double losses;           /* PVWatts system losses, [0, 1) */
@@ -124,6 +126,13 @@ typedef struct scen_battery {
     soh_dist soh_dist;       /* how each pack's starting SOH is drawn */
     double soh_mean, soh_sd; /* normal: mean and spread */
     double soh_min, soh_max; /* clip range (normal) or bounds (uniform) */
+    /* Enclosure (energy.battery.thermal; models/battery.h battery_thermal):
+     * thermal_mode 1 = ambient-rise (default), 2 = hvac. */
+    int thermal_mode;
+    double rise_c;                /* ambient-rise: cell above outdoor [K] */
+    double setpoint_c;            /* hvac: set point [degC] */
+    double hvac_cop;              /* hvac: coefficient of performance */
+    double hvac_ua_w_per_k_per_j; /* hvac: envelope UA per J of capacity */
 } scen_battery;
 
 /* A firm source (registry role SOURCE_FIRM: geothermal, hydro): firm
