@@ -359,7 +359,7 @@ int cmd_check(int argc, char **argv)
     tp_model *tp = NULL;
     climate_year *wx = NULL;
     run_check_errs *ce;
-    run_check_opts co;
+    run_check_opts co = {0};
     sim_err err;
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -423,21 +423,23 @@ int cmd_check(int argc, char **argv)
                                argv[optind + 1]);
     ce = sim_xcalloc(1, sizeof *ce);
     sim_err_clear(&err);
-    if (catalog_load(catdir, &cat, &err) != SIM_OK ||
-        scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
-        (calib ? tp_model_load(calib, &tp, &err)
-               : tp_model_default(&tp, &err)) != SIM_OK) {
+    if (catalog_load(catdir, &cat, &err) == SIM_OK &&
+        scenario_load(argv[optind], cat, sets, n_sets, &s, &err) == SIM_OK) {
+        /* The memory estimate uses the same replication count and series option
+         * that run would, so check refuses exactly the runs that would exceed
+         * the limit. Set as soon as the scenario is loaded: the JSON summary
+         * reads it even when the calibration then fails to load. */
+        co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
+        co.series = series;
+        co.max_memory_mb = max_mem_mb;
+    }
+    if (!s || (calib ? tp_model_load(calib, &tp, &err)
+                     : tp_model_default(&tp, &err)) != SIM_OK) {
         /* Loading stops at the first failure (a scenario that did not load
          * cannot be checked further); the one error is recorded like any other
          * so both formats report it the same way. */
         run_check_add(ce, &err);
     } else {
-        /* The memory estimate uses the same replication count and series option
-         * that run would, so check refuses exactly the runs that would exceed
-         * the limit. */
-        co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
-        co.series = series;
-        co.max_memory_mb = max_mem_mb;
         run_check_scenario(s, tp, &co, &wx, ce);
     }
     /* The exit status depends only on the errors found, not on the format, so a
