@@ -94,10 +94,9 @@ int dispatch_policy_parse(const char *s, dispatch_policy *p)
     return -1;
 }
 
-/* Lowest priority first; among equals the larger index first. */
-/* "Larger index first" among equal priorities is the header's rule: the job
- * listed last in the scenario is the first to lose power, so the order of the
- * scenario file decides ties deterministically. */
+/* Lowest priority first; among equals the larger index first, the header's
+ * rule: the job listed last in the scenario is the first to lose power, so the
+ * order of the scenario file decides ties deterministically. */
 static int prio_cmp(const void *a, const void *b)
 {
     const prio_key *x = a, *y = b;
@@ -194,11 +193,10 @@ static double facility_demand(const dispatch_in *in, const dispatch_out *o,
     return d;
 }
 
-/* Settles the jobs' states for supply s_max; returns the throttle y. */
-/* Jobs are visited lowest priority first (prio_cmp) for every policy; only what
- * happens to a visited job differs. Each pass recomputes the demand from
- * scratch rather than subtracting, so rounding cannot accumulate across many
- * paused jobs. */
+/* Settles the jobs' states for supply s_max; returns the throttle y. Jobs are
+ * visited lowest priority first (prio_cmp) for every policy; only what happens
+ * to a visited job differs. Each pass recomputes the demand from scratch rather
+ * than subtracting, so rounding cannot accumulate across many paused jobs. */
 static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
 {
     prio_key *k = o->ws;
@@ -300,10 +298,10 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         o->job[i].state = DISPATCH_RUN;
     }
 
-    /* Phase A: demand and the shortage policy. */
-    /* The most the site could supply this step: every source at its
-     * availability plus every battery at its discharge limit. The policy acts
-     * only when the unreduced demand exceeds it. */
+    /* Phase A: demand and the shortage policy. The most the site could supply
+     * this step: every source at its availability plus every battery at its
+     * discharge limit. The policy acts only when the unreduced demand exceeds
+     * it. */
     double s_max = avail[DISPATCH_MUST_TAKE] + avail[DISPATCH_FIRM] + dis_max +
                    avail[DISPATCH_GRID];
     o->demand_w = facility_demand(in, o, 1.0);
@@ -362,8 +360,8 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     double charge = fmin(ch_max, surplus);
     double curtail = surplus - charge;
 
-    /* Split each role's use (and the must-take surplus) by availability. */
-    /* Must-take sources report their whole availability as output (src_w): what
+    /* Split each role's use (and the must-take surplus) by availability.
+     * Must-take sources report their whole availability as output (src_w): what
      * the load did not use went to batteries or was curtailed, and the
      * curtailed share is split by availability like the load share. */
     for (size_t i = 0; i < ns; i++) {

@@ -261,21 +261,26 @@ typedef struct scenario {
 
 /* Checks the rules a scenario's values obey together and derives what
  * follows from them, in place: simulation (step within the horizon);
- * modules (the module-fit rule: the type hosts the system and at most
- * floor(type IT power / system max power) units fit, units 0 = that many;
- * then gpu, gpus, it_power_w, it_capacity_w); energy (PV inverter limit
- * and DC/AC ratio from each other, battery SOH, reserve, C-rate and
- * power/energy pairing, firm MTBF/MTTR pairing, disjoint price windows,
- * present[] from capacity_w[], at least one source that is not storage);
- * jobs (GPU type: given or the site's only one, tensor cores for the
- * precision, steps = ceil(tokens / (global_batch x seq_len)) when steps is
- * 0 and tokens = steps x that, the parallel layout, GPUs the site has).
- * io/scenario_cfg.c calls it after reading; a scenario built in memory
- * (with s->cat set) calls it before use.
- * Errors: SIM_ECONFIG "KEY: message (got X, expected Y)", KEY the file's
- * key path ("modules.[0].units"), err->line a SIM_ERR_AT_* placement
- * (sim/err.h); the scenario may be partly derived on error. */
+ * names (module groups and jobs unique, a link joins two groups); modules (the
+ * module-fit rule: the type hosts the system and at most floor(type IT power /
+ * system max power) units fit, units 0 = that many; then gpu, gpus, it_power_w,
+ * it_capacity_w); energy (PV inverter limit and DC/AC ratio from each other,
+ * battery SOH, reserve, C-rate and power/energy pairing, firm MTBF/MTTR
+ * pairing, disjoint price windows, present[] from capacity_w[], at least one
+ * source that is not storage); jobs (GPU type: given or the site's only one,
+ * tensor cores for the precision, steps = ceil(tokens / (global_batch x
+ * seq_len)) when steps is 0 and tokens = steps x that, the parallel layout,
+ * GPUs the site has). io/scenario_cfg.c calls it after reading; a scenario
+ * built in memory (with s->cat set) calls it before use. Errors: SIM_ECONFIG
+ * "KEY: message (got X, expected Y)", KEY the file's key path
+ * ("modules.[0].units"), err->line a SIM_ERR_AT_* placement (sim/err.h); the
+ * scenario may be partly derived on error. */
 int scenario_finish(scenario *s, sim_err *err);
+
+/* The naming rules of scenario_finish alone, on what s holds so far (a
+ * reader resolving fabric links by module name checks the modules' first).
+ * Errors: as scenario_finish. */
+int scenario_check_names(const scenario *s, sim_err *err);
 
 /* Frees s. scenario_free(NULL) is a no-op. */
 void scenario_free(scenario *s);
