@@ -22,6 +22,7 @@
 #include "models/scenkeys.h"
 #include "models/catalog_int.h"
 #include "models/climate.h"
+#include "models/cooling.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
 
@@ -331,9 +332,18 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
 static int read_modules(cfg_reader *r, const config_setting_t *root,
                         scenario *s)
 {
-    static const char *const keys[] = {
-        "name",  "type",  "count", "commission_date", "commission_days",
-        "hosts", "units", NULL};
+    static const char *const keys[] = {"name",
+                                       "type",
+                                       "count",
+                                       "commission_date",
+                                       "commission_days",
+                                       "hosts",
+                                       "units",
+                                       "cooling",
+                                       NULL};
+    /* The first three cooling_type names, in enum order (cooling.h). */
+    static const char *const coolings[] = {"air-economizer", "adiabatic",
+                                           "liquid-dry-cooler", NULL};
     config_setting_t *l;
     char names[1024];
     int rc, n;
@@ -381,7 +391,11 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             (rc = cfg_string(r, e, "hosts", 0, m->type->hosts[0], host,
                              sizeof host)) != SIM_OK ||
             (rc = read_time(r, e, "commission_date", "commission_days", DAY_S,
-                            &s->sim, 0, &m->commission_t_s)) != SIM_OK)
+                            &s->sim, 0, &m->commission_t_s)) != SIM_OK ||
+            (rc = cfg_choice(r, e, "cooling", 0,
+                             m->type->liquid ? COOLING_LIQUID_DRY
+                                             : COOLING_AIR_ECONOMIZER,
+                             coolings, &m->cooling)) != SIM_OK)
             return rc;
         if (!(m->system = catalog_system(s->cat, host))) {
             catalog_names(s->cat, "systems", names, sizeof names);

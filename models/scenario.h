@@ -62,6 +62,10 @@ typedef struct scen_module {
     int count;                 /* identical modules in this group, >= 1 */
     int units;                 /* systems per module, 1..max that fit */
     double commission_t_s;     /* online from this time [s], >= 0 */
+    int cooling;               /* cooling_type (models/cooling.h): the key
+                                  `cooling`, by default from the module type
+                                  (liquid: COOLING_LIQUID_DRY, else
+                                  COOLING_AIR_ECONOMIZER) */
     int64_t gpus;              /* count * units * system->gpus */
     double it_power_w;         /* count * units * system->max_power_w [W] */
     double it_capacity_w;      /* count * type->it_power_w [W] */

@@ -91,6 +91,12 @@ const scen_key scen_keys[] = {
     {"modules.[].commission_days", SK_NUMBER, "d", 0, 1e12, 0, 0, "0",
      "< horizon", "`20.0`",
      "the same, as days after start (not with `commission_date`)"},
+    {"modules.[].cooling", SK_CHOICE, "", NAN, NAN, 0, NAN,
+     "`\"liquid-dry-cooler\"` for a liquid-cooled type, else "
+     "`\"air-economizer\"`",
+     "`air-economizer`, `adiabatic`, `liquid-dry-cooler`", "`\"adiabatic\"`",
+     "cooling design: PUE curve by weather and load, and water use "
+     "(docs/power-model.md 6)"},
     {"fabric.topology", SK_CHOICE, "", NAN, NAN, 0, NAN, "`\"fat-tree\"`",
      "`fat-tree`, `rail-optimized`, `dragonfly`, `star`", "`\"fat-tree\"`",
      "scale-out topology"},
