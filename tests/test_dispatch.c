@@ -217,6 +217,35 @@ static void test_load_training_power_matches_brookhaven(void **state)
         assert_true(load_cap_throughput(x + 0.01) >= load_cap_throughput(x));
 }
 
+/* GPU power follows the step: a time-weighted mean of the phases' levels,
+ * so a step that only waits longer on communication draws less per second
+ * but more per step; an empty step is all compute. */
+static void test_load_step_power_follows_phases(void **state)
+{
+    (void)state;
+    load_cfg c;
+    load_cfg_default(&c, 3.5e6);
+    load_step st = {1.37, 0.29, 0.11};
+    double f = load_step_gpu_frac(&c, NUM_FP8, &st);
+    assert_close(f, (1.37 * 0.90 + 0.29 * 0.25 + 0.11 * 0.25) / 1.77, 1e-12);
+    assert_close(load_step_gpu_frac(&c, NUM_BF16, NULL), 0.90, 1e-15);
+    load_step slow = st;
+    slow.comm_s *= 2;
+    double f2 = load_step_gpu_frac(&c, NUM_FP8, &slow);
+    assert_true(f2 < f);
+    assert_true(f2 * 2.06 > f * 1.77); /* energy per step still rises */
+    /* The nominal step is the all-compute one (module design load). */
+    assert_close(load_gpu_frac(&c, LOAD_DEFAULT_COMPUTE_FRAC), 0.90, 1e-15);
+    load_system b300 = {8, 1100, 14500};
+    load_demand d;
+    load_training_demand_f(&c, &b300, 16, c.u_ckpt, &d);
+    assert_close(d.gpu_w, 16 * 1100 * 0.15, 1e-12);
+    assert_close(d.gpu_frac_tdp, 0.15, 1e-15);
+    sim_err e;
+    c.u_comm = 0;
+    assert_int_equal(load_cfg_check(&c, &b300, &e), SIM_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_never_violates_a_limit),
         cmocka_unit_test(test_dispatch_rejects_bad_input),
         cmocka_unit_test(test_load_training_power_matches_brookhaven),
+        cmocka_unit_test(test_load_step_power_follows_phases),
     };
     return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);
 }
