@@ -330,6 +330,10 @@ const scen_key scen_keys[] = {
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].hot_spares", SK_INT, "GPUs", 0, 100000000, 0, 0, "0", "", "`16`",
      "held back to replace failed GPUs"},
+    {"jobs.[].tokens_per_sec_per_gpu", SK_NUMBER, "tokens/s", 1e-3, 1e9, 0, 0,
+     "predicted", "", "`7122.6`",
+     "pins the job's throughput (a published run's, for validation); the "
+     "step's phase shares, and so its GPU power, stay the predicted ones"},
     {"jobs.[].priority", SK_INT, "", -1000000, 1000000, 0, 0, "0", "", "`10`",
      "higher runs first"},
     {"jobs.[].submit_date", SK_DATE, "date", NAN, NAN, 0, NAN, "start",

@@ -92,7 +92,8 @@ typedef struct sjob {
     int skip;            /* scheduler: could not be placed in this pass */
     double tps_gpu0;
     int modules0;
-    double thr; /* throughput factor from dispatch, (0, 1] */
+    double thr;   /* throughput factor from dispatch, (0, 1] */
+    load_step ph; /* its step's phases at the current placement [s] */
     double total, done, saved;
     double last_t;       /* progress integrated up to here */
     double since_ckpt_s; /* training time since the last checkpoint */
@@ -259,7 +260,35 @@ int site_job_throughput(const scenario *s, const scen_job *j,
             err, rc, NULL, 0,
             "job '%s': cannot predict its throughput on %d %s: %s", j->name,
             j->gpus, j->gpu->name, out->why[0] ? out->why : sim_strerror(rc));
+    if (j->tokens_per_sec_per_gpu > 0 && out->tokens_per_sec_per_gpu > 0) {
+        /* A pinned throughput (validation against a published run):
+         * every phase of the step stretches by the same factor, so the
+         * step's shares, and the GPU power that follows them, stay the
+         * model's; only the time per token is the published one. */
+        double k = out->tokens_per_sec_per_gpu / j->tokens_per_sec_per_gpu;
+        double *t[] = {
+            &out->step_time_s, &out->t_compute_s, &out->t_tp_s,
+            &out->t_cp_s,      &out->t_ep_s,      &out->t_dp_s,
+            &out->t_pp_s,      &out->t_bubble_s,  &out->t_optimizer_s};
+        for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+            *t[i] *= k;
+        out->tokens_per_sec_per_gpu = j->tokens_per_sec_per_gpu;
+        out->low_tokens_per_sec_per_gpu = out->high_tokens_per_sec_per_gpu =
+            j->tokens_per_sec_per_gpu;
+        out->model_tflops_per_gpu /= k;
+    }
     return SIM_OK;
+}
+
+/* The step's phases for its GPU power (models/load.h): compute (GEMMs,
+ * attention, optimizer), exposed communication of every kind, bubble. */
+static load_step step_phases(const tp_result *tr)
+{
+    load_step st = {tr->t_compute_s + tr->t_optimizer_s,
+                    tr->t_tp_s + tr->t_cp_s + tr->t_ep_s + tr->t_dp_s +
+                        tr->t_pp_s,
+                    tr->t_bubble_s};
+    return st;
 }
 
 /* Per-GPU bandwidth of the data-parallel traffic of a placement (take[]):
@@ -776,6 +805,7 @@ static int try_place(run *R, sjob *j, int need_total)
             R->mod[m].free_sys -= R->place_tmp[m] + j->spare[m];
         }
         j->rate = tr.tokens_per_sec_per_gpu * j->sj->gpus;
+        j->ph = step_phases(&tr);
         if (!(j->rate > 0)) {
             sim_err_set(R->err, SIM_EINVAL, NULL, 0,
                         "job '%s': predicted throughput is %g tokens/s",
@@ -1023,9 +1053,15 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
             if (nsys <= 0)
                 continue;
             R->busy_grp[g] += nsys;
-            load_training_demand(&R->lcfg[g], &R->lsys[g],
-                                 nsys * R->lsys[g].n_gpus,
-                                 LOAD_DEFAULT_COMPUTE_FRAC, &d);
+            /* GPU power follows the job's step (load.h); a checkpoint
+             * write holds the GPUs at their own low level. The state is
+             * sampled at the step start, like every job state here. */
+            load_training_demand_f(
+                &R->lcfg[g], &R->lsys[g], nsys * R->lsys[g].n_gpus,
+                j->state == JS_CKPT
+                    ? R->lcfg[g].u_ckpt
+                    : load_step_gpu_frac(&R->lcfg[g], j->sj->fmt, &j->ph),
+                &d);
             R->dj[nd].module = g;
             R->dj[nd].gpu_w = d.gpu_w;
             R->dj[nd].other_w = d.other_w;
