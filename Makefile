@@ -37,7 +37,7 @@ DATADIR  = $(PREFIX)/share/factorysim
 MANDIR   = $(PREFIX)/share/man/man1
 
 LIB_SRCS  := $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard io/*.c) \
-             $(filter-out cli/main.c,$(wildcard cli/*.c))
+             $(wildcard app/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -197,7 +197,7 @@ demo: deps
 _demo: $(BIN)/factorysim
 	$(BIN)/factorysim run scenarios/nevada-solar.cfg
 
-FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] \
+FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] app/*.[ch] cli/*.[ch] \
                 tests/*.[ch] tests/fuzz/*.[ch])
 format:
 	clang-format -i $(FORMAT_SRCS)

@@ -9,9 +9,9 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
 #include "io/calib_file.h"
 #include "io/json.h"
+#include "models/catalog.h"
 #include "sim/mem.h"
 
 static double now_s(void)

@@ -14,8 +14,6 @@
 #include "models/site.h"
 #include "sim/mem.h"
 
-int bench_site(int argc, char **argv);
-
 static double wall_s(void)
 {
     struct timespec ts;

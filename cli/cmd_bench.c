@@ -6,10 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-
-int bench_site(int argc, char **argv);
 #include "io/json.h"
-#include "cli/tp_common.h"
 #include "models/phold.h"
 
 static const char bench_help[] =

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
 #include "io/json.h"
 #include "io/plot.h"
@@ -124,8 +124,8 @@ int cmd_calibrate(int argc, char **argv)
     sim_err_clear(&err);
     if (catalog_load(NULL, &cat, &err) != SIM_OK)
         return cli_report(&err);
-    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) !=
-        SIM_OK) {
+    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, cli_report,
+                      &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }

@@ -1051,7 +1051,7 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "wrong type (expected a group { name "
                             "= \"...\"; model = \"...\"; ... })");
         /* Where the job was written, for checks made after loading (the
-         * throughput query, the fabric groups: cli/run_check.c). */
+         * throughput query, the fabric groups: app/run_check.c). */
         snprintf(j->src_file, sizeof j->src_file, "%s", cfg_file(r, e));
         j->src_line = cfg_line(e);
         j->gpus_line = config_setting_get_member(e, "gpus")

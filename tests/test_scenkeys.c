@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/run_check.h"
+#include "app/run_check.h"
 #include "io/fielddoc.h"
 #include "models/scenkeys.h"
 #include "tests/site_util.h"

@@ -1,13 +1,12 @@
-/* cli/sweep_table.c: one sweep's cases read back from the results store and
+/* app/sweep_table.c: one sweep's cases read back from the results store and
  * summarized (see sweep_table.h). Cost: one db_load_run per case (without
  * steps or events), one case in memory at a time. */
-#include "cli/sweep_table.h"
+#include "app/sweep_table.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "io/csv.h"
 #include "io/json.h"
 #include "io/plot_sweep.h"
@@ -402,11 +401,11 @@ static int write_table(FILE *f, const sweep_table *t)
     return ferror(f) ? SIM_EIO : SIM_OK;
 }
 
-int sweep_table_write(FILE *f, const sweep_table *t, int fmt)
+int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt)
 {
-    if (fmt == CLI_FMT_JSON)
+    if (fmt == SWEEP_TABLE_JSON)
         return write_json(f, t);
-    if (fmt == CLI_FMT_CSV)
+    if (fmt == SWEEP_TABLE_CSV)
         return write_csv(f, t);
     return write_table(f, t);
 }

@@ -1,6 +1,6 @@
-/* cli/run_store.c: scenario + replications -> db_store_run (see
+/* app/run_store.c: scenario + replications -> db_store_run (see
  * run_store.h). */
-#include "cli/run_store.h"
+#include "app/run_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* cli/sweep_exec.h: running the cases of a sweep on worker threads, and
+/* app/sweep_exec.h: running the cases of a sweep on worker threads, and
  * with FACTORYSIM_MPI on MPI ranks, handing every finished case to one
  * writer: the calling (main) thread of rank 0.
  *
@@ -21,8 +21,8 @@
  * and sweep_exec returns SIM_EINTR. A second signal kills the process
  * (default action): what is stored stays stored.
  */
-#ifndef CLI_SWEEP_EXEC_H
-#define CLI_SWEEP_EXEC_H
+#ifndef APP_SWEEP_EXEC_H
+#define APP_SWEEP_EXEC_H
 
 #include <stddef.h>
 

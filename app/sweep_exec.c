@@ -1,4 +1,4 @@
-/* cli/sweep_exec.c: the sweep's worker threads and, with FACTORYSIM_MPI,
+/* app/sweep_exec.c: the sweep's worker threads and, with FACTORYSIM_MPI,
  * its ranks (see sweep_exec.h).
  *
  * Threads: workers take the next case of the rank's share under one mutex
@@ -20,7 +20,7 @@
  * wait long. One rank per node with --jobs = its cores, or one rank per
  * core with --jobs 1, both work.
  */
-#include "cli/sweep_exec.h"
+#include "app/sweep_exec.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,9 +1,9 @@
-/* cli/run_check.c: the checks `run`, `check` and `sweep` share after a
+/* app/run_check.c: the checks `run`, `check` and `sweep` share after a
  * scenario loads (see run_check.h). Each check appends its errors and goes
  * on, so one `check` lists every problem it can see; the scenario loader
  * itself still stops at its first error (its later keys may depend on the
  * earlier ones). */
-#include "cli/run_check.h"
+#include "app/run_check.h"
 
 #include <math.h>
 #include <stdio.h>

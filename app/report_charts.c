@@ -1,15 +1,15 @@
-/* cli/report_charts.c: the report's chart list (see report_charts.h). One
+/* app/report_charts.c: the report's chart list (see report_charts.h). One
  * draw function per chart; each picks what it needs from the stored run:
  * the series of the first replication that stored one, the event log of the
  * first that stored one, summaries across replications. */
-#include "cli/report_charts.h"
+#include "app/report_charts.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/sweep_table.h"
+#include "app/sweep_table.h"
 #include "io/plot_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
@@ -189,7 +189,7 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
     return rc;
 }
 
-/* The sweep chart (cli/sweep_table.h) over every case of the sweep the run
+/* The sweep chart (app/sweep_table.h) over every case of the sweep the run
  * belongs to. One it cannot draw well (more lines than colours tell apart,
  * a default swept key with text values) is noted as not drawn; only a
  * --metric/--by the user gave that is wrong stays an error. */
