@@ -107,7 +107,9 @@ typedef struct sjob {
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
     double it_j, fac_j, ren_j, co2_g, cost, src_j[SRC_N];
+    double gpu_j; /* of it_j, drawn by its GPUs */
     /* The current step's charge, for refunds when systems are released. */
+    double st_gpu_j;
     double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost,
         st_src_j[SRC_N];
     int st_charged;
@@ -122,16 +124,17 @@ typedef struct run {
     smod *mod;
     size_t n_job;
     sjob *job;
-    int *place_tmp;      /* [n_mod] */
-    sched_module *smv;   /* [n_mod] */
-    sched_running *runv; /* [n_job] */
-    dispatch_job *dj;    /* [n_job * n_groups] */
-    size_t *dj_job;      /* owner job of each dispatch entry */
-    double *base_it;     /* [n_groups] */
-    double *busy_grp;    /* [n_groups] */
-    size_t n_grp;        /* power-model modules = scenario module groups */
-    load_cfg *lcfg;      /* [n_grp] */
-    load_system *lsys;   /* [n_grp] */
+    int *place_tmp;        /* [n_mod] */
+    sched_module *smv;     /* [n_mod] */
+    sched_running *runv;   /* [n_job] */
+    dispatch_job *dj;      /* [n_job * n_groups] */
+    size_t *dj_job;        /* owner job of each dispatch entry */
+    double *dj_gpu_idle_w; /* idle power of each entry's GPUs */
+    double *base_it;       /* [n_groups] */
+    double *busy_grp;      /* [n_groups] */
+    size_t n_grp;          /* power-model modules = scenario module groups */
+    load_cfg *lcfg;        /* [n_grp] */
+    load_system *lsys;     /* [n_grp] */
     int *gpu_type_of_grp;
     double step_s, horizon_s, t_step; /* current step start */
     double sys_online_s, sys_busy_s;  /* utilization integrals */
@@ -449,6 +452,7 @@ static void refund_step(run *R, sjob *j)
     if (f < 0)
         f = 0;
     j->it_j -= f * j->st_it_j;
+    j->gpu_j -= f * j->st_gpu_j;
     j->fac_j -= f * j->st_fac_j;
     j->ren_j -= f * j->st_ren_j;
     j->co2_g -= f * j->st_co2_g;
@@ -922,11 +926,13 @@ static void schedule_jobs(run *R)
 /* ------------------------------------------------------------------- power */
 
 static void charge_job(run *R, sjob *j, const dispatch_job_out *jo,
-                       const double *mix_j_per_j)
+                       double gpu_w, const double *mix_j_per_j)
 {
     double dt = R->step_s;
     j->st_t0 = R->e.now_s;
     j->st_it_j = jo->it_w * dt;
+    j->st_gpu_j = gpu_w * dt;
+    j->gpu_j += j->st_gpu_j;
     j->st_fac_j = jo->energy_j;
     j->st_ren_j = jo->renewable_j;
     j->st_co2_g = jo->carbon_g;
@@ -1007,6 +1013,24 @@ static void apply_decision(run *R, sjob *j, const dispatch_job_out *jo)
     }
 }
 
+/* GPU power granted to dispatch entry i [W]: the training GPU power at
+ * the granted fraction, or the GPUs' idle power while restarting (an entry
+ * whose gpu_w is 0) or paused, 0 when shed. */
+static double entry_gpu_w(const run *R, size_t i, const dispatch_job_out *x)
+{
+    const dispatch_job *d = &R->dj[i];
+    switch (x->state) {
+    case DISPATCH_RUN:
+    case DISPATCH_THROTTLED:
+        return d->gpu_w > 0 ? d->gpu_w * x->power_frac : R->dj_gpu_idle_w[i];
+    case DISPATCH_PAUSED:
+        return R->dj_gpu_idle_w[i];
+    case DISPATCH_SHED:
+        return 0.0;
+    }
+    return 0.0;
+}
+
 /* Source mix of the load served this step, as J per J of load. */
 static void step_mix(const run *R, const dispatch_out *o, double mix[SRC_N],
                      double w[SRC_N])
@@ -1067,6 +1091,9 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
             R->dj[nd].other_w = d.other_w;
             R->dj[nd].idle_w = d.idle_w;
             R->dj[nd].gpu_frac_tdp = d.gpu_frac_tdp;
+            R->dj_gpu_idle_w[nd] = nsys * R->lsys[g].n_gpus *
+                                   R->lsys[g].gpu_tdp_w *
+                                   R->lcfg[g].idle_gpu_frac;
             R->dj[nd].priority = j->sj->priority;
             if (j->state == JS_RESTART || j->state == JS_WAIT_REPAIR) {
                 /* Not computing: the GPUs draw their idle power. */
@@ -1099,8 +1126,10 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
     for (size_t i = 0; i < nd; i++) {
         sjob *j = &R->job[R->dj_job[i]];
         dispatch_job_out jo = o->job[i];
+        double gpu_w = entry_gpu_w(R, i, &o->job[i]);
         for (size_t k = i + 1; k < nd && R->dj_job[k] == R->dj_job[i]; k++) {
             const dispatch_job_out *x = &o->job[k];
+            gpu_w += entry_gpu_w(R, k, x);
             if (x->state > jo.state)
                 jo.state = x->state;
             if (x->throughput < jo.throughput)
@@ -1112,7 +1141,7 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
             jo.cost_usd += x->cost_usd;
             i = k;
         }
-        charge_job(R, j, &jo, mix);
+        charge_job(R, j, &jo, gpu_w, mix);
         apply_decision(R, j, &jo);
     }
     if (R->o->record_steps) {
@@ -1195,6 +1224,7 @@ static void run_free(run *R)
     free(R->runv);
     free(R->dj);
     free(R->dj_job);
+    free(R->dj_gpu_idle_w);
     free(R->base_it);
     free(R->busy_grp);
     free(R->lcfg);
@@ -1247,6 +1277,7 @@ static void fill_results(run *R)
         rj->checkpoints = j->checkpoints;
         rj->pauses = j->pauses;
         rj->it_energy_j = j->it_j;
+        rj->gpu_energy_j = j->gpu_j;
         rj->facility_energy_j = j->fac_j;
         for (int s = 0; s < SRC_N; s++)
             rj->energy_by_source_j[s] = j->src_j[s];
@@ -1256,6 +1287,7 @@ static void fill_results(run *R)
         rj->cost_usd = j->cost;
     }
     st->it_energy_j = t->it_j;
+    st->water_m3 = t->water_m3;
     st->facility_energy_j = t->facility_j;
     for (int s = 0; s < SRC_N; s++)
         st->energy_by_source_j[s] = R->src_site_j[s];
@@ -1387,6 +1419,9 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
                        sizeof *R.dj);
     R.dj_job = sim_xcalloc((R.n_job ? R.n_job : 1) * (R.n_grp ? R.n_grp : 1),
                            sizeof *R.dj_job);
+    R.dj_gpu_idle_w =
+        sim_xcalloc((R.n_job ? R.n_job : 1) * (R.n_grp ? R.n_grp : 1),
+                    sizeof *R.dj_gpu_idle_w);
     R.base_it = sim_xcalloc(R.n_grp ? R.n_grp : 1, sizeof *R.base_it);
     R.busy_grp = sim_xcalloc(R.n_grp ? R.n_grp : 1, sizeof *R.busy_grp);
 

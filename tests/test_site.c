@@ -234,7 +234,15 @@ static void test_site_job_energy_is_a_share_of_site_energy(void **state)
         for (int k = 0; k < SRC_N; k++)
             by += r[0].jobs[j].energy_by_source_j[k];
         assert_close(by, r[0].jobs[j].facility_energy_j, 1e-9);
+        /* Its GPUs draw part of its IT energy, never all of it. */
+        assert_true(r[0].jobs[j].gpu_energy_j > 0);
+        assert_true(r[0].jobs[j].gpu_energy_j < r[0].jobs[j].it_energy_j);
     }
+    /* Cooling water: between the dry cooler's 0.05 and the evaporative
+     * designs' 2.72 L per kWh of IT (models/cooling.h). */
+    assert_true(r[0].site.water_m3 >=
+                0.05e-3 * r[0].site.it_energy_j / 3.6e6 * (1 - 1e-9));
+    assert_true(r[0].site.water_m3 <= 2.72e-3 * r[0].site.it_energy_j / 3.6e6);
     for (int k = 0; k < SRC_N; k++)
         src += r[0].site.energy_by_source_j[k];
     assert_true(jobs <= r[0].site.facility_energy_j * (1 + 1e-9));
