@@ -61,7 +61,7 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
     m->gpus = rm->gpus;
     for (int k = 0; k < SRC_N; k++) {
         double w = scenario_source_rating_w(s, (source_kind)k);
-        if (w > 0 || (k == SRC_GRID && en->grid.present))
+        if (w > 0 || (k == SRC_GRID && en->present[SRC_GRID]))
             rm->sources[m->n_sources++] =
                 (db_source_def){source_table[k].name, source_table[k].name, w,
                                 k == SRC_BATTERY ? en->battery.capacity_j : 0};

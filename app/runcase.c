@@ -16,7 +16,9 @@
 #include <time.h>
 
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/climate_load.h"
+#include "io/scenario_cfg.h"
 #include "models/site.h"
 #include "sim/mem.h"
 

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "io/climate_load.h"
+#include "io/scenario_cfg.h"
 #include "models/respack.h"
 #include "models/site.h"
 #include "sim/mem.h"

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "models/catalog.h"
 #include "sim/mem.h"

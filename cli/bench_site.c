@@ -8,8 +8,10 @@
 
 #include "cli/cli.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/climate_load.h"
 #include "io/json.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/site.h"
 #include "sim/mem.h"

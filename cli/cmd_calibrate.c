@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/plot.h"
 #include "models/calib.h"

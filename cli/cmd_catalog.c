@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "models/catalog.h"
 

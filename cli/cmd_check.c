@@ -18,7 +18,9 @@
 #include "cli/cli.h"
 #include "app/run_check.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
+#include "io/scenario_cfg.h"
 #include "models/scenario.h"
 #include "sim/mem.h"
 
@@ -131,47 +133,47 @@ static void print_summary(const scenario *s)
                    gs->announced ? ", announced figures" : "");
     }
     printf("\nenergy\n");
-    if (e->solar.present)
+    if (e->present[SRC_SOLAR])
         printf("  solar       %.2f MW DC, %s, inverter %.2f MW AC (DC/AC "
                "%.2f), losses %.2f %%, %.0f gCO2/kWh\n",
-               e->solar.capacity_w / 1e6,
+               e->capacity_w[SRC_SOLAR] / 1e6,
                e->solar.tracking == TRACK_SINGLE_AXIS ? "single-axis"
                                                       : "fixed tilt",
                e->solar.inverter_limit_w / 1e6, e->solar.dc_ac_ratio,
                e->solar.losses * 100, e->carbon_kg_per_j[SRC_SOLAR] * 3.6e9);
-    if (e->wind.present)
+    if (e->present[SRC_WIND])
         printf("  wind        %.2f MW, turbine %s at %.0f m hub, shear %.3f, "
                "availability %.3f, wake loss %.1f %%, %.0f gCO2/kWh\n",
-               e->wind.capacity_w / 1e6, e->wind.turbine.name,
+               e->capacity_w[SRC_WIND] / 1e6, e->wind.turbine.name,
                e->wind.hub_height_m, e->wind.shear_exponent,
                e->wind.availability, e->wind.wake_loss * 100,
                e->carbon_kg_per_j[SRC_WIND] * 3.6e9);
     /* The C rate is derived (power / energy) and printed beside its limit, so a
      * battery sized beyond its chemistry's limit stands out. */
-    if (e->battery.present)
+    if (e->present[SRC_BATTERY])
         printf("  battery     %.2f MWh / %.2f MW (%.3f C, limit %.2f C), "
                "RTE %.2f, %d pack(s), SOH %.2f +/- %.2f [%.2f, %.2f], "
                "floor %.0f %%\n",
-               e->battery.capacity_j / 3.6e9, e->battery.power_w / 1e6,
-               e->battery.power_w / (e->battery.capacity_j / 3600.0),
+               e->battery.capacity_j / 3.6e9, e->capacity_w[SRC_BATTERY] / 1e6,
+               e->capacity_w[SRC_BATTERY] / (e->battery.capacity_j / 3600.0),
                e->battery.c_rate_max_per_s * 3600, e->battery.round_trip_eff,
                e->battery.packs, e->battery.soh_mean, e->battery.soh_sd,
                e->battery.soh_min, e->battery.soh_max,
                e->battery.reserve_floor * 100);
     for (int k = 0; k < SRC_N; k++) {
         const scen_firm *f = &e->firm[k];
-        if (source_table[k].role != SOURCE_FIRM || !f->present)
+        if (source_table[k].role != SOURCE_FIRM || !e->present[k])
             continue;
         printf("  %-11s %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
                "%.0f h, %.0f gCO2/kWh\n",
-               source_table[k].name, f->capacity_w / 1e6, f->availability,
+               source_table[k].name, e->capacity_w[k] / 1e6, f->availability,
                f->mtbf_s / 3600, f->mttr_s / 3600,
                e->carbon_kg_per_j[k] * 3.6e9);
     }
-    if (e->grid.present)
+    if (e->present[SRC_GRID])
         printf("  grid        import limit %.2f MW, %.1f USD/MWh (%zu "
                "time-of-day window(s)), %.0f gCO2/kWh\n",
-               e->grid.import_limit_w / 1e6,
+               e->capacity_w[SRC_GRID] / 1e6,
                e->cost_usd_per_j[SRC_GRID] * 3.6e9, e->grid.n_tod,
                e->carbon_kg_per_j[SRC_GRID] * 3.6e9);
     printf("\njobs\n");
@@ -254,41 +256,41 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_push(mods, mo);
     }
     jv_set(o, "modules", mods);
-    if (e->solar.present) {
+    if (e->present[SRC_SOLAR]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("solar"));
-        jv_set(x, "capacity_dc_w", jv_num(e->solar.capacity_w));
+        jv_set(x, "capacity_dc_w", jv_num(e->capacity_w[SRC_SOLAR]));
         jv_set(x, "capacity_ac_w", jv_num(e->solar.inverter_limit_w));
         jv_push(src, x);
     }
-    if (e->wind.present) {
+    if (e->present[SRC_WIND]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("wind"));
-        jv_set(x, "capacity_w", jv_num(e->wind.capacity_w));
+        jv_set(x, "capacity_w", jv_num(e->capacity_w[SRC_WIND]));
         jv_set(x, "turbine", jv_str(e->wind.turbine.name));
         jv_set(x, "hub_height_m", jv_num(e->wind.hub_height_m));
         jv_push(src, x);
     }
-    if (e->battery.present) {
+    if (e->present[SRC_BATTERY]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("battery"));
         jv_set(x, "capacity_j", jv_num(e->battery.capacity_j));
-        jv_set(x, "power_w", jv_num(e->battery.power_w));
+        jv_set(x, "power_w", jv_num(e->capacity_w[SRC_BATTERY]));
         jv_push(src, x);
     }
     for (int k = 0; k < SRC_N; k++) {
         jv *x;
-        if (source_table[k].role != SOURCE_FIRM || !e->firm[k].present)
+        if (source_table[k].role != SOURCE_FIRM || !e->present[k])
             continue;
         x = jv_obj();
         jv_set(x, "source", jv_str(source_table[k].name));
-        jv_set(x, "capacity_w", jv_num(e->firm[k].capacity_w));
+        jv_set(x, "capacity_w", jv_num(e->capacity_w[k]));
         jv_push(src, x);
     }
-    if (e->grid.present) {
+    if (e->present[SRC_GRID]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("grid"));
-        jv_set(x, "import_limit_w", jv_num(e->grid.import_limit_w));
+        jv_set(x, "import_limit_w", jv_num(e->capacity_w[SRC_GRID]));
         jv_push(src, x);
     }
     jv_set(o, "energy", src);

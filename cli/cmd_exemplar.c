@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"

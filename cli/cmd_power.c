@@ -18,9 +18,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/catalog_cfg.h"
 #include "io/climate_load.h"
 #include "io/csv.h"
 #include "io/json.h"
+#include "io/scenario_cfg.h"
 #include "models/site_power_scn.h"
 #include "sim/mem.h"
 

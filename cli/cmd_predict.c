@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/run_out.h"
 #include "sim/mem.h"

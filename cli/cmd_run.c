@@ -13,8 +13,10 @@
 #include "app/run_store.h"
 #include "app/runcase.h"
 #include "cli/cli.h"
+#include "io/catalog_cfg.h"
 #include "io/db.h"
 #include "io/run_out.h"
+#include "io/scenario_cfg.h"
 #include "sim/mem.h"
 
 static const char run_help[] =

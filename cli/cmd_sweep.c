@@ -24,8 +24,10 @@
 #include "app/sweep_exec.h"
 #include "app/sweep_table.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/run_out.h"
+#include "io/scenario_cfg.h"
 #include "sim/mem.h"
 
 static const char sweep_help[] =

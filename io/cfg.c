@@ -440,6 +440,53 @@ int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
                        path[0] ? path : "(top level)", msg);
 }
 
+int cfg_fail_rule(cfg_reader *r, const config_setting_t *base, const sim_err *e)
+{
+    sim_err m = *e; /* r->err may be e itself */
+    char key[512], path[700];
+    const char *sep = strstr(m.msg, ": ");
+    const config_setting_t *at = base;
+    const char *file;
+    int line;
+    size_t kl;
+
+    if (!sep || (size_t)(sep - m.msg) >= sizeof key)
+        return cfg_fail(r, base, NULL, "%s", m.msg);
+    kl = (size_t)(sep - m.msg);
+    memcpy(key, m.msg, kl);
+    key[kl] = '\0';
+    if (strcmp(key, ".") == 0)
+        return cfg_fail(r, base, NULL, "%s", sep + 2);
+    /* Walk the path as far as the file wrote it: to KEY's own setting
+     * (AT_KEY) or to the group that holds it. */
+    {
+        char walk[512], *save = NULL;
+        const config_setting_t *cur = base;
+        snprintf(walk, sizeof walk, "%s", key);
+        char *last = strrchr(walk, '.');
+        if (m.line != SIM_ERR_AT_KEY)
+            *(last ? last : walk) = '\0';
+        for (char *t = strtok_r(walk, ".", &save); t && cur;
+             t = strtok_r(NULL, ".", &save)) {
+            if (t[0] == '[')
+                cur = config_setting_get_elem(cur, (unsigned)atoi(t + 1));
+            else
+                cur = config_setting_is_group(cur)
+                          ? config_setting_get_member(cur, t)
+                          : NULL;
+            if (cur)
+                at = cur;
+        }
+    }
+    cfg_path(base, path, sizeof path);
+    snprintf(path + strlen(path), sizeof path - strlen(path), "%s%s",
+             path[0] ? "." : "", key);
+    file = cfg_file(r, at);
+    line = strcmp(file, cfg_set_file) == 0 ? 0 : cfg_line(at);
+    return sim_err_set(r->err, m.code ? m.code : SIM_ECONFIG, file, line,
+                       "%s: %s", path, sep + 2);
+}
+
 /* Unknown keys are errors, not warnings: a misspelt optional key
  * (solar.capcity) would otherwise fall back to its default silently, which is
  * the most expensive kind of mistake in a planning tool. The message lists

@@ -37,14 +37,15 @@ int climate_load_for_scenario(const scenario *s, climate_year **out,
         /* Checked here, after reading, because only the file tells which
          * columns it has; a CSV without irradiance is valid for a site without
          * solar, so the profile reader itself cannot refuse it. */
-        if (rc == SIM_OK && !info.has_irradiance && s->energy.solar.present)
+        if (rc == SIM_OK && !info.has_irradiance &&
+            s->energy.present[SRC_SOLAR])
             rc = sim_err_set(
                 err, SIM_ECONFIG, s->path, 0,
                 "site.climate.hourly_csv: '%s' has no ghi_w_m2 column, but "
                 "energy.solar needs irradiance (got dry bulb only, expected "
                 "ghi_w_m2 [and dni_w_m2, dhi_w_m2])",
                 c->path);
-        else if (rc == SIM_OK && !info.has_wind && s->energy.wind.present)
+        else if (rc == SIM_OK && !info.has_wind && s->energy.present[SRC_WIND])
             rc = sim_err_set(
                 err, SIM_ECONFIG, s->path, 0,
                 "site.climate.hourly_csv: '%s' has no wind_m_s column, but "

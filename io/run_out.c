@@ -72,9 +72,9 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
     jv_set(root, "scenario", jv_str(ri->name));
     jv_set(root, "seed", jv_int((int64_t)ri->seed));
     jv_set(root, "replications", jv_int(ri->replications));
-    if (s->energy.solar.present) {
+    if (s->energy.present[SRC_SOLAR]) {
         jv *so = jv_obj();
-        jv_set(so, "capacity_dc_w", jv_num(s->energy.solar.capacity_w));
+        jv_set(so, "capacity_dc_w", jv_num(s->energy.capacity_w[SRC_SOLAR]));
         jv_set(so, "capacity_ac_w", jv_num(s->energy.solar.inverter_limit_w));
         jv_set(so, "dc_ac_ratio", jv_num(s->energy.solar.dc_ac_ratio));
         jv_set(root, "solar", so);
@@ -202,11 +202,11 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
     /* Solar nameplate both ways (issue 12.8): DC is what the scenario's
      * capacity_mw says, AC is what the inverters can deliver, the figure
      * every energy result is bounded by. */
-    if (s->energy.solar.present)
+    if (s->energy.present[SRC_SOLAR])
         fprintf(f,
                 "solar %.2f MW DC (capacity_mw as written), %.2f MW AC "
                 "(inverter limit, DC/AC %.2f)\n",
-                s->energy.solar.capacity_w / 1e6,
+                s->energy.capacity_w[SRC_SOLAR] / 1e6,
                 s->energy.solar.inverter_limit_w / 1e6,
                 s->energy.solar.dc_ac_ratio);
     for (size_t i = 0; i < s->n_jobs; i++) {

@@ -5,6 +5,7 @@
  * fabric, energy, jobs and policy, converting the file's units (named in
  * each key) to SI. The first error stops the load; nothing partial is
  * returned. Key names are a contract: docs/scenario-reference.md. */
+#include "io/scenario_cfg.h"
 #include "models/reliability.h"
 #include "models/scenario.h"
 #include "models/throughput.h"
@@ -20,7 +21,6 @@
 #include "io/catalog_cfg.h"
 #include "io/cfg.h"
 #include "models/scenkeys.h"
-#include "models/catalog_int.h"
 #include "models/climate.h"
 #include "models/cooling.h"
 #include "sim/mem.h"
@@ -210,11 +210,6 @@ static int read_simulation(cfg_reader *r, const config_setting_t *root,
         (rc = geti64(r, g, "seed", 0, 1, &seed)) != SIM_OK ||
         (rc = geti(r, g, "replications", 0, 1, &sim->replications)) != SIM_OK)
         return rc;
-    if (sim->step_s > sim->horizon_s)
-        return cfg_fail(r, g, "step_min",
-                        "longer than the horizon (got %g "
-                        "min, expected <= %g min)",
-                        sim->step_s / 60, sim->horizon_s / 60);
     sim->seed = (uint64_t)seed;
     return SIM_OK;
 }
@@ -361,7 +356,6 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
         config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
         scen_module *m = &s->modules[s->n_modules];
         char type[32], host[32];
-        int fits;
 
         if (!config_setting_is_group(e))
             return cfg_fail(r, e, NULL,
@@ -404,38 +398,9 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                             "%s)",
                             host, names);
         }
-        fits = catalog_module_fits(m->type, m->system->name);
-        if (fits < 0) {
-            names[0] = '\0';
-            for (size_t k = 0; k < m->type->n_hosts; k++)
-                snprintf(names + strlen(names), sizeof names - strlen(names),
-                         "%s%s", k ? ", " : "", m->type->hosts[k]);
-            return cfg_fail(r, config_setting_get_member(e, "hosts"), NULL,
-                            "module type %s cannot host it (got \"%s\", "
-                            "expected one of: %s)",
-                            m->type->name, host, names);
-        }
-        if (fits < 1)
-            return cfg_fail(r, e, "hosts",
-                            "not even one %s (%g kW) fits in "
-                            "a %s module's %g kW",
-                            m->system->name, m->system->max_power_w / 1e3,
-                            m->type->name, m->type->it_power_w / 1e3);
-        if ((rc = geti(r, e, "units", 0, fits, &m->units)) != SIM_OK)
+        /* 0 = as many as fit: the module-fit rule is scenario_finish's. */
+        if ((rc = geti(r, e, "units", 0, 0, &m->units)) != SIM_OK)
             return rc;
-        if (m->units > fits)
-            return cfg_fail(r, config_setting_get_member(e, "units"), NULL,
-                            "more %s than a %s module's power allows (got "
-                            "%d x %g kW = %g kW, expected <= %d units in %g "
-                            "kW IT)",
-                            m->system->name, m->type->name, m->units,
-                            m->system->max_power_w / 1e3,
-                            m->units * m->system->max_power_w / 1e3, fits,
-                            m->type->it_power_w / 1e3);
-        m->gpu = catalog_gpu(s->cat, m->system->gpu);
-        m->gpus = (int64_t)m->count * m->units * m->system->gpus;
-        m->it_power_w = (double)m->count * m->units * m->system->max_power_w;
-        m->it_capacity_w = (double)m->count * m->type->it_power_w;
         s->n_modules++;
     }
     return SIM_OK;
@@ -560,7 +525,8 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc, tr;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = num(r, g, "capacity_mw", 1, 0, MW, &p->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_SOLAR])) != SIM_OK ||
         (rc = cfg_choice(r, g, "tracking", 0, TRACK_SINGLE_AXIS, tracks,
                          &tr)) != SIM_OK)
         return rc;
@@ -590,25 +556,12 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
         if ((rc = num(r, g, "inverter_limit_mw", 1, 0, MW,
                       &p->inverter_limit_w)) != SIM_OK)
             return rc;
-        p->dc_ac_ratio = p->capacity_w / p->inverter_limit_w;
-        {
-            /* The ratio it implies obeys dc_ac_ratio's range. */
-            const scen_key *k = scen_key_find("energy.solar.dc_ac_ratio");
-            if (p->capacity_w > 0 &&
-                !(p->dc_ac_ratio >= k->lo && p->dc_ac_ratio <= k->hi))
-                return cfg_fail(
-                    r, config_setting_get_member(g, "inverter_limit_mw"), NULL,
-                    "gives a DC/AC ratio of %g with capacity_mw (got "
-                    "capacity_mw / inverter_limit_mw = %g, expected [%g, %g])",
-                    p->dc_ac_ratio, p->dc_ac_ratio, k->lo, k->hi);
-        }
+        p->dc_ac_ratio = 0; /* derived by scenario_finish */
     } else {
         if ((rc = num(r, g, "dc_ac_ratio", 0, d->dc_ac_ratio, 1,
                       &p->dc_ac_ratio)) != SIM_OK)
             return rc;
-        p->inverter_limit_w = p->capacity_w / p->dc_ac_ratio;
     }
-    p->present = p->capacity_w > 0;
     return SIM_OK;
 }
 
@@ -626,7 +579,8 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = num(r, g, "capacity_mw", 1, 0, MW, &w->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_WIND])) != SIM_OK ||
         (rc = num(r, g, "hub_height_m", 0, d->hub_height_m, 1,
                   &w->hub_height_m)) != SIM_OK ||
         (rc = num(r, g, "shear_exponent", 0, d->shear_exponent, 1,
@@ -641,23 +595,13 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
                                &s->energy.cost_usd_per_j[SRC_WIND])) != SIM_OK)
         return rc;
     if (!(t = catalog_turbine(s->cat, name))) {
-        size_t used = 0;
-        names[0] = '\0';
-        for (size_t i = 0; i < s->cat->n_turbines && used + 1 < sizeof names;
-             i++) {
-            int n = snprintf(names + used, sizeof names - used, "%s%s",
-                             i ? ", " : "", s->cat->turbines[i].name);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-        }
+        catalog_names(s->cat, "turbines", names, sizeof names);
         const config_setting_t *k = config_setting_get_member(g, "turbine");
         return cfg_fail(r, k ? k : g, k ? NULL : "turbine",
                         "unknown turbine (got \"%s\", expected one of: %s)",
                         name, names);
     }
     w->turbine = *t;
-    w->present = w->capacity_w > 0;
     return SIM_OK;
 }
 
@@ -687,7 +631,8 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = num(r, g, "capacity_mwh", 1, 0, MWH_J, &b->capacity_j)) !=
             SIM_OK ||
-        (rc = num(r, g, "power_mw", 1, 0, MW, &b->power_w)) != SIM_OK ||
+        (rc = num(r, g, "power_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_BATTERY])) != SIM_OK ||
         (rc = num(r, g, "round_trip_eff", 0, d->round_trip_eff, 1,
                   &b->round_trip_eff)) != SIM_OK ||
         (rc = num(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100, 0.01,
@@ -709,38 +654,6 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
         return rc;
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
-    if (b->soh_min > b->soh_max)
-        return cfg_fail(r, g, "soh_min",
-                        "above soh_max (got %g, expected <= "
-                        "%g)",
-                        b->soh_min, b->soh_max);
-    if (b->soh_dist == SOH_NORMAL &&
-        (b->soh_mean < b->soh_min || b->soh_mean > b->soh_max))
-        return cfg_fail(r, g, "soh_mean",
-                        "outside [soh_min, soh_max] (got "
-                        "%g, expected %g .. %g)",
-                        b->soh_mean, b->soh_min, b->soh_max);
-    if (b->initial_soc < b->reserve_floor)
-        return cfg_fail(r, g, "initial_soc_pct",
-                        "below the reserve floor "
-                        "(got %g%%, expected >= %g%%)",
-                        soc * 100, b->reserve_floor * 100);
-    /* A pack can deliver at most c_rate_max x its energy (facts-more.md 4:
-     * <= 0.2C for second-life packs). */
-    if (b->power_w > b->c_rate_max_per_s * b->capacity_j * (1 + 1e-12))
-        return cfg_fail(r, g, "power_mw",
-                        "more power than the battery's "
-                        "energy allows at its C-rate limit (got %g MW, "
-                        "expected <= %g C x %g MWh = %g MW; raise "
-                        "capacity_mwh or c_rate_max)",
-                        b->power_w / MW, b->c_rate_max_per_s * HOUR_S,
-                        b->capacity_j / MWH_J,
-                        b->c_rate_max_per_s * b->capacity_j / MW);
-    if ((b->power_w > 0) != (b->capacity_j > 0))
-        return cfg_fail(r, g, b->power_w > 0 ? "capacity_mwh" : "power_mw",
-                        "zero while the other is not (got %g MWh, %g MW)",
-                        b->capacity_j / MWH_J, b->power_w / MW);
-    b->present = b->capacity_j > 0;
     return SIM_OK;
 }
 
@@ -760,7 +673,8 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
         f->monthly_cf[m] = 1.0;
     if ((rc = cfg_check_keys(r, g, kind == SRC_HYDRO ? hkeys : gkeys)) !=
             SIM_OK ||
-        (rc = num(r, g, "capacity_mw", 1, 0, MW, &f->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW,
+                  &s->energy.capacity_w[kind])) != SIM_OK ||
         (rc = num(r, g, "availability", 0, d->availability, 1,
                   &f->availability)) != SIM_OK ||
         (rc = num(r, g, "mtbf_h", 0, d->mtbf_s / HOUR_S, HOUR_S, &f->mtbf_s)) !=
@@ -773,12 +687,6 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
     if (kind == SRC_HYDRO && (rc = nums(r, g, "monthly_cf", 0, 12, 12, 1,
                                         f->monthly_cf, NULL)) != SIM_OK)
         return rc;
-    if ((f->mtbf_s > 0) != (f->mttr_s > 0))
-        return cfg_fail(r, g, f->mtbf_s > 0 ? "mttr_h" : "mtbf_h",
-                        "forced outages need both MTBF and MTTR (got mtbf_h "
-                        "%g, mttr_h %g)",
-                        f->mtbf_s / HOUR_S, f->mttr_s / HOUR_S);
-    f->present = f->capacity_w > 0;
     return SIM_OK;
 }
 
@@ -811,8 +719,8 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = num(r, g, "import_limit_mw", 1, 0, MW, &gr->import_limit_w)) !=
-            SIM_OK ||
+        (rc = num(r, g, "import_limit_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_GRID])) != SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[SRC_GRID],
                                &s->energy.cost_usd_per_j[SRC_GRID])) !=
             SIM_OK ||
@@ -837,20 +745,9 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
             (rc = num(r, e, "usd_per_mwh", 1, 0, USD_PER_MWH,
                       &t->price_usd_per_j)) != SIM_OK)
             return rc;
-        if (t->end_s <= t->start_s)
-            return cfg_fail(r, e, "end_h",
-                            "not after start_h (got %g, "
-                            "expected > %g)",
-                            t->end_s / HOUR_S, t->start_s / HOUR_S);
-        for (size_t k = 0; k < gr->n_tod; k++)
-            if (t->start_s < gr->tod[k].end_s && gr->tod[k].start_s < t->end_s)
-                return cfg_fail(r, e, NULL,
-                                "overlaps price window [%zu] "
-                                "(got %g-%g h, expected disjoint windows)",
-                                k, t->start_s / HOUR_S, t->end_s / HOUR_S);
         gr->n_tod++;
     }
-    gr->present = 1;
+    s->energy.present[SRC_GRID] = 1;
     return SIM_OK;
 }
 
@@ -879,17 +776,6 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (rc = cfg_member(r, g, "grid", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
-    {
-        int any = 0;
-        for (int k = 0; k < SRC_N; k++)
-            any |= source_table[k].role != SOURCE_STORAGE &&
-                   scenario_source_rating_w(s, (source_kind)k) > 0;
-        if (!any)
-            return cfg_fail(r, g, NULL,
-                            "no source of energy (expected solar, wind, "
-                            "geothermal, hydro or a grid import limit above "
-                            "0; a battery only stores)");
-    }
     return SIM_OK;
 }
 
@@ -965,39 +851,6 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
             j->distopt = dopt ? TP_DISTOPT_ON : TP_DISTOPT_OFF;
         }
     }
-    {
-        long long tp = j->tp ? j->tp : 1, pp = j->pp ? j->pp : 1,
-                  cp = j->cp ? j->cp : 1, mp = tp * pp * cp, dp;
-        if (j->gpus % mp != 0)
-            return cfg_fail(r, e, "gpus",
-                            "not divisible by tp x pp x cp (got "
-                            "%d, expected a multiple of %lld)",
-                            j->gpus, mp);
-        dp = j->gpus / mp;
-        if ((j->tp || j->pp || j->cp) && j->micro_batch &&
-            j->global_batch % ((long long)j->micro_batch * dp) != 0)
-            return cfg_fail(r, e, "global_batch",
-                            "not divisible by "
-                            "micro_batch x data-parallel size (got %d, "
-                            "expected a multiple of %d x %lld)",
-                            j->global_batch, j->micro_batch, dp);
-        if (j->ep > 1 && j->model->num_experts == 0)
-            return cfg_fail(r, e, "ep",
-                            "expert parallelism on a dense model "
-                            "(got %d, expected 1 or none for %s)",
-                            j->ep, j->model->name);
-        if (j->ep > 1 &&
-            (j->model->num_experts % j->ep != 0 || (dp * cp) % j->ep != 0))
-            return cfg_fail(r, e, "ep",
-                            "must divide the experts and dp x cp "
-                            "(got %d, expected a divisor of %d and %lld)",
-                            j->ep, j->model->num_experts, dp * cp);
-        if (j->vp > 1 && pp < 2)
-            return cfg_fail(r, e, "vp",
-                            "virtual pipeline stages need pp >= "
-                            "2 (got vp %d with pp %lld)",
-                            j->vp, pp);
-    }
     return SIM_OK;
 }
 
@@ -1043,7 +896,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
         scen_job *j = &s->jobs[s->n_jobs];
         char model[64], prec[32], gpu[32];
         double steps_d = 0;
-        int64_t have;
         size_t p;
 
         if (!config_setting_is_group(e))
@@ -1105,22 +957,7 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                 "%s)",
                                 gpu, names);
             }
-        } else {
-            for (size_t m = 0; m < s->n_modules; m++) {
-                if (j->gpu && j->gpu != s->modules[m].gpu)
-                    return cfg_fail(r, e, "gpu",
-                                    "missing key: the site has "
-                                    "more than one GPU type (expected \"%s\" "
-                                    "or \"%s\")",
-                                    j->gpu->name, s->modules[m].gpu->name);
-                j->gpu = s->modules[m].gpu;
-            }
-        }
-        if (j->gpu->peak_flops[j->fmt] <= 0)
-            return cfg_fail(r, config_setting_get_member(e, "precision"), NULL,
-                            "%s has no tensor cores for it (got \"%s\", "
-                            "expected a format with a peak on %s)",
-                            j->gpu->name, j->precision, j->gpu->name);
+        } /* else the site's only GPU type (scenario_finish) */
         if ((rc = geti(r, e, "gpus", 1, 0, &j->gpus)) != SIM_OK ||
             (rc = geti(r, e, "hot_spares", 0, 0, &j->hot_spares)) != SIM_OK ||
             (rc = geti(r, e, "global_batch", 1, 0, &j->global_batch)) !=
@@ -1136,11 +973,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,
                             &j->submit_t_s)) != SIM_OK)
             return rc;
-        if (j->micro_batch && j->global_batch % j->micro_batch != 0)
-            return cfg_fail(r, e, "global_batch",
-                            "not a multiple of "
-                            "micro_batch (got %d, expected a multiple of %d)",
-                            j->global_batch, j->micro_batch);
         /* How much to train: tokens or steps, exactly one. */
         if (!!config_setting_get_member(e, "tokens") ==
             !!config_setting_get_member(e, "steps"))
@@ -1149,31 +981,19 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "steps (got %s)",
                             config_setting_get_member(e, "tokens") ? "both"
                                                                    : "neither");
-        {
-            double per_step = (double)j->global_batch * j->seq_len;
-            if (config_setting_get_member(e, "tokens")) {
-                if ((rc = num(r, e, "tokens", 1, 0, 1, &j->tokens)) != SIM_OK)
-                    return rc;
-                steps_d = ceil(j->tokens / per_step);
-            } else {
-                if ((rc = num(r, e, "steps", 1, 0, 1, &steps_d)) != SIM_OK)
-                    return rc;
-                steps_d = floor(steps_d);
-            }
-            j->steps = (int64_t)steps_d;
-            j->tokens = (double)j->steps * per_step;
+        /* Steps from tokens (or tokens from steps) are scenario_finish's;
+         * steps 0 = derive them from tokens. */
+        if (config_setting_get_member(e, "tokens")) {
+            if ((rc = num(r, e, "tokens", 1, 0, 1, &j->tokens)) != SIM_OK)
+                return rc;
+        } else {
+            if ((rc = num(r, e, "steps", 1, 0, 1, &steps_d)) != SIM_OK)
+                return rc;
+            j->steps = (int64_t)floor(steps_d);
         }
         if ((rc = read_layout(r, e, j)) != SIM_OK ||
             (rc = read_checkpoint(r, e, j)) != SIM_OK)
             return rc;
-        have = scenario_gpus(s, j->gpu);
-        if ((int64_t)j->gpus + j->hot_spares > have)
-            return cfg_fail(r, config_setting_get_member(e, "gpus"), NULL,
-                            "needs more GPUs than the site will ever have "
-                            "(got %d + %d hot spares, expected <= %lld %s "
-                            "GPUs in all modules)",
-                            j->gpus, j->hot_spares, (long long)have,
-                            j->gpu->name);
         s->n_jobs++;
     }
     return SIM_OK;
@@ -1338,6 +1158,14 @@ int scenario_load(const char *path, const catalog *cat,
         (rc = read_policy(&r, root, s)) != SIM_OK ||
         (rc = read_reliability(&r, root, s)) != SIM_OK)
         goto fail;
+    {
+        /* The model's rules, its refusal placed at the key it names. */
+        sim_err why;
+        if (scenario_finish(s, &why) != SIM_OK) {
+            rc = cfg_fail_rule(&r, root, &why);
+            goto fail;
+        }
+    }
     if (!(s->resolved_text = cfg_write_text(&r))) {
         rc = sim_err_set(err, SIM_EIO, path, 0,
                          "cannot write the resolved "

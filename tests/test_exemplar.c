@@ -14,6 +14,7 @@
 
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/exemplar.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"

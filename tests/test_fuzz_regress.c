@@ -22,8 +22,10 @@
 
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/epw.h"
 #include "io/profile.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
 #include "models/sweep.h"

@@ -15,6 +15,7 @@
 
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/throughput_int.h"
 #include "tests/testutil.h"
 

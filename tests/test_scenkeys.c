@@ -16,6 +16,7 @@
 
 #include "app/run_check.h"
 #include "io/fielddoc.h"
+#include "io/scenario_cfg.h"
 #include "models/scenkeys.h"
 #include "tests/site_util.h"
 #include "tests/testutil.h"

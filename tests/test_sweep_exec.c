@@ -13,6 +13,7 @@
 
 #include "app/sweep_exec.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/catalog.h"
 #include "models/sweep.h"
 

@@ -8,6 +8,7 @@
 
 #include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/throughput.h"
 
 static catalog *cat;
