@@ -365,6 +365,15 @@ void site_power_module_nominal(const site_power *sp, size_t m, load_demand *out)
     }
 }
 
+/* One step in a fixed order, kept in one function because each stage
+ * reads what the one before left: the weather hour (and a new simulated
+ * year's weather and PV) first; then every component's offer for the hour;
+ * then each module's PUE at this step's load (cooling.h: the partial-load
+ * term needs the module's demand, so it comes after the jobs are known and
+ * before the dispatch, which must see one PUE per module to keep its
+ * balance exact); the pure dispatch; then the batteries and supplies are
+ * advanced by what it granted, and only then are totals, water and the
+ * record written, so that they describe the state the step left. */
 int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
                     size_t n_jobs, const double *base_it_w,
                     const dispatch_out **out_p, sim_err *err)
