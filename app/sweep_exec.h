@@ -68,9 +68,10 @@ typedef int (*sweep_store_fn)(void *arg, sweep_result *r, sim_err *err);
 int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s /* OUT */,
                         sim_err *err);
 
-/* Computes case i: scenario, weather and every replication (OUT: caller
- * frees s with scenario_free, each rep with res_rep_free, reps with free).
- * Errors: as scenario_load, climate_load_for_scenario and site_run. */
+/* Computes case i through runcase_run (app/runcase.h) with c's catalog,
+ * calibration, failures, series and events: scenario, weather and every
+ * replication (OUT: caller frees s with scenario_free, each rep with
+ * res_rep_free, reps with free). Errors: as runcase_run. */
 int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
                        res_rep **reps, size_t *n_reps, sim_err *err);
 

@@ -1,5 +1,9 @@
-/* app/tp_common.c: see tp_common.h. It must not print or include cli/
- * (the application layer sits below the commands). */
+/* app/tp_common.c: see tp_common.h. What calibrate, predict, exemplar and
+ * bench predict share about throughput rows: the catalog seen as a
+ * calib_lookup (so io/calib_rows.c needs no catalog internals) and the
+ * read-and-parse loop. It must not print or include cli/ (the application
+ * layer sits below the commands): a bad row goes to the caller's report
+ * function, which the commands set to cli_report. */
 #include "app/tp_common.h"
 
 #include <stdio.h>

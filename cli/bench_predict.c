@@ -25,6 +25,11 @@ static double now_s(void)
 #define BENCH_NCHOOSE 2
 #define BENCH_CHOOSE_REPS 5
 
+/* Why one long function: two timed loops over queries built beforehand
+ * (so building them is not timed), then one table or JSON of the figures;
+ * the loops are written out where they are timed so nothing but
+ * tp_predict sits between the clock reads. The sink of step times keeps
+ * the compiler from dropping the calls. */
 int bench_predict(int argc, char **argv)
 {
     static const struct option opts[] = {

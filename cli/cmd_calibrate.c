@@ -58,6 +58,13 @@ static int in_group(const calib_row *r, int g, const char *gpu)
     return strcmp(r->gpu->name, gpu) == 0;
 }
 
+/* Why one long function: calibrating is one pipeline over the same rows
+ * (read, keep the evaluable ones, fit, cross-validate leaving one
+ * configuration out and one model out, interval widths, accuracy table,
+ * then the calibration file and the parity plot), each step using the
+ * arrays the earlier ones made; keeping it in order here, with one `done:`
+ * that frees them, shows that nothing is written before the fit and the
+ * checks passed. The fit itself is models/calib.c. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {

@@ -57,6 +57,15 @@ static const char check_help[] =
  * silent drop. */
 #define MAX_SETS 256
 
+/* The kinds the summary describes with their own parameters; every other
+ * kind the site has (the firm ones, and any kind added to the registry
+ * later) gets the line and object every source has, so a new source shows
+ * up in check without an edit here. */
+static int has_own_line(source_kind k)
+{
+    return k == SRC_SOLAR || k == SRC_WIND || k == SRC_BATTERY || k == SRC_GRID;
+}
+
 /* One printf block per scenario section, in the order of the scenario file
  * (site, simulation, modules, GPUs, energy, jobs, policy), so a user can read
  * the summary side by side with the file. Values are converted to the units the
@@ -162,8 +171,14 @@ static void print_summary(const scenario *s)
                e->battery.reserve_floor * 100);
     for (int k = 0; k < SRC_N; k++) {
         const scen_firm *f = &e->firm[k];
-        if (source_table[k].role != SOURCE_FIRM || !e->present[k])
+        if (!e->present[k] || has_own_line((source_kind)k))
             continue;
+        if (source_table[k].role != SOURCE_FIRM) {
+            /* A kind without a line of its own: what every kind has. */
+            printf("  %-11s %.2f MW, %.0f gCO2/kWh\n", source_table[k].name,
+                   e->capacity_w[k] / 1e6, e->carbon_kg_per_j[k] * 3.6e9);
+            continue;
+        }
         printf("  %-11s %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
                "%.0f h, %.0f gCO2/kWh\n",
                source_table[k].name, e->capacity_w[k] / 1e6, f->availability,
@@ -197,10 +212,9 @@ static void print_summary(const scenario *s)
            s->fabric.oversubscription, s->fabric.n_links);
 }
 
-/* One error as an object: file and line (null when unknown) and the
- * message, which starts with the key path. */
-/* code is the short name of the status (sim_strerror), which scripts can switch
- * on without parsing the message. */
+/* One error as an object: file and line (null when unknown) and the message,
+ * which starts with the key path. code is the short name of the status
+ * (sim_strerror), which scripts can switch on without parsing the message. */
 static jv *err_json(const sim_err *e)
 {
     jv *o = jv_obj();
@@ -211,10 +225,10 @@ static jv *err_json(const sim_err *e)
     return o;
 }
 
-/* The resolved scenario in SI units, for --format json. */
-/* SI names and values throughout, unlike the table: this is the
- * machine-readable form, and scripts should not have to parse units. The path
- * is the one given on the command line, as the table prints it. */
+/* The resolved scenario in SI units, for --format json. SI names and values
+ * throughout, unlike the table: this is the machine-readable form, and scripts
+ * should not have to parse units. The path is the one given on the command
+ * line, as the table prints it. */
 static jv *summary_json(const scenario *s, const run_check_opts *co)
 {
     jv *o = jv_obj(), *sim = jv_obj(), *site = jv_obj(), *mods = jv_arr(),
@@ -280,8 +294,8 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
     }
     for (int k = 0; k < SRC_N; k++) {
         jv *x;
-        if (source_table[k].role != SOURCE_FIRM || !e->present[k])
-            continue;
+        if (!e->present[k] || has_own_line((source_kind)k))
+            continue; /* firm kinds, and any kind without its own object */
         x = jv_obj();
         jv_set(x, "source", jv_str(source_table[k].name));
         jv_set(x, "capacity_w", jv_num(e->capacity_w[k]));

@@ -58,10 +58,10 @@ static const char exemplar_help[] =
     "  --strict             an inconclusive row fails the check (exit 3)\n"
     "  -h, --help           this help\n";
 
-/* The copy in the data home (io/datadir.h). Static string. */
-/* Resolved through the data home so that an installed binary finds its own
- * copy; the table prints a fixed "built-in ..." label instead of this path, for
- * the same reason as above. */
+/* The copy in the data home (io/datadir.h). Static string. Resolved through the
+ * data home so that an installed binary finds its own copy; the table prints a
+ * fixed "built-in ..." label instead of this path, for the same reason as
+ * above. */
 static const char *default_reference(void)
 {
     static char buf[4096];
@@ -79,10 +79,10 @@ static const char *basename_of(const char *p)
     return s ? s + 1 : p;
 }
 
-/* Output cells of one row; blank where the row failed. */
-/* One row's output as strings, in output column order: the table, the CSV and
- * the JSON are all printed from the same cells, so the three formats cannot
- * disagree on a value or its rounding. */
+/* Output cells of one row; blank where the row failed. One row's output as
+ * strings, in output column order: the table, the CSV and the JSON are all
+ * printed from the same cells, so the three formats cannot disagree on a value
+ * or its rounding. */
 enum {
     O_LINE,
     O_MODEL,
@@ -133,6 +133,8 @@ static const char *const col_names[O_N] = {
     "note",
 };
 
+/* 160 characters per cell is enough for any value and for the note, which
+ * fill() cuts to fit; fixed arrays keep one row a single allocation. */
 typedef struct cells {
     char v[O_N][160];
 } cells;
@@ -375,6 +377,9 @@ int cmd_exemplar(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
+    /* The table shows the path the user gave, or a fixed label for the built-in
+     * table, never the resolved data-home path, so the table reads the same on
+     * every machine. */
     ref_shown = ref_path ? ref_path
                          : "built-in data/calibration/megatron_throughput.csv";
     if (!ref_path)
@@ -396,7 +401,10 @@ int cmd_exemplar(int argc, char **argv)
      * whole. */
     if (n_bad || nr_bad)
         rc = CLI_EXIT_ERR;
-    /* Reference rows that did not parse cannot match: drop their measure. */
+    /* Reference rows that did not parse cannot match: drop their measure. A
+     * reference row that failed to parse keeps its slot (row indices must match
+     * the reference file's lines) but cannot be matched: exemplar_match skips
+     * rows whose measure is 0. */
     for (size_t i = 0; i < nr; i++)
         if (!rok[i])
             refs[i].meas_tps = 0;

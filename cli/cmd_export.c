@@ -73,9 +73,9 @@ static const char *num_cell(double v, char *buf, size_t n)
     return buf;
 }
 
-/* A JSON number: integers stay integers. */
-/* Integer fields (counts, flags) are written as JSON integers so that consumers
- * do not see 3.0 interruptions; the table says which fields are. */
+/* A JSON number: integers stay integers. Integer fields (counts, flags) are
+ * written as JSON integers so that consumers do not see 3.0 interruptions; the
+ * table says which fields are. */
 static jv *field_json(const void *rec, const resfield *f)
 {
     double v = resfield_get(rec, f);
@@ -141,6 +141,9 @@ static jv *run_head(const db_run *r, int show)
  * only, since a CSV cannot hold them without a second shape of row. */
 static int jobs_csv(FILE *f, const db_run *r, int show)
 {
+    /* The job's identity columns from the run's stored definition (name, model,
+     * precision, GPU type and count), so each row can be read without the
+     * scenario file, plus the job index and replication that key it. */
     const size_t pre = 7;
     size_t nc = pre + resfield_n_job + (show & SHOW_IDS ? 1 : 0), c;
     const char **cells = sim_xcalloc(nc, sizeof *cells);
@@ -275,16 +278,19 @@ static int ts_csv(FILE *f, const db_run *r)
     return rc;
 }
 
-/* Columns as arrays, one object per replication that has a series. */
-/* Column arrays rather than an object per step: a year at 15-minute steps is
- * 35,040 rows, and per-row objects would repeat every key 35,040 times.
- * Replications whose series was not stored (--series first) are skipped rather
- * than written as empty arrays. */
+/* Columns as arrays, one object per replication that has a series. Column
+ * arrays rather than an object per step: a year at 15-minute steps is 35,040
+ * rows, and per-row objects would repeat every key 35,040 times. Replications
+ * whose series was not stored (--series first) are skipped rather than written
+ * as empty arrays. */
 static jv *ts_json(const db_run *r, int show)
 {
     jv *root = run_head(r, show), *series = jv_arr();
     jv_set(root, "step_s",
            r->meta.step_s > 0 ? jv_num(r->meta.step_s) : jv_null());
+    /* step_s and downsample let a reader turn row indices into times without
+     * dt_s; dt_s is still given per row as stored, so a reader need not assume
+     * that every row covers the same time. */
     jv_set(root, "downsample", jv_int(r->meta.ts_downsample));
     for (size_t k = 0; k < r->n_reps; k++) {
         const res_rep *rp = &r->reps[k];
@@ -313,11 +319,11 @@ static jv *ts_json(const db_run *r, int show)
     return root;
 }
 
-/* Runs in an order that does not depend on completion order: plain runs
- * in storage order first, then each sweep's cases in grid order. */
-/* Completion order is not reproducible (workers and ranks finish in any order),
- * so sweep cases sort by grid index and key, and plain runs by id, which is
- * their storage order in one database. */
+/* Runs in an order that does not depend on completion order: plain runs in
+ * storage order first, then each sweep's cases in grid order. Completion order
+ * is not reproducible (workers and ranks finish in any order), so sweep cases
+ * sort by grid index and key, and plain runs by id, which is their storage
+ * order in one database. */
 static int run_cmp(const void *pa, const void *pb)
 {
     const db_run_row *a = pa, *b = pb;
@@ -583,6 +589,8 @@ int cmd_export(int argc, char **argv)
     if (!what)
         return cli_usage_error(cmd,
                                "--what is required (jobs, timeseries or runs)");
+    /* Refused rather than ignored: a user passing --run with --what runs
+     * expects a filter that does not exist. */
     if (what == W_RUNS && run_id >= 0)
         return cli_usage_error(cmd, "--run does not apply to --what runs");
     sim_err_clear(&err);

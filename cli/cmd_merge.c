@@ -39,6 +39,10 @@ static const char merge_help[] =
     "  --db FILE     the output database (required)\n"
     "  -h, --help    this help\n";
 
+/* The output is opened once and the inputs merged in the order given, each in
+ * its own transaction (db_merge); the loop stops at the first failure and says
+ * how many inputs are already in, so the user can fix that input and rerun the
+ * same command. */
 int cmd_merge(int argc, char **argv)
 {
     static const struct option opts[] = {

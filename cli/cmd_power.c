@@ -82,8 +82,8 @@ static int power_demand(void *ctx, const site_power *sp, double t_s,
         const scen_module *m = &L->s->modules[g];
         /* base_it_w is asked of the model every step because it depends on
          * time: 0 before the module is online, its overhead after
-         * (site_power_module_base_it_w). */
-        /* Every system is held by a job: only the module overhead is base. */
+         * (site_power_module_base_it_w). Every system is held by a job: only
+         * the module overhead is base. */
         L->base_it_w[g] = site_power_module_base_it_w(
             sp, g, t_s, (double)m->count * m->units);
     }
@@ -140,11 +140,12 @@ static void power_load_fini(power_load *L)
     free(L->base_it_w);
 }
 
-/* Writes the per-step records as CSV (kW, kWh, kg, fractions). The
- * generation columns are one per source kind of the registry
- * (models/source.h) that generates or imports, "<name>_kw" in registry
- * order; the battery has its own discharge and charge columns. */
-/* The columns are built at run time (fixed ones, one per generating source
+/* Writes the per-step records as CSV (kW, kWh, kg, fractions). The generation
+ * columns are one per source kind of the registry (models/source.h) that
+ * generates or imports, "<name>_kw" in registry order; the battery has its own
+ * discharge and charge columns.
+ *
+ * The columns are built at run time (fixed ones, one per generating source
  * kind, fixed ones) so a new registry kind adds a column here without an edit.
  * Units are the ones an operator reads (kW, kWh, kg), unlike the database's SI
  * columns, because this file is meant for a spreadsheet. */
@@ -241,9 +242,9 @@ typedef struct metric {
     const char *unit; /* table / CSV unit */
 } metric;
 
-/* The metrics that start a group in the table (a blank line before). */
-/* Grouping is by key rather than by index: indices shift whenever the registry
- * grows, which once put the blank lines in the wrong place. */
+/* The metrics that start a group in the table (a blank line before). Grouping
+ * is by key rather than by index: indices shift whenever the registry grows,
+ * which once put the blank lines in the wrong place. */
 static int starts_group(const char *key)
 {
     static const char *const first[] = {
@@ -419,6 +420,8 @@ int cmd_power(int argc, char **argv)
          "MWh"},
         {"battery_fade_loss_mwh", "stored energy lost to fade",
          t->fade_loss_j / MWH, "MWh"},
+        {"battery_hvac_mwh", "battery enclosure HVAC (in the load)",
+         t->battery_hvac_j / MWH, "MWh"},
         {"curtailed_mwh", "curtailed", t->curtailed_j / MWH, "MWh"},
         {"shortfall_mwh", "unserved energy", t->shortfall_j / MWH, "MWh"},
         {"supply_mwh", "supply (generation + withdrawn)", supply_j / MWH,

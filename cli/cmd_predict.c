@@ -57,7 +57,16 @@ static const char predict_help[] =
 /* The JSON carries SI names and the step breakdown so that scripts can use it;
  * the table is for a person and flags the two things that change how much to
  * trust the number: extrapolation beyond the calibration's GPUs and a layout
- * that does not fit in HBM. */
+ * that does not fit in HBM.
+ *
+ * Both forms name the release used, even when it was defaulted, so a saved
+ * prediction says which calibration produced it. The table first states the
+ * configuration as the model resolved it (gbs and seq may have been defaulted),
+ * then the layout (with the first and last stages' layer counts under pipeline
+ * parallelism, since the last also holds the output layer and an uneven split
+ * explains a bubble), then the numbers. The breakdown lists exposed times only:
+ * communication hidden behind compute is not counted, and the printed line says
+ * so. */
 static int print_one(const tp_query *q, const tp_result *r, int fmt,
                      const char *release)
 {
@@ -71,9 +80,6 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(o, "gbs", jv_int(r->gbs));
         jv_set(o, "mbs", jv_int(l->mbs));
         jv_set(o, "seq_len", jv_int(r->seq_len));
-        /* The release used is always written, even when it was defaulted, so
-         * that a stored prediction says which calibration release produced it.
-         */
         jv_set(o, "release", jv_str(release));
         run_out_layout_json(ly, r);
         jv_set(o, "layout", ly);
@@ -101,9 +107,6 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_free(o);
         return CLI_EXIT_OK;
     }
-    /* The table states the configuration as the model resolved it (gbs and seq
-     * may have been defaulted), then the layout, then the numbers, so a reader
-     * sees what was predicted before the prediction. */
     printf("%s on %d x %s, %s, gbs %d, seq %d tokens, release %s\n",
            q->llm->name, q->n_gpus, q->gpu->name,
            precision_recipe_name(q->prec.recipe), r->gbs, r->seq_len, release);
@@ -118,9 +121,6 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         printf("chosen      %s\n",
                r->chosen ? tp_chosen_list(r->chosen, ch, sizeof ch)
                          : "(none: every field given)");
-        /* With pipeline parallelism the first and last stages can hold
-         * different layer counts (the last also holds the output layer);
-         * printing them explains a bubble that an even split would not. */
         if (l->pp > 1)
             printf("stages      %d layers on the first stage, %d on the "
                    "last (with the output layer)\n",
@@ -133,9 +133,6 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
            r->extrapolated ? "  EXTRAPOLATED: GPU not in the calibration data"
                            : "");
     printf("model FLOPs %10.1f TFLOP/s/GPU\n", r->model_tflops_per_gpu);
-    /* Exposed times only: communication hidden behind compute is not counted,
-     * which the printed line says so that nobody adds the overlapped part
-     * twice. */
     printf("breakdown   compute %.4f s, TP %.4f s, CP %.4f s, EP %.4f s, DP "
            "%.4f s,\n"
            "            PP %.4f s, bubble %.4f s, optimizer %.4f s (exposed "

@@ -11,9 +11,9 @@
  * The command reads only what the database stored (it never re-runs a
  * scenario), so a report describes exactly the run it names, months later.
  * Chart drawing lives in app/report_charts.c; this file owns the summary's
- * wording and columns. Fields are looked up by name in the resfield table, so a
- * renamed field fails loudly in the tests rather than printing a wrong column
- * here. */
+ * wording and columns. Fields are looked up by name in the resfield table, so
+ * the summary follows the table's units and labels; a field renamed there must
+ * be renamed here too (see job_sum). */
 #include <errno.h>
 #include <ctype.h>
 #include <getopt.h>
@@ -66,9 +66,9 @@ static const char report_help[] =
 #define S_PER_DAY 86400.0
 
 /* The job metrics of summary.csv, by field (models/resfield.h): each in its
- * display unit, as columns DISPLAYNAME_mean, ..._p10, ... */
-/* SI names, the table's keys: the CSV header uses each field's display name and
- * values are divided by its display factor, so units follow the table. */
+ * display unit, as columns DISPLAYNAME_mean, ..._p10, ... SI names, the table's
+ * keys: the CSV header uses each field's display name and values are divided by
+ * its display factor, so units follow the table. */
 static const char *const job_metrics[] = {
     "time_to_train_s", "facility_energy_j", "it_energy_j",
     "co2_kg",          "cost_usd",          "renewable_fraction",
@@ -88,9 +88,9 @@ static const resfield *site_field(const char *name)
     return f < 0 ? NULL : &resfield_site[f];
 }
 
-/* No NULL check, unlike site_sum: every name passed is a literal from this file
- * that exists in the job table, and a missing one is a programming error the
- * report tests catch at once. */
+/* No NULL check, unlike site_sum: every name passed is a literal from this
+ * file, and each must exist in the job table, since a missing one would index
+ * before the array. */
 static const stat_summary *job_sum(const db_run *r, size_t j, const char *field)
 {
     int f = resfield_find(resfield_job, resfield_n_job, field, NULL);
@@ -103,9 +103,9 @@ static const stat_summary *site_sum(const db_run *r, const char *field)
     return f < 0 ? NULL : &r->site_summary[f];
 }
 
-/* "12.3 (11.0-14.1)": the P50 and the P10-P90 range, or "n/a". */
-/* %.4g: four significant digits are more than a planning figure carries and
- * keep the Markdown table narrow; the CSV keeps 15 digits for reuse. */
+/* "12.3 (11.0-14.1)": the P50 and the P10-P90 range, or "n/a". %.4g: four
+ * significant digits are more than a planning figure carries and keep the
+ * Markdown table narrow; the CSV keeps 15 digits for reuse. */
 static const char *range_str(const stat_summary *s, double scale, char *buf,
                              size_t n)
 {
@@ -117,10 +117,9 @@ static const char *range_str(const stat_summary *s, double scale, char *buf,
     return buf;
 }
 
-/* Markdown table cells must not contain a bare '|'. */
-/* Names come from user scenarios (job and site names), so they are escaped
- * rather than trusted: a '|' would split a table cell and a newline would end
- * the row. */
+/* Markdown table cells must not contain a bare '|'. Names come from user
+ * scenarios (job and site names), so they are escaped rather than trusted: a
+ * '|' would split a table cell and a newline would end the row. */
 static void md_cell(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -396,10 +395,9 @@ static int write_csv(FILE *f, const db_run *r)
     return rc;
 }
 
-/* Writes text through fn into DIR/name via a temporary file. */
-/* Temporary file plus rename: a reader (or a rerun) never sees a half-written
- * summary, and a failed write removes the temporary file and leaves any
- * previous summary in place. */
+/* Writes text through fn into DIR/name via a temporary file and a rename: a
+ * reader (or a rerun) never sees a half-written summary, and a failed write
+ * removes the temporary file and leaves any previous summary in place. */
 static int write_file(const char *dir, const char *name, void *ctx,
                       int (*fn)(FILE *, void *), sim_err *err)
 {

@@ -13,12 +13,12 @@
 #include "app/run_store.h"
 #include "app/runcase.h"
 #include "cli/cli.h"
-#include "io/catalog_cfg.h"
 #include "io/db.h"
 #include "io/run_out.h"
-#include "io/scenario_cfg.h"
 #include "sim/mem.h"
 
+/* The help text is the contract of run's flags (one line each); the
+ * getopt table in cmd_run lists the same flags. */
 static const char run_help[] =
     "Usage: factorysim run SCENARIO [OPTIONS]\n"
     "\n"
@@ -202,6 +202,9 @@ int cmd_run(int argc, char **argv)
     in.check_errs = ce;
     in.ready = open_db;
     in.ready_arg = &rd;
+    /* A failed check lists every problem it found (as `check` does); any
+     * other failure has one error. Nothing is stored and nothing is
+     * printed on stdout in either case. */
     if (runcase_run(&in, &out, &err) != SIM_OK) {
         if (ce->n > 0)
             for (size_t i = 0; i < ce->n; i++)
@@ -214,6 +217,9 @@ int cmd_run(int argc, char **argv)
         run_info ri;
         char name[256];
         ri.name = run_scenario_name(out.s, name, sizeof name);
+        /* Stored before printing: a run whose results cannot be stored
+         * (disk full, locked past the deadline) fails without having
+         * printed results that exist nowhere else. */
         if (rd.d) {
             run_store_opts st;
             int64_t id;
@@ -231,6 +237,8 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "factorysim: stored as run %lld in %s\n",
                     (long long)id, rd.path);
         }
+        /* The seed printed is the one used (--seed or the scenario's), so
+         * the output alone reproduces the run. */
         ri.seed = out.seed;
         ri.replications = (uint32_t)out.n_reps;
         ri.tp = out.tp;

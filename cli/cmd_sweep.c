@@ -334,6 +334,14 @@ static int validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
     return SIM_OK;
 }
 
+/* Why one long function: a sweep is a fixed sequence of phases that every
+ * MPI rank must walk in step (options; the grid; set-up on every rank,
+ * agreed by sweep_mpi_agree before anything runs; rank 0 finds the cases
+ * not yet stored and broadcasts them; sweep_exec; rank 0 reads the table
+ * back and prints it), and one `done:` label frees what any phase made.
+ * Splitting the phases into functions would pass a dozen locals between
+ * them and hide which steps are collective. What a case computes is not
+ * here: app/sweep_exec.c runs each through app/runcase.h. */
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option opts[] = {

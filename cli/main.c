@@ -5,8 +5,9 @@
  * decision can be made: GSL's abort-on-error handler is switched off here,
  * before any command runs, and every command's exit status passes through
  * finish() so that a failed write to stdout can never exit 0. It must never
- * hold a command's logic; the command table comes from commands.h, the same
- * list the help text, the man page and the tests iterate (STYLE.md 6.9). */
+ * hold a command's logic; the command table comes from commands.h, the one list
+ * that dispatch, the usage text and the unknown-command message all iterate
+ * (STYLE.md 6.9). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,9 +78,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
-            /* Each command parses its own options with getopt_long starting at
-             * its own argv[0]; resetting getopt's global state makes that safe
-             * even when a test harness runs several commands in one process. */
+            /* Each command parses its own options with getopt_long from its own
+             * argv[0]; getopt keeps global state, and optind = 0
+             * (cli_getopt_reset) makes glibc start afresh, so a command never
+             * sees where a previous parse stopped. */
             cli_getopt_reset();
             return finish(commands[i].fn(argc - 1, argv + 1));
         }

@@ -107,6 +107,10 @@ static int read_name(cfg_reader *r, const config_setting_t *e, char *buf,
     return cfg_string(r, e, "name", 1, NULL, buf, n);
 }
 
+/* gpus: every key at once in one condition chain, so the first bad key
+ * stops the entry, and an existing entry (a scenario's override) is the
+ * starting point, so only the keys written change. NVLink is read as the
+ * vendor's bidirectional figure and halved once, here. */
 static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {"name",
@@ -227,6 +231,10 @@ static const llm_field llm_fields[] = {
 };
 #define N_LLM_FIELDS (sizeof llm_fields / sizeof llm_fields[0])
 
+/* llms: the integer fields are a table (llm_fields) rather than one call
+ * per field because there are 24 of them and they share type, range and
+ * "required for a new entry"; the `assumptions` list becomes the entry's
+ * LLM_ASSUMED_* bits here, since those bits are how the file marks them. */
 static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *keys[N_LLM_FIELDS + 10];
@@ -298,6 +306,10 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
     return SIM_OK;
 }
 
+/* systems: the GPU is kept as the name written; catalog_add_system
+ * resolves it, stores the catalog's spelling and derives the power split,
+ * so a system defined in memory gets the same. typical_fraction defaults
+ * to 0.76 for a new entry (docs/catalog.md). */
 static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
@@ -347,6 +359,9 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
     return SIM_OK;
 }
 
+/* modules: the IT power may be written in kW or MW (not both); the hosts
+ * are copied as written and checked by catalog_add_module, whose refusal
+ * names hosts.[k] so the message points at the bad element's line. */
 static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
@@ -500,6 +515,11 @@ static int read_turbine_name(cfg_reader *r, const config_setting_t *e,
     return SIM_OK;
 }
 
+/* One kind's defaults (sources.<kind>): a flat list of optional keys, each
+ * starting from the kind's current defaults so a scenario's override may
+ * give one key. The keys are the union over kinds (a key that does not
+ * apply to a kind stays 0, as models/source.h says), which keeps one
+ * reader for every kind of the registry instead of one per kind. */
 static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                        source_kind kind, int req)
 {
@@ -674,6 +694,10 @@ int catalog_cfg_finish(cfg_reader *r, const config_setting_t *where, catalog *c)
     return SIM_OK;
 }
 
+/* The five files in a fixed order (GPUs before the systems that name
+ * them, systems before the modules that host them), each with its own
+ * reader so an error names the file it is in; catalog_finish runs after
+ * the modules file, when every cross reference can be resolved. */
 int catalog_load(const char *dir, catalog **out, sim_err *err)
 {
     static const char *const files[] = {"gpus",    "llms",    "systems",

@@ -34,10 +34,10 @@ struct cfg_file {
     struct cfg_file *next;
 };
 
-/* Overridden settings are reported as coming from "--set". */
-/* Enough for any command line; past it, further overridden settings are not
- * tracked and their messages name the scenario file instead of --set (the
- * override itself still applies). */
+/* Overridden settings are reported as coming from "--set". Enough for any
+ * command line; past it, further overridden settings are not tracked and their
+ * messages name the scenario file instead of --set (the override itself still
+ * applies). */
 #define CFG_MAX_OVERRIDDEN 256
 static const char cfg_set_file[] = "--set";
 
@@ -278,10 +278,11 @@ static int check_includes(cfg_reader *r, const char *file, const char *text,
 /* Order matters: the NUL check and the @include pre-check run on the raw text
  * before libconfig sees it, because libconfig would either accept garbage (NUL)
  * or end the process (a folder include); only then is the tree parsed.
- * Auto-convert is on so that an integer written where a float is expected
- * (capacity_mw = 50) is accepted; the opposite direction is checked by the
- * getters. On failure the reader may be half initialised; cfg_reader_free
- * accepts that state. */
+ * Auto-convert is on (cfg.h) so that libconfig's own float and int getters
+ * convert between the two; the typed getters below check the type themselves
+ * and accept an integer where a number is expected (capacity_mw = 50). On
+ * failure the reader may be half initialised; cfg_reader_free accepts that
+ * state. */
 int cfg_read(cfg_reader *r, const char *path, sim_err *err)
 {
     char dir[1024];
@@ -440,6 +441,11 @@ int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
                        path[0] ? path : "(top level)", msg);
 }
 
+/* The key travels as the message's "KEY: " prefix because models/ must not know
+ * libconfig (issue 16.1): a rule can only name the key as text, and this
+ * adapter turns that text back into a setting to find its file and line. When
+ * the path is not in the file (a default the rule refused) the deepest part
+ * that is present gives the line, which is still where the user must look. */
 int cfg_fail_rule(cfg_reader *r, const config_setting_t *base, const sim_err *e)
 {
     sim_err m = *e; /* r->err may be e itself */
@@ -550,16 +556,16 @@ static const char *type_name(int t)
     }
 }
 
-/* The integer literal written for s, from its source line: 0 when it could
- * be checked and fits in 32 bits or carries an L, 1 when it overflowed
- * (*lit = the literal as written). Unknown source: 0. */
-/* libconfig 1.5 parses an integer literal into an int without checking for
- * overflow, so 3000000000 arrives as a negative number with no error. The only
- * place the original text survives is the file, so the setting's source line is
- * scanned for "name = literal" and the literal re-parsed. Anything that cannot
- * be located (an override, a list element without a name) is assumed fine;
- * cfg_double and cfg_int add a hint for negative values in ranges that exclude
- * them, which catches most of those. */
+/* The integer literal written for s, from its source line: 0 when it could be
+ * checked and fits in 32 bits or carries an L, 1 when it overflowed (*lit = the
+ * literal as written). Unknown source: 0. libconfig 1.5 parses an integer
+ * literal into an int without checking for overflow, so 3000000000 arrives as a
+ * negative number with no error. The only place the original text survives is
+ * the file, so the setting's source line is scanned for "name = literal" and
+ * the literal re-parsed. Anything that cannot be located (an override, a list
+ * element without a name) is assumed fine; cfg_double and cfg_int add a hint
+ * for negative values in ranges that exclude them, which catches most of those.
+ */
 static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
                                char *lit, size_t n)
 {
@@ -944,8 +950,9 @@ int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
 }
 
 /* Strict "YYYY-MM-DD" with every digit present and the day checked against the
- * month, because a date here anchors a simulation's calendar (the weather's day
- * of year); 1900..2200 bounds the years to ones a plan could mean. */
+ * month, because dates place events on the simulation's calendar (start,
+ * commissioning and submit dates); 1900..2200 bounds the years to ones a plan
+ * could mean. */
 int cfg_parse_date(const char *s, int64_t *days)
 {
     int y, m, d, k = 0;
@@ -1022,8 +1029,9 @@ static int ov_classify(const char *v, long long *iv, double *dv, int *bv,
     return OV_STRING;
 }
 
-/* The libconfig setters return CONFIG_FALSE only for a type mismatch, which
- * cannot happen here: the setting was created with ov_type(kind). */
+/* libconfig's setters refuse a value of another type than the setting's; a
+ * setting just created with ov_type(kind) always matches, which is why
+ * cfg_override ignores the result when it creates one. */
 static int ov_set(config_setting_t *s, int kind, long long iv, double dv,
                   int bv, const char *sv)
 {

@@ -87,6 +87,11 @@ static void cb_row(int ch, void *data)
     r->n_cells = 0;
 }
 
+/* The order of the final checks matters: a libcsv syntax error wins (it names
+ * the line where parsing stopped), then an empty file, then a row longer than
+ * the header, so the first real problem is the one reported. Every path frees
+ * the pending cells and, on error, the whole table, so a caller receives a
+ * complete table or none. */
 int csvt_read(const char *path, csvt **out, sim_err *err)
 {
     struct csv_parser p;

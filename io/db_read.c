@@ -22,6 +22,11 @@
 
 /* ---- read ---- */
 
+/* The highest id is the run stored last: ids are INTEGER PRIMARY KEY
+ * rowids, assigned in commit order, and db_merge gives copied runs new
+ * ids, so "latest" means latest stored here, not latest computed. The
+ * count first, so an empty database is "no runs stored yet" and not a NULL
+ * read as 0. */
 int db_latest_run(db *d, int64_t *run_id, sim_err *err)
 {
     int64_t n = 0;
@@ -34,6 +39,9 @@ int db_latest_run(db *d, int64_t *run_id, sim_err *err)
     return db_int(d, "SELECT max(id) FROM runs;", run_id, err);
 }
 
+/* Only complete runs count: an interrupted case is run again on resume,
+ * and the runs_case unique index covers complete runs only, so this and
+ * the index agree on what "done" means. */
 int db_case_done(db *d, const char *sweep_key, const char *case_key,
                  sim_err *err)
 {
@@ -58,12 +66,16 @@ int db_case_done(db *d, const char *sweep_key, const char *case_key,
     return rc;
 }
 
+/* A copy, because SQLite's text pointer dies at the next step or
+ * finalize; shared with io/db_merge.c through io/db_int.h. */
 char *db_col_str(sqlite3_stmt *st, int i)
 {
     const unsigned char *s = sqlite3_column_text(st, i);
     return s ? sim_xstrdup((const char *)s) : NULL;
 }
 
+/* NULL reads back as NAN, the value the writer stored as NULL (db.h);
+ * sqlite3_column_double would turn it into 0, a plausible wrong value. */
 static double col_real(sqlite3_stmt *st, int i)
 {
     return sqlite3_column_type(st, i) == SQLITE_NULL
@@ -71,6 +83,9 @@ static double col_real(sqlite3_stmt *st, int i)
                : sqlite3_column_double(st, i);
 }
 
+/* Columns first .. first+n-1 into the fields of t, in table order: the
+ * SELECT lists were generated from the same table, so position i is field
+ * i with no name lookup per row. */
 static void read_fields(sqlite3_stmt *st, int first, void *rec,
                         const resfield *t, size_t n)
 {
@@ -88,6 +103,8 @@ typedef struct run_mem {
     db_source_def *sources;
 } run_mem;
 
+/* Records s as owned by m (db_run_free frees it) and returns it. The run
+ * row has a fixed number of text columns, fewer than strs holds. */
 static const char *keep(run_mem *m, char *s)
 {
     if (s && m->n_strs < sizeof m->strs / sizeof m->strs[0])
@@ -122,6 +139,8 @@ static void free_defs(run_mem *m)
     free(m->sources);
 }
 
+/* r is the first member of its run_mem, so the cast recovers the owner of
+ * every string and array; the replications free their own arrays. */
 void db_run_free(db_run *r)
 {
     run_mem *m = (run_mem *)r;
@@ -226,6 +245,9 @@ static int load_rows(db *d, const char *sql, int64_t id,
     return rc;
 }
 
+/* The row readers of load_rows: each grows its array by one (site facts
+ * have a handful of rows, so growing one at a time costs nothing) and sets
+ * the count as it goes, so a failure midway frees exactly what was read. */
 static void row_module(sqlite3_stmt *st, run_mem *m, size_t i)
 {
     m->modules = sim_xrealloc(m->modules, (i + 1) * sizeof *m->modules);
@@ -292,6 +314,11 @@ static size_t rep_index(const db_run *r, int64_t rep)
                : r->n_reps;
 }
 
+/* The per-replication results: site_reps first, in replication order, which
+ * sizes and orders r->reps (a count that differs from runs.n_reps is a
+ * damaged file, refused); then job_reps, each row placed by rep_index and
+ * its job number, so rows arrive in any order. Rows naming a replication
+ * or job that does not exist are skipped rather than trusted. */
 static int load_reps(db *d, db_run *r, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -343,6 +370,11 @@ static int load_reps(db *d, db_run *r, sim_err *err)
     return rc;
 }
 
+/* The stored time series, with each step's duration beside it
+ * (r->step_dt_s: downsampled steps last K x step_s, the last one may be
+ * shorter). One pass in (replication, step) order; each replication's
+ * arrays grow geometrically (sim_grow), tracked in cap[] because res_rep
+ * has no capacity field. */
 static int load_steps(db *d, db_run *r, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -394,6 +426,10 @@ static int name_index(const char *const *names, int n, const char *s)
     return -1;
 }
 
+/* The event log, in (replication, seq) order. Kinds and causes are stored
+ * by name (so a reordered enum cannot change what an old file means) and
+ * mapped back through res_event_name / res_cause_name; a name this build
+ * does not know refuses the run instead of inventing an event. */
 static int load_events(db *d, db_run *r, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -440,6 +476,11 @@ static int load_events(db *d, db_run *r, sim_err *err)
     return rc;
 }
 
+/* The stored summaries, by metric name: every slot starts as "no values"
+ * (n 0, NAN) so a metric this build has and the file lacks (an older
+ * version) reads as missing, and a metric the file has that this build
+ * dropped is ignored. Jobs and site share the loop (pass 0 and 1) as their
+ * rows differ only in the job column. */
 static int load_summaries(db *d, db_run *r, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -491,6 +532,12 @@ static int load_summaries(db *d, db_run *r, sim_err *err)
     return SIM_OK;
 }
 
+/* Why shaped so: everything is read inside one read transaction, so a
+ * writer committing meanwhile cannot give a run whose rows disagree; the
+ * run row and the site facts come first because the replications are
+ * sized by them (n_reps, n_jobs), and the series and events, by far the
+ * largest tables, only when flags ask for them. Any failure frees the
+ * partial run through db_run_free. */
 int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
 {
     run_mem *m = sim_xcalloc(1, sizeof *m);
@@ -545,6 +592,9 @@ fail:
     return rc;
 }
 
+/* One row per run in id order, the columns `export --runs` and the sweep
+ * table need and nothing of the results, so listing a large database reads
+ * only the runs and scenarios tables. On error nothing is returned. */
 int db_list_runs(db *d, db_run_row **rows, size_t *n, sim_err *err)
 {
     sqlite3_stmt *st;

@@ -29,6 +29,9 @@
 
 /* ---- store ---- */
 
+/* NULL text is SQL NULL, not "": the optional columns (site name, sweep
+ * keys, layout fields) must read back as absent. SQLITE_TRANSIENT because
+ * some strings are the caller's temporaries. */
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
     if (s)
@@ -52,6 +55,9 @@ static char *insert_sql(const char *table, const char *prefix, int n_prefix,
     return b.s;
 }
 
+/* The fields of t from rec into parameters first .. first+n-1, in table
+ * order (insert_sql lists the columns in the same order). Integer fields
+ * are bound as integers, matching their INTEGER columns; NAN as NULL. */
 static void bind_fields(sqlite3_stmt *st, int first, const void *rec,
                         const resfield *t, size_t n)
 {
@@ -75,6 +81,8 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
         sqlite3_bind_double(st, i, v);
 }
 
+/* One summary row (metric, n, mean, P10, P50, P90, min, max) from
+ * parameter first on; the caller has bound the keys before it. */
 static int store_summary(db *d, sqlite3_stmt *st, int first, const char *metric,
                          stat_summary s, sim_err *err)
 {
@@ -89,6 +97,11 @@ static int store_summary(db *d, sqlite3_stmt *st, int first, const char *metric,
     return db_done(d, st, err, "storing a summary");
 }
 
+/* Refuses a malformed run before any write, so db_store_run never rolls
+ * back halfway for a reason that was visible up front: required texts,
+ * replication counts, status, paired sweep keys, job names, one number per
+ * replication, and a time series strictly increasing in time (the step
+ * durations are differences of t_s). */
 static int check_run(const db *d, const db_run_meta *m, const res_rep *reps,
                      size_t n_reps, sim_err *err)
 {
@@ -184,6 +197,10 @@ static double merge_steps(const res_step *s, size_t n, size_t i0, size_t i1,
     return dt_sum;
 }
 
+/* One replication's series, downsampled by k: each stored row is the
+ * duration-weighted mean of k steps (merge_steps), numbered 0, 1, ... with
+ * its duration in dt_s, so energy (power x time) is the same stored as
+ * computed. k = 1 stores every step bit for bit. */
 static int store_steps(db *d, sqlite3_stmt *st, int64_t run_id,
                        const res_rep *r, double step_s, uint32_t k,
                        sim_err *err)
@@ -207,6 +224,9 @@ static int store_steps(db *d, sqlite3_stmt *st, int64_t run_id,
     return SIM_OK;
 }
 
+/* One replication's event log, seq = its index (the order the engine
+ * logged them). Kind and cause are stored by name; a value outside their
+ * enums would index past the name tables, so it is refused. */
 static int store_events(db *d, sqlite3_stmt *st, int64_t run_id,
                         const res_rep *r, sim_err *err)
 {
@@ -234,6 +254,8 @@ static int store_events(db *d, sqlite3_stmt *st, int64_t run_id,
     return SIM_OK;
 }
 
+/* The wall-clock creation time, the only one the store keeps (db.h);
+ * callers that need reproducible files pass meta->created_utc instead. */
 static void now_utc(char buf[32])
 {
     time_t t = time(NULL);
@@ -284,6 +306,8 @@ int db_store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err)
     return rc;
 }
 
+/* The (type, count) rows of site_modules or site_gpus, idx in the given
+ * order so a report lists them as the scenario did. */
 static int store_counts(db *d, int64_t run_id, const char *table,
                         const char *col, const db_count *c, size_t n,
                         sim_err *err)
@@ -518,6 +542,9 @@ done:
     return rc;
 }
 
+/* The summary of every job and site field over the replications
+ * (models/stats.h), stored so reports and sweep tables need not load every
+ * replication; one scratch array of n_reps values is reused per field. */
 static int store_summaries(db *d, int64_t run_id, const db_run_meta *m,
                            const res_rep *reps, size_t n_reps, sim_err *err)
 {
@@ -561,6 +588,9 @@ done:
     return rc;
 }
 
+/* The order inside the transaction follows the foreign keys: the scenario
+ * row, the run row, the site facts (jobs before job_reps), then the
+ * replications and the summaries. */
 int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
                  size_t n_reps, int64_t *run_id, sim_err *err)
 {

@@ -199,10 +199,10 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
                              CLIMATE_HOURS);
             goto done;
         }
-        /* The expected month/day/hour of this row. */
-        /* Rows must come in calendar order, hour 1 to 24 (EPW hour k covers the
-         * hour ending at k): a file with a gap or a repeated hour would
-         * otherwise shift every later hour without any other sign. */
+        /* The expected month/day/hour of this row. Rows must come in calendar
+         * order, hour 1 to 24 (EPW hour k covers the hour ending at k): a file
+         * with a gap or a repeated hour would otherwise shift every later hour
+         * without any other sign. */
         int em = 0;
         size_t ed = row / 24;
         while (ed >= (size_t)month_days[em]) {

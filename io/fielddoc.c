@@ -113,9 +113,9 @@ static const char *const key_type_name[] = {
     "number", "integer", "bool",    "string", "name",
     "date",   "path",    "numbers", "group",  "list"};
 
-/* Writes x as the table writes bounds: %g, and 2^63-1 by name. */
-/* Integer keys whose bound is INT64_MAX would print as 9.22337e+18, which reads
- * like a real limit; the name says "no limit" exactly. */
+/* Writes x as the table writes bounds: %g, and 2^63-1 by name. Integer keys
+ * whose bound is INT64_MAX would print as 9.22337e+18, which reads like a real
+ * limit; the name says "no limit" exactly. */
 static void bound(FILE *f, double x)
 {
     if (x >= 9.2e18)

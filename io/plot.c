@@ -89,9 +89,8 @@ void plot_end(void)
 
 /* Only the file's tail is read: each format ends with a fixed marker (PNG's
  * IEND chunk with its CRC, SVG's closing tag, PDF's %%EOF), and a truncated
- * write loses exactly the end. An incomplete chart is removed rather than left
- * behind a success message or an error, so no command ever leaves a chart a
- * viewer would half-open. */
+ * write loses exactly the end. An incomplete chart is removed and reported, so
+ * a write that cairo truncated silently never survives as a chart. */
 int plot_check_complete(const char *path, sim_err *err)
 {
     static const unsigned char png_end[8] = {'I',  'E',  'N',  'D',

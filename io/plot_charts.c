@@ -34,16 +34,15 @@ enum {
     C_PURPLE,
     C_GREEN,
     /* One colour per registry source (models/source.h), after index 15
-     * (plot_color's), so cmap0 grows with the registry. */
-    /* Source colours come from the registry (source_table[k].rgb), so a
-     * source's colour is the same in every chart and a new source needs no edit
-     * here. */
+     * (plot_color's), so cmap0 grows with the registry. Source colours come
+     * from the registry (source_table[k].rgb), so a source's colour is the same
+     * in every chart and a new source needs no edit here. */
     C_SRC0 = 16
 };
 
-/* Viewport of every chart, in normalized page coordinates. */
-/* 0.72 leaves the right 28 % of the page for the legend; 0.08 and 0.11 leave
- * room for the axis labels at CH_BASE. */
+/* Viewport of every chart, in normalized page coordinates. 0.72 leaves the
+ * right 28 % of the page for the legend; 0.08 and 0.11 leave room for the axis
+ * labels at CH_BASE. */
 #define VP_X0 0.08
 #define VP_X1 0.72
 #define VP_Y0 0.11
@@ -52,6 +51,8 @@ enum {
 #define CH_TITLE 1.05 /* and of titles */
 #define VP_ROWS 0.22  /* left edge when rows are labelled with job names */
 
+/* Set on every page: each chart is its own plinit ... plend session, which
+ * starts again from PLplot's default colours. */
 static void palette(void)
 {
     /* cmap0 has 16 colours by default; the sources need SRC_N more. Growing
@@ -71,7 +72,9 @@ static void palette(void)
     plscol0(C_GREEN, 20, 130, 60);
 }
 
-/* Copies s into buf with '#' doubled (PLplot's escape character). */
+/* Copies s into buf with '#' doubled (PLplot's escape character). Scenario, job
+ * and source names are user text; an unescaped '#' would start a PLplot escape
+ * sequence and garble or drop the following characters. */
 static const char *text_esc(const char *s, char *buf, size_t n)
 {
     size_t k = 0;
@@ -97,11 +100,12 @@ static int page(const char *path, sim_err *err)
     return SIM_OK;
 }
 
-/* Ends the page. cairo numbers SVG surfaces with a process-wide counter
- * (<g id="surfaceN">), so the n-th SVG of a process would differ from the
- * same chart drawn first; the id is rewritten to surface1, which makes
- * every SVG depend on its input alone. Returns SIM_OK or SIM_EIO. */
-/* Read, patch, write back: the surface id is the only run-dependent byte, and
+/* Ends the page. cairo numbers SVG surfaces with a process-wide counter (<g
+ * id="surfaceN">), so the n-th SVG of a process would differ from the same
+ * chart drawn first; the id is rewritten to surface1, which makes every SVG
+ * depend on its input alone. Returns SIM_OK or SIM_EIO.
+ *
+ * Read, patch, write back: the surface id is the only run-dependent byte, and
  * cairo offers no way to reset its counter. The rewrite is in place, so a
  * failure while writing back can leave the chart truncated; it is reported as
  * an error, never as success. */
@@ -152,10 +156,10 @@ int plot_finish(const char *path, sim_err *err)
                : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
 }
 
-/* Axes with grid lines and labels over the window [x0,x1] x [y0,y1]. */
-/* Grid first, axes second, so grid lines never draw over the axes. yopt lets
- * row charts (Gantt, energy per job) drop the numeric y axis and its grid,
- * since their rows are labelled with job names. */
+/* Axes with grid lines and labels over the window [x0,x1] x [y0,y1]. Grid
+ * first, axes second, so grid lines never draw over the axes. yopt lets row
+ * charts (Gantt, energy per job) drop the numeric y axis and its grid, since
+ * their rows are labelled with job names. */
 static void frame(double vx0, double x0, double x1, double y0, double y1,
                   const char *xlab, const char *ylab, const char *title,
                   const char *yopt)
@@ -176,10 +180,10 @@ static void frame(double vx0, double x0, double x1, double y0, double y1,
     plschr(0.0, CH_BASE);
 }
 
-/* Legend entries: colour boxes, lines or symbols. */
-/* Fixed capacity of 16 entries and labels copied into buf: the charts add at
- * most SRC_N + a few entries, and owning the strings means a caller's temporary
- * label (snprintf into a local) cannot dangle before leg_draw. */
+/* Legend entries: colour boxes, lines or symbols. Fixed capacity of 16 entries
+ * and labels copied into buf: the charts add at most SRC_N + a few entries, and
+ * owning the strings means a caller's temporary label (snprintf into a local)
+ * cannot dangle before leg_draw. */
 typedef struct legend {
     int n;
     PLINT opt[16], tcol[16], bcol[16], bpat[16], lcol[16], lsty[16], scol[16],
@@ -222,9 +226,8 @@ static void leg_draw(legend *L)
              L->lwid, L->scol, L->sscale, L->snum, L->sym);
 }
 
-/* Time axis: hours for spans under two days, else days. */
-/* Hours for short runs and days beyond two days, so tick labels stay in the
- * tens rather than thousands. */
+/* Time axis: hours for spans under two days, else days, so tick labels stay in
+ * the tens rather than thousands. */
 static double time_scale(double span_s, const char **label)
 {
     if (span_s < 2 * 86400.0) {
@@ -235,6 +238,8 @@ static double time_scale(double span_s, const char **label)
     return 1.0 / 86400.0;
 }
 
+/* MW from 1 MW up, else kW, so a small test site and a 100 MW campus both get
+ * axis labels with a few digits. */
 static double power_scale(double max_w, const char **label)
 {
     if (max_w >= 1e6) {
@@ -300,7 +305,8 @@ int plot_power_stack(const char *path, const res_step *steps,
           title, NULL);
 
     /* Each source is the band between the running sum below it and that sum
-     * plus its power: a polygon out along the top, back along the bottom. */
+     * plus its power: a polygon out along the top, back along the bottom. lo
+     * holds the running top of the bands drawn so far, starting at zero. */
     x = sim_xmalloc(2 * n * sizeof *x);
     y = sim_xmalloc(2 * n * sizeof *y);
     lo = sim_xcalloc(n, sizeof *lo);
@@ -454,7 +460,9 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
     ts = time_scale(t_max, &tl);
     if ((rc = page(path, err)) != SIM_OK)
         return rc;
-    /* Row j is centred at y = n_jobs - j, so the first job is on top. */
+    /* Row j is centred at y = n_jobs - j, so the first job is on top. A wider
+     * left margin (VP_ROWS) makes room for the job names written to the left of
+     * each row. */
     frame(VP_ROWS, 0, t_max * ts, 0.4, (double)n_jobs + 0.6, tl, NULL, title,
           "bc");
     for (size_t j = 0; j < n_jobs; j++) {
@@ -467,6 +475,8 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
         plmtex("lv", 1.0, (yc - 0.4) / ((double)n_jobs + 0.2), 1.0,
                text_esc(names[j], nm, sizeof nm));
         if (isfinite(jb->start_s)) {
+            /* Queued time is a thin bar and training a thick one, so the two
+             * read apart even in greyscale. */
             bar(jb->submit_s * ts, jb->start_s * ts, yc, 0.12, C_QUEUE);
             bar(jb->start_s * ts, end * ts, yc, 0.3, C_BLUE);
             seen[0] = seen[1] = 1;
@@ -537,7 +547,11 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
 /* A histogram over replications with the P10, P50 and P90 lines from
  * stats_summarize, the same percentiles the tables print, so the chart and the
  * numbers cannot disagree. Replications in which the job never finished are
- * left out and counted in the legend ("k/n finished"). */
+ * left out and counted in the legend ("k/n finished"). The bin count follows
+ * the square-root rule, clamped to 5..40 so that a few replications still show
+ * a shape and a thousand do not make slivers; a zero range (every replication
+ * finished at the same time, as with no failures) is widened by 1 % either side
+ * so that the single bin has a width. */
 int plot_time_to_train(const char *path, const char *job_name,
                        const double *ttt_s, size_t n, const char *title,
                        sim_err *err)
@@ -555,8 +569,6 @@ int plot_time_to_train(const char *path, const char *job_name,
             job_name, n);
     /* sqrt(n) bins, at least 5 and at most 40, over [min, max] widened a
      * little so the extremes sit inside; a zero range gets +-1%. */
-    /* Square-root rule for the bin count, clamped to 5..40 so that a few
-     * replications still show a shape and a thousand do not make slivers. */
     nb = (int)ceil(sqrt((double)s.n));
     nb = nb < 5 ? 5 : nb > 40 ? 40 : nb;
     lo = s.min / 86400.0;

@@ -5,7 +5,7 @@
  * simple and deterministic).
  *
  * This file owns the sweep chart only; it takes values already summarised per
- * case (the sweep table in cli/ does that) and never reads the database. It
+ * case (app/sweep_table.c does that) and never reads the database. It
  * must never create the chart file before its inputs are checked, so a refused
  * chart leaves nothing behind. */
 #include "io/plot_sweep.h"
@@ -32,9 +32,9 @@ static const int line_rgb[PLOT_SWEEP_MAX_GROUPS][3] = {
     {120, 60, 170}, {90, 90, 90},  {0, 150, 160}, {180, 60, 120},
 };
 
-/* Copies s into buf with '#' doubled (PLplot's escape character). */
-/* A copy of plot_charts.c's text_esc: the two chart files share only
- * plot_int.h, and this helper is too small to widen that interface for. */
+/* Copies s into buf with '#' doubled (PLplot's escape character): a copy of
+ * plot_charts.c's text_esc, since the two chart files share only plot_int.h,
+ * and this helper is too small to widen that interface for. */
 static const char *esc(const char *s, char *buf, size_t n)
 {
     size_t k = 0;

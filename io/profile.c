@@ -38,10 +38,9 @@ enum {
     N_COLS
 };
 
-/* Column names, ranges and units, indexed by the enum above. */
-/* Ranges follow the EPW reader's (io/epw.c) so that one site's weather passes
- * or fails the same way in either format; the hour column's range is the year.
- */
+/* Column names, ranges and units, indexed by the enum above. Ranges follow the
+ * EPW reader's (io/epw.c) so that one site's weather passes or fails the same
+ * way in either format; the hour column's range is the year. */
 static const struct {
     const char *name;
     double lo, hi;
@@ -93,8 +92,8 @@ static int parse_num(const char *s, double *out)
 }
 
 /* Parses "YYYY-MM-DD[ T]HH:MM[:SS]" into year, month (1..12), day and hour.
- * Returns 0, or -1 when malformed, -2 when minutes or seconds are not 0. */
-/* Minutes and seconds must be zero (-2 gives its own message): the model's
+ * Returns 0, or -1 when malformed, -2 when minutes or seconds are not 0.
+ * Minutes and seconds must be zero (-2 gives its own message): the model's
  * hours are whole hours of standard time, and a file stamped at :30 may be in
  * half-hour steps or in a time zone with a 30-minute offset, which this reader
  * would otherwise misalign by half an hour silently. */

@@ -1,10 +1,19 @@
 /* io/scenario_cfg.c: reads a scenario file (libconfig) into the resolved
  * structs of models/scenario.h. Order: parse (with @include), apply the
  * KEY=VALUE overrides to the tree, copy the catalog and apply the file's
- * `catalog` group, then read and validate simulation, site, modules,
- * fabric, energy, jobs and policy, converting the file's units (named in
- * each key) to SI. The first error stops the load; nothing partial is
- * returned. Key names are a contract: docs/scenario-reference.md. */
+ * `catalog` group, then read simulation, site, modules, fabric, energy,
+ * jobs and policy, converting the file's units (named in each key) to SI,
+ * and hand the result to scenario_finish. The first error stops the load;
+ * nothing partial is returned. Key names are a contract:
+ * docs/scenario-reference.md.
+ *
+ * What this file owns: the file's structure (which keys a group allows,
+ * one of two alternative keys, required keys), each key's type and range
+ * (from the key table, models/scenkeys.c), unit conversion, resolving
+ * names to catalog pointers, and FILE:LINE. What it must never do: decide
+ * a rule between values or derive a quantity from them; those are
+ * models/scenario.c's (scenario_finish), whose refusals name a key that
+ * cfg_fail_rule places at its line. */
 #include "io/scenario_cfg.h"
 #include "models/reliability.h"
 #include "models/scenario.h"
@@ -221,6 +230,10 @@ static int path_join(const scenario *s, const char *rel, char *out, size_t n)
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
+/* site.climate: exactly one of four weather sources. A weather file's path
+ * is resolved against the scenario's folder and must be readable now, so
+ * `check` refuses what `run` would fail on; the file itself is parsed by
+ * io/climate_load.c when a run needs it. */
 static int read_climate(cfg_reader *r, const config_setting_t *site,
                         scenario *s)
 {
@@ -324,6 +337,10 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
     return read_climate(r, g, s);
 }
 
+/* modules: names, the catalog references (type, hosted system) resolved
+ * to pointers, count, commissioning time and units as written (0 = not
+ * written). The module-fit rule and the GPUs and IT power that follow are
+ * scenario_finish's. */
 static int read_modules(cfg_reader *r, const config_setting_t *root,
                         scenario *s)
 {
@@ -367,13 +384,6 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             (rc = cfg_string(r, e, "type", 1, NULL, type, sizeof type)) !=
                 SIM_OK)
             return rc;
-        for (size_t k = 0; k < s->n_modules; k++)
-            if (strcasecmp(s->modules[k].name, m->name) == 0)
-                return cfg_fail(r, e, "name",
-                                "duplicate module name (got "
-                                "\"%s\", expected a name not used by "
-                                "modules.[%zu])",
-                                m->name, k);
         if (!(m->type = catalog_module(s->cat, type))) {
             catalog_names(s->cat, "modules", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "type"), NULL,
@@ -416,6 +426,10 @@ static int module_index(const scenario *s, const char *name, size_t *out)
     return -1;
 }
 
+/* fabric: topology defaults, then links between module groups named by
+ * the modules already read (names resolve to indices here; that a link
+ * joins two different groups is scenario_check_names'). A link's latency
+ * and oversubscription default to the fabric's. */
 static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {"topology", "oversubscription",
@@ -474,11 +488,6 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "unknown module (got \"%s\", expected one of: "
                             "%s)",
                             b, names);
-        if (k->a == k->b)
-            return cfg_fail(r, e, "to",
-                            "a link joins two different module "
-                            "groups (got \"%s\" at both ends)",
-                            a);
         if ((rc = num(r, e, "bandwidth_gbps", 1, 0, 1e9, &k->bandwidth_bps)) !=
                 SIM_OK ||
             (rc = num(r, e, "latency_us", 0, f->latency_s * 1e6, 1e-6,
@@ -504,10 +513,16 @@ static int read_carbon_cost(cfg_reader *r, const config_setting_t *g,
                USD_PER_MWH, cost);
 }
 
+/* energy.solar: the inverter may be given as a limit or as a DC/AC ratio
+ * (not both); the one not given is left 0 for scenario_finish to derive,
+ * because the rule that ties them (and the ratio's range) is the model's.
+ * Tilt and azimuth default from the site (latitude tilt facing the
+ * equator). */
 static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mw",
                                        "tracking",
+                                       "sky_model",
                                        "tilt_deg",
                                        "azimuth_deg",
                                        "losses_pct",
@@ -520,6 +535,8 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                                        "usd_per_mwh",
                                        NULL};
     static const char *const tracks[] = {"none", "single-axis", NULL};
+    /* In the order of solar_sky (models/solar.h). */
+    static const char *const skies[] = {"perez", "isotropic", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_SOLAR);
     scen_solar *p = &s->energy.solar;
     int rc, tr;
@@ -531,6 +548,9 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                          &tr)) != SIM_OK)
         return rc;
     p->tracking = (solar_tracking)tr;
+    if ((rc = cfg_choice(r, g, "sky_model", 0, 0, skies, &p->sky_model)) !=
+        SIM_OK)
+        return rc;
     if ((rc = num(r, g, "tilt_deg", 0,
                   tr == TRACK_NONE ? fabs(s->site.latitude_deg) : 0, 1,
                   &p->tilt_deg)) != SIM_OK ||
@@ -605,23 +625,49 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.battery.thermal: the enclosure model (models/battery.h). An
+ * absent group is the default ambient-rise enclosure. */
+static int read_battery_thermal(cfg_reader *r, const config_setting_t *bg,
+                                scen_battery *b)
+{
+    static const char *const keys[] = {
+        "mode", "rise_c", "setpoint_c", "hvac_cop", "ua_w_per_k_per_mwh", NULL};
+    /* Index + 1 is the battery_thermal value (FIXED is not offered: a
+     * site's packs always live in some enclosure). */
+    static const char *const modes[] = {"ambient-rise", "hvac", NULL};
+    config_setting_t *g = NULL;
+    int rc, mode = 0;
+    double ua_per_mwh = 15.0;
+    b->rise_c = 3.0;
+    b->setpoint_c = 25.0;
+    b->hvac_cop = 3.0;
+    if ((rc = cfg_member(r, bg, "thermal", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g &&
+        ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+         (rc = cfg_choice(r, g, "mode", 0, 0, modes, &mode)) != SIM_OK ||
+         (rc = num(r, g, "rise_c", 0, 3.0, 1, &b->rise_c)) != SIM_OK ||
+         (rc = num(r, g, "setpoint_c", 0, 25.0, 1, &b->setpoint_c)) != SIM_OK ||
+         (rc = num(r, g, "hvac_cop", 0, 3.0, 1, &b->hvac_cop)) != SIM_OK ||
+         (rc = num(r, g, "ua_w_per_k_per_mwh", 0, 15.0, 1, &ua_per_mwh)) !=
+             SIM_OK))
+        return rc;
+    b->thermal_mode = mode + 1;
+    b->hvac_ua_w_per_k_per_j = ua_per_mwh / MWH_J;
+    return SIM_OK;
+}
+
+/* energy.battery: every key with its catalog default; its power goes to
+ * capacity_w[SRC_BATTERY] like every kind's nameplate. SOH bounds, the
+ * reserve floor, the C-rate limit and the power/energy pairing are checked
+ * by scenario_finish. */
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {"capacity_mwh",
-                                       "power_mw",
-                                       "round_trip_eff",
-                                       "reserve_floor_pct",
-                                       "initial_soc_pct",
-                                       "c_rate_max",
-                                       "packs",
-                                       "soh_dist",
-                                       "soh_mean",
-                                       "soh_sd",
-                                       "soh_min",
-                                       "soh_max",
-                                       "gco2_per_kwh",
-                                       "usd_per_mwh",
-                                       NULL};
+    static const char *const keys[] = {
+        "capacity_mwh",    "power_mw",    "round_trip_eff", "reserve_floor_pct",
+        "initial_soc_pct", "c_rate_max",  "packs",          "soh_dist",
+        "soh_mean",        "soh_sd",      "soh_min",        "soh_max",
+        "gco2_per_kwh",    "usd_per_mwh", "thermal",        NULL};
     static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
@@ -654,9 +700,14 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
         return rc;
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
+    if ((rc = read_battery_thermal(r, g, b)) != SIM_OK)
+        return rc;
     return SIM_OK;
 }
 
+/* One firm kind (geothermal, hydro): its nameplate into capacity_w[kind],
+ * outage figures and, for hydro only, the monthly capacity factors (a key
+ * geothermal does not accept). The MTBF/MTTR pairing is the model's. */
 static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
                      source_kind kind, scen_firm *f)
 {
@@ -707,6 +758,9 @@ static int read_firms(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.grid: giving the group makes the grid present even with import
+ * limit 0 (an islanded site that says so); price windows are read in file
+ * order up to SCEN_MAX_TOD, their order and overlap checked by the model. */
 static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"import_limit_mw", "usd_per_mwh",
@@ -751,6 +805,9 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy: the allowed groups are the registry's kind names, so a new kind
+ * is accepted as a key without an edit here; each group's reader fills the
+ * kind's slot of capacity_w[] and its own struct. */
 static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     const char *keys[SRC_N + 1];
@@ -823,6 +880,9 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
     return SIM_OK;
 }
 
+/* A job's parallel layout as written; 0 means "not given", left for the
+ * throughput model to choose, so that a partial layout is allowed. Whether
+ * the sizes divide the GPUs, batch and experts is scenario_finish's. */
 static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
 {
     int rc;
@@ -854,6 +914,12 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
     return SIM_OK;
 }
 
+/* jobs: one flat pass per entry, in the order a reader checks the file:
+ * keys, names, the catalog references (model, precision, GPU) resolved to
+ * pointers, then the numbers. It is long because a job has many keys, not
+ * because it decides anything: every rule between them (GPU type default,
+ * tensor cores, batch divisibility, steps from tokens, the layout, the
+ * GPUs the site has) is scenario_finish's, so this only reads. */
 static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {"name",
@@ -917,12 +983,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = cfg_string(r, e, "precision", 1, NULL, prec, sizeof prec)) !=
                 SIM_OK)
             return rc;
-        for (size_t k = 0; k < s->n_jobs; k++)
-            if (strcasecmp(s->jobs[k].name, j->name) == 0)
-                return cfg_fail(r, e, "name",
-                                "duplicate job name (got \"%s\","
-                                " expected a name not used by jobs.[%zu])",
-                                j->name, k);
         if (!(j->model = catalog_llm(s->cat, model))) {
             catalog_names(s->cat, "llms", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "model"), NULL,
@@ -1054,6 +1114,13 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     return SIM_OK;
 }
 
+/* A models/ rule's verdict rc: placed at FILE:LINE when it refused. */
+static int rule(cfg_reader *r, const config_setting_t *root, int rc,
+                const sim_err *why)
+{
+    return rc == SIM_OK ? SIM_OK : cfg_fail_rule(r, root, why);
+}
+
 /* "--set: KEY: unknown key (got 'LEAF', expected one of: ...)", the
  * keys of the same group from the key table. */
 static int unknown_set_key(const char *key, sim_err *err)
@@ -1078,6 +1145,13 @@ static int unknown_set_key(const char *key, sim_err *err)
                        used ? list : "a key of docs/scenario-reference.md");
 }
 
+/* The whole load as one sequence with a single `fail:` exit, so that no
+ * path returns a partial scenario: parse, overrides (each key checked
+ * against the key table first, so a typo names the valid keys), the
+ * scenario's catalog group on a private copy, the groups in dependency
+ * order (modules before the links and jobs that name them), the model's
+ * rules (scenario_finish), and last the resolved text that is stored with
+ * results. */
 int scenario_load(const char *path, const catalog *cat,
                   const char *const *overrides, size_t n_overrides,
                   scenario **out, sim_err *err)
@@ -1086,6 +1160,7 @@ int scenario_load(const char *path, const catalog *cat,
         "description", "site",        "modules",    "fabric",  "energy", "jobs",
         "policy",      "reliability", "simulation", "catalog", NULL};
     cfg_reader r;
+    sim_err why;
     scenario *s = NULL;
     config_setting_t *root, *cg;
     int rc;
@@ -1152,20 +1227,16 @@ int scenario_load(const char *path, const catalog *cat,
     if ((rc = read_simulation(&r, root, s)) != SIM_OK ||
         (rc = read_site(&r, root, s)) != SIM_OK ||
         (rc = read_modules(&r, root, s)) != SIM_OK ||
+        (rc = rule(&r, root, scenario_check_names(s, &why), &why)) != SIM_OK ||
         (rc = read_fabric(&r, root, s)) != SIM_OK ||
         (rc = read_energy(&r, root, s)) != SIM_OK ||
         (rc = read_jobs(&r, root, s)) != SIM_OK ||
         (rc = read_policy(&r, root, s)) != SIM_OK ||
         (rc = read_reliability(&r, root, s)) != SIM_OK)
         goto fail;
-    {
-        /* The model's rules, its refusal placed at the key it names. */
-        sim_err why;
-        if (scenario_finish(s, &why) != SIM_OK) {
-            rc = cfg_fail_rule(&r, root, &why);
-            goto fail;
-        }
-    }
+    /* The model's rules, its refusal placed at the key it names. */
+    if ((rc = rule(&r, root, scenario_finish(s, &why), &why)) != SIM_OK)
+        goto fail;
     if (!(s->resolved_text = cfg_write_text(&r))) {
         rc = sim_err_set(err, SIM_EIO, path, 0,
                          "cannot write the resolved "

@@ -77,7 +77,10 @@ static size_t find_named(const void *arr, size_t n, size_t elem,
     return n;
 }
 
-/* Shared put: replace by name or append, growing both arrays. */
+/* Shared put: replace by name or append, growing both arrays. Replacing in
+ * place keeps an entry's index, so pointers handed out before an override
+ * still point at that entry (with its new values); the arrays never
+ * shrink. */
 static size_t put(void **arr, catalog_meta **meta, size_t *n, size_t *cap,
                   size_t elem, const void *v, const char *source,
                   const char *notes, const char *assumed)
@@ -151,6 +154,9 @@ static void set_source(catalog *c, const source_defaults *d, const char *source,
     meta_set(&c->src_meta[d->kind], source, notes, assumed);
 }
 
+/* A deep copy through the same puts, so the copy's meta strings are its
+ * own and freeing one catalog never touches the other; entries keep their
+ * order and therefore their indices (catalog_cite uses them). */
 catalog *catalog_clone(const catalog *c)
 {
     catalog *k = catalog_new();
@@ -287,6 +293,8 @@ const char *catalog_cite(const catalog *c, const char *kind, size_t i,
     return "";
 }
 
+/* Error messages list the valid names; the buffer is the caller's and the
+ * list is cut (never overflowed) when it does not fit. */
 void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
 {
     size_t used = 0, count = 0;
@@ -495,6 +503,10 @@ int catalog_add_source(catalog *c, const source_defaults *d, const char *source,
     return SIM_OK;
 }
 
+/* Run after every batch of adds because an override may change a GPU's
+ * TDP or a system's power after the entries that use them were added: the
+ * derived figures are recomputed from the final entries, never kept from
+ * the add. */
 int catalog_finish(catalog *c, sim_err *err)
 {
     for (size_t i = 0; i < c->n_systems; i++) {

@@ -233,8 +233,8 @@ double climate_wet_bulb(double t_db_c, double t_dp_c, double p_pa)
         return t_db_c;
     double e = climate_psat_pa(t_dp_c);
     double lo = t_dp_c, hi = t_db_c;
-    /* f(Tw) = e_s(Tw) - A p (T - Tw) - e rises with Tw; f(lo) <= 0 <= f(hi). */
-    /* Bisection rather than Newton: f is monotone on [T_dp, T_db] and 50
+    /* f(Tw) = e_s(Tw) - A p (T - Tw) - e rises with Tw; f(lo) <= 0 <= f(hi).
+     * Bisection rather than Newton: f is monotone on [T_dp, T_db] and 50
      * halvings of a bracket of at most ~60 K reach ~1e-13 K, with no derivative
      * to get wrong. */
     for (int i = 0; i < 50; i++) {
@@ -291,12 +291,12 @@ static double seasonal(const double v[12], double day)
 
 /* Node values whose piecewise-linear curve keeps each month's mean equal to
  * target[m] (fixed-point correction; converges in a few rounds since each
- * month's mean depends mostly on its own node). */
-/* Linear interpolation between month midpoints would lower the mean of a month
- * at a peak (July) and raise it at a trough; the nodes are moved until each
- * month's mean of the interpolated curve equals its normal, so a synthetic year
- * reproduces the monthly means it was built from. 30 rounds is far more than
- * needed (each round shrinks the error several-fold). */
+ * month's mean depends mostly on its own node). Linear interpolation between
+ * month midpoints would lower the mean of a month at a peak (July) and raise it
+ * at a trough; the nodes are moved until each month's mean of the interpolated
+ * curve equals its normal, so a synthetic year reproduces the monthly means it
+ * was built from. 30 rounds is far more than needed (each round shrinks the
+ * error several-fold). */
 static void mean_preserving_nodes(const double target[12], double v[12])
 {
     memcpy(v, target, 12 * sizeof(double));
@@ -338,11 +338,10 @@ static double kt_cdf(const climate_monthly *n, double kt)
 }
 
 /* Mean daily Kt under the chain's stationary state mix when the base
- * distribution is scaled by s and capped at kt_max. */
-/* Midpoint rule with 400 points per state: the inverse CDF is piecewise linear
- * with 6 pieces, so this is accurate to well below the 0.01 precision of the
- * normals, and it is only called during set-up (12 months x 50 bisection
- * steps). */
+ * distribution is scaled by s and capped at kt_max. Midpoint rule with 400
+ * points per state: the inverse CDF is piecewise linear with 6 pieces, so this
+ * is accurate to well below the 0.01 precision of the normals, and it is only
+ * called during set-up (12 months x 50 bisection steps). */
 static double kt_mean_scaled(const climate_monthly *n, double s, double u_thr,
                              double pi_clear)
 {

@@ -94,10 +94,9 @@ int dispatch_policy_parse(const char *s, dispatch_policy *p)
     return -1;
 }
 
-/* Lowest priority first; among equals the larger index first. */
-/* "Larger index first" among equal priorities is the header's rule: the job
- * listed last in the scenario is the first to lose power, so the order of the
- * scenario file decides ties deterministically. */
+/* Lowest priority first; among equals the larger index first, the header's
+ * rule: the job listed last in the scenario is the first to lose power, so the
+ * order of the scenario file decides ties deterministically. */
 static int prio_cmp(const void *a, const void *b)
 {
     const prio_key *x = a, *y = b;
@@ -160,6 +159,10 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "dispatch: battery %zu has an invalid input", i);
     }
+    if (bad(in->aux_w))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "dispatch: auxiliary load negative or NaN (%g)",
+                           in->aux_w);
     for (size_t i = 0; i < in->n_mod; i++)
         if (bad(in->mod[i].base_it_w) || !(in->mod[i].pue >= 1) ||
             !isfinite(in->mod[i].pue))
@@ -185,7 +188,7 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
 static double facility_demand(const dispatch_in *in, const dispatch_out *o,
                               double y)
 {
-    double d = 0;
+    double d = in->aux_w;
     for (size_t m = 0; m < in->n_mod; m++)
         d += in->mod[m].pue * in->mod[m].base_it_w;
     for (size_t i = 0; i < in->n_job; i++)
@@ -194,11 +197,10 @@ static double facility_demand(const dispatch_in *in, const dispatch_out *o,
     return d;
 }
 
-/* Settles the jobs' states for supply s_max; returns the throttle y. */
-/* Jobs are visited lowest priority first (prio_cmp) for every policy; only what
- * happens to a visited job differs. Each pass recomputes the demand from
- * scratch rather than subtracting, so rounding cannot accumulate across many
- * paused jobs. */
+/* Settles the jobs' states for supply s_max; returns the throttle y. Jobs are
+ * visited lowest priority first (prio_cmp) for every policy; only what happens
+ * to a visited job differs. Each pass recomputes the demand from scratch rather
+ * than subtracting, so rounding cannot accumulate across many paused jobs. */
 static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
 {
     prio_key *k = o->ws;
@@ -212,7 +214,7 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
         /* Uniform y over the running jobs; pause the lowest priority while
          * even the floor does not fit. */
         for (size_t next = 0;; next++) {
-            double fixed = 0, gpu = 0, y_floor = 0;
+            double fixed = in->aux_w, gpu = 0, y_floor = 0;
             for (size_t m = 0; m < in->n_mod; m++)
                 fixed += in->mod[m].pue * in->mod[m].base_it_w;
             for (size_t i = 0; i < n; i++) {
@@ -300,10 +302,10 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         o->job[i].state = DISPATCH_RUN;
     }
 
-    /* Phase A: demand and the shortage policy. */
-    /* The most the site could supply this step: every source at its
-     * availability plus every battery at its discharge limit. The policy acts
-     * only when the unreduced demand exceeds it. */
+    /* Phase A: demand and the shortage policy. The most the site could supply
+     * this step: every source at its availability plus every battery at its
+     * discharge limit. The policy acts only when the unreduced demand exceeds
+     * it. */
     double s_max = avail[DISPATCH_MUST_TAKE] + avail[DISPATCH_FIRM] + dis_max +
                    avail[DISPATCH_GRID];
     o->demand_w = facility_demand(in, o, 1.0);
@@ -337,6 +339,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         o->mod_it_w[j->module] += it;
         o->mod_facility_w[j->module] += jo->facility_w;
     }
+    want = in->aux_w;
     for (size_t m = 0; m < nm; m++) {
         want += o->mod_facility_w[m];
         want_it += o->mod_it_w[m];
@@ -362,8 +365,8 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     double charge = fmin(ch_max, surplus);
     double curtail = surplus - charge;
 
-    /* Split each role's use (and the must-take surplus) by availability. */
-    /* Must-take sources report their whole availability as output (src_w): what
+    /* Split each role's use (and the must-take surplus) by availability.
+     * Must-take sources report their whole availability as output (src_w): what
      * the load did not use went to batteries or was curtailed, and the
      * curtailed share is split by availability like the load share. */
     for (size_t i = 0; i < ns; i++) {
@@ -443,7 +446,8 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     o->load_cost_usd = cost * dt;
     o->load_renewable_j = renew * dt;
     double load_j = o->load_w * dt;
-    double base_j = 0;
+    o->aux_served_w = in->aux_w * served_frac;
+    double base_j = o->aux_served_w * dt;
     for (size_t m = 0; m < nm; m++)
         base_j += in->mod[m].pue * in->mod[m].base_it_w * served_frac * dt;
     o->base_energy_j = base_j;

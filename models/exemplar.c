@@ -32,20 +32,20 @@
 
 #include "sim/mem.h"
 
-/* Search ranges of the factors (log space). A compute factor outside
- * [0.1, 100] or a communication factor outside [1e-3, 1e4] is reported as
- * "none reproduces the measurement". */
-/* Wide on purpose: a factor at either end means the measurement is outside what
- * any plausible slowdown explains (a 10x faster GPU, a network 1e4 times
- * slower), which is worth reporting as such rather than as a number. */
+/* Search ranges of the factors (log space). A compute factor outside [0.1, 100]
+ * or a communication factor outside [1e-3, 1e4] is reported as "none reproduces
+ * the measurement". Wide on purpose: a factor at either end means the
+ * measurement is outside what any plausible slowdown explains (a 10x faster
+ * GPU, a network 1e4 times slower), which is worth reporting as such rather
+ * than as a number. */
 #define EX_A_LO 0.1
 #define EX_A_HI 100.0
 #define EX_B_LO 1e-3
 #define EX_B_HI 1e4
-/* Group fits: the grid [0.25, 20] in 61 log-spaced points. */
-/* 61 points give a grid ratio of about 1.075 between neighbours over [0.25,
- * 20], fine enough that the Brent polish starts inside the right basin and
- * coarse enough that a group of dozens of rows costs milliseconds. */
+/* Group fits: the grid [0.25, 20] in 61 log-spaced points. 61 points give a
+ * grid ratio of about 1.075 between neighbours over [0.25, 20], fine enough
+ * that the Brent polish starts inside the right basin, at a cost of 61 model
+ * evaluations per row and fit. */
 #define EX_G_LO 0.25
 #define EX_G_HI 20.0
 #define EX_G_N 61
@@ -79,11 +79,11 @@ const char *exemplar_basis_name(int b)
                                      : "";
 }
 
-/* The last "YY.MM[.P]" of an id as (yy, mm, p); 0 if none. */
-/* Release ids embed a date-like "YY.MM[.P]" among other digits ("24.04.01",
- * "nemo-25.02"); the last one wins because prefixes often hold other numbers (a
- * model size, a GPU count). A digit preceded by a digit is skipped so that
- * "124.04" is not read as "24.04". */
+/* The last "YY.MM[.P]" of an id as (yy, mm, p); 0 if none. Release ids embed a
+ * date-like "YY.MM[.P]" among other digits ("24.04.01", "nemo-25.02"); the last
+ * one wins because prefixes often hold other numbers (a model size, a GPU
+ * count). A digit preceded by a digit is skipped so that "124.04" is not read
+ * as "24.04". */
 static int last_version(const char *s, int v[3])
 {
     int found = 0;
@@ -121,9 +121,9 @@ int exemplar_release_newer(const char *a, const char *b)
     return 0;
 }
 
-/* Same configuration: everything that defines the run, not who ran it. */
-/* Names compare case-insensitively because rows come from hand-typed CSV files;
- * the release, source and measured value are left out so that the same
+/* Same configuration: everything that defines the run, not who ran it. Names
+ * compare case-insensitively because rows come from hand-typed CSV files; the
+ * release, source and measured value are left out so that the same
  * configuration measured twice matches. */
 static int same_config(const calib_row *a, const calib_row *b)
 {
@@ -156,9 +156,9 @@ long exemplar_match(const calib_row *row, const calib_row *refs, size_t n_refs)
     return best;
 }
 
-/* Step time with slowdowns (0 = none); NAN if the model fails. */
-/* NAN, not an error code, so that the root and minimiser callbacks can pass it
- * straight through: GSL callbacks return a double only. */
+/* Step time with slowdowns (0 = none); NAN if the model fails. NAN, not an
+ * error code, so that the root and minimiser callbacks can pass it straight
+ * through: GSL callbacks return a double only. */
 static double step_with(const tp_model *m, const tp_query *q0, double a,
                         double b)
 {
@@ -234,7 +234,14 @@ static double solve_factor(const tp_model *m, const tp_query *q, int comm,
  * that all factors describe the same configuration; and the factors are solved
  * last because they are the costly part (dozens of tp_predict calls each).
  * Every output field is set on every path (NAN when unknown), so callers can
- * print a row without checking which path it took. */
+ * print a row without checking which path it took.
+ *
+ * A release the model was not calibrated for falls back to the newest
+ * calibrated one and says so (release_fallback) rather than failing the row.
+ * Against the model the reference is an interval: a row passes only if it
+ * clears 95 % of the optimistic end, fails only if it misses 95 % of the
+ * pessimistic end, and is inconclusive in between, so the model's uncertainty
+ * never turns into a false verdict. */
 int exemplar_compare(const tp_model *m, const calib_row *row,
                      const calib_row *refs, size_t n_refs, exemplar_row *out)
 {
@@ -257,9 +264,6 @@ int exemplar_compare(const tp_model *m, const calib_row *row,
         return SIM_EINVAL;
     }
     q = row->q;
-    /* A release the model was not calibrated for falls back to the newest
-     * calibrated one and says so (release_fallback), rather than failing the
-     * row. */
     if (q.release && tp_model_release(m, q.release) < 0) {
         q.release = NULL;
         out->release_fallback = 1;
@@ -295,10 +299,6 @@ int exemplar_compare(const tp_model *m, const calib_row *row,
         out->ref_tps = r.tokens_per_sec_per_gpu;
         out->ref_low_tps = r.low_tokens_per_sec_per_gpu;
         out->ref_high_tps = r.high_tokens_per_sec_per_gpu;
-        /* Against the model the reference is an interval: pass only if the
-         * measurement clears 95 % of its optimistic end, fail only if it misses
-         * 95 % of its pessimistic end, and inconclusive in between, so the
-         * model's uncertainty never turns into a false verdict. */
         out->verdict = row->meas_tps >= EXEMPLAR_BAR * out->ref_high_tps
                            ? EXEMPLAR_PASS
                        : row->meas_tps < EXEMPLAR_BAR * out->ref_low_tps
@@ -330,10 +330,10 @@ typedef struct grp_ctx {
     int comm;
 } grp_ctx;
 
-/* Sum over the group of squared log residuals at factor e^x. */
-/* A row whose step time cannot be computed at factor e^x costs a residual of 10
- * (a factor e^10 off), so the minimiser is pushed away from such factors
- * instead of seeing NAN. */
+/* Sum over the group of squared log residuals at factor e^x. A row whose step
+ * time cannot be computed at factor e^x costs a residual of 10 (a factor e^10
+ * off), so the minimiser is pushed away from such factors instead of seeing
+ * NAN. */
 static double grp_ssr(double x, void *p)
 {
     grp_ctx *c = p;
@@ -395,11 +395,13 @@ static void grp_fit(grp_ctx *c, double *f, double *rms)
 /* Shaped as one pass over GPU groups: rows are grouped by GPU (a cluster's rows
  * share one hardware and network), each group with a failing row is fitted
  * twice, once with a common compute factor and once with a common communication
- * factor, and the cause is the group's when one fit is clearly better by the
- * likelihood-ratio rule of exemplar.h; only otherwise does a row fall back to
- * its own factors. done[] marks rows already grouped or not eligible, so each
- * row is visited once and the O(n^2) grouping stays quadratic only in the rows
- * of one file. */
+ * factor, and the cause is the group's when one fit is clearly better; only
+ * otherwise does a row fall back to its own factors. "Clearly" is the
+ * likelihood-ratio rule of exemplar.h with known noise: the difference of the
+ * two sums of squares (k x rms^2 each) must reach EXEMPLAR_CLEAR_CHI2 noise
+ * variances, and a group of one row cannot decide it (k >= 2). done[] marks
+ * rows already grouped or not eligible, so each row is visited once and the
+ * O(n^2) grouping is quadratic only in the rows of one file. */
 void exemplar_diagnose(const tp_model *m, exemplar_row *rows,
                        const unsigned char *ok, size_t n,
                        exemplar_group **groups, size_t *n_groups)
@@ -444,10 +446,6 @@ void exemplar_diagnose(const tp_model *m, exemplar_row *rows,
         c.comm = 1;
         grp_fit(&c, &eg.b, &eg.rms_b);
         if (k >= 2) {
-            /* The difference of sums of squares (k x rms^2 each) is compared
-             * with EXEMPLAR_CLEAR_CHI2 noise variances: a likelihood-ratio test
-             * with known noise, as exemplar.h states. A single row cannot tell
-             * the two causes apart as a group, hence k >= 2. */
             double dssr =
                 (eg.rms_a * eg.rms_a - eg.rms_b * eg.rms_b) * (double)k;
             if (fabs(dssr) >=

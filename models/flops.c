@@ -86,11 +86,11 @@ void flops_layers(const llm_arch *a, int layers_run, llm_layers *out)
     out->total = L * f;
 }
 
-/* Per-token forward FLOPs of one attention block's projections. */
-/* MLA (DeepSeek-V3, Kimi): queries and keys/values go through low-rank
- * projections (q_lora_rank, kv_lora_rank), and each head's query and key
- * carry an extra RoPE part of FLOPS_MLA_ROPE_DIM. Otherwise GQA: Q and O are
- * heads x head_dim wide, K and V kv_heads x head_dim. */
+/* Per-token forward FLOPs of one attention block's projections. MLA
+ * (DeepSeek-V3, Kimi): queries and keys/values go through low-rank projections
+ * (q_lora_rank, kv_lora_rank), and each head's query and key carry an extra
+ * RoPE part of FLOPS_MLA_ROPE_DIM. Otherwise GQA: Q and O are heads x head_dim
+ * wide, K and V kv_heads x head_dim. */
 static double attn_proj_flops(const llm_arch *a)
 {
     double h = a->hidden_size, nh = a->num_attention_heads;

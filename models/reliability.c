@@ -43,9 +43,9 @@ double rel_daly_interval_s(double write_s, double mtbi_s)
 
 double rel_expected_segment_s(double rate_per_s, double seg_s, double restart_s)
 {
-    /* M e^(R/M) (e^(s/M) - 1) = e^(R lambda) expm1(s lambda) / lambda. */
-    /* No failures: a segment takes exactly its length; this also avoids 0 / 0
-     * in the formula below. */
+    /* M e^(R/M) (e^(s/M) - 1) = e^(R lambda) expm1(s lambda) / lambda. No
+     * failures: a segment takes exactly its length; this also avoids 0 / 0 in
+     * the formula below. */
     if (!(rate_per_s > 0))
         return seg_s;
     return exp(restart_s * rate_per_s) * expm1(seg_s * rate_per_s) / rate_per_s;

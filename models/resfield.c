@@ -23,11 +23,11 @@
 
 #include "sim/mem.h"
 
-/* Units: the suffix a name takes in that unit, the unit's symbol, and how
- * many SI units of the same dimension make one (86400 s in a day). */
-/* The suffix tables are token-pasted by ROW(), so each unit is spelled in
- * exactly one place; a field cannot carry "_mwh" in its name while its unit
- * says J, because both come from the same token. */
+/* Units: the suffix a name takes in that unit, the unit's symbol, and how many
+ * SI units of the same dimension make one (86400 s in a day). The suffix tables
+ * are token-pasted by ROW(), so each unit is spelled in exactly one place; a
+ * field cannot carry "_mwh" in its name while its unit says J, because both
+ * come from the same token. */
 #define SFX_s "_s"
 #define SFX_d "_days"
 #define SFX_h "_hours"
@@ -257,8 +257,8 @@ void resfield_set(void *rec, const resfield *f, double v)
 {
     char *p = (char *)rec + f->offset;
     /* Integers arrive as doubles from the database and from other ranks;
-     * rounding (nearbyint) before the cast makes 2.9999999 a 3, not a 2. */
-    /* Clamped so that an out-of-range value cannot overflow the cast. */
+     * rounding (nearbyint) before the cast makes 2.9999999 a 3, not a 2.
+     * Clamped so that an out-of-range value cannot overflow the cast. */
     double r = isfinite(v)
                    ? fmax(fmin(nearbyint(v), 2147483647.0), -2147483648.0)
                    : 0.0;
@@ -297,9 +297,9 @@ int resfield_find(const resfield *t, size_t n, const char *name, int *disp)
     return -1;
 }
 
-/* The values are gathered into a contiguous array first because stats_summarize
- * takes a stride in doubles, and a field inside an array of structs does not
- * sit at a stride that is a whole number of doubles in general. */
+/* The values are gathered into a contiguous array first because each
+ * replication's jobs are a separate allocation, so one field across
+ * replications sits at no fixed stride that stats_summarize could walk. */
 stat_summary resfield_job_summary(const resfield *f, const res_rep *reps,
                                   size_t n, size_t i, int disp)
 {

@@ -4,10 +4,11 @@
  *
  * This file owns the wire format between MPI ranks and nothing else: the field
  * order comes from the resfield tables, so a new result field travels without
- * an edit here. It must never do I/O or know about MPI (sweep_exec.c sends the
- * buffer), and it must never trust the buffer: it arrives from another process.
- * Doubles were chosen over a struct copy because every field is already a
- * double or a small integer, and one MPI_DOUBLE message needs no datatype. */
+ * an edit here. It must never do I/O or know about MPI (app/sweep_exec.c sends
+ * the buffer), and it must never trust the buffer: it arrives from another
+ * process. Doubles were chosen over a struct copy because every field is
+ * already a double or a small integer, and one MPI_DOUBLE message needs no
+ * datatype. */
 #include "models/respack.h"
 
 #include <math.h>
@@ -62,9 +63,9 @@ size_t respack_pack(const res_rep *reps, size_t n, double *buf)
     return k;
 }
 
-/* An int32 read from the buffer (0 when out of range, never UB). */
-/* Casting an out-of-range double to an integer is undefined behaviour in C, so
- * a corrupt value is mapped to 0 instead of being cast. */
+/* An int32 read from the buffer (0 when out of range, never UB). Casting an
+ * out-of-range double to an integer is undefined behaviour in C, so a corrupt
+ * value is mapped to 0 instead of being cast. */
 static int32_t get_i32(double v)
 {
     return v >= -2147483648.0 && v <= 2147483647.0 ? (int32_t)v : 0;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "models/scenkeys.h"
 
@@ -108,6 +109,38 @@ static int finish_simulation(const scenario *s, sim_err *err)
     return SIM_OK;
 }
 
+/* Names are unique (case-insensitive) among module groups and among jobs:
+ * results, links and logs refer to them by name. A link joins two
+ * different groups. Public so a reader can check the module names before
+ * it resolves links by name. */
+int scenario_check_names(const scenario *s, sim_err *err)
+{
+    for (size_t i = 0; i < s->n_modules; i++)
+        for (size_t k = 0; k < i; k++)
+            if (strcasecmp(s->modules[k].name, s->modules[i].name) == 0)
+                return FAIL(SIM_ERR_AT_GROUP,
+                            "modules.[%zu].name: duplicate module name (got "
+                            "\"%s\", expected a name not used by "
+                            "modules.[%zu])",
+                            i, s->modules[i].name, k);
+    for (size_t i = 0; i < s->fabric.n_links; i++) {
+        const scen_link *l = &s->fabric.links[i];
+        if (l->a == l->b)
+            return FAIL(SIM_ERR_AT_GROUP,
+                        "fabric.links.[%zu].to: a link joins two different "
+                        "module groups (got \"%s\" at both ends)",
+                        i, l->a < s->n_modules ? s->modules[l->a].name : "?");
+    }
+    for (size_t i = 0; i < s->n_jobs; i++)
+        for (size_t k = 0; k < i; k++)
+            if (strcasecmp(s->jobs[k].name, s->jobs[i].name) == 0)
+                return FAIL(SIM_ERR_AT_GROUP,
+                            "jobs.[%zu].name: duplicate job name (got \"%s\", "
+                            "expected a name not used by jobs.[%zu])",
+                            i, s->jobs[i].name, k);
+    return SIM_OK;
+}
+
 /* The module-fit rule: a group hosts a system its type lists, at most as
  * many units as the type's IT power allows (units 0 = that many); then
  * the group's GPUs and IT power. */
@@ -167,7 +200,6 @@ static int finish_solar(scenario *s, sim_err *err)
     } else if (p->dc_ac_ratio > 0) {
         p->inverter_limit_w = cap_w / p->dc_ac_ratio;
     }
-    s->energy.present[SRC_SOLAR] = s->energy.capacity_w[SRC_SOLAR] > 0;
     return SIM_OK;
 }
 
@@ -208,10 +240,11 @@ static int finish_battery(scenario *s, sim_err *err)
                     "MWh, %g MW)",
                     power_w > 0 ? "capacity_mwh" : "power_mw", cap_j / MWH_J,
                     power_w / MW);
-    s->energy.present[SRC_BATTERY] = cap_j > 0;
     return SIM_OK;
 }
 
+/* Time-of-day price windows: each ends after it starts and none overlaps
+ * an earlier one, so a step's price is never ambiguous. */
 static int finish_grid(scenario *s, sim_err *err)
 {
     const scen_grid *gr = &s->energy.grid;
@@ -254,17 +287,29 @@ static int finish_energy(scenario *s, sim_err *err)
                         source_table[k].name,
                         f->mtbf_s > 0 ? "mttr_h" : "mtbf_h", f->mtbf_s / HOUR_S,
                         f->mttr_s / HOUR_S);
-        e->present[k] = e->capacity_w[k] > 0;
     }
-    e->present[SRC_WIND] = e->capacity_w[SRC_WIND] > 0;
+    /* A kind is present when it has a nameplate (the battery's power and
+     * energy are both above 0 or both 0, checked above); the grid when its
+     * group was given, even with import limit 0 (an islanded site). */
+    for (int k = 0; k < SRC_N; k++)
+        if (source_table[k].role != SOURCE_GRID)
+            e->present[k] = e->capacity_w[k] > 0;
     for (int k = 0; k < SRC_N; k++)
         any |= source_table[k].role != SOURCE_STORAGE &&
                scenario_source_rating_w(s, (source_kind)k) > 0;
-    if (!any)
+    if (!any) {
+        /* The kinds that can supply, from the registry. */
+        char names[256] = "";
+        for (int k = 0; k < SRC_N; k++)
+            if (source_table[k].role == SOURCE_VARIABLE ||
+                source_table[k].role == SOURCE_FIRM)
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s%s", names[0] ? ", " : "", source_table[k].name);
         return FAIL(SIM_ERR_AT_KEY,
-                    "energy: no source of energy (expected solar, wind, "
-                    "geothermal, hydro or a grid import limit above 0; a "
-                    "battery only stores)");
+                    "energy: no source of energy (expected %s or a grid "
+                    "import limit above 0; a battery only stores)",
+                    names);
+    }
     return SIM_OK;
 }
 
@@ -345,13 +390,18 @@ static int finish_job(scenario *s, size_t i, sim_err *err)
     return SIM_OK;
 }
 
+/* The order is the order of dependence: names first (links and jobs refer
+ * to groups by name), then the modules (a job's default GPU type and the
+ * GPUs a job may use come from them), the energy sources, and the jobs
+ * last. The first refusal stops, as the loader's first error does. */
 int scenario_finish(scenario *s, sim_err *err)
 {
     int rc;
     if (!s || !s->cat)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "scenario_finish: NULL scenario or catalog");
-    if ((rc = finish_simulation(s, err)) != SIM_OK)
+    if ((rc = finish_simulation(s, err)) != SIM_OK ||
+        (rc = scenario_check_names(s, err)) != SIM_OK)
         return rc;
     for (size_t i = 0; i < s->n_modules; i++)
         if ((rc = finish_module(s, i, err)) != SIM_OK)

@@ -103,6 +103,8 @@ typedef enum solar_tracking {
  * and present[SRC_SOLAR]; this holds what only PV has. */
 typedef struct scen_solar {
     solar_tracking tracking;
+    int sky_model;           /* solar_sky of models/solar.h: 0 Perez
+                                (default), 1 isotropic */
     double tilt_deg;         /* fixed tilt (tracking none) [deg] */
     double azimuth_deg;      /* array azimuth, 180 = south [deg] */
     double losses;           /* PVWatts system losses, [0, 1) */
@@ -128,6 +130,13 @@ typedef struct scen_battery {
     soh_dist soh_dist;       /* how each pack's starting SOH is drawn */
     double soh_mean, soh_sd; /* normal: mean and spread */
     double soh_min, soh_max; /* clip range (normal) or bounds (uniform) */
+    /* Enclosure (energy.battery.thermal; models/battery.h battery_thermal):
+     * thermal_mode 1 = ambient-rise (default), 2 = hvac. */
+    int thermal_mode;
+    double rise_c;                /* ambient-rise: cell above outdoor [K] */
+    double setpoint_c;            /* hvac: set point [degC] */
+    double hvac_cop;              /* hvac: coefficient of performance */
+    double hvac_ua_w_per_k_per_j; /* hvac: envelope UA per J of capacity */
 } scen_battery;
 
 /* A firm source (registry role SOURCE_FIRM: geothermal, hydro): firm
@@ -267,21 +276,26 @@ typedef struct scenario {
 
 /* Checks the rules a scenario's values obey together and derives what
  * follows from them, in place: simulation (step within the horizon);
- * modules (the module-fit rule: the type hosts the system and at most
- * floor(type IT power / system max power) units fit, units 0 = that many;
- * then gpu, gpus, it_power_w, it_capacity_w); energy (PV inverter limit
- * and DC/AC ratio from each other, battery SOH, reserve, C-rate and
- * power/energy pairing, firm MTBF/MTTR pairing, disjoint price windows,
- * present[] from capacity_w[], at least one source that is not storage);
- * jobs (GPU type: given or the site's only one, tensor cores for the
- * precision, steps = ceil(tokens / (global_batch x seq_len)) when steps is
- * 0 and tokens = steps x that, the parallel layout, GPUs the site has).
- * io/scenario_cfg.c calls it after reading; a scenario built in memory
- * (with s->cat set) calls it before use.
- * Errors: SIM_ECONFIG "KEY: message (got X, expected Y)", KEY the file's
- * key path ("modules.[0].units"), err->line a SIM_ERR_AT_* placement
- * (sim/err.h); the scenario may be partly derived on error. */
+ * names (module groups and jobs unique, a link joins two groups); modules (the
+ * module-fit rule: the type hosts the system and at most floor(type IT power /
+ * system max power) units fit, units 0 = that many; then gpu, gpus, it_power_w,
+ * it_capacity_w); energy (PV inverter limit and DC/AC ratio from each other,
+ * battery SOH, reserve, C-rate and power/energy pairing, firm MTBF/MTTR
+ * pairing, disjoint price windows, present[] from capacity_w[], at least one
+ * source that is not storage); jobs (GPU type: given or the site's only one,
+ * tensor cores for the precision, steps = ceil(tokens / (global_batch x
+ * seq_len)) when steps is 0 and tokens = steps x that, the parallel layout,
+ * GPUs the site has). io/scenario_cfg.c calls it after reading; a scenario
+ * built in memory (with s->cat set) calls it before use. Errors: SIM_ECONFIG
+ * "KEY: message (got X, expected Y)", KEY the file's key path
+ * ("modules.[0].units"), err->line a SIM_ERR_AT_* placement (sim/err.h); the
+ * scenario may be partly derived on error. */
 int scenario_finish(scenario *s, sim_err *err);
+
+/* The naming rules of scenario_finish alone, on what s holds so far (a
+ * reader resolving fabric links by module name checks the modules' first).
+ * Errors: as scenario_finish. */
+int scenario_check_names(const scenario *s, sim_err *err);
 
 /* Frees s. scenario_free(NULL) is a no-op. */
 void scenario_free(scenario *s);

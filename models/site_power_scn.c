@@ -99,6 +99,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         pv.tracking = en->solar.tracking == TRACK_SINGLE_AXIS
                           ? SOLAR_SINGLE_AXIS
                           : SOLAR_FIXED;
+        pv.sky = (solar_sky)en->solar.sky_model;
         pv.tilt_deg = en->solar.tilt_deg;
         pv.azimuth_deg = en->solar.azimuth_deg;
         pv.losses = en->solar.losses;
@@ -141,6 +142,11 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         bat.rte = b->round_trip_eff;
         bat.soc_min = b->reserve_floor;
         bat.soc_init = b->initial_soc;
+        bat.thermal = (battery_thermal)b->thermal_mode;
+        bat.rise_c = b->rise_c;
+        bat.setpoint_c = b->setpoint_c;
+        bat.hvac_cop = b->hvac_cop;
+        bat.hvac_ua_w_per_k_per_j = b->hvac_ua_w_per_k_per_j;
         c.battery = &bat;
         c.n_battery = 1;
         c.battery_carbon_g_per_j = en->carbon_kg_per_j[SRC_BATTERY] * 1000.0;

@@ -21,10 +21,10 @@
 
 #include "sim/mem.h"
 
-/* Parses all of s as a finite decimal number. Returns 1 on success. A
- * trailing 'L' (libconfig's 64-bit integer mark) makes it not a number. */
-/* Plain strtod over the whole string: "1e3" and "0x10" are numbers, as they are
- * for libconfig; a trailing unit ("10kW") is text and is refused later by the
+/* Parses all of s as a finite decimal number. Returns 1 on success. A trailing
+ * 'L' (libconfig's 64-bit integer mark) makes it not a number. Plain strtod
+ * over the whole string: "1e3" and "0x10" are numbers, as they are for
+ * libconfig; a trailing unit ("10kW") is text and is refused later by the
  * loader with the key's own message. */
 static int parse_number(const char *s, double *out)
 {
@@ -40,10 +40,10 @@ static int parse_number(const char *s, double *out)
     return 1;
 }
 
-/* Parses a libconfig 64-bit integer literal "12L". Returns 1 on success. */
-/* Kept apart from parse_number because the value must reach libconfig as
- * written: the L marks a 64-bit integer setting, and dropping it would change
- * the setting's type and so what the loader accepts. */
+/* Parses a libconfig 64-bit integer literal "12L". Returns 1 on success. Kept
+ * apart from parse_number because the value must reach libconfig as written:
+ * the L marks a 64-bit integer setting, and dropping it would change the
+ * setting's type and so what the loader accepts. */
 static int parse_long_literal(const char *s, double *out)
 {
     char buf[32], *e;
@@ -61,13 +61,11 @@ static int parse_long_literal(const char *s, double *out)
     return 1;
 }
 
-/* Canonical text of number v: %.15g (every decimal of up to 15
- * significant digits prints as written; 0.1*3 prints 0.3), with "-0" made
- * "0". */
-/* 15 significant digits, not 17: 17 would print 0.1 + 0.2 as
- * 0.30000000000000004, and a range's computed values would then differ from the
- * same values given as a list. Distinct decimals entered with up to 15 digits
- * stay distinct. */
+/* Canonical text of number v: %.15g (every decimal of up to 15 significant
+ * digits prints as written; 0.1*3 prints 0.3), with "-0" made "0". 15
+ * significant digits, not 17: 17 would print 0.1 + 0.2 as 0.30000000000000004,
+ * and a range's computed values would then differ from the same values given as
+ * a list. Distinct decimals entered with up to 15 digits stay distinct. */
 static char *number_text(double v)
 {
     char buf[64];
@@ -194,10 +192,9 @@ static int parse_list(sweep_axis *a, const char *list, sim_err *err)
     return SIM_OK;
 }
 
-/* Parses one "KEY=..." into a (zeroed by the caller). */
-/* A value with one colon ("12:00") or three is refused rather than read as
- * text, because it is almost always a mistyped range; a string that really
- * holds colons can be quoted. */
+/* Parses one "KEY=..." into a (zeroed by the caller). A value with one colon
+ * ("12:00") or three is refused rather than read as text, because it is almost
+ * always a mistyped range; a string that really holds colons can be quoted. */
 static int parse_axis(sweep_axis *a, const char *spec, sim_err *err)
 {
     const char *eq = strchr(spec, '=');

@@ -16,6 +16,8 @@
 
 #include <math.h>
 
+#include "sim/fsassert.h"
+
 #define SEQ_BITS 48
 /* Larger than any ordinary rank (at most 2 * SIM_PRIO_MAX = 65534), so a
  * same-instant event sorts after every prioritised event due at now_s. */
@@ -103,10 +105,12 @@ int sim_next_time(sim *s, double *t_s)
 
 /* now_s and started are set before the handler runs, because the handler
  * schedules relative to now_s and its same-instant events must take the late
- * rank. */
+ * rank. Event order: the queue pops non-decreasing times (sim_schedule
+ * refuses a time before now), so the clock never goes back. */
 static void dispatch(sim *s, const evq_item *it)
 {
     sim_fn fn = (sim_fn)it->fn;
+    FS_ASSERT(it->t_s >= s->now_s);
     s->now_s = it->t_s;
     s->started = 1;
     s->n_events++;
