@@ -989,14 +989,32 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
 
 static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {
-        "name",        "model",      "precision", "gpu",
-        "gpus",        "tokens",     "steps",     "global_batch",
-        "micro_batch", "seq_len",    "tp",        "pp",
-        "cp",          "ep",         "vp",        "fsdp",
-        "checkpoint",  "hot_spares", "priority",  "submit_date",
-        "submit_h",    "release",    "recompute", "distributed_optimizer",
-        NULL};
+    static const char *const keys[] = {"name",
+                                       "model",
+                                       "precision",
+                                       "gpu",
+                                       "gpus",
+                                       "tokens",
+                                       "steps",
+                                       "global_batch",
+                                       "micro_batch",
+                                       "seq_len",
+                                       "tp",
+                                       "pp",
+                                       "cp",
+                                       "ep",
+                                       "vp",
+                                       "fsdp",
+                                       "checkpoint",
+                                       "hot_spares",
+                                       "priority",
+                                       "submit_date",
+                                       "submit_h",
+                                       "release",
+                                       "recompute",
+                                       "distributed_optimizer",
+                                       "software_efficiency",
+                                       NULL};
     config_setting_t *l;
     char names[2048];
     int rc, n;
@@ -1097,6 +1115,8 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = geti(r, e, "seq_len", 0, j->model->default_seq_len,
                        &j->seq_len)) != SIM_OK ||
             (rc = geti(r, e, "priority", 0, 0, &j->priority)) != SIM_OK ||
+            (rc = num(r, e, "software_efficiency", 0, 1, 1,
+                      &j->software_efficiency)) != SIM_OK ||
             (rc = cfg_string(r, e, "release", 0, "", j->release,
                              sizeof j->release)) != SIM_OK ||
             (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,
