@@ -21,7 +21,14 @@ VERSION := 0.1.0
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv -lm
 MPI_DEF ?=
-CFLAGS  := $(STD) $(WARN) $(WERROR) $(OPT) $(DEBUG) $(SAN) $(MPI_DEF) -DHAVE_INLINE \
+# FS_ASSERT (sim/fsassert.h): off in the release build (`make`), on with
+# ASSERTS=1, which `make test` and `make asan` set, each building in its
+# own folder (build-test/, build-asan/) so that release and checked objects
+# never mix; $(BUILD)/asserts.txt rebuilds a folder whose mode changed.
+ASSERTS ?= 0
+ASSERT_DEF := $(if $(filter 1,$(ASSERTS)),,-DFS_NDEBUG)
+CFLAGS  := $(STD) $(WARN) $(WERROR) $(OPT) $(DEBUG) $(SAN) $(MPI_DEF) \
+           $(ASSERT_DEF) -DHAVE_INLINE \
            -DFACTORYSIM_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
 LDFLAGS := $(SAN)
 BUILD   ?= build
@@ -37,7 +44,7 @@ DATADIR  = $(PREFIX)/share/factorysim
 MANDIR   = $(PREFIX)/share/man/man1
 
 LIB_SRCS  := $(wildcard sim/*.c) $(wildcard models/*.c) $(wildcard io/*.c) \
-             $(filter-out cli/main.c,$(wildcard cli/*.c))
+             $(wildcard app/*.c) $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -74,6 +81,13 @@ $(BUILD)/prefix.txt: FORCE
 $(BUILD)/io/datadir.o: $(BUILD)/prefix.txt
 $(BUILD)/io/datadir.o: CFLAGS += -DFACTORYSIM_DATADIR='"$(DATADIR)"'
 
+# Every object depends on the assert mode it was compiled with.
+$(BUILD)/asserts.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(ASSERT_DEF)' | cmp -s - $@ || echo '$(ASSERT_DEF)' > $@
+
+$(LIB_OBJS) $(BUILD)/cli/main.o $(TEST_BINS): $(BUILD)/asserts.txt
+
 -include $(LIB_OBJS:.o=.d) $(BUILD)/cli/main.d $(TEST_BINS:=.d)
 
 # Installs every missing Debian package, or says exactly what to run.
@@ -96,20 +110,25 @@ $(BIN)/factorysim-mpi: $(BUILD)/cli/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # The test entry point: install, build warning-free, run every cmocka binary.
+# The tests run a checked build (FS_ASSERT on) in build-test/, binary
+# included (build-test/bin/factorysim), beside the release build/ and bin/.
+TEST_BUILD ?= build-test
 test: deps
-	@$(MAKE) --no-print-directory _test
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) BIN=$(TEST_BUILD)/bin \
+	    ASSERTS=1 _test
 
 check: test
 
 # FACTORYSIM_MAKEVARS lets tests/test_install.c install the binary under
 # test (make asan's, not the plain one) without rebuilding it.
 _test: $(BIN)/factorysim $(TEST_BINS)
-	@FACTORYSIM=$(BIN)/factorysim FACTORYSIM_MAKEVARS="BUILD=$(BUILD) BIN=$(BIN)" \
+	@FACTORYSIM=$(BIN)/factorysim FACTORYSIM_ASSERTS=$(ASSERTS) \
+	 FACTORYSIM_MAKEVARS="BUILD=$(BUILD) BIN=$(BIN) ASSERTS=$(ASSERTS)" \
 	 sh tests/run.sh $(TEST_BINS)
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
-	    OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    ASSERTS=1 OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    _asan
 
 # Every report goes to a file under $(BUILD)/san/, also those of the CLI
@@ -120,7 +139,8 @@ _asan: $(BIN)/factorysim $(TEST_BINS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:log_path=$(CURDIR)/$(BUILD)/san/asan \
 	 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(CURDIR)/$(BUILD)/san/ubsan \
-	 FACTORYSIM=$(BIN)/factorysim FACTORYSIM_MAKEVARS="BUILD=$(BUILD) BIN=$(BIN)" \
+	 FACTORYSIM=$(BIN)/factorysim FACTORYSIM_ASSERTS=$(ASSERTS) \
+	 FACTORYSIM_MAKEVARS="BUILD=$(BUILD) BIN=$(BIN) ASSERTS=$(ASSERTS)" \
 	 sh tests/run.sh $(TEST_BINS); st=$$?; \
 	 if [ -n "$$(ls $(BUILD)/san)" ]; then cat $(BUILD)/san/*; \
 	     echo "asan: sanitizer reports above ($(BUILD)/san/)"; exit 1; fi; \
@@ -197,7 +217,7 @@ demo: deps
 _demo: $(BIN)/factorysim
 	$(BIN)/factorysim run scenarios/nevada-solar.cfg
 
-FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] cli/*.[ch] \
+FORMAT_SRCS = $(wildcard sim/*.[ch] models/*.[ch] io/*.[ch] app/*.[ch] cli/*.[ch] \
                 tests/*.[ch] tests/fuzz/*.[ch])
 format:
 	clang-format -i $(FORMAT_SRCS)
@@ -208,4 +228,4 @@ format-check:
 	@clang-format --dry-run --Werror $(FORMAT_SRCS)
 
 clean:
-	rm -rf build build-asan build-noopt build-fuzz build-mpi bin
+	rm -rf build build-test build-asan build-noopt build-fuzz build-mpi bin

@@ -1,4 +1,13 @@
-/* cli/cli.c: shared command-line helpers (see cli.h). */
+/* cli/cli.c: shared command-line helpers (see cli.h).
+ *
+ * This file owns the command layer's two voices: the one place messages are
+ * printed as "factorysim: ..." on stderr (cli_error, cli_usage_error,
+ * cli_report) and the exit codes they map to (1 for errors, 2 for usage).
+ * Library code below cli/ never prints; it fills a sim_err that ends up in
+ * cli_report. The option parsers here refuse rather than clamp: an option value
+ * out of range is a usage error naming the option, never a silent adjustment,
+ * because a plan run with a different seed or replication count than the user
+ * typed would look valid. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -23,6 +32,8 @@ int cli_error(const char *fmt, ...)
     return CLI_EXIT_ERR;
 }
 
+/* The "Try 'factorysim CMD --help'" hint is part of the usage contract: every
+ * exit 2 ends with it, so a user always learns where the options are listed. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -35,6 +46,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+/* SIM_EUSAGE maps to exit 2 so that a usage problem found deep in a loader (a
+ * --set of an unknown key) exits like one found by getopt. */
 int cli_report(const sim_err *e)
 {
     char buf[2200];
@@ -42,6 +55,8 @@ int cli_report(const sim_err *e)
     return e->code == SIM_EUSAGE ? CLI_EXIT_USAGE : CLI_EXIT_ERR;
 }
 
+/* A sign is refused explicitly because strtoull accepts "-1" and returns
+ * ULLONG_MAX, which would pass as a huge valid value. */
 int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
 {
     char *end;
@@ -60,6 +75,9 @@ bad:
     return -1;
 }
 
+/* Seeds are capped at INT64_MAX because the database stores them in a signed
+ * 64-bit column; a larger seed would read back as a different number and the
+ * stored run could not be reproduced from its own record. */
 int cli_seed(const char *cmd, const char *opt, const char *s, uint64_t *out)
 {
     uint64_t v;
@@ -92,6 +110,8 @@ int cli_u32(const char *cmd, const char *opt, const char *s, uint32_t lo,
     return 0;
 }
 
+/* Infinity and NaN are refused even when the range would admit them (strtod
+ * reads "inf" and "nan"), since no option means anything at infinity. */
 int cli_double(const char *cmd, const char *opt, const char *s, double lo,
                double hi, double *out)
 {
@@ -115,6 +135,9 @@ bad:
     return -1;
 }
 
+/* allowed is a bit set of the formats the command supports, so the message
+ * lists only those; the table keeps the spellings in one place for every
+ * command. */
 int cli_format_parse(const char *cmd, const char *s, int allowed)
 {
     static const struct {
@@ -174,6 +197,9 @@ int cli_make_dirs(const char *path, int is_dir, sim_err *err)
     while (len > 1 && dir[len - 1] == '/')
         len--;
     dir[len] = '\0';
+    /* Checked one prefix at a time so that the error names the first folder
+     * that could not be made, and a file standing where a folder should be is
+     * reported as such rather than as a failed mkdir. */
     for (size_t i = 1; i <= len; i++) {
         char c = dir[i];
         if (c != '/' && c != '\0')

@@ -76,4 +76,11 @@ int cli_make_dirs(const char *path, int is_dir, sim_err *err);
 /* Resets getopt so a command can parse its own argv. */
 void cli_getopt_reset(void);
 
+/* The subcommands of `bench` other than phold, each in its own file of the
+ * bench command (cli/bench_site.c, cli/bench_predict.c) and called by
+ * cli/cmd_bench.c with argv starting at the subcommand's name. Return a
+ * CLI_EXIT_* status. */
+int bench_site(int argc, char **argv);
+int bench_predict(int argc, char **argv);
+
 #endif

@@ -6,10 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-
-int bench_site(int argc, char **argv);
 #include "io/json.h"
-#include "cli/tp_common.h"
 #include "models/phold.h"
 
 static const char bench_help[] =
@@ -32,6 +29,10 @@ static const char bench_help[] =
     "  --format F         table (default), json or csv\n"
     "  -h, --help         this help\n";
 
+/* Why long: the option switch of PHOLD's six parameters, the run
+ * (models/phold.h) between two clock reads, and the three output formats
+ * of the same figures; the benchmark's model lives in models/phold.c and
+ * the dispatch to the other subcommands is cmd_bench below. */
 static int bench_phold(int argc, char **argv)
 {
     static const struct option opts[] = {

@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/plot.h"
 #include "models/calib.h"
@@ -66,6 +67,13 @@ static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
     return g == 4 + n_gpus ? mb <= MB_FEW : mb > MB_FEW;
 }
 
+/* Why one long function: calibrating is one pipeline over the same rows
+ * (read, keep the evaluable ones, fit, cross-validate leaving one
+ * configuration out and one model out, interval widths, accuracy table,
+ * then the calibration file and the parity plot), each step using the
+ * arrays the earlier ones made; keeping it in order here, with one `done:`
+ * that frees them, shows that nothing is written before the fit and the
+ * checks passed. The fit itself is models/calib.c. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -136,8 +144,8 @@ int cmd_calibrate(int argc, char **argv)
     sim_err_clear(&err);
     if (catalog_load(NULL, &cat, &err) != SIM_OK)
         return cli_report(&err);
-    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) !=
-        SIM_OK) {
+    if (tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, cli_report,
+                      &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }

@@ -1,11 +1,19 @@
-/* cli/cmd_catalog.c: `factorysim catalog [gpus|systems|modules|models|
- * sources] [--format table|json]`: lists the built-in catalog's entries with
- * their key figures and units (models/catalog.h). */
+/* cli/cmd_catalog.c: `factorysim catalog [gpus|systems|modules|models|sources]
+ * [--format table|json]`: lists the built-in catalog's entries with their key
+ * figures and units (models/catalog.h).
+ *
+ * The command only presents the catalog; every number comes from the loaded
+ * models/<kind>.cfg files through catalog.h, and every "assumed" mark from the
+ * catalog's own citation fields, so what it prints is what a run uses. It must
+ * never hold a default of its own. JSON keeps SI names and values (the machine
+ * contract); the table converts to the units the data sheets use (TF/s, GB, kW,
+ * gCO2/kWh) so a reader can check a row against its source. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "models/catalog.h"
 
@@ -22,9 +30,14 @@ static const char catalog_help[] =
     "  --catalog DIR  catalog folder (default: the built-in models/)\n"
     "  -h, --help     this help\n";
 
+/* Index order is shared by the JSON and table function arrays in cmd_catalog; a
+ * new kind is one name here and one function in each array. */
 static const char *const kinds[] = {"gpus",   "systems", "modules",
                                     "models", "sources", NULL};
 
+/* NVLink is stored and printed per direction; the JSON name says so because
+ * NVIDIA's data sheets quote the two directions summed, and a reader comparing
+ * the numbers would otherwise find a factor of two. */
 static jv *gpus_json(const catalog *c)
 {
     jv *a = jv_arr();
@@ -49,6 +62,9 @@ static jv *gpus_json(const catalog *c)
     return a;
 }
 
+/* Dense peaks (no 2:4 sparsity) because that is what training reaches and what
+ * the throughput model's MFU is relative to; the note line says so, as data
+ * sheets usually headline the sparse figure. */
 static void gpus_table(const catalog *c)
 {
     printf("GPUs (dense peaks; * = value filled as an assumption, "
@@ -58,6 +74,9 @@ static void gpus_table(const catalog *c)
            "NVLink GB/s", "domain", "NIC Gb/s", "status");
     for (size_t i = 0; i < catalog_n_gpus(c); i++) {
         const gpu_spec *g = catalog_gpu_at(c, i);
+        /* The "assumed" citation lists the fields filled without a source;
+         * printing it next to the row keeps assumptions visible wherever the
+         * numbers are. */
         const char *as = catalog_cite(c, "gpus", i, "assumed");
         printf("  %-6s %9.0f %9.0f %9.0f %7.0f %8.2f %6.0f %11.0f %6d %10.0f"
                "  %s%s%s\n",
@@ -71,6 +90,9 @@ static void gpus_table(const catalog *c)
            "directions)\n");
 }
 
+/* max_power_w is the system's nameplate and gpu_power_w the GPUs' share of it;
+ * typical_fraction is the steady training draw as a share of max_power_w
+ * (models/system.h). */
 static jv *systems_json(const catalog *c)
 {
     jv *a = jv_arr();
@@ -108,6 +130,9 @@ static void systems_table(const catalog *c)
     }
 }
 
+/* The GPU count per host is derived here (units x GPUs per system) rather than
+ * stored, so it cannot disagree with the system entry it depends on; a host
+ * missing from the catalog counts 0 GPUs instead of failing the listing. */
 static jv *modules_json(const catalog *c)
 {
     jv *a = jv_arr();
@@ -135,6 +160,9 @@ static jv *modules_json(const catalog *c)
     return a;
 }
 
+/* One line per (module type, host system) pair, since a module type can host
+ * several systems; the module's own columns are printed only on its first line
+ * so the table reads as groups. */
 static void modules_table(const catalog *c)
 {
     printf("Module types (units that fit = floor(IT power / system max "
@@ -184,6 +212,8 @@ static jv *models_json(const catalog *c)
     return a;
 }
 
+/* Parameter counts in billions, as model cards quote them; the experts column
+ * reads "active/total" so dense models show 0/0 at a glance. */
 static void models_table(const catalog *c)
 {
     static const char *const cls[] = {"dense", "moe", "hybrid"};
@@ -205,6 +235,9 @@ static void models_table(const catalog *c)
     }
 }
 
+/* Every registry kind is listed, including the ones a scenario rarely uses, so
+ * the catalog shows every default a scenario can inherit. Wind has fields of
+ * its own (its turbine and siting), so they are added only to its row. */
 static jv *sources_json(const catalog *c)
 {
     jv *a = jv_arr();
@@ -235,6 +268,9 @@ static jv *sources_json(const catalog *c)
     return a;
 }
 
+/* Stored per joule (SI); multiplying by 3.6e9 J/MWh gives USD/MWh and, for
+ * carbon in kg/J, g/kWh (1e3 g/kg x 3.6e6 J/kWh), the units the cited sources
+ * use. */
 static void sources_table(const catalog *c)
 {
     printf("Energy-source defaults (* = assumption, see docs/catalog.md)\n");
@@ -247,6 +283,8 @@ static void sources_table(const catalog *c)
                d->carbon_kg_per_j * 3.6e9, d->cost_usd_per_j * 3.6e9,
                d->availability, d->capacity_factor, d->mtbf_s / 3600,
                d->mttr_s / 3600);
+        /* Kind-specific parameters go in one free-text column so that the fixed
+         * columns stay those every source has. */
         if (k == SRC_SOLAR)
             printf("losses %.2f %%, DC/AC %.2f, inverter %.2f", d->losses * 100,
                    d->dc_ac_ratio, d->inverter_eff);
@@ -261,6 +299,11 @@ static void sources_table(const catalog *c)
     }
 }
 
+/* Options first, then the optional kind, then one load of the catalog: the kind
+ * is validated before loading so a typo fails fast with exit 2, and the catalog
+ * is loaded once whichever kinds are printed. "llms" is accepted as an alias of
+ * "models" because the catalog file is llms.cfg. Write errors on stdout are
+ * caught by main's finish(), which turns them into exit 1. */
 int cmd_catalog(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -313,6 +356,8 @@ int cmd_catalog(int argc, char **argv)
     }
     if (catalog_load(dir, &c, &err) != SIM_OK)
         return cli_report(&err);
+    /* Both formats walk the same kinds[] order through parallel function
+     * arrays, so the JSON keys and the table sections always match. */
     if (fmt == CLI_FMT_JSON) {
         jv *root = jv_obj();
         jv *(*const js[])(const catalog *) = {

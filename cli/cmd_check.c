@@ -1,19 +1,26 @@
-/* cli/cmd_check.c: `factorysim check SCENARIO [--set KEY=VALUE ...]`:
- * loads and validates a scenario (models/scenario.h), then makes every
- * check `run` makes before it simulates, by the same code
- * (cli/run_check.h: weather file, each job's throughput query, fabric
- * groups, memory), and prints what the scenario describes: modules and
- * their IT power, GPUs by type, energy sources and jobs. Exit 1 on any
- * error, each as FILE:LINE: key: message; --format json prints the
- * summary and every error as objects. */
+/* cli/cmd_check.c: `factorysim check SCENARIO [--set KEY=VALUE ...]`: loads and
+ * validates a scenario (models/scenario.h), then makes every check `run` makes
+ * before it simulates, by the same code (app/run_check.h: weather file, each
+ * job's throughput query, fabric groups, memory), and prints what the scenario
+ * describes: modules and their IT power, GPUs by type, energy sources and jobs.
+ * Exit 1 on any error, each as FILE:LINE: key: message; --format json prints
+ * the summary and every error as objects.
+ *
+ * The rule this file keeps is "check refuses what run would refuse" (team
+ * brief): it must never carry a check of its own that run lacks, or skip one
+ * run makes, so every check beyond loading lives in app/run_check.c and is
+ * called by both commands. It never simulates and never writes a file; its only
+ * output is stdout (summary or JSON) and stderr (errors). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/run_check.h"
+#include "app/run_check.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
+#include "io/scenario_cfg.h"
 #include "models/scenario.h"
 #include "sim/mem.h"
 
@@ -45,8 +52,27 @@ static const char check_help[] =
     "                    than M MiB (default 4096)\n"
     "  -h, --help        this help\n";
 
+/* 256 --set options is far beyond any hand-typed command line; the array is on
+ * the stack, so a bound is needed, and exceeding it is a usage error, not a
+ * silent drop. */
 #define MAX_SETS 256
 
+/* The kinds the summary describes with their own parameters; every other
+ * kind the site has (the firm ones, and any kind added to the registry
+ * later) gets the line and object every source has, so a new source shows
+ * up in check without an edit here. */
+static int has_own_line(source_kind k)
+{
+    return k == SRC_SOLAR || k == SRC_WIND || k == SRC_BATTERY || k == SRC_GRID;
+}
+
+/* One printf block per scenario section, in the order of the scenario file
+ * (site, simulation, modules, GPUs, energy, jobs, policy), so a user can read
+ * the summary side by side with the file. Values are converted to the units the
+ * file uses (MW, MWh, hours, gCO2/kWh) because the point is to let the user
+ * confirm that what they wrote was read as they meant; the JSON form carries SI
+ * values for scripts. Totals are computed here from the modules rather than
+ * stored, so the summary cannot disagree with its rows. */
 static void print_summary(const scenario *s)
 {
     const scen_energy *e = &s->energy;
@@ -54,6 +80,9 @@ static void print_summary(const scenario *s)
 
     printf("scenario    %s%s%s\n", s->path, s->description[0] ? ": " : "",
            s->description);
+    /* Coordinates are printed with N/S and E/W rather than signs, because a
+     * sign error in a longitude (west as positive) is a common scenario mistake
+     * and is easier to spot in words. */
     printf("site        %s (%.4f %s, %.4f %s, %.0f m, UTC%+.1f h)\n",
            s->site.name,
            s->site.latitude_deg >= 0 ? s->site.latitude_deg
@@ -63,6 +92,8 @@ static void print_summary(const scenario *s)
                                       : -s->site.longitude_deg,
            s->site.longitude_deg >= 0 ? "E" : "W", s->site.elevation_m,
            s->site.utc_offset_s / 3600.0);
+    /* For normals the annual mean and diurnal range are shown, the two figures
+     * that most affect PUE, so a wrong built-in site is noticed here. */
     if (s->site.climate.kind == CLIMATE_NORMALS) {
         double mean = 0;
         for (int m = 0; m < 12; m++)
@@ -93,10 +124,15 @@ static void print_summary(const scenario *s)
         it_sys += m->it_power_w;
         it_cap += m->it_capacity_w;
     }
+    /* IT "sys" is the installed systems' max power (count x units x system
+     * max); IT "cap" is the module type's rated IT power (count x type). A
+     * large gap means the chosen system fills the module type poorly. */
     printf("  %-16s %-14s %5s  %-14s %6s %8lld %11.3f %11.3f\n", "total", "",
            "", "", "", (long long)scenario_gpus(s, NULL), it_sys / 1e6,
            it_cap / 1e6);
     printf("\nGPUs by type\n");
+    /* Iterating the catalog rather than the modules gives one line per GPU type
+     * in catalog order, however many module groups use it. */
     for (size_t g = 0; g < catalog_n_gpus(s->cat); g++) {
         const gpu_spec *gs = catalog_gpu_at(s->cat, g);
         int64_t n = scenario_gpus(s, gs);
@@ -106,45 +142,53 @@ static void print_summary(const scenario *s)
                    gs->announced ? ", announced figures" : "");
     }
     printf("\nenergy\n");
-    if (e->solar.present)
+    if (e->present[SRC_SOLAR])
         printf("  solar       %.2f MW DC, %s, inverter %.2f MW AC (DC/AC "
                "%.2f), losses %.2f %%, %.0f gCO2/kWh\n",
-               e->solar.capacity_w / 1e6,
+               e->capacity_w[SRC_SOLAR] / 1e6,
                e->solar.tracking == TRACK_SINGLE_AXIS ? "single-axis"
                                                       : "fixed tilt",
                e->solar.inverter_limit_w / 1e6, e->solar.dc_ac_ratio,
                e->solar.losses * 100, e->carbon_kg_per_j[SRC_SOLAR] * 3.6e9);
-    if (e->wind.present)
+    if (e->present[SRC_WIND])
         printf("  wind        %.2f MW, turbine %s at %.0f m hub, shear %.3f, "
                "availability %.3f, wake loss %.1f %%, %.0f gCO2/kWh\n",
-               e->wind.capacity_w / 1e6, e->wind.turbine.name,
+               e->capacity_w[SRC_WIND] / 1e6, e->wind.turbine.name,
                e->wind.hub_height_m, e->wind.shear_exponent,
                e->wind.availability, e->wind.wake_loss * 100,
                e->carbon_kg_per_j[SRC_WIND] * 3.6e9);
-    if (e->battery.present)
+    /* The C rate is derived (power / energy) and printed beside its limit, so a
+     * battery sized beyond its chemistry's limit stands out. */
+    if (e->present[SRC_BATTERY])
         printf("  battery     %.2f MWh / %.2f MW (%.3f C, limit %.2f C), "
                "RTE %.2f, %d pack(s), SOH %.2f +/- %.2f [%.2f, %.2f], "
                "floor %.0f %%\n",
-               e->battery.capacity_j / 3.6e9, e->battery.power_w / 1e6,
-               e->battery.power_w / (e->battery.capacity_j / 3600.0),
+               e->battery.capacity_j / 3.6e9, e->capacity_w[SRC_BATTERY] / 1e6,
+               e->capacity_w[SRC_BATTERY] / (e->battery.capacity_j / 3600.0),
                e->battery.c_rate_max_per_s * 3600, e->battery.round_trip_eff,
                e->battery.packs, e->battery.soh_mean, e->battery.soh_sd,
                e->battery.soh_min, e->battery.soh_max,
                e->battery.reserve_floor * 100);
     for (int k = 0; k < SRC_N; k++) {
         const scen_firm *f = &e->firm[k];
-        if (source_table[k].role != SOURCE_FIRM || !f->present)
+        if (!e->present[k] || has_own_line((source_kind)k))
             continue;
+        if (source_table[k].role != SOURCE_FIRM) {
+            /* A kind without a line of its own: what every kind has. */
+            printf("  %-11s %.2f MW, %.0f gCO2/kWh\n", source_table[k].name,
+                   e->capacity_w[k] / 1e6, e->carbon_kg_per_j[k] * 3.6e9);
+            continue;
+        }
         printf("  %-11s %.2f MW, availability %.3f, MTBF %.0f h, MTTR "
                "%.0f h, %.0f gCO2/kWh\n",
-               source_table[k].name, f->capacity_w / 1e6, f->availability,
+               source_table[k].name, e->capacity_w[k] / 1e6, f->availability,
                f->mtbf_s / 3600, f->mttr_s / 3600,
                e->carbon_kg_per_j[k] * 3.6e9);
     }
-    if (e->grid.present)
+    if (e->present[SRC_GRID])
         printf("  grid        import limit %.2f MW, %.1f USD/MWh (%zu "
                "time-of-day window(s)), %.0f gCO2/kWh\n",
-               e->grid.import_limit_w / 1e6,
+               e->capacity_w[SRC_GRID] / 1e6,
                e->cost_usd_per_j[SRC_GRID] * 3.6e9, e->grid.n_tod,
                e->carbon_kg_per_j[SRC_GRID] * 3.6e9);
     printf("\njobs\n");
@@ -168,8 +212,9 @@ static void print_summary(const scenario *s)
            s->fabric.oversubscription, s->fabric.n_links);
 }
 
-/* One error as an object: file and line (null when unknown) and the
- * message, which starts with the key path. */
+/* One error as an object: file and line (null when unknown) and the message,
+ * which starts with the key path. code is the short name of the status
+ * (sim_strerror), which scripts can switch on without parsing the message. */
 static jv *err_json(const sim_err *e)
 {
     jv *o = jv_obj();
@@ -180,7 +225,10 @@ static jv *err_json(const sim_err *e)
     return o;
 }
 
-/* The resolved scenario in SI units, for --format json. */
+/* The resolved scenario in SI units, for --format json. SI names and values
+ * throughout, unlike the table: this is the machine-readable form, and scripts
+ * should not have to parse units. The path is the one given on the command
+ * line, as the table prints it. */
 static jv *summary_json(const scenario *s, const run_check_opts *co)
 {
     jv *o = jv_obj(), *sim = jv_obj(), *site = jv_obj(), *mods = jv_arr(),
@@ -202,6 +250,9 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
     jv_set(sim, "step_s", jv_num(s->sim.step_s));
     {
         char b[32];
+        /* The seed is a string because seeds go up to 2^63 - 1 and many JSON
+         * readers hold numbers as doubles, which would round a large seed to a
+         * different one. */
         snprintf(b, sizeof b, "%llu", (unsigned long long)s->sim.seed);
         jv_set(sim, "seed", jv_str(b));
     }
@@ -219,41 +270,41 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_push(mods, mo);
     }
     jv_set(o, "modules", mods);
-    if (e->solar.present) {
+    if (e->present[SRC_SOLAR]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("solar"));
-        jv_set(x, "capacity_dc_w", jv_num(e->solar.capacity_w));
+        jv_set(x, "capacity_dc_w", jv_num(e->capacity_w[SRC_SOLAR]));
         jv_set(x, "capacity_ac_w", jv_num(e->solar.inverter_limit_w));
         jv_push(src, x);
     }
-    if (e->wind.present) {
+    if (e->present[SRC_WIND]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("wind"));
-        jv_set(x, "capacity_w", jv_num(e->wind.capacity_w));
+        jv_set(x, "capacity_w", jv_num(e->capacity_w[SRC_WIND]));
         jv_set(x, "turbine", jv_str(e->wind.turbine.name));
         jv_set(x, "hub_height_m", jv_num(e->wind.hub_height_m));
         jv_push(src, x);
     }
-    if (e->battery.present) {
+    if (e->present[SRC_BATTERY]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("battery"));
         jv_set(x, "capacity_j", jv_num(e->battery.capacity_j));
-        jv_set(x, "power_w", jv_num(e->battery.power_w));
+        jv_set(x, "power_w", jv_num(e->capacity_w[SRC_BATTERY]));
         jv_push(src, x);
     }
     for (int k = 0; k < SRC_N; k++) {
         jv *x;
-        if (source_table[k].role != SOURCE_FIRM || !e->firm[k].present)
-            continue;
+        if (!e->present[k] || has_own_line((source_kind)k))
+            continue; /* firm kinds, and any kind without its own object */
         x = jv_obj();
         jv_set(x, "source", jv_str(source_table[k].name));
-        jv_set(x, "capacity_w", jv_num(e->firm[k].capacity_w));
+        jv_set(x, "capacity_w", jv_num(e->capacity_w[k]));
         jv_push(src, x);
     }
-    if (e->grid.present) {
+    if (e->present[SRC_GRID]) {
         jv *x = jv_obj();
         jv_set(x, "source", jv_str("grid"));
-        jv_set(x, "import_limit_w", jv_num(e->grid.import_limit_w));
+        jv_set(x, "import_limit_w", jv_num(e->capacity_w[SRC_GRID]));
         jv_push(src, x);
     }
     jv_set(o, "energy", src);
@@ -276,6 +327,13 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
     return o;
 }
 
+/* Shaped to collect rather than stop: after the options, loading is one chain
+ * (catalog, scenario, calibration) whose first failure is recorded, and only a
+ * loaded scenario goes through run_check_scenario, which appends every further
+ * error it finds, so the user fixes them all in one round. Output comes last,
+ * in one place per format, so the JSON document is always whole (ok, summary or
+ * null, errors) even when nothing could be loaded. Every exit after the options
+ * frees the same resources in the same order. */
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -369,13 +427,21 @@ int cmd_check(int argc, char **argv)
         scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
         (calib ? tp_model_load(calib, &tp, &err)
                : tp_model_default(&tp, &err)) != SIM_OK) {
+        /* Loading stops at the first failure (a scenario that did not load
+         * cannot be checked further); the one error is recorded like any other
+         * so both formats report it the same way. */
         run_check_add(ce, &err);
     } else {
+        /* The memory estimate uses the same replication count and series option
+         * that run would, so check refuses exactly the runs that would exceed
+         * the limit. */
         co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
         co.series = series;
         co.max_memory_mb = max_mem_mb;
         run_check_scenario(s, tp, &co, &wx, ce);
     }
+    /* The exit status depends only on the errors found, not on the format, so a
+     * script can use `check --format json` and still test $?. */
     rc = ce->n ? CLI_EXIT_ERR : CLI_EXIT_OK;
     if (fmt == CLI_FMT_JSON) {
         jv *root = jv_obj(), *errs = jv_arr();
@@ -393,6 +459,9 @@ int cmd_check(int argc, char **argv)
         if (ce->dropped)
             cli_error("... and %zu more error(s)", ce->dropped);
         if (!ce->n) {
+            /* --resolved prints the configuration as run would store it (file,
+             * includes and --set merged), only when it is valid, so a printed
+             * configuration can always be run as is. */
             if (resolved)
                 fputs(scenario_resolved_text(s), stdout);
             else

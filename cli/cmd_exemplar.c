@@ -1,8 +1,16 @@
 /* cli/cmd_exemplar.c: `factorysim exemplar MEASURED.csv`: a user's measured
- * training throughput checked row by row against the Exemplar bar (95% of
- * the published reference row, else of the calibrated model's prediction),
- * with the compute-or-communication diagnosis of models/exemplar.h. The
- * reference table defaults to data/calibration/megatron_throughput.csv. */
+ * training throughput checked row by row against the Exemplar bar (95% of the
+ * published reference row, else of the calibrated model's prediction), with the
+ * compute-or-communication diagnosis of models/exemplar.h. The reference table
+ * defaults to data/calibration/megatron_throughput.csv.
+ *
+ * The command reads two CSVs, hands parsed rows to models/exemplar.c and
+ * formats what comes back; the verdict and the diagnosis are never decided
+ * here. Its exit status is part of the contract (help text, cli.h): 3 means
+ * "checked and failed", 1 "could not judge", and an error always outranks a
+ * failure so that a CI job never reads a half-judged file as a clean fail.
+ * Machine-readable output names the reference file by its base name only, so
+ * the JSON does not change with the data home's absolute path. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,8 +19,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/json.h"
 #include "models/exemplar.h"
@@ -49,7 +58,10 @@ static const char exemplar_help[] =
     "  --strict             an inconclusive row fails the check (exit 3)\n"
     "  -h, --help           this help\n";
 
-/* The copy in the data home (io/datadir.h). Static string. */
+/* The copy in the data home (io/datadir.h). Static string. Resolved through the
+ * data home so that an installed binary finds its own copy; the table prints a
+ * fixed "built-in ..." label instead of this path, for the same reason as
+ * above. */
 static const char *default_reference(void)
 {
     static char buf[4096];
@@ -59,13 +71,18 @@ static const char *default_reference(void)
     return buf;
 }
 
+/* Used for JSON only: the base name identifies the reference table without
+ * tying the output to where the data home is installed. */
 static const char *basename_of(const char *p)
 {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
 }
 
-/* Output cells of one row; blank where the row failed. */
+/* Output cells of one row; blank where the row failed. One row's output as
+ * strings, in output column order: the table, the CSV and the JSON are all
+ * printed from the same cells, so the three formats cannot disagree on a value
+ * or its rounding. */
 enum {
     O_LINE,
     O_MODEL,
@@ -116,10 +133,14 @@ static const char *const col_names[O_N] = {
     "note",
 };
 
+/* 160 characters per cell is enough for any value and for the note, which
+ * fill() cuts to fit; fixed arrays keep one row a single allocation. */
 typedef struct cells {
     char v[O_N][160];
 } cells;
 
+/* NaN and infinity become blank cells, which the CSV writer prints empty and
+ * print_json turns into null. */
 static void fmt_num(char *b, size_t n, const char *f, double x)
 {
     if (isfinite(x))
@@ -128,6 +149,11 @@ static void fmt_num(char *b, size_t n, const char *f, double x)
         b[0] = '\0';
 }
 
+/* Blank cells mean "not available" in every format (empty CSV cell, JSON null,
+ * table blank). The input's own columns are copied for every row, even one that
+ * failed, so each output row can be matched to its input line; the column
+ * lookups cannot fail because the row reader refuses files without them
+ * (io/calib_rows.c). */
 static void fill(cells *c, const csvt *t, size_t i, const calib_row *row,
                  int ok, const exemplar_row *e, int done, const calib_row *refs,
                  const csvt *rt)
@@ -177,6 +203,8 @@ static void fill(cells *c, const csvt *t, size_t i, const calib_row *row,
                  row->release);
 }
 
+/* The criterion is restated above the table because a verdict is only
+ * meaningful with its rule, and the table is what gets pasted into reports. */
 static const char *header_text =
     "Exemplar check: pass when measured >= 0.95 x reference (published row of\n"
     "the same configuration, same release preferred, else newest; else the\n"
@@ -188,6 +216,9 @@ static const char *header_text =
     "with one b, and the clearly better fit names the cause (basis 'group');\n"
     "otherwise the smaller change |log a| vs |log b| (basis 'row': weak).\n";
 
+/* Fixed-width columns with long names cut (%-22.22s) so that rows line up
+ * whatever the model names; the model's interval and any note go on their own
+ * indented line under the row rather than widening every row. */
 static void print_table(const cells *cs, size_t n, const exemplar_group *g,
                         size_t ng, const char *meas, const char *ref)
 {
@@ -220,6 +251,8 @@ static void print_table(const cells *cs, size_t n, const exemplar_group *g,
                    c->v[O_REF_LO], c->v[O_REF_HI]);
         if (c->v[O_NOTE][0])
             printf("%5s   note: %s\n", "", c->v[O_NOTE]);
+        /* The totals count rows as printed, so the summary line always matches
+         * the table above it; index 3 is the rows that could not be judged. */
         counts[!strcmp(c->v[O_VERDICT], "pass")   ? 0
                : !strcmp(c->v[O_VERDICT], "fail") ? 1
                : c->v[O_VERDICT][0]               ? 2
@@ -239,6 +272,9 @@ static void print_table(const cells *cs, size_t n, const exemplar_group *g,
                           : "not clearly either (rows attributed one by one)");
 }
 
+/* Numeric cells go back to numbers through strtod so JSON consumers get
+ * numbers, not strings; they were formatted with fixed precision in fill(),
+ * which is the precision the other formats show too. */
 static void print_json(const cells *cs, size_t n, const exemplar_group *g,
                        size_t ng, const char *ref)
 {
@@ -282,6 +318,12 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g,
     jv_free(root);
 }
 
+/* The order is forced by the data: the calibration and both tables are loaded
+ * before any row is judged (any load failure ends the command with exit 1
+ * before output starts), every row is compared before the diagnosis (the group
+ * fits need all rows of a GPU type), and the output is written last so that a
+ * format is printed whole. Rows that cannot be read or compared are reported on
+ * stderr with FILE:LINE and still appear in the output with blank results. */
 int cmd_exemplar(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -335,6 +377,9 @@ int cmd_exemplar(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_usage_error(cmd, "expected one MEASURED.csv argument");
+    /* The table shows the path the user gave, or a fixed label for the built-in
+     * table, never the resolved data-home path, so the table reads the same on
+     * every machine. */
     ref_shown = ref_path ? ref_path
                          : "built-in data/calibration/megatron_throughput.csv";
     if (!ref_path)
@@ -344,19 +389,27 @@ int cmd_exemplar(int argc, char **argv)
         return cli_report(&err);
     if ((calib ? tp_model_load(calib, &m, &err) : tp_model_default(&m, &err)) !=
             SIM_OK ||
-        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, &err) !=
-            SIM_OK ||
-        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, &err) !=
-            SIM_OK) {
+        tpc_read_rows(ref_path, cat, &rt, &refs, &rok, &nr, &nr_bad, cli_report,
+                      &err) != SIM_OK ||
+        tpc_read_rows(argv[optind], cat, &t, &rows, &ok, &n, &n_bad, cli_report,
+                      &err) != SIM_OK) {
         rc = cli_report(&err);
         goto done;
     }
+    /* A malformed row in either table makes the exit status 1 even if every
+     * other row passes, since the user's file or the reference was not read
+     * whole. */
     if (n_bad || nr_bad)
         rc = CLI_EXIT_ERR;
-    /* Reference rows that did not parse cannot match: drop their measure. */
+    /* Reference rows that did not parse cannot match: drop their measure. A
+     * reference row that failed to parse keeps its slot (row indices must match
+     * the reference file's lines) but cannot be matched: exemplar_match skips
+     * rows whose measure is 0. */
     for (size_t i = 0; i < nr; i++)
         if (!rok[i])
             refs[i].meas_tps = 0;
+    /* done[] marks the rows that got a verdict: exemplar_diagnose uses it as
+     * its eligibility mask, and fill() uses it to leave the others blank. */
     ex = sim_xcalloc(n ? n : 1, sizeof *ex);
     done = sim_xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) {
@@ -376,6 +429,8 @@ int cmd_exemplar(int argc, char **argv)
      * 1) outranks a failing one, which outranks an inconclusive one. */
     if (rc == CLI_EXIT_OK && (n_fail > 0 || (strict && n_inconclusive > 0)))
         rc = CLI_EXIT_FAILED;
+    /* The diagnosis runs after all verdicts and does not change them; it only
+     * adds cause and basis to failing rows. */
     exemplar_diagnose(m, ex, done, n, &groups, &ng);
     cs = sim_xcalloc(n ? n : 1, sizeof *cs);
     for (size_t i = 0; i < n; i++)

@@ -1,15 +1,19 @@
 /* cli/cmd_export.c: `factorysim export`: a run's per-job results, its time
- * series, or the list of runs, as CSV or JSON for spreadsheets and
- * notebooks. Columns are the result fields of models/resfield.h in SI units
- * (the unit is the name's suffix); docs/results-schema.md lists them.
+ * series, or the list of runs, as CSV or JSON for spreadsheets and notebooks.
+ * Columns are the result fields of models/resfield.h in SI units (the unit is
+ * the name's suffix); docs/results-schema.md lists them.
  *
- * Exports are reproducible: no wall-clock time, absolute path, run id or
- * MPI rank (all depend on when and where a run was stored) unless
- * --with-ids (the id) or --with-times (all three) asks for them, so the same
- * seed gives the same bytes. Numbers print with 15 significant digits, NAN as
- * an empty CSV cell or JSON null. With --out the file is written whole or not
- * at all (temporary + rename).
- */
+ * Exports are reproducible: no wall-clock time, absolute path, run id or MPI
+ * rank (all depend on when and where a run was stored) unless --with-ids (the
+ * id) or --with-times (all three) asks for them, so the same seed gives the
+ * same bytes. Numbers print with 15 significant digits, NAN as an empty CSV
+ * cell or JSON null. With --out the file is written whole or not at all
+ * (temporary + rename).
+ *
+ * The command only reads (the database is opened read-only) and never converts
+ * units: SI in, SI out, so a notebook can join exports with the database
+ * directly. Column sets come from the resfield tables, so a new result field is
+ * exported without an edit here. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -50,6 +54,7 @@ static const char export_help[] =
     "                   runs, so neither is shown by default)\n"
     "  -h, --help       this help\n";
 
+/* 0 is "not given", so --what is checked as required with a plain test. */
 enum { W_JOBS = 1, W_TS = 2, W_RUNS = 3 };
 
 /* What beyond the results an export shows (a mask): the run id, which is
@@ -68,7 +73,9 @@ static const char *num_cell(double v, char *buf, size_t n)
     return buf;
 }
 
-/* A JSON number: integers stay integers. */
+/* A JSON number: integers stay integers. Integer fields (counts, flags) are
+ * written as JSON integers so that consumers do not see 3.0 interruptions; the
+ * table says which fields are. */
 static jv *field_json(const void *rec, const resfield *f)
 {
     double v = resfield_get(rec, f);
@@ -88,6 +95,8 @@ static jv *summary_json(const stat_summary *s)
     return o;
 }
 
+/* One static buffer is enough: the string is copied into the JSON tree by
+ * jv_str before seed_str is called again. */
 static char seed_buf[32];
 
 static const char *seed_str(uint64_t seed)
@@ -127,8 +136,14 @@ static jv *run_head(const db_run *r, int show)
     return o;
 }
 
+/* Long format, one row per (job, replication), so every replication's value is
+ * available for the user's own statistics; the summaries are in the JSON form
+ * only, since a CSV cannot hold them without a second shape of row. */
 static int jobs_csv(FILE *f, const db_run *r, int show)
 {
+    /* The job's identity columns from the run's stored definition (name, model,
+     * precision, GPU type and count), so each row can be read without the
+     * scenario file, plus the job index and replication that key it. */
     const size_t pre = 7;
     size_t nc = pre + resfield_n_job + (show & SHOW_IDS ? 1 : 0), c;
     const char **cells = sim_xcalloc(nc, sizeof *cells);
@@ -180,6 +195,9 @@ static int jobs_csv(FILE *f, const db_run *r, int show)
     return rc;
 }
 
+/* The same per-replication values as the CSV plus the stored summaries
+ * (computed at store time by stats.c), so a notebook need not recompute
+ * percentiles and gets exactly the ones run printed. */
 static jv *jobs_json(const db_run *r, int show)
 {
     jv *root = run_head(r, show), *jobs = jv_arr(), *site = jv_obj(),
@@ -227,6 +245,8 @@ static jv *jobs_json(const db_run *r, int show)
     return root;
 }
 
+/* step and dt_s lead because a stored series may be downsampled: the row index
+ * alone does not give time, and dt_s says how long each row lasted. */
 static int ts_csv(FILE *f, const db_run *r)
 {
     size_t nc = 3 + resfield_n_step, c;
@@ -258,12 +278,19 @@ static int ts_csv(FILE *f, const db_run *r)
     return rc;
 }
 
-/* Columns as arrays, one object per replication that has a series. */
+/* Columns as arrays, one object per replication that has a series. Column
+ * arrays rather than an object per step: a year at 15-minute steps is 35,040
+ * rows, and per-row objects would repeat every key 35,040 times. Replications
+ * whose series was not stored (--series first) are skipped rather than written
+ * as empty arrays. */
 static jv *ts_json(const db_run *r, int show)
 {
     jv *root = run_head(r, show), *series = jv_arr();
     jv_set(root, "step_s",
            r->meta.step_s > 0 ? jv_num(r->meta.step_s) : jv_null());
+    /* step_s and downsample let a reader turn row indices into times without
+     * dt_s; dt_s is still given per row as stored, so a reader need not assume
+     * that every row covers the same time. */
     jv_set(root, "downsample", jv_int(r->meta.ts_downsample));
     for (size_t k = 0; k < r->n_reps; k++) {
         const res_rep *rp = &r->reps[k];
@@ -292,8 +319,11 @@ static jv *ts_json(const db_run *r, int show)
     return root;
 }
 
-/* Runs in an order that does not depend on completion order: plain runs
- * in storage order first, then each sweep's cases in grid order. */
+/* Runs in an order that does not depend on completion order: plain runs in
+ * storage order first, then each sweep's cases in grid order. Completion order
+ * is not reproducible (workers and ranks finish in any order), so sweep cases
+ * sort by grid index and key, and plain runs by id, which is their storage
+ * order in one database. */
 static int run_cmp(const void *pa, const void *pb)
 {
     const db_run_row *a = pa, *b = pb;
@@ -311,12 +341,20 @@ static int run_cmp(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* The few site totals a run listing needs to compare runs at a glance; the full
+ * set is in --what jobs. */
 static const char *const run_site_cols[] = {
     "facility_energy_j", "it_energy_j", "renewable_fraction", "co2_kg",
     "cost_usd",          "utilization",
 };
 #define N_RUN_SITE (sizeof run_site_cols / sizeof run_site_cols[0])
 
+/* Runs are loaded one at a time (db_load_run without steps or events) so that
+ * listing a database of thousands of runs never holds more than one run's
+ * results in memory; the order is fixed by run_cmp before anything is written,
+ * so the listing is reproducible whatever order the runs were stored in. The
+ * CSV header is built from the same show mask as the rows, so the optional
+ * columns cannot drift apart. */
 static int runs_out(FILE *f, db *d, int json, int show, sim_err *err)
 {
     db_run_row *rows;
@@ -348,6 +386,8 @@ static int runs_out(FILE *f, db *d, int json, int show, sim_err *err)
         hdr[c++] = "case_key";
         hdr[c++] = "overrides_json";
         for (size_t q = 0; q < N_RUN_SITE; q++) {
+            /* Static so the header strings outlive this block until the row is
+             * written; they are rebuilt identically on every call. */
             static char names[N_RUN_SITE][48];
             snprintf(names[q], sizeof names[q], "site_%s_mean",
                      run_site_cols[q]);
@@ -359,6 +399,9 @@ static int runs_out(FILE *f, db *d, int json, int show, sim_err *err)
         const db_run_row *w = &rows[i];
         db_run *r;
         double mean[N_RUN_SITE];
+        /* Stopping at the first unreadable run, rather than skipping it, keeps
+         * the listing from silently missing a run; the CSV written so far is
+         * removed by the --out path, or cut short on stdout with exit 1. */
         if ((rc = db_load_run(d, w->id, 0, &r, err)) != SIM_OK)
             break;
         for (size_t q = 0; q < N_RUN_SITE; q++)
@@ -437,6 +480,9 @@ static int what_parse(const char *s)
     return -1;
 }
 
+/* One entry point for stdout and --out alike, so both paths produce the same
+ * bytes. JSON of the jobs is indented for reading; the time series is compact
+ * because it is large and read by programs. */
 static int export_to(FILE *f, db *d, int what, int64_t run_id, int json,
                      int show, sim_err *err)
 {
@@ -449,6 +495,9 @@ static int export_to(FILE *f, db *d, int what, int64_t run_id, int json,
     if ((rc = db_load_run(d, run_id, what == W_TS ? DB_LOAD_STEPS : 0, &r,
                           err)) != SIM_OK)
         return rc;
+    /* A run stored without its series has downsample 0; exporting an empty
+     * table would look like a run with no steps, so it is an error naming the
+     * fix. */
     if (what == W_TS && r->meta.ts_downsample == 0) {
         rc = sim_err_set(err, SIM_ENOTFOUND, NULL, 0,
                          "run %" PRId64
@@ -467,6 +516,11 @@ static int export_to(FILE *f, db *d, int what, int64_t run_id, int json,
     return rc;
 }
 
+/* Options are checked in full before the database is opened (exit 2 without
+ * touching files); the export itself is one call, and the --out branch wraps it
+ * in the temporary file and rename so that a failed export leaves any previous
+ * file untouched. stdout is flushed here, not only in main, so a write error is
+ * reported with the export's own message. */
 int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -535,6 +589,8 @@ int cmd_export(int argc, char **argv)
     if (!what)
         return cli_usage_error(cmd,
                                "--what is required (jobs, timeseries or runs)");
+    /* Refused rather than ignored: a user passing --run with --what runs
+     * expects a filter that does not exist. */
     if (what == W_RUNS && run_id >= 0)
         return cli_usage_error(cmd, "--run does not apply to --what runs");
     sim_err_clear(&err);
@@ -557,6 +613,8 @@ int cmd_export(int argc, char **argv)
             rc = sim_err_set(&err, SIM_EIO, out, 0, "cannot write file: %s",
                              strerror(errno));
         } else {
+            /* fclose is checked even when the export succeeded: buffered data
+             * is written at close, and a full disk shows up only there. */
             rc = export_to(f, d, what, run_id, fmt == CLI_FMT_JSON, show, &err);
             if (fclose(f) != 0 && rc == SIM_OK)
                 rc = sim_err_set(&err, SIM_EIO, out, 0, "write failed");

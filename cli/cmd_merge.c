@@ -1,18 +1,22 @@
 /* cli/cmd_merge.c: `factorysim merge --db OUT.db A.db B.db ...`: combines
- * results databases written separately (one per Slurm array task on each
- * node's local disk, since SQLite is not safe on NFS or Lustre across
- * hosts) into one. The work is io/db.h's db_merge, one transaction per
- * input: a killed merge keeps every input it finished, and running the
- * same command again adds only what is missing (nothing is stored twice).
- * docs/sweeps.md shows the Slurm recipe.
- */
+ * results databases written separately (one per Slurm array task on each node's
+ * local disk, since SQLite is not safe on NFS or Lustre across hosts) into one.
+ * The work is io/db.h's db_merge, one transaction per input: a killed merge
+ * keeps every input it finished, and running the same command again adds only
+ * what is missing (nothing is stored twice). docs/sweeps.md shows the Slurm
+ * recipe.
+ *
+ * The command never opens an input for writing and never decides what counts as
+ * a duplicate (db_merge does); it only orders the inputs and reports. It stops
+ * at the first input that fails rather than skipping it, because a silently
+ * incomplete merge would look like a finished sweep. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/run_store.h"
+#include "app/run_store.h"
 #include "io/db.h"
 
 static const char merge_help[] =
@@ -35,6 +39,10 @@ static const char merge_help[] =
     "  --db FILE     the output database (required)\n"
     "  -h, --help    this help\n";
 
+/* The output is opened once and the inputs merged in the order given, each in
+ * its own transaction (db_merge); the loop stops at the first failure and says
+ * how many inputs are already in, so the user can fix that input and rerun the
+ * same command. */
 int cmd_merge(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -68,6 +76,8 @@ int cmd_merge(int argc, char **argv)
         return cli_usage_error(cmd, "--db OUT.db is required");
     if (optind >= argc)
         return cli_usage_error(cmd, "no input database given");
+    /* The output's folder is created like run --db's, so a merge into a new
+     * results folder needs no mkdir first. */
     if (cli_make_dirs(out_path, 0, &err) != SIM_OK ||
         db_open(out_path, &d, &err) != SIM_OK)
         return cli_report(&err);
@@ -83,6 +93,8 @@ int cmd_merge(int argc, char **argv)
             db_close(d);
             return rc;
         }
+        /* One line per input as it completes, so that a merge killed halfway
+         * has already said which inputs are in. */
         printf("%s: %zu run(s) added, %zu already in %s\n", argv[i],
                st.runs_added, st.runs_present, out_path);
         total.runs_added += st.runs_added;

@@ -1,9 +1,16 @@
 /* cli/cmd_power.c: `factorysim power SCENARIO`: the site's power over the
- * scenario's horizon with every system training at its nominal power once
- * its module is commissioned: energy by source, curtailment, shortage,
- * battery wear, PUE, solar capacity factor, renewable share, carbon and
- * cost (models/site_power_scn.h, models/site_power.h). docs/power-model.md
- * 11 shows its output. */
+ * scenario's horizon with every system training at its nominal power once its
+ * module is commissioned: energy by source, curtailment, shortage, battery
+ * wear, PUE, solar capacity factor, renewable share, carbon and cost
+ * (models/site_power_scn.h, models/site_power.h). docs/power-model.md 11 shows
+ * its output.
+ *
+ * The command supplies the one thing the power model does not own, the demand
+ * (power_load below: a synthetic "everything busy" load instead of the job
+ * model), and formats the totals; dispatch, weather and batteries are the
+ * model's. It must never leave a partial --steps file: on a write error the
+ * file is removed. The generation rows and step columns come from the source
+ * registry, so a new source kind appears here with no edit. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +18,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/catalog_cfg.h"
 #include "io/climate_load.h"
 #include "io/csv.h"
 #include "io/json.h"
+#include "io/scenario_cfg.h"
 #include "models/site_power_scn.h"
 #include "sim/mem.h"
 
@@ -43,6 +52,8 @@ static const char power_help[] =
     "  -h, --help        this help\n";
 
 #define MAX_SETS 256
+/* Joules per MWh: the totals are kept in J (SI) and converted only here, at
+ * output. */
 #define MWH 3.6e9
 
 /* The demand of every step: one job per physical module at its nominal
@@ -57,6 +68,10 @@ typedef struct power_load {
     double *base_it_w; /* [n_modules] */
 } power_load;
 
+/* Called by site_power_run at every step; it copies the online jobs into L->now
+ * rather than returning a filtered view, because the dispatch takes a
+ * contiguous array. A module group's jobs come online together at its
+ * commissioning time. */
 static int power_demand(void *ctx, const site_power *sp, double t_s,
                         const dispatch_job **jobs, size_t *n_jobs,
                         const double **base_it_w)
@@ -65,7 +80,10 @@ static int power_demand(void *ctx, const site_power *sp, double t_s,
     size_t n = 0;
     for (size_t g = 0; g < L->s->n_modules; g++) {
         const scen_module *m = &L->s->modules[g];
-        /* Every system is held by a job: only the module overhead is base. */
+        /* base_it_w is asked of the model every step because it depends on
+         * time: 0 before the module is online, its overhead after
+         * (site_power_module_base_it_w). Every system is held by a job: only
+         * the module overhead is base. */
         L->base_it_w[g] = site_power_module_base_it_w(
             sp, g, t_s, (double)m->count * m->units);
     }
@@ -78,6 +96,10 @@ static int power_demand(void *ctx, const site_power *sp, double t_s,
     return SIM_OK;
 }
 
+/* Each group's nominal demand is split evenly over its count modules so that
+ * the shortage policy can pause or shed one module at a time, as it would pause
+ * one job; all priorities are equal, so the dispatch's tie rule (the last
+ * listed first) decides which module goes first. */
 static void power_load_init(power_load *L, const scenario *s,
                             const site_power *sp)
 {
@@ -98,6 +120,8 @@ static void power_load_init(power_load *L, const scenario *s,
         for (int u = 0; u < s->modules[g].count; u++, k++) {
             dispatch_job *j = &L->all[k];
             j->module = g;
+            /* The group's nominal demand is per group; dividing by count makes
+             * each job one physical module. */
             j->gpu_w = d.gpu_w / cnt;
             j->other_w = d.other_w / cnt;
             j->idle_w = d.idle_w / cnt;
@@ -116,10 +140,15 @@ static void power_load_fini(power_load *L)
     free(L->base_it_w);
 }
 
-/* Writes the per-step records as CSV (kW, kWh, kg, fractions). The
- * generation columns are one per source kind of the registry
- * (models/source.h) that generates or imports, "<name>_kw" in registry
- * order; the battery has its own discharge and charge columns. */
+/* Writes the per-step records as CSV (kW, kWh, kg, fractions). The generation
+ * columns are one per source kind of the registry (models/source.h) that
+ * generates or imports, "<name>_kw" in registry order; the battery has its own
+ * discharge and charge columns.
+ *
+ * The columns are built at run time (fixed ones, one per generating source
+ * kind, fixed ones) so a new registry kind adds a column here without an edit.
+ * Units are the ones an operator reads (kW, kWh, kg), unlike the database's SI
+ * columns, because this file is meant for a spreadsheet. */
 static int write_steps(const char *path, const site_power *sp, sim_err *err)
 {
     static const char *const pre[] = {
@@ -213,7 +242,9 @@ typedef struct metric {
     const char *unit; /* table / CSV unit */
 } metric;
 
-/* The metrics that start a group in the table (a blank line before). */
+/* The metrics that start a group in the table (a blank line before). Grouping
+ * is by key rather than by index: indices shift whenever the registry grows,
+ * which once put the blank lines in the wrong place. */
 static int starts_group(const char *key)
 {
     static const char *const first[] = {
@@ -237,6 +268,12 @@ static const char *weather_label(const scenario *s)
     }
 }
 
+/* Long because it holds the metric table and three formats; the flow is plain:
+ * options, load (catalog freed as soon as the scenario owns a copy), weather,
+ * model, run, optional steps file, then one metric table that all three formats
+ * print from, so the table, JSON and CSV cannot disagree on a value. Every
+ * failure after the scenario load goes through out:, which frees what was made
+ * so far (each free accepts NULL). */
 int cmd_power(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -312,6 +349,9 @@ int cmd_power(int argc, char **argv)
     catalog_free(cat);
     if (rc != SIM_OK)
         return cli_report(&err);
+    /* --seed overrides the scenario's seed for this command only, so that a
+     * user can look at another weather and outage draw without editing the
+     * file. */
     if (!have_seed)
         seed = s->sim.seed;
     if ((rc = climate_load_for_scenario(s, &wx, &err)) != SIM_OK ||
@@ -335,13 +375,23 @@ int cmd_power(int argc, char **argv)
         goto out;
     }
 
+    /* Everything below reads totals only; the model is not touched again, so
+     * the three formats print the same numbers. */
     const site_power_totals *t = site_power_get_totals(sp);
     double gen_j = 0;
     for (int k = 0; k < SRC_N; k++)
         gen_j += t->gen_j[k];
+    /* supply and sinks are printed as an audit: they must agree to rounding
+     * (dispatch.h's energy balance), and printing both lets a reader check it.
+     */
     double supply_j = gen_j + t->withdrawn_j;
     double sinks_j = t->facility_j + t->stored_j + t->curtailed_j + t->loss_j;
+    /* NaN rather than 0 for an empty load, so that shares and intensities print
+     * as "-" instead of dividing by zero into infinity. */
     double load = t->facility_j > 0 ? t->facility_j : (double)NAN;
+    /* Capacity factors are relative to AC nameplate (the inverter limit) and to
+     * this run's simulated time, not a calendar year, so a 90-day run reports
+     * the factor of those 90 days. */
     double cf_ac = t->solar_p_ac0_w > 0 && t->time_s > 0
                        ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
                        : (double)NAN;
@@ -370,6 +420,8 @@ int cmd_power(int argc, char **argv)
          "MWh"},
         {"battery_fade_loss_mwh", "stored energy lost to fade",
          t->fade_loss_j / MWH, "MWh"},
+        {"battery_hvac_mwh", "battery enclosure HVAC (in the load)",
+         t->battery_hvac_j / MWH, "MWh"},
         {"curtailed_mwh", "curtailed", t->curtailed_j / MWH, "MWh"},
         {"shortfall_mwh", "unserved energy", t->shortfall_j / MWH, "MWh"},
         {"supply_mwh", "supply (generation + withdrawn)", supply_j / MWH,
@@ -402,6 +454,8 @@ int cmd_power(int argc, char **argv)
          t->renewable_j / load, ""},
         {"co2_t", "carbon (lifecycle, load served)", t->carbon_g / 1e6,
          "tCO2e"},
+        /* Per kWh of load served, the basis of published grid intensities, so
+         * the figure compares directly with a grid's. */
         {"carbon_g_per_kwh", "carbon intensity", t->carbon_g / (load / 3.6e6),
          "gCO2e/kWh"},
         {"cost_usd", "energy cost", t->cost_usd, "USD"},
@@ -436,6 +490,9 @@ int cmd_power(int argc, char **argv)
     for (int i = 0; i < NT; i++)
         m[nm++] = tail[i];
 
+    /* power stores nothing; its JSON is a summary like the table, so the names
+     * carry the display unit in their suffix (_mwh, _hours) as the
+     * unit-in-the-name rule asks, and the values match the table's. */
     if (fmt == CLI_FMT_JSON) {
         jv *j = jv_obj(), *mj = jv_obj();
         jv_set(j, "scenario", jv_str(s->path));
@@ -460,6 +517,8 @@ int cmd_power(int argc, char **argv)
             char v[32];
             const char *cells[3] = {m[i].key, v, m[i].unit};
             v[0] = '\0';
+            /* A NaN metric (no battery, no solar) is an empty CSV value rather
+             * than "nan", which spreadsheets would read as text. */
             if (isfinite(m[i].v))
                 snprintf(v, sizeof v, "%.10g", m[i].v);
             csvt_write_row(stdout, cells, 3);

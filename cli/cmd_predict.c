@@ -1,6 +1,14 @@
-/* cli/cmd_predict.c: `factorysim predict`: one configuration from options,
- * or every row of a CSV (--csv), through the calibrated throughput model
- * (models/throughput.h, models/calibration.cfg by default). */
+/* cli/cmd_predict.c: `factorysim predict`: one configuration from options, or
+ * every row of a CSV (--csv), through the calibrated throughput model
+ * (models/throughput.h, models/calibration.cfg by default).
+ *
+ * The command translates options and CSV rows into tp_query and prints
+ * tp_result; it holds no model logic (layout choice, memory fit and the
+ * interval are tp_predict's). It must never print a partial CSV under the final
+ * name: --out is written to OUT.tmp and renamed only when every byte was
+ * written, so a failed run leaves the old file (or none), never a truncated
+ * one. Unknown names (GPU, model, precision, release) are usage errors that
+ * list the valid ones, since they come from the user's typing. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,8 +16,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/run_out.h"
 #include "sim/mem.h"
@@ -45,6 +54,19 @@ static const char predict_help[] =
     "  --format F                table (default) or json\n"
     "  -h, --help                this help\n";
 
+/* The JSON carries SI names and the step breakdown so that scripts can use it;
+ * the table is for a person and flags the two things that change how much to
+ * trust the number: extrapolation beyond the calibration's GPUs and a layout
+ * that does not fit in HBM.
+ *
+ * Both forms name the release used, even when it was defaulted, so a saved
+ * prediction says which calibration produced it. The table first states the
+ * configuration as the model resolved it (gbs and seq may have been defaulted),
+ * then the layout (with the first and last stages' layer counts under pipeline
+ * parallelism, since the last also holds the output layer and an uneven split
+ * explains a bubble), then the numbers. The breakdown lists exposed times only:
+ * communication hidden behind compute is not counted, and the printed line says
+ * so. */
 static int print_one(const tp_query *q, const tp_result *r, int fmt,
                      const char *release)
 {
@@ -125,8 +147,16 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
     return CLI_EXIT_OK;
 }
 
+/* The appended columns, in the order of extra[] below; buf[] is indexed by the
+ * same numbers, so the two must change together. */
 #define NX 14 /* columns predict --csv appends */
 
+/* One pass over the rows in file order, writing each row as it is predicted, so
+ * the output keeps the input's rows and columns untouched and only appends NX
+ * columns; a row that cannot be read or predicted keeps its place with blank
+ * predictions (and a FILE:LINE reason on stderr, exit 1), so the output still
+ * lines up with the input row for row. The output goes to a temporary file
+ * renamed at the end (see the file-top note). */
 static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
                        const char *out)
 {
@@ -156,8 +186,11 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
     char tmp[4200];
 
     sim_err_clear(&err);
-    if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, &err) != SIM_OK)
+    if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, cli_report, &err) !=
+        SIM_OK)
         return cli_report(&err);
+    /* Written beside the target as OUT.tmp and renamed at the end, so a failure
+     * never leaves a half-written OUT.csv (see the end of this function). */
     if (out) {
         sim_err derr;
         snprintf(tmp, sizeof tmp, "%s.tmp", out);
@@ -171,12 +204,18 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
             goto done;
         }
     }
+    /* The header is the input's own header plus the NX new names, in input
+     * order, so a spreadsheet that read the input reads the output the same
+     * way. */
     cells = sim_xmalloc((t->n_cols + NX) * sizeof *cells);
     for (size_t c = 0; c < t->n_cols; c++)
         cells[c] = t->header[c];
     for (int k = 0; k < NX; k++)
         cells[t->n_cols + (size_t)k] = extra[k];
     csvt_write_row(f, cells, t->n_cols + NX);
+    /* Rows refused while reading (tpc_read_rows has already reported them)
+     * still make the command exit 1, even though every other row is predicted.
+     */
     if (n_bad)
         rc = CLI_EXIT_ERR;
     for (size_t i = 0; i < n; i++) {
@@ -187,6 +226,9 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
             buf[k][0] = '\0';
             cells[t->n_cols + (size_t)k] = buf[k];
         }
+        /* A blank layout cell in the input means "choose", as in the options;
+         * the CSV reader gives such cells a placeholder, so they are reset to 0
+         * (or CHOOSE) here before predicting. */
         if (ok[i]) {
             /* Blank layout cells are chosen, never 1 (issue 17). */
             tp_query q = rows[i].q;
@@ -206,6 +248,10 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
                 ql->recompute = TP_RECOMPUTE_CHOOSE;
             if (tp_predict(m, &q, &r) == SIM_OK) {
                 const tp_layout *l = &r.layout;
+                /* One decimal for throughputs (tokens/s/GPU are in the
+                 * thousands) and five significant digits for the step time: the
+                 * model's own uncertainty is several percent, so more digits
+                 * would only suggest precision it lacks. */
                 snprintf(buf[0], sizeof buf[0], "%.1f",
                          r.tokens_per_sec_per_gpu);
                 snprintf(buf[1], sizeof buf[1], "%.1f", r.model_tflops_per_gpu);
@@ -252,6 +298,11 @@ done:
     return rc;
 }
 
+/* Long only because of its option table; the order after parsing is the point:
+ * cheap argument checks first (exit 2 without touching files), then the catalog
+ * and the calibration (exit 1 if unreadable), then the names looked up in them
+ * (exit 2 with the valid names listed), and only then the prediction. Every
+ * path after the catalog load goes through done, which frees both. */
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -282,6 +333,9 @@ int cmd_predict(int argc, char **argv)
     const char *cmd = "predict", *gpu = NULL, *model = NULL, *prec = NULL,
                *release = NULL;
     const char *calib = NULL, *csv_in = NULL, *csv_out = NULL;
+    /* 0 means "not given": the model chooses that field. The upper bounds below
+     * only guard against absurd typing (2^24 GPUs); the model refuses layouts
+     * that do not divide the GPU count. */
     uint32_t v[9] = {0}; /* gpus gbs mbs seq tp pp cp ep vp */
     double dp_gbps = 0;
     int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0;
@@ -387,6 +441,8 @@ int cmd_predict(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    /* The one-configuration mode needs the four things a prediction cannot
+     * choose; everything else the model chooses or defaults. */
     if (!csv_in && (!gpu || !model || !prec || !v[0]))
         return cli_usage_error(
             cmd, "needs --gpu, --model, --precision and --gpus (or --csv)");
@@ -418,6 +474,8 @@ int cmd_predict(int argc, char **argv)
                              prec, precision_valid_labels());
         goto done;
     }
+    /* The valid releases come from the loaded calibration, not a fixed list, so
+     * the message stays right when a calibration adds a release. */
     if (release && tp_model_release(m, release) < 0) {
         char buf[2048];
         size_t k = 0;
@@ -442,6 +500,8 @@ int cmd_predict(int argc, char **argv)
     q.layout.recompute = recompute;
     q.layout.distopt = distopt;
     q.release = release;
+    /* Gb/s on the command line (the unit NIC data sheets use), bits per second
+     * inside. */
     q.dp_link_bps = dp_gbps * 1e9;
     if (tp_predict(m, &q, &r) != SIM_OK) {
         rc = cli_error("cannot predict: %s", r.why);

@@ -1,13 +1,19 @@
-/* cli/cmd_report.c: `factorysim report`: a stored run as a site-proposal
- * bundle in a folder: the charts (io/plot_charts.h) and a summary in
- * Markdown and CSV (scenario, capacity, energy mix, and per job the time to
- * train, energy, carbon and cost with their P10-P90 ranges).
+/* cli/cmd_report.c: `factorysim report`: a stored run as a site-proposal bundle
+ * in a folder: the charts (io/plot_charts.h) and a summary in Markdown and CSV
+ * (scenario, capacity, energy mix, and per job the time to train, energy,
+ * carbon and cost with their P10-P90 ranges).
  *
- * Conversions happen here only (days, MWh, MW, tCO2e). The summary carries
- * no wall-clock time or absolute path, so the same run gives the same
- * bytes. Everything that can be checked is checked before the first file
- * is written; summaries are written to a temporary file and renamed.
- */
+ * Conversions happen here only (days, MWh, MW, tCO2e). The summary carries no
+ * wall-clock time or absolute path, so the same run gives the same bytes.
+ * Everything that can be checked is checked before the first file is written;
+ * summaries are written to a temporary file and renamed.
+ *
+ * The command reads only what the database stored (it never re-runs a
+ * scenario), so a report describes exactly the run it names, months later.
+ * Chart drawing lives in app/report_charts.c; this file owns the summary's
+ * wording and columns. Fields are looked up by name in the resfield table, so
+ * the summary follows the table's units and labels; a field renamed there must
+ * be renamed here too (see job_sum). */
 #include <errno.h>
 #include <ctype.h>
 #include <getopt.h>
@@ -22,8 +28,8 @@
 #include "cli/cli.h"
 #include "io/csv.h"
 #include "io/db.h"
-#include "cli/sweep_table.h"
-#include "cli/report_charts.h"
+#include "app/sweep_table.h"
+#include "app/report_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 
@@ -54,11 +60,15 @@ static const char report_help[] =
     "the metric against the swept key over every case of that sweep, P50\n"
     "with the P10-P90 band (docs/sweeps.md).\n";
 
+/* The report's display conversions, kept as named constants so every table row
+ * converts the same way. */
 #define J_PER_MWH 3.6e9
 #define S_PER_DAY 86400.0
 
 /* The job metrics of summary.csv, by field (models/resfield.h): each in its
- * display unit, as columns DISPLAYNAME_mean, ..._p10, ... */
+ * display unit, as columns DISPLAYNAME_mean, ..._p10, ... SI names, the table's
+ * keys: the CSV header uses each field's display name and values are divided by
+ * its display factor, so units follow the table. */
 static const char *const job_metrics[] = {
     "time_to_train_s", "facility_energy_j", "it_energy_j",
     "co2_kg",          "cost_usd",          "renewable_fraction",
@@ -78,6 +88,9 @@ static const resfield *site_field(const char *name)
     return f < 0 ? NULL : &resfield_site[f];
 }
 
+/* No NULL check, unlike site_sum: every name passed is a literal from this
+ * file, and each must exist in the job table, since a missing one would index
+ * before the array. */
 static const stat_summary *job_sum(const db_run *r, size_t j, const char *field)
 {
     int f = resfield_find(resfield_job, resfield_n_job, field, NULL);
@@ -90,7 +103,9 @@ static const stat_summary *site_sum(const db_run *r, const char *field)
     return f < 0 ? NULL : &r->site_summary[f];
 }
 
-/* "12.3 (11.0-14.1)": the P50 and the P10-P90 range, or "n/a". */
+/* "12.3 (11.0-14.1)": the P50 and the P10-P90 range, or "n/a". %.4g: four
+ * significant digits are more than a planning figure carries and keep the
+ * Markdown table narrow; the CSV keeps 15 digits for reuse. */
 static const char *range_str(const stat_summary *s, double scale, char *buf,
                              size_t n)
 {
@@ -102,7 +117,9 @@ static const char *range_str(const stat_summary *s, double scale, char *buf,
     return buf;
 }
 
-/* Markdown table cells must not contain a bare '|'. */
+/* Markdown table cells must not contain a bare '|'. Names come from user
+ * scenarios (job and site names), so they are escaped rather than trusted: a
+ * '|' would split a table cell and a newline would end the row. */
 static void md_cell(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -112,6 +129,12 @@ static void md_cell(FILE *f, const char *s)
     }
 }
 
+/* One function that writes the document top to bottom in reading order (run,
+ * site, energy mix, site metrics, jobs, charts), so the source reads like the
+ * output it produces; each section is a few fprintf calls with no state shared
+ * between them beyond the run. The chart list comes last and is taken from what
+ * report_draw_all actually drew, including the ones it skipped and why, so the
+ * document never links a chart that does not exist. */
 static void write_md(FILE *f, const db_run *r, const report_out *cl)
 {
     const db_run_meta *m = &r->meta;
@@ -128,6 +151,8 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
             "Ranges are P50 (P10-P90) across replications.\n\n",
             r->id, m->seed, r->n_reps, m->replications, m->status, m->version,
             r->config_hash);
+    /* A sweep case says which case it is and its overrides, so the bundle can
+     * be told apart from its neighbours in the sweep. */
     if (m->sweep_key) {
         fputs("Sweep case: ", f);
         md_cell(f, m->case_key);
@@ -167,6 +192,8 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
     }
     fprintf(f, " |\n| Horizon | %.4g days |\n\n", m->horizon_s / S_PER_DAY);
 
+    /* Sources are listed in registry order and only when they produced, with
+     * shares of the mean facility energy. */
     fputs("## Energy mix (site)\n\n| source | energy [MWh] | share of facility "
           "energy [%] |\n"
           "|---|---|---|\n",
@@ -190,6 +217,9 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
         static const struct {
             const char *field;
             int percent;
+            /* Shares are shown in percent, everything else in its display unit
+             * from the resfield table, so a label and its unit cannot disagree.
+             */
         } sm[] = {
             {"it_energy_j", 0},       {"renewable_fraction", 1},
             {"pue_mean", 0},          {"utilization", 1},
@@ -226,6 +256,8 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
         }
         fprintf(f, " | %d ", (int)jd->gpus);
         md_cell(f, jd->gpu_type ? jd->gpu_type : "");
+        /* "completed" is 0 or 1 per replication, so its mean times the count of
+         * replications is the number that finished. */
         fprintf(f, " | %.0f of %zu | ", done->mean * (double)done->n, done->n);
         fprintf(f, "%s | ",
                 range_str(job_sum(r, j, "time_to_train_s"), 1.0 / S_PER_DAY, b,
@@ -242,6 +274,8 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
         fprintf(f, "%s |\n",
                 range_str(job_sum(r, j, "interruptions"), 1.0, b, sizeof b));
     }
+    /* Stated in the document because the time-to-train range would otherwise
+     * look better than the run: unfinished replications are not in it. */
     fputs("\nA job that did not finish within the horizon counts in "
           "\"finished\" only; "
           "its time to train is left out of the range.\n\n## Charts\n\n",
@@ -255,12 +289,18 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
         fprintf(f, "- Not drawn: %s\n", cl->skipped[i]);
 }
 
+/* Wide format, one row for the site and one per job, with fixed columns first
+ * and then six statistics per metric, so a spreadsheet gets every number of the
+ * Markdown table plus min and max. Site rows leave the job-only cells blank; a
+ * statistic with no finite values is blank, never 0. */
 static int write_csv(FILE *f, const db_run *r)
 {
     /* Fixed columns, then mean/p10/p50/p90/min/max of each metric, then the
      * mean energy by source. */
     static const char *const stat[6] = {"mean", "p10", "p50",
                                         "p90",  "min", "max"};
+    /* The fixed columns identify the row (scope, name) and the run (scenario,
+     * seed, replications, capacity), so a CSV row can be used on its own. */
     enum { N_FIXED = 10 };
     size_t nc = N_FIXED + N_JOB_METRICS * 6 + SRC_N, c;
     char(*hdr)[64] = sim_xcalloc(nc, sizeof *hdr);
@@ -355,7 +395,9 @@ static int write_csv(FILE *f, const db_run *r)
     return rc;
 }
 
-/* Writes text through fn into DIR/name via a temporary file. */
+/* Writes text through fn into DIR/name via a temporary file and a rename: a
+ * reader (or a rerun) never sees a half-written summary, and a failed write
+ * removes the temporary file and leaves any previous summary in place. */
 static int write_file(const char *dir, const char *name, void *ctx,
                       int (*fn)(FILE *, void *), sim_err *err)
 {
@@ -372,6 +414,8 @@ static int write_file(const char *dir, const char *name, void *ctx,
         remove(tmp);
         return sim_err_set(err, SIM_EIO, path, 0, "write failed");
     }
+    /* rename replaces the old file atomically on POSIX file systems, so a
+     * reader sees the old summary or the new one, never a mix. */
     if (rename(tmp, path) != 0) {
         remove(tmp);
         return sim_err_set(err, SIM_EIO, path, 0,
@@ -397,6 +441,12 @@ static int csv_fn(FILE *f, void *ctx)
     return write_csv(f, ctx);
 }
 
+/* The order keeps "no partial output" cheap: options, then the database opened
+ * read-only and the run loaded (a wrong --db or --run fails here with nothing
+ * written), then the sweep options checked against the run, then the folder
+ * made, then charts, then the two summaries (which list the charts, so they
+ * come after them). A failure after the folder exists leaves the files already
+ * finished, each complete, and reports the error. */
 int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -465,6 +515,8 @@ int cmd_report(int argc, char **argv)
     if (!dir)
         return cli_usage_error(cmd, "--out DIR is required");
     sim_err_clear(&err);
+    /* Read-only: a report must never migrate a database or hold a write lock on
+     * it while a sweep may be writing to it. */
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
@@ -473,6 +525,8 @@ int cmd_report(int argc, char **argv)
         db_close(d);
         return cli_report(&err);
     }
+    /* --metric and --by only shape the sweep chart; giving them for a plain run
+     * is a usage error rather than silently ignored. */
     if ((sw_metric || sw_by) && !r->meta.sweep_key) {
         db_close(d);
         db_run_free(r);
@@ -512,6 +566,9 @@ int cmd_report(int argc, char **argv)
             printf(", %s", cl->file[i]);
         fputc('\n', stdout);
         for (int i = 0; i < cl->n_skipped; i++) {
+            /* A skipped chart (no time series stored, no battery) is printed on
+             * both streams: stdout for the record of what the bundle holds,
+             * stderr so a user watching the terminal notices. */
             printf("not drawn: %s\n", cl->skipped[i]);
             fprintf(stderr, "factorysim: not drawn: %s\n", cl->skipped[i]);
         }

@@ -1,22 +1,24 @@
-/* cli/cmd_run.c: `factorysim run SCENARIO`: the main job. Loads the
- * catalog, the scenario (with --set overrides), its weather file and the
- * calibrated throughput model, runs R replications (models/site.h) and
- * prints every job's and the site's metrics with P10-P90 ranges. */
+/* cli/cmd_run.c: `factorysim run SCENARIO`: the main job. Parses the
+ * options, runs the case through app/runcase.h (catalog, scenario with
+ * --set overrides, calibration, the checks `check` makes, weather, R
+ * replications), stores it (app/run_store.h) and prints every job's and
+ * the site's metrics with P10-P90 ranges (io/run_out.h). It owns no part of
+ * the set-up: a change to how a case runs belongs in app/runcase.c. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/run_check.h"
+#include "app/run_store.h"
+#include "app/runcase.h"
 #include "cli/cli.h"
-#include "io/calib_file.h"
-#include "io/climate_load.h"
-#include "cli/run_check.h"
-#include "cli/run_store.h"
+#include "io/db.h"
 #include "io/run_out.h"
-#include "models/catalog.h"
-#include "models/site.h"
 #include "sim/mem.h"
 
+/* The help text is the contract of run's flags (one line each); the
+ * getopt table in cmd_run lists the same flags. */
 static const char run_help[] =
     "Usage: factorysim run SCENARIO [OPTIONS]\n"
     "\n"
@@ -48,6 +50,30 @@ static const char run_help[] =
     "                       M MiB (default 4096; the estimate is printed)\n"
     "  -h, --help           this help\n";
 
+/* runcase's ready step (app/runcase.h): the database is opened once the
+ * scenario has passed its checks and before any replication runs, so a bad
+ * --db fails fast and a refused scenario leaves no database behind. */
+typedef struct run_db {
+    const char *path; /* NULL: --no-db */
+    db *d;
+} run_db;
+
+static int open_db(void *arg, const runcase_out *o, sim_err *err)
+{
+    run_db *rd = arg;
+    int rc;
+    (void)o;
+    if (!rd->path)
+        return SIM_OK;
+    if ((rc = cli_make_dirs(rd->path, 0, err)) != SIM_OK)
+        return rc;
+    return db_open(rd->path, &rd->d, err);
+}
+
+/* Why long: option parsing is a flat getopt switch (one case per flag of
+ * run_help), kept in one place so the help text and the parser can be read
+ * side by side; the case itself is app/runcase.h, and what remains here is
+ * storing and printing. */
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -67,33 +93,29 @@ int cmd_run(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *cmd = "run", *calib = NULL, *catdir = NULL,
-               *db_path = RUN_STORE_DEFAULT_DB;
-    int series = 1; /* 0 none, 1 first, 2 all */
+    const char *cmd = "run";
+    runcase_series series = RUNCASE_SERIES_FIRST;
     int events = 1;
     uint32_t downsample = 1;
-    double max_mem_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
-    db *d = NULL;
     const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
-    size_t n_sets = 0;
-    uint64_t seed = 0;
     uint32_t reps_opt = 0;
-    int have_seed = 0, fmt = CLI_FMT_TABLE, failures = 1, o, rc = CLI_EXIT_ERR;
-    catalog *cat = NULL;
-    scenario *s = NULL;
-    tp_model *tp = NULL;
-    climate_year *wx = NULL;
-    res_rep *reps = NULL;
-    size_t n_reps = 0;
+    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_ERR;
+    run_db rd = {RUN_STORE_DEFAULT_DB, NULL};
+    runcase_in in;
+    runcase_out out;
+    run_check_errs *ce = NULL;
     sim_err err;
 
+    memset(&in, 0, sizeof in);
+    memset(&out, 0, sizeof out);
+    in.max_memory_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
     sim_err_clear(&err);
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
         case 's':
-            if (cli_seed(cmd, "--seed", optarg, &seed) < 0)
+            if (cli_seed(cmd, "--seed", optarg, &in.seed) < 0)
                 goto usage;
-            have_seed = 1;
+            in.seed_set = 1;
             break;
         case 'r':
             if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps_opt) <
@@ -101,7 +123,7 @@ int cmd_run(int argc, char **argv)
                 goto usage;
             break;
         case 'S':
-            sets[n_sets++] = optarg;
+            sets[in.n_overrides++] = optarg;
             break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg,
@@ -110,35 +132,35 @@ int cmd_run(int argc, char **argv)
                 goto usage;
             break;
         case 'F':
-            failures = 0;
+            in.no_failures = 1;
             break;
         case 'c':
-            calib = optarg;
+            in.calibration = optarg;
             break;
         case 'C':
-            catdir = optarg;
+            in.catalog_dir = optarg;
             break;
         case 'd':
-            db_path = optarg;
+            rd.path = optarg;
             break;
         case 'N':
-            db_path = NULL;
+            rd.path = NULL;
             break;
         case 'E':
             events = 0;
             break;
         case 'M':
             if (cli_double(cmd, "--max-memory-mb", optarg, 1, 1e9,
-                           &max_mem_mb) < 0)
+                           &in.max_memory_mb) < 0)
                 goto usage;
             break;
         case 'T':
             if (strcmp(optarg, "none") == 0)
-                series = 0;
+                series = RUNCASE_SERIES_NONE;
             else if (strcmp(optarg, "first") == 0)
-                series = 1;
+                series = RUNCASE_SERIES_FIRST;
             else if (strcmp(optarg, "all") == 0)
-                series = 2;
+                series = RUNCASE_SERIES_ALL;
             else {
                 cli_usage_error(
                     cmd, "--series: expected first, all or none (got '%s')",
@@ -170,96 +192,70 @@ int cmd_run(int argc, char **argv)
                         optind < argc ? argv[optind + 1] : "");
         goto usage;
     }
-    if (catalog_load(catdir, &cat, &err) != SIM_OK ||
-        scenario_load(argv[optind], cat, sets, n_sets, &s, &err) != SIM_OK ||
-        (calib ? tp_model_load(calib, &tp, &err)
-               : tp_model_default(&tp, &err)) != SIM_OK) {
-        rc = cli_report(&err);
-        goto done;
-    }
-    {
-        /* What `check` checks, by the same code (cli/run_check.h). */
-        run_check_errs *ce = sim_xcalloc(1, sizeof *ce);
-        run_check_opts co;
-        co.replications = reps_opt ? reps_opt : (size_t)s->sim.replications;
-        co.series = db_path ? series : 0;
-        co.max_memory_mb = max_mem_mb;
-        if (run_check_scenario(s, tp, &co, &wx, ce) != SIM_OK) {
+    ce = sim_xcalloc(1, sizeof *ce);
+    in.scenario_path = argv[optind];
+    in.overrides = sets;
+    in.replications = reps_opt;
+    /* Series and events are kept only to be stored. */
+    in.series = rd.path ? series : RUNCASE_SERIES_NONE;
+    in.events = rd.path != NULL && events;
+    in.check_errs = ce;
+    in.ready = open_db;
+    in.ready_arg = &rd;
+    /* A failed check lists every problem it found (as `check` does); any
+     * other failure has one error. Nothing is stored and nothing is
+     * printed on stdout in either case. */
+    if (runcase_run(&in, &out, &err) != SIM_OK) {
+        if (ce->n > 0)
             for (size_t i = 0; i < ce->n; i++)
                 rc = cli_report(&ce->e[i]);
-            free(ce);
-            goto done;
-        }
-        free(ce);
-    }
-    if (db_path && (cli_make_dirs(db_path, 0, &err) != SIM_OK ||
-                    db_open(db_path, &d, &err) != SIM_OK)) {
-        rc = cli_report(&err);
+        else
+            rc = cli_report(&err);
         goto done;
     }
     {
-        site_opts so;
         run_info ri;
         char name[256];
-        site_opts_default(&so);
-        so.seed = have_seed ? seed : s->sim.seed;
-        site_rel_from_scenario(&so.rel, s);
-        if (!failures)
-            so.rel.enabled = 0;
-        so.tp = tp;
-        so.weather = wx;
-        n_reps = reps_opt ? reps_opt : (size_t)s->sim.replications;
-        reps = sim_xcalloc(n_reps, sizeof *reps);
-        so.record_events = d != NULL && events;
-        /* The series of replication 0 (or of all): recording never changes
-         * the simulation, only what is kept. */
-        so.record_steps = d != NULL && series > 0;
-        if (site_run_reps(s, &so, 0, 1, reps, &err) != SIM_OK ||
-            (so.record_steps = d != NULL && series == 2,
-             site_run_reps(s, &so, 1, n_reps - 1, reps + 1, &err)) != SIM_OK) {
-            n_reps = 0;
-            rc = cli_report(&err);
-            goto done;
-        }
-        ri.name = run_scenario_name(s, name, sizeof name);
-        if (d) {
+        ri.name = run_scenario_name(out.s, name, sizeof name);
+        /* Stored before printing: a run whose results cannot be stored
+         * (disk full, locked past the deadline) fails without having
+         * printed results that exist nowhere else. */
+        if (rd.d) {
             run_store_opts st;
             int64_t id;
             run_store_opts_default(&st);
             st.scenario_name = ri.name;
-            st.seed = so.seed;
+            st.seed = out.seed;
             st.ts_downsample = downsample;
             st.store_events = events;
-            st.tp = tp;
-            if (run_store(d, s, &st, reps, n_reps, &id, &err) != SIM_OK) {
+            st.tp = out.tp;
+            if (run_store(rd.d, out.s, &st, out.reps, out.n_reps, &id, &err) !=
+                SIM_OK) {
                 rc = cli_report(&err);
                 goto done;
             }
             fprintf(stderr, "factorysim: stored as run %lld in %s\n",
-                    (long long)id, db_path);
+                    (long long)id, rd.path);
         }
-        ri.seed = so.seed;
-        ri.replications = (uint32_t)n_reps;
-        ri.tp = tp;
+        /* The seed printed is the one used (--seed or the scenario's), so
+         * the output alone reproduces the run. */
+        ri.seed = out.seed;
+        ri.replications = (uint32_t)out.n_reps;
+        ri.tp = out.tp;
         if (fmt == CLI_FMT_JSON)
-            rc = run_out_json(stdout, &ri, s, reps, n_reps);
+            rc = run_out_json(stdout, &ri, out.s, out.reps, out.n_reps);
         else if (fmt == CLI_FMT_CSV)
-            rc = run_out_csv(stdout, &ri, s, reps, n_reps);
+            rc = run_out_csv(stdout, &ri, out.s, out.reps, out.n_reps);
         else
-            rc = run_out_table(stdout, &ri, s, reps, n_reps);
+            rc = run_out_table(stdout, &ri, out.s, out.reps, out.n_reps);
         rc = rc == SIM_OK && fflush(stdout) == 0
                  ? CLI_EXIT_OK
                  : cli_error("writing the results failed");
     }
 done:
-    for (size_t r = 0; r < n_reps; r++)
-        res_rep_free(&reps[r]);
-    free(reps);
-    db_close(d);
-    tp_model_free(tp);
-    climate_year_free(wx);
-    scenario_free(s);
-    catalog_free(cat);
+    runcase_out_free(&out);
+    db_close(rd.d);
+    free(ce);
     free(sets);
     return rc;
 usage:

@@ -1,7 +1,15 @@
-/* cli/cmd_schema.c: `factorysim schema [--format markdown|json]`: every
- * result field (models/resfield.h) with its SI name and unit (database
- * columns, exports) and its name and unit in run and sweep output. The
- * Markdown form is what docs/results-schema.md embeds (`make docs`). */
+/* cli/cmd_schema.c: `factorysim schema [--format markdown|json]`: every result
+ * field (models/resfield.h) with its SI name and unit (database columns,
+ * exports) and its name and unit in run and sweep output. The Markdown form is
+ * what docs/results-schema.md embeds (`make docs`).
+ *
+ * The command only chooses what to print; the text comes from io/fielddoc.c,
+ * which reads the same tables the database and outputs use, so the docs cannot
+ * describe a column the code does not write. It must never add anything
+ * run-dependent to its output (time, path, host): `make docs` regenerates the
+ * committed docs from it and a diff must mean a real change. --upgrade lives
+ * here because a schema upgrade is the schema's business and needs no scenario.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -34,6 +42,10 @@ static const char schema_help[] =
     "                  unit, default, the enforced range, example, meaning\n"
     "  -h, --help      this help\n";
 
+/* The option loop follows every command's pattern (":h" so that a missing value
+ * is reported as such, getopt's own messages off); the three modes are
+ * exclusive in effect, checked in the order upgrade, scenario keys, result
+ * fields, so that --upgrade never prints the schema by accident. */
 int cmd_schema(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -85,6 +97,9 @@ int cmd_schema(int argc, char **argv)
         if (stat(upgrade, &sb) != 0)
             return cli_error("%s: cannot open results database (%s)", upgrade,
                              strerror(errno));
+        /* Opening is upgrading: db_open migrates an older database in one
+         * transaction (io/db.c), so a failure leaves the file at its old
+         * version, never half migrated. */
         if (db_open(upgrade, &d, &err) != SIM_OK)
             return cli_report(&err);
         db_close(d);

@@ -34,6 +34,8 @@ static const char solar_help[] =
     "  --tilt DEG          fixed tilt (default: |latitude|)\n"
     "  --dc-ac R           DC/AC ratio (default 1.34)\n"
     "  --no-backtrack      single-axis without backtracking\n"
+    "  --sky M             sky diffuse model: perez (default, Perez et al.\n"
+    "                      1990) or isotropic\n"
     "  --year-seed N       seed of the synthetic year (default 1)\n"
     "  --format F          table (default) or json\n"
     "  -h, --help          this help\n";
@@ -50,6 +52,7 @@ int cmd_solar(int argc, char **argv)
         {"tilt", required_argument, NULL, 'i'},
         {"dc-ac", required_argument, NULL, 'r'},
         {"no-backtrack", no_argument, NULL, 'b'},
+        {"sky", required_argument, NULL, 'k'},
         {"year-seed", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
@@ -58,7 +61,7 @@ int cmd_solar(int argc, char **argv)
     const char *cmd = "solar", *epw = NULL, *site = "las-vegas";
     double lat = 0, lon = 0, tz = 0, tilt = -1, dcac = 1.34;
     int have_lat = 0, have_lon = 0, have_tz = 0, fixed = 0, nobt = 0,
-        fmt = CLI_FMT_TABLE, o;
+        fmt = CLI_FMT_TABLE, sky = SOLAR_SKY_PEREZ, o;
     uint64_t seed = 1;
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         int bad = 0;
@@ -99,6 +102,13 @@ int cmd_solar(int argc, char **argv)
             break;
         case 'b':
             nobt = 1;
+            break;
+        case 'k':
+            sky = solar_sky_parse(optarg);
+            if (sky < 0)
+                return cli_usage_error(
+                    cmd, "--sky: expected perez or isotropic (got '%s')",
+                    optarg);
             break;
         case 's':
             bad = cli_seed(cmd, "--year-seed", optarg, &seed);
@@ -166,6 +176,7 @@ int cmd_solar(int argc, char **argv)
     solar_cfg_default(&c, 1e6);
     c.dc_ac_ratio = dcac;
     c.backtrack = !nobt;
+    c.sky = (solar_sky)sky;
     if (fixed) {
         c.tracking = SOLAR_FIXED;
         c.tilt_deg =
@@ -190,6 +201,7 @@ int cmd_solar(int argc, char **argv)
         jv_set(j, "backtrack",
                jv_bool(c.tracking == SOLAR_SINGLE_AXIS && c.backtrack));
         jv_set(j, "dc_ac_ratio", jv_num(c.dc_ac_ratio));
+        jv_set(j, "sky_model", jv_str(solar_sky_name(c.sky)));
         jv_set(j, "ghi_kwh_m2", jv_num(st.ghi_kwh_m2));
         jv_set(j, "poa_kwh_m2", jv_num(a.poa_kwh_m2));
         jv_set(j, "ac_kwh_per_kwdc", jv_num(a.e_ac_j / 3.6e6 / 1e3));
@@ -206,11 +218,12 @@ int cmd_solar(int argc, char **argv)
         jv_write(j, stdout, 1);
         jv_free(j);
     } else {
-        printf("Solar plant, 1 MWdc, %s%s, DC/AC %.2f, weather: %s\n", trk,
+        printf("Solar plant, 1 MWdc, %s%s, DC/AC %.2f, %s sky, weather: %s\n",
+               trk,
                c.tracking == SOLAR_SINGLE_AXIS
                    ? (c.backtrack ? " (backtracking)" : "")
                    : "",
-               c.dc_ac_ratio,
+               c.dc_ac_ratio, solar_sky_name(c.sky),
                epw ? "EPW file" : "synthetic (monthly normals + cloud chain)");
         printf("  site                  %s (%.2f, %.2f, UTC%+.1f)\n", y->name,
                y->lat_deg, y->lon_deg, y->tz_h);

@@ -1,8 +1,8 @@
 /* cli/cmd_sweep.c: `factorysim sweep SCENARIO --set KEY=V1,V2 --set
  * KEY=LO:HI:STEP ...`: every case of the grid (models/sweep.h) run on
- * worker threads and MPI ranks (cli/sweep_exec.h), each stored in the
+ * worker threads and MPI ranks (app/sweep_exec.h), each stored in the
  * results database as a run with its sweep key, case key, overrides and
- * rank; a summary table of every case at the end (cli/sweep_table.h).
+ * rank; a summary table of every case at the end (app/sweep_table.h).
  *
  * Resuming: the sweep key is the FNV-1a-64 hash of what decides every
  * case's results: the resolved base scenario (after --seed and
@@ -19,13 +19,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/run_check.h"
-#include "cli/run_store.h"
-#include "cli/sweep_exec.h"
-#include "cli/sweep_table.h"
+#include "app/run_check.h"
+#include "app/run_store.h"
+#include "app/sweep_exec.h"
+#include "app/sweep_table.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/run_out.h"
+#include "io/scenario_cfg.h"
 #include "sim/mem.h"
 
 static const char sweep_help[] =
@@ -291,7 +293,7 @@ static char *read_all(const char *path, size_t *n)
  * value), so a bad key or value is a usage error before any case runs. */
 /* Validates every value of every axis (the case with that value and the
  * other axes at their first) as `run` would: the scenario loads, and the
- * checks run and check share (cli/run_check.h: weather, throughput of
+ * checks run and check share (app/run_check.h: weather, throughput of
  * every job, fabric groups, and one case's results within max_mb). */
 static int validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
 {
@@ -332,6 +334,14 @@ static int validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
     return SIM_OK;
 }
 
+/* Why one long function: a sweep is a fixed sequence of phases that every
+ * MPI rank must walk in step (options; the grid; set-up on every rank,
+ * agreed by sweep_mpi_agree before anything runs; rank 0 finds the cases
+ * not yet stored and broadcasts them; sweep_exec; rank 0 reads the table
+ * back and prints it), and one `done:` label frees what any phase made.
+ * Splitting the phases into functions would pass a dozen locals between
+ * them and hide which steps are collective. What a case computes is not
+ * here: app/sweep_exec.c runs each through app/runcase.h. */
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -649,7 +659,11 @@ int cmd_sweep(int argc, char **argv)
         rc = cli_report(&err);
         goto done;
     }
-    if (sweep_table_write(stdout, tab, fmt) != SIM_OK || fflush(stdout) != 0) {
+    if (sweep_table_write(stdout, tab,
+                          fmt == CLI_FMT_JSON  ? SWEEP_TABLE_JSON
+                          : fmt == CLI_FMT_CSV ? SWEEP_TABLE_CSV
+                                               : SWEEP_TABLE_TEXT) != SIM_OK ||
+        fflush(stdout) != 0) {
         rc = cli_error("writing the summary failed");
         goto done;
     }

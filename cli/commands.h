@@ -6,6 +6,8 @@ CMD(check, "validate a scenario file and summarize it")
 CMD(catalog,
     "list the component catalog: GPUs, systems, modules, models, sources")
 CMD(solar, "annual yield and capacity factor of a PV plant at a site")
+CMD(battery, "how long second-life battery packs last: capacity retained "
+             "and cycles per year")
 CMD(power, "site power of a scenario at nominal load: energy mix, shortage, "
            "PUE, carbon, cost")
 CMD(calibrate,

@@ -1,5 +1,13 @@
 /* cli/main.c: factorysim's entry point: global flags, then dispatch to one
- * command per file (cli/cmd_*.c), listed in cli/commands.h. */
+ * command per file (cli/cmd_*.c), listed in cli/commands.h.
+ *
+ * This file is the only main() of the tool and the last place a process-wide
+ * decision can be made: GSL's abort-on-error handler is switched off here,
+ * before any command runs, and every command's exit status passes through
+ * finish() so that a failed write to stdout can never exit 0. It must never
+ * hold a command's logic; the command table comes from commands.h, the one list
+ * that dispatch, the usage text and the unknown-command message all iterate
+ * (STYLE.md 6.9). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +45,9 @@ static int finish(int rc)
     return rc;
 }
 
+/* Help goes to stdout when asked for (exit 0, pipeable into less) and to stderr
+ * on a usage error (exit 2), so that scripts reading stdout never mistake usage
+ * text for output. */
 static void usage(FILE *f)
 {
     fputs("Usage: factorysim [--help] [--version] COMMAND [ARGS...]\n\n"
@@ -67,9 +78,15 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
+            /* Each command parses its own options with getopt_long from its own
+             * argv[0]; getopt keeps global state, and optind = 0
+             * (cli_getopt_reset) makes glibc start afresh, so a command never
+             * sees where a previous parse stopped. */
             cli_getopt_reset();
             return finish(commands[i].fn(argc - 1, argv + 1));
         }
+    /* An unknown leading option is a usage error (exit 2) with the usual hint,
+     * kept apart from an unknown command so the message says which it was. */
     if (argv[1][0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
     fprintf(stderr,

@@ -1,7 +1,10 @@
 /* io/catalog_cfg.c: reads the catalog files models/{gpus,llms,systems,
  * modules,sources}.cfg (and a scenario's `catalog` group) into a catalog.
  * Units in the files are the ones in the key names; everything is converted
- * to SI here, and nowhere else. */
+ * to SI here, and nowhere else. This adapter only reads: each entry goes in
+ * through the add API of models/catalog.h, which owns the rules an entry
+ * obeys and what is derived from it, and whose refusals name a key that
+ * cfg_fail_rule places at FILE:LINE. It never looks inside the catalog. */
 #include "io/catalog_cfg.h"
 
 #include <math.h>
@@ -10,9 +13,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io/cfg.h"
 #include "io/datadir.h"
-#include "models/catalog_int.h"
-#include "models/flops.h"
+
+/* Hands an entry's refusal by the model to the file's FILE:LINE. */
+#define ADD(call, e)                                                           \
+    do {                                                                       \
+        sim_err why_;                                                          \
+        if ((call) != SIM_OK)                                                  \
+            return cfg_fail_rule(r, (e), &why_);                               \
+    } while (0)
 
 #define TERA 1e12
 #define GIGA 1e9
@@ -97,6 +107,10 @@ static int read_name(cfg_reader *r, const config_setting_t *e, char *buf,
     return cfg_string(r, e, "name", 1, NULL, buf, n);
 }
 
+/* gpus: every key at once in one condition chain, so the first bad key
+ * stops the entry, and an existing entry (a scenario's override) is the
+ * starting point, so only the keys written change. NVLink is read as the
+ * vendor's bidirectional figure and halved once, here. */
 static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {"name",
@@ -161,22 +175,19 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_int(r, e, "announced", 0, g.announced, 0, 1, &ann)) !=
                 SIM_OK)
             return rc;
-        if (g.peak_flops[NUM_BF16] <= 0)
-            return cfg_fail(r, e, "bf16_dense_tflops",
-                            "must be positive "
-                            "(got 0, expected > 0: every GPU runs BF16)");
         /* NVIDIA quotes NVLink as the sum of both directions. */
         g.nvlink_Bps = nvl / 2.0;
         g.nvlink_domain = (int)dom;
         g.announced = (int)ann;
-        catalog_put_gpu(
-            c, &g,
-            src ? src
-            : base
-                ? catalog_cite(c, "gpus", (size_t)(base - catalog_gpu_at(c, 0)),
-                               "source")
-                : "",
-            notes, assumed);
+        ADD(catalog_add_gpu(
+                c, &g,
+                src    ? src
+                : base ? catalog_cite(c, "gpus",
+                                      (size_t)(base - catalog_gpu_at(c, 0)),
+                                      "source")
+                       : "",
+                notes, assumed, &why_),
+            e);
     }
     return SIM_OK;
 }
@@ -220,6 +231,10 @@ static const llm_field llm_fields[] = {
 };
 #define N_LLM_FIELDS (sizeof llm_fields / sizeof llm_fields[0])
 
+/* llms: the integer fields are a table (llm_fields) rather than one call
+ * per field because there are 24 of them and they share type, range and
+ * "required for a new entry"; the `assumptions` list becomes the entry's
+ * LLM_ASSUMED_* bits here, since those bits are how the file marks them. */
 static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *keys[N_LLM_FIELDS + 10];
@@ -277,59 +292,6 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
                  cfg_double(r, e, "active_params_b", req, m.active_params / 1e9,
                             0.001, 1e6, 1e9, &m.active_params)) != SIM_OK)
             return rc;
-        if (m.num_layers < 1 || m.hidden_size < 1 || m.num_attention_heads < 1)
-            return cfg_fail(r, e, NULL,
-                            "num_layers, hidden_size and "
-                            "num_attention_heads must be >= 1 (got %d, %d, "
-                            "%d)",
-                            m.num_layers, m.hidden_size, m.num_attention_heads);
-        if (m.active_params > m.total_params * (1 + 1e-9))
-            return cfg_fail(r, e, "active_params_b",
-                            "exceeds total_params_b "
-                            "(got %g, expected <= %g)",
-                            m.active_params / 1e9, m.total_params / 1e9);
-        {
-            /* Layers of each kind must add up to num_layers: the FLOPs and
-             * parameter counts use the per-kind counts, the pipeline split
-             * and proxy runs use num_layers, so a mismatch would make them
-             * describe different models. Self-attention runs in every layer
-             * of a dense or MoE model, in its own layers of a hybrid. */
-            llm_layers k;
-            double want;
-            flops_layers(&m, 0, &k);
-            want = m.cls == LLM_HYBRID
-                       ? k.attn + k.dense + k.moe + k.mamba
-                       : (k.attn != k.total ? k.attn : k.dense + k.moe);
-            if (want != k.total)
-                return cfg_fail(r, e, "num_layers",
-                                "contradicts the layers of each kind (got "
-                                "%d, expected %g: %g attention, %g dense, "
-                                "%g MoE, %g Mamba layers)",
-                                m.num_layers, want, k.attn, k.dense, k.moe,
-                                k.mamba);
-        }
-        {
-            /* The architecture must account for the stated total: a wrong
-             * layer count or width would otherwise change every FLOPs and
-             * memory figure while the name and total look right. */
-            double d, x, arch;
-            flops_params(&m, 0, &d, &x);
-            arch = d + x;
-            if (!(fabs(arch / m.total_params - 1) <= FLOPS_PARAMS_REL_TOL))
-                return cfg_fail(
-                    r, e, "total_params_b",
-                    "contradicts the architecture (got %g B stated, "
-                    "expected within %g%% of the %.4g B that num_layers, "
-                    "hidden_size, the MLP, expert, attention, Mamba and "
-                    "vocabulary sizes give; fix the architecture or the "
-                    "total)",
-                    m.total_params / 1e9, FLOPS_PARAMS_REL_TOL * 100,
-                    arch / 1e9);
-        }
-        if (!m.id[0])
-            return cfg_fail(r, e, "id",
-                            "missing key (expected a short id "
-                            "such as \"llama3.1-405b\")");
         m.assumed = base ? base->assumed : 0;
         for (size_t k = 0; k < N_LLM_FIELDS; k++)
             if (has_key(assumed, llm_fields[k].key))
@@ -339,32 +301,25 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
             m.assumed |= LLM_ASSUMED_ACTIVE_PARAMS;
         if (has_key(assumed, "total_params_b"))
             m.assumed |= LLM_ASSUMED_TOTAL_PARAMS;
-        {
-            /* An id must not collide with another entry's name or id. */
-            const llm_arch *o = catalog_llm(c, m.id);
-            if (o && strcasecmp(o->name, m.name) != 0)
-                return cfg_fail(r, e, "id",
-                                "already used by \"%s\" (got "
-                                "\"%s\", expected a unique id)",
-                                o->name, m.id);
-        }
-        catalog_put_llm(c, &m, src ? src : "", notes, assumed);
+        ADD(catalog_add_llm(c, &m, src ? src : "", notes, assumed, &why_), e);
     }
     return SIM_OK;
 }
 
+/* systems: the GPU is kept as the name written; catalog_add_system
+ * resolves it, stores the catalog's spelling and derives the power split,
+ * so a system defined in memory gets the same. typical_fraction defaults
+ * to 0.76 for a new entry (docs/catalog.md). */
 static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
         "name",   "gpu",       "gpus",   "max_power_kw", "typical_fraction",
         "liquid", "announced", "source", "notes",        "assumptions",
         "sharp",  NULL};
-    char names[1024];
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         system_spec s;
         const system_spec *base;
-        const gpu_spec *g;
         const char *src, *notes;
         char assumed[512], name[32];
         long long n, liq, ann, shp;
@@ -400,34 +355,21 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
         s.gpus = (int)n;
         s.liquid = (int)liq;
         s.announced = (int)ann;
-        if (!(g = catalog_gpu(c, s.gpu))) {
-            catalog_names(c, "gpus", names, sizeof names);
-            return cfg_fail(r, e, "gpu",
-                            "unknown GPU (got \"%s\", expected "
-                            "one of: %s)",
-                            s.gpu, names);
-        }
-        snprintf(s.gpu, sizeof s.gpu, "%s", g->name);
-        s.gpu_power_w = s.gpus * g->tdp_w;
-        s.overhead_w = s.max_power_w - s.gpu_power_w;
-        if (s.overhead_w < 0)
-            return cfg_fail(r, e, "max_power_kw",
-                            "below the GPUs' own TDP "
-                            "(got %g kW, expected >= %d x %g W = %g kW)",
-                            s.max_power_w / KILO, s.gpus, g->tdp_w,
-                            s.gpu_power_w / KILO);
-        catalog_put_system(c, &s, src ? src : "", notes, assumed);
+        ADD(catalog_add_system(c, &s, src ? src : "", notes, assumed, &why_),
+            e);
     }
     return SIM_OK;
 }
 
+/* modules: the IT power may be written in kW or MW (not both); the hosts
+ * are copied as written and checked by catalog_add_module, whose refusal
+ * names hosts.[k] so the message points at the bad element's line. */
 static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
         "name",       "it_power_kw", "it_power_mw", "liquid",
         "containers", "pue_ref",     "hosts",       "source",
         "notes",      "assumptions", NULL};
-    char names[1024];
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         config_setting_t *h;
@@ -483,19 +425,12 @@ static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
             for (int k = 0; k < n; k++) {
                 config_setting_t *x = config_setting_get_elem(h, (unsigned)k);
                 const char *sn = config_setting_get_string(x);
-                const system_spec *sy = sn ? catalog_system(c, sn) : NULL;
-                if (!sy) {
-                    catalog_names(c, "systems", names, sizeof names);
-                    return cfg_fail(r, x, NULL,
-                                    "unknown system (got \"%s\", "
-                                    "expected one of: %s)",
-                                    sn ? sn : "?", names);
-                }
                 snprintf(m.hosts[m.n_hosts++], sizeof m.hosts[0], "%s",
-                         sy->name);
+                         sn ? sn : "?");
             }
         }
-        catalog_put_module(c, &m, src ? src : "", notes, assumed);
+        ADD(catalog_add_module(c, &m, src ? src : "", notes, assumed, &why_),
+            e);
     }
     return SIM_OK;
 }
@@ -534,7 +469,6 @@ static int read_turbines(cfg_reader *r, const config_setting_t *e, catalog *c)
         double v[WIND_CURVE_MAX], p[WIND_CURVE_MAX];
         size_t nv = 0, np = 0;
         char name[48], src[8];
-        sim_err err;
         memset(&w, 0, sizeof w);
         if (!config_setting_is_group(t))
             return cfg_fail(r, t, NULL, "wrong type (expected a group { })");
@@ -566,33 +500,28 @@ static int read_turbines(cfg_reader *r, const config_setting_t *e, catalog *c)
             w.v_m_s[k] = v[k];
             w.p_w[k] = p[k] * 1e3;
         }
-        if (wind_curve_check(&w, &err) != SIM_OK)
-            return cfg_fail(r, t, NULL, "%s", err.msg);
-        if (catalog_put_turbine(c, &w) < 0)
-            return cfg_fail(r, t, NULL,
-                            "too many turbines (expected at most %d)",
-                            CATALOG_MAX_TURBINES);
+        ADD(catalog_add_turbine(c, &w, &why_), t);
     }
     return SIM_OK;
 }
 
 /* The kind's default turbine, which must name a catalog curve. */
 static int read_turbine_name(cfg_reader *r, const config_setting_t *e,
-                             catalog *c, source_defaults *d)
+                             source_defaults *d)
 {
     char t[48];
     int rc = cfg_string(r, e, "turbine", 0, "", t, sizeof t);
     if (rc != SIM_OK || !t[0])
         return rc;
-    if (!catalog_turbine(c, t))
-        return cfg_fail(r, e, "turbine",
-                        "no such turbine in sources.wind.turbines (got "
-                        "\"%s\")",
-                        t);
     snprintf(d->turbine, sizeof d->turbine, "%s", t);
     return SIM_OK;
 }
 
+/* One kind's defaults (sources.<kind>): a flat list of optional keys, each
+ * starting from the kind's current defaults so a scenario's override may
+ * give one key. The keys are the union over kinds (a key that does not
+ * apply to a kind stays 0, as models/source.h says), which keeps one
+ * reader for every kind of the registry instead of one per kind. */
 static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                        source_kind kind, int req)
 {
@@ -623,10 +552,9 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
                                        "notes",
                                        "assumptions",
                                        NULL};
-    source_defaults d = c->sources[kind];
+    source_defaults d = *catalog_source(c, kind);
     const char *src, *notes;
     char assumed[512];
-    double v;
     int rc;
 
     d.kind = kind;
@@ -682,16 +610,14 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
         (rc = cfg_double(r, e, "wake_loss_pct", 0, d.wake_loss * 100, 0, 99,
                          0.01, &d.wake_loss)) != SIM_OK ||
         (rc = read_turbines(r, e, c)) != SIM_OK ||
-        (rc = read_turbine_name(r, e, c, &d)) != SIM_OK)
+        (rc = read_turbine_name(r, e, &d)) != SIM_OK)
         return rc;
-    if (d.soh_min > d.soh_max)
-        return cfg_fail(r, e, "soh_min", "above soh_max (got %g > %g)",
-                        d.soh_min, d.soh_max);
-    (void)v;
     snprintf(d.name, sizeof d.name, "%s", config_setting_name(e));
-    catalog_set_source(
-        c, &d, src ? src : catalog_cite(c, "sources", (size_t)kind, "source"),
-        notes, assumed);
+    ADD(catalog_add_source(
+            c, &d,
+            src ? src : catalog_cite(c, "sources", (size_t)kind, "source"),
+            notes, assumed, &why_),
+        e);
     return SIM_OK;
 }
 
@@ -764,41 +690,16 @@ int catalog_cfg_apply(cfg_reader *r, const config_setting_t *g, catalog *c)
 
 int catalog_cfg_finish(cfg_reader *r, const config_setting_t *where, catalog *c)
 {
-    for (size_t i = 0; i < c->n_systems; i++) {
-        system_spec *s = &c->systems[i];
-        const gpu_spec *g = catalog_gpu(c, s->gpu);
-        if (!g)
-            return cfg_fail(r, where, NULL,
-                            "system \"%s\": unknown GPU "
-                            "\"%s\"",
-                            s->name, s->gpu);
-        s->gpu_power_w = s->gpus * g->tdp_w;
-        s->overhead_w = s->max_power_w - s->gpu_power_w;
-        if (s->overhead_w < 0)
-            return cfg_fail(r, where, NULL,
-                            "system \"%s\": max power %g kW "
-                            "is below its GPUs' TDP (got %g kW, expected >= "
-                            "%g kW)",
-                            s->name, s->max_power_w / KILO,
-                            s->max_power_w / KILO, s->gpu_power_w / KILO);
-    }
-    for (size_t i = 0; i < c->n_modules; i++) {
-        module_type *m = &c->modules[i];
-        for (size_t k = 0; k < m->n_hosts; k++) {
-            const system_spec *s = catalog_system(c, m->hosts[k]);
-            if (!s)
-                return cfg_fail(r, where, NULL,
-                                "module type \"%s\": unknown "
-                                "system \"%s\"",
-                                m->name, m->hosts[k]);
-            /* The tiny epsilon keeps 3.5 MW / 140 kW = 25 from rounding
-             * down to 24 through binary fractions. */
-            m->max_units[k] = (int)floor(m->it_power_w / s->max_power_w + 1e-9);
-        }
-    }
+    sim_err why;
+    if (catalog_finish(c, &why) != SIM_OK)
+        return cfg_fail(r, where, NULL, "%s", why.msg);
     return SIM_OK;
 }
 
+/* The five files in a fixed order (GPUs before the systems that name
+ * them, systems before the modules that host them), each with its own
+ * reader so an error names the file it is in; catalog_finish runs after
+ * the modules file, when every cross reference can be resolved. */
 int catalog_load(const char *dir, catalog **out, sim_err *err)
 {
     static const char *const files[] = {"gpus",    "llms",    "systems",

@@ -1,8 +1,17 @@
 /* io/cfg.c: libconfig reading shared by the catalog and scenario loaders
  * (contract in io/cfg.h). The source-text cache holds each file read once,
  * split by lines, so that the 32-bit integer check costs one lookup per
- * integer; files are small (a few hundred lines), so a linked list is
- * enough. */
+ * integer; files are small (a few hundred lines), so a linked list is enough.
+ *
+ * This is the only file that calls libconfig's reading API (the loaders use the
+ * typed getters below), and it owns three things libconfig 1.5 gets wrong for
+ * us: integers above 2^31 - 1 written without an L are silently wrapped; an
+ * @include of a folder or FIFO makes its scanner call exit(2) or block; and a
+ * NUL byte ends the parse early and silently. Every getter reports failure as
+ * "FILE:LINE: key.path: message (got X, expected Y)" through cfg_fail, so
+ * message shape lives here once. The file must never print and never accept a
+ * value it has not range-checked; it must also never decide what a key means
+ * (defaults, ranges and units come from the callers and models/scenkeys.c). */
 #include "io/cfg.h"
 
 #include <ctype.h>
@@ -25,7 +34,10 @@ struct cfg_file {
     struct cfg_file *next;
 };
 
-/* Overridden settings are reported as coming from "--set". */
+/* Overridden settings are reported as coming from "--set". Enough for any
+ * command line; past it, further overridden settings are not tracked and their
+ * messages name the scenario file instead of --set (the override itself still
+ * applies). */
 #define CFG_MAX_OVERRIDDEN 256
 static const char cfg_set_file[] = "--set";
 
@@ -47,6 +59,9 @@ static cfg_ov_list *ov_list(cfg_reader *r)
     return l;
 }
 
+/* A linear scan of at most CFG_MAX_OVERRIDDEN pointers, done only when a
+ * message or the integer check needs it; settings are compared by address,
+ * which libconfig keeps stable while the tree is not edited. */
 static int is_overridden(const cfg_reader *r, const config_setting_t *s)
 {
     const cfg_ov_list *l;
@@ -61,6 +76,10 @@ static int is_overridden(const cfg_reader *r, const config_setting_t *s)
     return 0;
 }
 
+/* The whole file is read, including NUL bytes, so that cfg_read can refuse
+ * binary input and check_includes can see every directive; fread stops short
+ * only at end of file or on an error, and either way what was read is returned
+ * NUL-terminated. */
 static char *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -80,6 +99,9 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* The line offsets let int_literal_wrapped jump to a setting's line directly;
+ * an unreadable file is cached as text == NULL so it is not retried for every
+ * integer. */
 static struct cfg_file *file_get(cfg_reader *r, const char *name)
 {
     struct cfg_file *f;
@@ -106,6 +128,9 @@ static struct cfg_file *file_get(cfg_reader *r, const char *name)
     return f;
 }
 
+/* "." and "/" are returned explicitly so that a scenario given as a bare file
+ * name includes from the working directory, and one at the root does not become
+ * "". */
 static const char *dirname_of(const char *path, char *buf, size_t n)
 {
     const char *slash = strrchr(path, '/');
@@ -147,6 +172,9 @@ static const char *resolve(cfg_reader *r, const char *name, char *buf, size_t n)
  * tests/fuzz/fuzz_scenario.c. */
 #define CFG_INCLUDE_DEPTH 10
 
+/* Decodes the name the way libconfig's scanner does, so that the path checked
+ * here is the path libconfig would open; a name this cannot decode is left to
+ * libconfig, which reports it as a syntax error with its own line. */
 static int include_name(const char *p, char *out, size_t n)
 {
     size_t k = 0;
@@ -190,6 +218,10 @@ static int include_name(const char *p, char *out, size_t n)
     return *p == '"' ? 0 : -1;
 }
 
+/* Recursive over included files so that a folder include nested two files deep
+ * is refused too; the depth cap matches libconfig's so that a loop of includes
+ * ends here and is then reported by libconfig itself. Only regular files are
+ * read: a FIFO would block the read below as it would block libconfig. */
 static int check_includes(cfg_reader *r, const char *file, const char *text,
                           int depth, sim_err *err)
 {
@@ -223,6 +255,9 @@ static int check_includes(cfg_reader *r, const char *file, const char *text,
                             name, r->incdir);
                     if (depth + 1 < CFG_INCLUDE_DEPTH &&
                         (sub = read_all(full, &len))) {
+                        /* A binary included file is not scanned for directives;
+                         * libconfig then reports it as a parse error in that
+                         * file. */
                         rc = memchr(sub, '\0', len)
                                  ? SIM_OK
                                  : check_includes(r, full, sub, depth + 1, err);
@@ -240,6 +275,14 @@ static int check_includes(cfg_reader *r, const char *file, const char *text,
     return SIM_OK;
 }
 
+/* Order matters: the NUL check and the @include pre-check run on the raw text
+ * before libconfig sees it, because libconfig would either accept garbage (NUL)
+ * or end the process (a folder include); only then is the tree parsed.
+ * Auto-convert is on (cfg.h) so that libconfig's own float and int getters
+ * convert between the two; the typed getters below check the type themselves
+ * and accept an integer where a number is expected (capacity_mw = 50). On
+ * failure the reader may be half initialised; cfg_reader_free accepts that
+ * state. */
 int cfg_read(cfg_reader *r, const char *path, sim_err *err)
 {
     char dir[1024];
@@ -283,6 +326,9 @@ int cfg_read(cfg_reader *r, const char *path, sim_err *err)
         const char *ef = resolve(r, config_error_file(&r->cfg), eb, sizeof eb);
         const char *et = config_error_text(&r->cfg);
         int line = config_error_line(&r->cfg);
+        /* libconfig's include errors name the file relative to the include
+         * folder only; appending that folder tells the user where the path was
+         * resolved. */
         if (et && strstr(et, "include"))
             return sim_err_set(err, SIM_ECONFIG, ef ? ef : path, line,
                                "@include: %s (include paths are relative "
@@ -296,6 +342,9 @@ int cfg_read(cfg_reader *r, const char *path, sim_err *err)
     return SIM_OK;
 }
 
+/* The override list lives in the root's hook, which config_destroy does not
+ * free, so it is freed first; inited guards against a reader whose cfg_read
+ * failed before config_init. */
 void cfg_reader_free(cfg_reader *r)
 {
     struct cfg_file *f, *nx;
@@ -318,6 +367,9 @@ void cfg_reader_free(cfg_reader *r)
     r->files = NULL;
 }
 
+/* Rebuilt from the parent chain (64 levels is far deeper than any scenario) so
+ * that messages name "modules.[2].gpus" exactly as the user would write it for
+ * --set. */
 void cfg_path(const config_setting_t *s, char *buf, size_t n)
 {
     const config_setting_t *chain[64];
@@ -343,6 +395,9 @@ void cfg_path(const config_setting_t *s, char *buf, size_t n)
     }
 }
 
+/* A setting created or changed by --set has no source line in any file, so its
+ * errors are attributed to "--set" with line 0; pointing at the scenario file
+ * would send the user to a line that does not hold the bad value. */
 const char *cfg_file(cfg_reader *r, const config_setting_t *s)
 {
     const char *f;
@@ -362,6 +417,9 @@ int cfg_line(const config_setting_t *s)
     return s ? (int)config_setting_source_line(s) : 0;
 }
 
+/* The key path is built from the setting (plus the missing key's name when the
+ * setting is its group), so every message names the key exactly as a --set
+ * would; line 0 for overrides keeps "--set:0:" out of messages. */
 int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
              const char *fmt, ...)
 {
@@ -383,6 +441,62 @@ int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
                        path[0] ? path : "(top level)", msg);
 }
 
+/* The key travels as the message's "KEY: " prefix because models/ must not know
+ * libconfig (issue 16.1): a rule can only name the key as text, and this
+ * adapter turns that text back into a setting to find its file and line. When
+ * the path is not in the file (a default the rule refused) the deepest part
+ * that is present gives the line, which is still where the user must look. */
+int cfg_fail_rule(cfg_reader *r, const config_setting_t *base, const sim_err *e)
+{
+    sim_err m = *e; /* r->err may be e itself */
+    char key[512], path[700];
+    const char *sep = strstr(m.msg, ": ");
+    const config_setting_t *at = base;
+    const char *file;
+    int line;
+    size_t kl;
+
+    if (!sep || (size_t)(sep - m.msg) >= sizeof key)
+        return cfg_fail(r, base, NULL, "%s", m.msg);
+    kl = (size_t)(sep - m.msg);
+    memcpy(key, m.msg, kl);
+    key[kl] = '\0';
+    if (strcmp(key, ".") == 0)
+        return cfg_fail(r, base, NULL, "%s", sep + 2);
+    /* Walk the path as far as the file wrote it: to KEY's own setting
+     * (AT_KEY) or to the group that holds it. */
+    {
+        char walk[512], *save = NULL;
+        const config_setting_t *cur = base;
+        snprintf(walk, sizeof walk, "%s", key);
+        char *last = strrchr(walk, '.');
+        if (m.line != SIM_ERR_AT_KEY)
+            *(last ? last : walk) = '\0';
+        for (char *t = strtok_r(walk, ".", &save); t && cur;
+             t = strtok_r(NULL, ".", &save)) {
+            if (t[0] == '[')
+                cur = config_setting_get_elem(cur, (unsigned)atoi(t + 1));
+            else
+                cur = config_setting_is_group(cur)
+                          ? config_setting_get_member(cur, t)
+                          : NULL;
+            if (cur)
+                at = cur;
+        }
+    }
+    cfg_path(base, path, sizeof path);
+    snprintf(path + strlen(path), sizeof path - strlen(path), "%s%s",
+             path[0] ? "." : "", key);
+    file = cfg_file(r, at);
+    line = strcmp(file, cfg_set_file) == 0 ? 0 : cfg_line(at);
+    return sim_err_set(r->err, m.code ? m.code : SIM_ECONFIG, file, line,
+                       "%s: %s", path, sep + 2);
+}
+
+/* Unknown keys are errors, not warnings: a misspelt optional key
+ * (solar.capcity) would otherwise fall back to its default silently, which is
+ * the most expensive kind of mistake in a planning tool. The message lists
+ * every allowed key of the group. */
 int cfg_check_keys(cfg_reader *r, const config_setting_t *g,
                    const char *const *keys)
 {
@@ -416,6 +530,8 @@ int cfg_check_keys(cfg_reader *r, const config_setting_t *g,
     return SIM_OK;
 }
 
+/* Names as a user would write the value ("a group { }", "an array [ ]"), so a
+ * "wrong type" message shows the syntax that was expected. */
 static const char *type_name(int t)
 {
     switch (t) {
@@ -440,9 +556,16 @@ static const char *type_name(int t)
     }
 }
 
-/* The integer literal written for s, from its source line: 0 when it could
- * be checked and fits in 32 bits or carries an L, 1 when it overflowed
- * (*lit = the literal as written). Unknown source: 0. */
+/* The integer literal written for s, from its source line: 0 when it could be
+ * checked and fits in 32 bits or carries an L, 1 when it overflowed (*lit = the
+ * literal as written). Unknown source: 0. libconfig 1.5 parses an integer
+ * literal into an int without checking for overflow, so 3000000000 arrives as a
+ * negative number with no error. The only place the original text survives is
+ * the file, so the setting's source line is scanned for "name = literal" and
+ * the literal re-parsed. Anything that cannot be located (an override, a list
+ * element without a name) is assumed fine; cfg_double and cfg_int add a hint
+ * for negative values in ranges that exclude them, which catches most of those.
+ */
 static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
                                char *lit, size_t n)
 {
@@ -466,6 +589,8 @@ static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
     for (const char *q = p; q < end; q++) {
         size_t k = strlen(name);
         const char *v;
+        /* The name must start a word (not "gpus" inside "n_gpus") and be
+         * followed by = or :, libconfig's two assignment forms. */
         if (strncmp(q, name, k) != 0 ||
             (q > p &&
              (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '-')))
@@ -502,6 +627,9 @@ static int int_literal_wrapped(cfg_reader *r, const config_setting_t *s,
     return 0;
 }
 
+/* Integers of either width and floats are all numbers here; the 32-bit wrap
+ * check runs before the value is used, because after the wrap the value can
+ * fall inside the range and pass every later check. */
 static int get_number(cfg_reader *r, const config_setting_t *g, const char *key,
                       const config_setting_t *m, double *v)
 {
@@ -527,6 +655,9 @@ static int get_number(cfg_reader *r, const config_setting_t *g, const char *key,
     return SIM_OK;
 }
 
+/* scale converts the file's unit to SI at the boundary (MW -> W, hours -> s):
+ * ranges are checked in the file's unit, the one the user wrote and the message
+ * repeats, and only the stored value is scaled. */
 int cfg_double(cfg_reader *r, const config_setting_t *g, const char *key,
                int required, double def, double lo, double hi, double scale,
                double *out)
@@ -568,6 +699,8 @@ int cfg_double(cfg_reader *r, const config_setting_t *g, const char *key,
     return SIM_OK;
 }
 
+/* A float with a whole value is accepted (1e6 for a token count reads
+ * naturally), but only below 9e18 so that the cast to long long is defined. */
 int cfg_int(cfg_reader *r, const config_setting_t *g, const char *key,
             int required, long long def, long long lo, long long hi,
             long long *out)
@@ -628,6 +761,8 @@ int cfg_int(cfg_reader *r, const config_setting_t *g, const char *key,
     return SIM_OK;
 }
 
+/* 0 and 1 are accepted as booleans because --set passes numbers through
+ * unchanged, and "--set x=1" is what users type. */
 int cfg_bool(cfg_reader *r, const config_setting_t *g, const char *key,
              int required, int def, int *out)
 {
@@ -663,6 +798,9 @@ int cfg_bool(cfg_reader *r, const config_setting_t *g, const char *key,
                     type_name(t));
 }
 
+/* A string that does not fit is an error, not a truncation: names are used as
+ * keys (jobs, modules, catalog entries), and two long names cut to the same
+ * prefix would silently refer to one thing. */
 int cfg_string(cfg_reader *r, const config_setting_t *g, const char *key,
                int required, const char *def, char *buf, size_t n)
 {
@@ -693,6 +831,9 @@ int cfg_string(cfg_reader *r, const config_setting_t *g, const char *key,
     return SIM_OK;
 }
 
+/* Case-insensitive, like source and precision names, because choices are typed
+ * by hand; the message lists the choices in table order so the user sees the
+ * same list as the scenario reference. */
 int cfg_choice(cfg_reader *r, const config_setting_t *g, const char *key,
                int required, int def, const char *const *choices, int *out)
 {
@@ -726,6 +867,9 @@ int cfg_choice(cfg_reader *r, const config_setting_t *g, const char *key,
                     v, list);
 }
 
+/* An empty list "()" and an empty array "[]" are indistinguishable to a user,
+ * and libconfig types them differently; an empty array is accepted where a list
+ * is expected so that "jobs = []" means no jobs. */
 int cfg_member(cfg_reader *r, const config_setting_t *g, const char *key,
                int type, int required, config_setting_t **out)
 {
@@ -747,6 +891,8 @@ int cfg_member(cfg_reader *r, const config_setting_t *g, const char *key,
     return SIM_OK;
 }
 
+/* n > 0 asks for exactly n values (12 months, 24 hours); n == 0 accepts up to
+ * cap, for tables whose length is the user's (power curves). */
 int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
                 int required, size_t n, size_t cap, double lo, double hi,
                 double scale, double *out, size_t *n_out)
@@ -803,6 +949,10 @@ int cfg_doubles(cfg_reader *r, const config_setting_t *g, const char *key,
     return SIM_OK;
 }
 
+/* Strict "YYYY-MM-DD" with every digit present and the day checked against the
+ * month, because dates place events on the simulation's calendar (start,
+ * commissioning and submit dates); 1900..2200 bounds the years to ones a plan
+ * could mean. */
 int cfg_parse_date(const char *s, int64_t *days)
 {
     int y, m, d, k = 0;
@@ -839,6 +989,11 @@ int cfg_parse_date(const char *s, int64_t *days)
 /* Value kinds an override string can carry. */
 enum { OV_INT, OV_INT64, OV_FLOAT, OV_BOOL, OV_STRING };
 
+/* A --set value has no type of its own, so it is classified as libconfig would
+ * read the same text in a file: quoted string, boolean, integer (64-bit when it
+ * carries an L or does not fit in 32 bits), float, else a bare word kept as a
+ * string. The existing setting's type then decides, in cfg_override, whether
+ * the value fits. */
 static int ov_classify(const char *v, long long *iv, double *dv, int *bv,
                        const char **sv, char *sbuf, size_t n)
 {
@@ -874,6 +1029,9 @@ static int ov_classify(const char *v, long long *iv, double *dv, int *bv,
     return OV_STRING;
 }
 
+/* libconfig's setters refuse a value of another type than the setting's; a
+ * setting just created with ov_type(kind) always matches, which is why
+ * cfg_override ignores the result when it creates one. */
 static int ov_set(config_setting_t *s, int kind, long long iv, double dv,
                   int bv, const char *sv)
 {
@@ -899,6 +1057,17 @@ static int ov_type(int kind)
     return t[kind];
 }
 
+/* Shaped as a walk down the key path, one token at a time, because each token
+ * can fail differently (not a group, index out of range, bad name) and the
+ * message must say which. A missing member is created (so --set can give an
+ * optional key the file leaves out) and recorded in the override list, so that
+ * errors about it name "--set". On an existing leaf the setting keeps its type
+ * when the value allows (a string key takes an unquoted word, an int64 key
+ * takes a small integer); otherwise the member is replaced with the value's
+ * type, so the typed getter later reports "wrong type" or "out of range"
+ * against the key's contract instead of this function guessing. A failure may
+ * leave groups created along the path; every caller discards the reader on
+ * error, so that is never seen. */
 int cfg_override(cfg_reader *r, const char *kv)
 {
     const char *eq = strchr(kv, '=');
@@ -986,6 +1155,8 @@ int cfg_override(cfg_reader *r, const char *kv)
             return sim_err_set(r->err, SIM_ECONFIG, cfg_set_file, 0,
                                "%s: is %s; set one of its keys instead", key,
                                type_name(t));
+        /* A string setting takes the value's text as written when it is not
+         * quoted, so "--set site.name=reno" needs no shell-escaped quotes. */
         if (t == CONFIG_TYPE_STRING)
             ok = config_setting_set_string(cur, kind == OV_STRING ? sv : val);
         else if (t == CONFIG_TYPE_FLOAT && kind <= OV_FLOAT)
@@ -1020,6 +1191,9 @@ int cfg_override(cfg_reader *r, const char *kv)
     return SIM_OK;
 }
 
+/* The resolved configuration (file plus overrides, includes expanded) is stored
+ * with every run and hashed into a sweep's key, so it is written by libconfig
+ * itself: the same tree always gives the same text. */
 char *cfg_write_text(const cfg_reader *r)
 {
     char *buf = NULL;

@@ -55,6 +55,15 @@ int cfg_fail(cfg_reader *r, const config_setting_t *s, const char *key,
 #endif
     ;
 
+/* Places an error of a models/ rule at FILE:LINE. The model's message is
+ * "KEY: text" with KEY a key path relative to base ("modules.[0].units",
+ * "hosts.[1]"; "." = base itself): the message names base's path + KEY;
+ * the line is that of KEY's group, or of KEY itself when e->line is
+ * SIM_ERR_AT_KEY (sim/err.h), or of the deepest part of that path the file
+ * wrote. A message without a key is placed at base. Returns e's code. */
+int cfg_fail_rule(cfg_reader *r, const config_setting_t *base,
+                  const sim_err *e);
+
 /* Refuses a member of group g whose name is not in keys (NULL-terminated),
  * listing the valid ones. Returns SIM_OK or SIM_ECONFIG. */
 int cfg_check_keys(cfg_reader *r, const config_setting_t *g,

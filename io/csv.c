@@ -1,10 +1,15 @@
 /* io/csv.c: the libcsv adapter of csv.h.
  *
  * The file is fed to libcsv one physical line at a time so that each record
- * knows the line it started on; fields arrive through cb_field and records
- * end in cb_row, which appends the pending cells to the table. Memory grows
- * by doubling (sim_grow); the first record is the header.
- */
+ * knows the line it started on; fields arrive through cb_field and records end
+ * in cb_row, which appends the pending cells to the table. Memory grows by
+ * doubling (sim_grow); the first record is the header.
+ *
+ * This is the only file that includes <csv.h>. It owns CSV syntax (quoting,
+ * embedded newlines, blank lines) and nothing about meaning: columns are looked
+ * up by name and converted by the callers, which know their units. It must
+ * never hand out a partial table: on any error the table is freed and *out
+ * stays NULL. */
 #include "io/csv.h"
 
 #include <csv.h>
@@ -37,6 +42,9 @@ static void cb_field(void *s, size_t len, void *data)
     r->cells[r->n_cells++] = c;
 }
 
+/* Blank lines are skipped, short rows padded, long rows remembered (the first
+ * one's line) and refused after the whole file is read, so the message can name
+ * the first offending line even when libcsv reports nothing. */
 static void cb_row(int ch, void *data)
 {
     reader *r = data;
@@ -65,6 +73,8 @@ static void cb_row(int ch, void *data)
         return;
     }
     sim_grow((void **)&t->rows, &r->cap_rows, t->n_rows + 1, sizeof *t->rows);
+    /* line[] is kept at the same capacity as rows[], so one sim_grow drives
+     * both. */
     t->line = sim_xrealloc(t->line, r->cap_rows * sizeof *t->line);
     {
         char **row = sim_xcalloc(t->n_cols, sizeof *row);
@@ -77,6 +87,11 @@ static void cb_row(int ch, void *data)
     r->n_cells = 0;
 }
 
+/* The order of the final checks matters: a libcsv syntax error wins (it names
+ * the line where parsing stopped), then an empty file, then a row longer than
+ * the header, so the first real problem is the one reported. Every path frees
+ * the pending cells and, on error, the whole table, so a caller receives a
+ * complete table or none. */
 int csvt_read(const char *path, csvt **out, sim_err *err)
 {
     struct csv_parser p;
@@ -99,6 +114,10 @@ int csvt_read(const char *path, csvt **out, sim_err *err)
         free(r.t);
         return sim_err_set(err, SIM_EIO, path, 0, "libcsv: cannot initialize");
     }
+    /* Line by line rather than the whole file at once, because libcsv does not
+     * track line numbers itself: r.line counts physical lines, and a quoted
+     * cell spanning lines still belongs to the record that started at rec_line.
+     */
     while ((len = getline(&buf, &cap, f)) > 0) {
         r.line++;
         if (csv_parse(&p, buf, (size_t)len, cb_field, cb_row, &r) !=
@@ -108,6 +127,8 @@ int csvt_read(const char *path, csvt **out, sim_err *err)
             break;
         }
     }
+    /* csv_fini flushes the last record when the file has no final newline;
+     * without it that record would be lost silently. */
     if (rc == SIM_OK && csv_fini(&p, cb_field, cb_row, &r) != 0)
         rc = sim_err_set(err, SIM_ECONFIG, path, r.line, "malformed CSV: %s",
                          csv_strerror(csv_error(&p)));
@@ -157,6 +178,9 @@ void csvt_free(csvt *t)
     free(t);
 }
 
+/* Quote only when needed (a comma, quote or line break in the cell), so
+ * plain cells stay as readable as they were written; libcsv's csv_fwrite
+ * does the quoting and doubles embedded quotes. */
 int csvt_write_row(FILE *f, const char *const *cells, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

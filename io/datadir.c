@@ -1,7 +1,13 @@
-/* io/datadir.c: the data-home search of datadir.h. Each candidate is
- * probed for models/gpus.cfg with access(2); the executable's path comes
- * from /proc/self/exe (Linux; elsewhere rule 2 and the relative part of
- * rule 3 simply find nothing and the compiled-in prefix is tried). */
+/* io/datadir.c: the data-home search of datadir.h. Each candidate is probed for
+ * models/gpus.cfg with access(2); the executable's path comes from
+ * /proc/self/exe (Linux; elsewhere rule 2 and the relative part of rule 3
+ * simply find nothing and the compiled-in prefix is tried).
+ *
+ * This is the only file that knows where factorysim's own data lives; loaders
+ * ask datadir_path and never build a path to the catalog themselves. It must
+ * never open or read the data (it only probes for the marker), and never fail:
+ * rule 4 (".") is always an answer, so a missing catalog is reported by the
+ * loader that needs it, with the path it tried. */
 #include "io/datadir.h"
 #include "io/datadir_int.h"
 
@@ -42,11 +48,17 @@ static int up(char *p)
     return 1;
 }
 
+/* Split from datadir_home so that tests can pass any home, executable path and
+ * prefix without touching the environment or the binary's location. The return
+ * value is the rule that matched (1-4), which the tests assert. */
 int datadir_resolve(const char *home, const char *exe,
                     const char *prefix_datadir, char *buf, size_t n)
 {
     char dir[PATH_MAX], cand[PATH_MAX + 32];
 
+    /* Rule 1 is not probed (datadir.h): an explicit home wins even when it
+     * lacks the marker, so a mistyped FACTORYSIM_HOME fails loudly in the
+     * loader. */
     if (home && home[0])
         return put(buf, n, home) == 0 ? 1 : -1;
     if (exe && exe[0] == '/' && put(dir, sizeof dir, exe) == 0 && up(dir)) {
@@ -65,11 +77,17 @@ int datadir_resolve(const char *home, const char *exe,
                 return put(buf, n, cand) == 0 ? 3 : -1;
         }
     }
+    /* The compiled-in prefix is probed like the others: an installed binary
+     * with no data should fall back to ".", not to a path that does not exist.
+     */
     if (prefix_datadir && prefix_datadir[0] && is_home(prefix_datadir))
         return put(buf, n, prefix_datadir) == 0 ? 3 : -1;
     return put(buf, n, ".") == 0 ? 4 : -1;
 }
 
+/* readlink does not terminate its result, hence the explicit NUL and the size -
+ * 1. The search runs on every call (datadir.h), so a test may change
+ * FACTORYSIM_HOME between calls. */
 const char *datadir_home(void)
 {
     static char home[PATH_MAX];
@@ -84,6 +102,9 @@ const char *datadir_home(void)
     return home;
 }
 
+/* Rule 4 yields bare relative paths ("models/gpus.cfg", not
+ * "./models/gpus.cfg"), which keeps error messages as short as the user typed
+ * them. */
 int datadir_path(const char *rel, char *buf, size_t n)
 {
     const char *home = datadir_home();

@@ -1,5 +1,6 @@
-/* io/db.h: the SQLite results store (the only file that includes
- * <sqlite3.h> is io/db.c). Schema and units: docs/results-schema.md.
+/* io/db.h: the SQLite results store (only io/db*.c include <sqlite3.h>:
+ * io/db.c opens and migrates, io/db_write.c stores, io/db_read.c loads,
+ * io/db_merge.c merges). Schema and units: docs/results-schema.md.
  *
  * A database holds scenarios (name, fully resolved configuration text and
  * its FNV-1a-64 hash) and runs of them: per-job and per-site outcomes of

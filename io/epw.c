@@ -1,6 +1,15 @@
-/* io/epw.c: the EPW reader (io/epw.h). Each line is split in place on
- * commas into at most EPW_MAX_FIELDS fields; numbers are parsed strictly
- * (the whole field must be a finite number). */
+/* io/epw.c: the EPW reader (io/epw.h). Each line is split in place on commas
+ * into at most EPW_MAX_FIELDS fields; numbers are parsed strictly (the whole
+ * field must be a finite number).
+ *
+ * This is the only file that knows the EPW layout (field numbers, missing-value
+ * codes, header lines). It must never accept a file it cannot read fully: a
+ * year is all 8760 hours in order or an error naming FILE:LINE, because a short
+ * year silently wrapped would shift every season. It hand-splits lines rather
+ * than using libcsv because EPW data lines are plain comma lists with no
+ * quoting, and the header's free-text fields are never parsed beyond LOCATION.
+ * Psychrometric quantities are derived with climate.c's formulas, so EPW and
+ * synthetic years agree on what a wet bulb is. */
 #include "io/epw.h"
 
 #include <errno.h>
@@ -10,11 +19,17 @@
 #include <string.h>
 
 #define EPW_MAX_FIELDS 64
+/* EPW files have 8 header lines (LOCATION, DESIGN CONDITIONS, TYPICAL/EXTREME
+ * PERIODS, GROUND TEMPERATURES, HOLIDAYS/DAYLIGHT SAVINGS, COMMENTS 1 and 2,
+ * DATA PERIODS); only LOCATION is needed. */
 #define EPW_HEADER_LINES 8
 
 static const int month_days[12] = {31, 28, 31, 30, 31, 30,
                                    31, 31, 30, 31, 30, 31};
 
+/* Returns the true field count even past max, so that the caller's "too few
+ * fields" check sees the real number; only the first max pointers are stored.
+ */
 static size_t split(char *line, char **f, size_t max)
 {
     size_t n = 0;
@@ -57,6 +72,11 @@ typedef struct field_spec {
     const char *unit;
 } field_spec;
 
+/* Field numbers are 0-based positions in the EnergyPlus weather file format
+ * (the EPW data dictionary), and the missing-value codes are the ones it
+ * defines. Ranges follow its limits where it gives them (dew point and wind
+ * speed are accepted a little wider here); irradiance is capped at hourly
+ * totals no surface measurement reaches. */
 static const field_spec fields[] = {
     {6, "dry bulb", -70, 70, 99.9, "degC"},
     {7, "dew point", -90, 70, 99.9, "degC"},
@@ -70,6 +90,12 @@ static const field_spec fields[] = {
 
 #define N_FIELDS (sizeof fields / sizeof fields[0])
 
+/* One pass, one function: a line's meaning depends on its number (header or
+ * data) and on the rows read so far (the expected date), and every error must
+ * name the line; splitting the body would mean passing the line number, the row
+ * and the expected date around for no gain. Every failure jumps to done, which
+ * frees the line buffer and closes the file; the caller owns `out` and must not
+ * use it after an error (it may be partly filled). */
 int epw_read(const char *path, climate_year *out, sim_err *err)
 {
     FILE *f = fopen(path, "r");
@@ -90,6 +116,9 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
+        /* getline reads embedded NULs, at which the strchr-based split would
+         * silently stop; a binary file is refused here with a clear message
+         * instead. */
         if (memchr(line, '\0', (size_t)len) != NULL) {
             rc = sim_err_set(
                 err, SIM_ECONFIG, path, lineno,
@@ -159,6 +188,9 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
                 mo, dy, hr);
             goto done;
         }
+        /* Leap-year files have 8784 rows; dropping 29 February keeps every
+         * later day aligned with the nominal 365-day year that the models use.
+         */
         if ((int)mo == 2 && (int)dy == 29)
             continue; /* leap day: dropped (nominal non-leap year) */
         if (row >= CLIMATE_HOURS) {
@@ -167,7 +199,10 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
                              CLIMATE_HOURS);
             goto done;
         }
-        /* The expected month/day/hour of this row. */
+        /* The expected month/day/hour of this row. Rows must come in calendar
+         * order, hour 1 to 24 (EPW hour k covers the hour ending at k): a file
+         * with a gap or a repeated hour would otherwise shift every later hour
+         * without any other sign. */
         int em = 0;
         size_t ed = row / 24;
         while (ed >= (size_t)month_days[em]) {
@@ -195,6 +230,10 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
                 goto done;
             }
             if (v[k] == s->missing) {
+                /* Missing pressure is filled from the elevation and missing
+                 * humidity is not needed (it is recomputed from the dew point);
+                 * any other missing field has no safe stand-in, so the file is
+                 * refused. */
                 if (s->idx == 9 || s->idx == 8) {
                     v[k] = NAN; /* filled below */
                     continue;
@@ -215,6 +254,8 @@ int epw_read(const char *path, climate_year *out, sim_err *err)
         }
         climate_hour *h = &out->h[row];
         h->t_db_c = v[0];
+        /* A dew point above the dry bulb is physically impossible and appears
+         * in some files from rounding; it is clamped to saturation. */
         h->t_dp_c = v[1] > v[0] ? v[0] : v[1];
         h->rh = climate_rh(h->t_db_c, h->t_dp_c);
         h->p_pa = isnan(v[3]) ? climate_pressure_pa(elevation) : v[3];

@@ -1,6 +1,13 @@
 /* io/fielddoc.c: documentation generated from the result-field table (see
  * fielddoc.h). Plain text out of constant tables: no state, no allocation
- * beyond the JSON tree. */
+ * beyond the JSON tree.
+ *
+ * This file owns the generated docs (docs/results-schema.md and
+ * docs/scenario-reference.md via `factorysim schema`, run by `make docs`), so
+ * that the documented columns and keys are the ones the code uses (STYLE.md
+ * 6.9). It must never describe a field or key that is not in the tables, and
+ * never write a wall-clock time or version string that would make the
+ * regenerated docs differ from the committed ones without a real change. */
 #include "io/fielddoc.h"
 
 #include <math.h>
@@ -17,6 +24,9 @@ static const char *sql_type(const resfield *f)
     return f->type == RESFIELD_DOUBLE ? "REAL" : "INTEGER";
 }
 
+/* The step table is laid out differently because its rows never appear in run
+ * output and it has two columns (step, dt_s) that the database adds around the
+ * table's fields. */
 static void md_table(FILE *f, const char *title, const char *intro,
                      const resfield *t, size_t n, int step)
 {
@@ -97,11 +107,15 @@ int fielddoc_results_json(FILE *f)
     return rc;
 }
 
+/* In scen_key_type's order (models/scenkeys.h); the type names are the words
+ * the scenario reference uses. */
 static const char *const key_type_name[] = {
     "number", "integer", "bool",    "string", "name",
     "date",   "path",    "numbers", "group",  "list"};
 
-/* Writes x as the table writes bounds: %g, and 2^63-1 by name. */
+/* Writes x as the table writes bounds: %g, and 2^63-1 by name. Integer keys
+ * whose bound is INT64_MAX would print as 9.22337e+18, which reads like a real
+ * limit; the name says "no limit" exactly. */
 static void bound(FILE *f, double x)
 {
     if (x >= 9.2e18)
@@ -110,6 +124,9 @@ static void bound(FILE *f, double x)
         fprintf(f, "%g", x);
 }
 
+/* The key table is in path order, so a change of the part before the last dot
+ * starts a new section; group and list keys head their own section with the
+ * rule that applies to the whole group. */
 int fielddoc_scenario_md(FILE *f)
 {
     char group[300] = "-";

@@ -1,4 +1,12 @@
-/* io/json.c: the jansson adapter (see json.h). A jv is a json_t. */
+/* io/json.c: the jansson adapter (see json.h). A jv is a json_t.
+ *
+ * This is the only file that includes <jansson.h> (STYLE.md 6.1: each
+ * third-party library in exactly one .c), so the rest of the tree builds JSON
+ * through jv_* and a change of library touches one file. It owns the number
+ * format of every JSON document the tool writes, which is why byte-identical
+ * run output depends on it. It must never write anything but the document it is
+ * given (no timestamps, no paths) and never turn a NaN or infinity into a
+ * number: JSON has none, so they become null. */
 #include "io/json.h"
 
 #include <math.h>
@@ -8,6 +16,8 @@
 
 #include "sim/err.h"
 
+/* jv is an opaque type in json.h, so callers cannot reach jansson; the casts
+ * live only here. */
 #define J(v) ((json_t *)(v))
 #define V(j) ((jv *)(j))
 #define CJ(v) ((const json_t *)(v))
@@ -20,6 +30,8 @@ jv *jv_arr(void)
 {
     return V(json_array());
 }
+/* null for NaN and infinities: jansson refuses them (json_real returns NULL),
+ * and an unfinished job's time_to_train is NaN by design. */
 jv *jv_num(double x)
 {
     return isfinite(x) ? V(json_real(x)) : V(json_null());
@@ -41,6 +53,9 @@ jv *jv_null(void)
     return V(json_null());
 }
 
+/* The _new variants steal the reference, so builders can nest calls (jv_set(o,
+ * "k", jv_num(x))) without a leak; both return their container for the same
+ * reason. */
 jv *jv_set(jv *obj, const char *key, jv *v)
 {
     json_object_set_new(J(obj), key, J(v));
@@ -66,6 +81,9 @@ char *jv_dumps(const jv *v, int pretty)
     return json_dumps(J(v), flags(pretty));
 }
 
+/* The trailing newline makes the output a proper text file (and a line for
+ * tools like jq -c); a failed fputs is reported so that a full disk does not
+ * pass as a written document. */
 int jv_write(const jv *v, FILE *f, int pretty)
 {
     char *s = jv_dumps(v, pretty);
@@ -82,6 +100,10 @@ void jv_free(jv *v)
         json_decref(J(v));
 }
 
+/* Used by the tests to read back what the tool wrote. JSON_DECODE_ANY
+ * accepts any value at the top, not only an object or array, and
+ * JSON_ALLOW_NUL accepts "\u0000" inside strings, so the reader is no
+ * stricter than jansson's writer. */
 int jv_parse(const char *text, jv **out, sim_err *err)
 {
     json_error_t e;
@@ -115,6 +137,8 @@ size_t jv_len(const jv *v)
     return 0;
 }
 
+/* null reads back as NaN, the inverse of jv_num, so a document written and read
+ * again keeps its unfinished jobs as NaN. */
 int jv_number(const jv *v, double *x)
 {
     if (json_is_null(CJ(v))) {

@@ -1,6 +1,14 @@
 /* io/plot.c: PLplot setup shared through plot_int.h, and the parity plot.
- * Colours are a fixed palette indexed by GPU order of first appearance, so
- * the same rows give the same bytes. */
+ * Colours are a fixed palette indexed by GPU order of first appearance, so the
+ * same rows give the same bytes.
+ *
+ * Together with plot_charts.c and plot_sweep.c this is the only code that
+ * includes <plplot.h>. This file owns the guards every chart needs, because
+ * PLplot's own failure modes end the process or write the wrong format
+ * (deps-notes.md 4): an unknown device opens an interactive menu and falls back
+ * to PostScript, an unwritable path calls exit(1), and cairo reports no write
+ * errors. So a chart must never be started without plot_begin's checks and
+ * never be reported written without plot_check_complete. */
 #include "io/plot.h"
 
 #include <math.h>
@@ -13,6 +21,8 @@
 #include "io/plot_int.h"
 #include "sim/mem.h"
 
+/* The extension picks the device so that a user asks for a format by naming
+ * the file; anything unknown gets PNG. */
 const char *plot_device_for(const char *path)
 {
     const char *dot = strrchr(path, '.');
@@ -23,6 +33,9 @@ const char *plot_device_for(const char *path)
     return "pngcairo";
 }
 
+/* plgDevs fills caller-owned arrays and takes n as their capacity
+ * (deps-notes.md 4.3); 128 is far above the dozen or so devices a PLplot build
+ * has. */
 int plot_has_device(const char *dev)
 {
     const char *menu[128], *names[128], **pm = menu, **pn = names;
@@ -42,6 +55,9 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
         return sim_err_set(
             err, SIM_EIO, path, 0,
             "PLplot device %s is not installed (plplot-driver-cairo)", dev);
+    /* PLplot calls exit(1) when it cannot open the output file, so the path is
+     * tried here first and an error returned instead (deps-notes.md 4.4). The
+     * empty file this leaves is overwritten by the chart. */
     f = fopen(path, "wb");
     if (!f)
         return sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
@@ -49,6 +65,8 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
     plsdev(dev);
     plsfnam(path);
     plspage(0.0, 0.0, w, h, 0, 0);
+    /* The background must be set before plinit and colour 1 after it, or every
+     * chart comes out black with red axes (deps-notes.md 4.2). */
     plscolbg(255, 255, 255);
     plinit();
     plscol0(1, 0, 0, 0);
@@ -56,6 +74,8 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
     return SIM_OK;
 }
 
+/* Colour 15 is the one scratch entry; the charts' fixed colours live in indices
+ * below it and the source colours above it (plot_charts.c). */
 void plot_color(int r, int g, int b)
 {
     plscol0(15, r, g, b);
@@ -67,6 +87,10 @@ void plot_end(void)
     plend();
 }
 
+/* Only the file's tail is read: each format ends with a fixed marker (PNG's
+ * IEND chunk with its CRC, SVG's closing tag, PDF's %%EOF), and a truncated
+ * write loses exactly the end. An incomplete chart is removed and reported, so
+ * a write that cairo truncated silently never survives as a chart. */
 int plot_check_complete(const char *path, sim_err *err)
 {
     static const unsigned char png_end[8] = {'I',  'E',  'N',  'D',
@@ -101,10 +125,19 @@ int plot_check_complete(const char *path, sim_err *err)
         "size limit?); removed");
 }
 
+/* The first eight colours of matplotlib's "tab10" palette, chosen for being
+ * distinguishable; the ninth GPU onwards is not plotted (see below). */
 static const int palette[][3] = {
     {31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
     {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127}};
 
+/* One function because a parity chart is one page whose parts share the point
+ * set: the GPUs are collected first (for colours and the legend), the axes are
+ * fixed from every point before anything is drawn, then the y = x and +-10 %
+ * lines, the points per GPU and the legend. Points are drawn in log10 space
+ * because throughputs span two orders of magnitude across GPUs. At most 8 GPUs
+ * get a colour; rows of further GPUs are left out of the chart, which is
+ * acceptable for a diagnostic chart of a calibration set of a few GPU types. */
 int plot_parity(const char *path, const calib_row *rows, size_t n,
                 const double *pred, const char *title, sim_err *err)
 {
@@ -135,6 +168,8 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
         free(y);
         return rc;
     }
+    /* Round the log axis out to 0.2 decades so that ticks fall on round values
+     * and no point sits on the frame. */
     lo = floor(log10(lo) * 5) / 5;
     hi = ceil(log10(hi) * 5) / 5;
     plenv(lo, hi, lo, hi, 1, 30);
@@ -145,6 +180,8 @@ int plot_parity(const char *path, const calib_row *rows, size_t n,
         plcol0(1);
         plline(2, lx, ly);
         pllsty(2);
+        /* The dashed lines at +-10 % give the eye a scale: a point between
+         * them is predicted within 10 %. In log space they are parallel. */
         ly[0] = lo + log10(1.1);
         ly[1] = hi + log10(1.1);
         plline(2, lx, ly);

@@ -1,12 +1,18 @@
 /* io/plot_charts.c: the run charts of plot_charts.h over PLplot.
  *
- * Every chart is one page: a viewport leaving room on the right for the
- * legend (outside the plot, so it never hides data), light grey grid lines
- * under black axes, and cmap0 colours 2..14 set once per page from the
- * fixed palette below (index 15 stays plot_color's). Nothing depends on
- * time, locale or addresses, so equal inputs give equal bytes. Text passes
- * through text_esc because '#' is PLplot's escape character.
- */
+ * Every chart is one page: a viewport leaving room on the right for the legend
+ * (outside the plot, so it never hides data), light grey grid lines under black
+ * axes, and cmap0 colours 2..14 set once per page from the fixed palette below
+ * (index 15 stays plot_color's). Nothing depends on time, locale or addresses,
+ * so equal inputs give equal bytes. Text passes through text_esc because '#' is
+ * PLplot's escape character.
+ *
+ * This file owns how run results look and nothing about where they come from:
+ * charts take arrays (steps, jobs, events, summaries) and never open the
+ * database or choose a file name (app/report_charts.c does). Each chart
+ * validates its input before plot_begin creates the file, so a refused chart
+ * leaves no empty file behind; after plot_begin, the only exit is through
+ * plot_finish. */
 #include "io/plot_charts.h"
 
 #include <math.h>
@@ -28,11 +34,15 @@ enum {
     C_PURPLE,
     C_GREEN,
     /* One colour per registry source (models/source.h), after index 15
-     * (plot_color's), so cmap0 grows with the registry. */
+     * (plot_color's), so cmap0 grows with the registry. Source colours come
+     * from the registry (source_table[k].rgb), so a source's colour is the same
+     * in every chart and a new source needs no edit here. */
     C_SRC0 = 16
 };
 
-/* Viewport of every chart, in normalized page coordinates. */
+/* Viewport of every chart, in normalized page coordinates. 0.72 leaves the
+ * right 28 % of the page for the legend; 0.08 and 0.11 leave room for the axis
+ * labels at CH_BASE. */
 #define VP_X0 0.08
 #define VP_X1 0.72
 #define VP_Y0 0.11
@@ -41,6 +51,8 @@ enum {
 #define CH_TITLE 1.05 /* and of titles */
 #define VP_ROWS 0.22  /* left edge when rows are labelled with job names */
 
+/* Set on every page: each chart is its own plinit ... plend session, which
+ * starts again from PLplot's default colours. */
 static void palette(void)
 {
     /* cmap0 has 16 colours by default; the sources need SRC_N more. Growing
@@ -60,7 +72,9 @@ static void palette(void)
     plscol0(C_GREEN, 20, 130, 60);
 }
 
-/* Copies s into buf with '#' doubled (PLplot's escape character). */
+/* Copies s into buf with '#' doubled (PLplot's escape character). Scenario, job
+ * and source names are user text; an unescaped '#' would start a PLplot escape
+ * sequence and garble or drop the following characters. */
 static const char *text_esc(const char *s, char *buf, size_t n)
 {
     size_t k = 0;
@@ -86,10 +100,15 @@ static int page(const char *path, sim_err *err)
     return SIM_OK;
 }
 
-/* Ends the page. cairo numbers SVG surfaces with a process-wide counter
- * (<g id="surfaceN">), so the n-th SVG of a process would differ from the
- * same chart drawn first; the id is rewritten to surface1, which makes
- * every SVG depend on its input alone. Returns SIM_OK or SIM_EIO. */
+/* Ends the page. cairo numbers SVG surfaces with a process-wide counter (<g
+ * id="surfaceN">), so the n-th SVG of a process would differ from the same
+ * chart drawn first; the id is rewritten to surface1, which makes every SVG
+ * depend on its input alone. Returns SIM_OK or SIM_EIO.
+ *
+ * Read, patch, write back: the surface id is the only run-dependent byte, and
+ * cairo offers no way to reset its counter. The rewrite is in place, so a
+ * failure while writing back can leave the chart truncated; it is reported as
+ * an error, never as success. */
 int plot_finish(const char *path, sim_err *err)
 {
     FILE *f;
@@ -137,7 +156,10 @@ int plot_finish(const char *path, sim_err *err)
                : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
 }
 
-/* Axes with grid lines and labels over the window [x0,x1] x [y0,y1]. */
+/* Axes with grid lines and labels over the window [x0,x1] x [y0,y1]. Grid
+ * first, axes second, so grid lines never draw over the axes. yopt lets row
+ * charts (Gantt, energy per job) drop the numeric y axis and its grid, since
+ * their rows are labelled with job names. */
 static void frame(double vx0, double x0, double x1, double y0, double y1,
                   const char *xlab, const char *ylab, const char *title,
                   const char *yopt)
@@ -158,7 +180,10 @@ static void frame(double vx0, double x0, double x1, double y0, double y1,
     plschr(0.0, CH_BASE);
 }
 
-/* Legend entries: colour boxes, lines or symbols. */
+/* Legend entries: colour boxes, lines or symbols. Fixed capacity of 16 entries
+ * and labels copied into buf: the charts add at most SRC_N + a few entries, and
+ * owning the strings means a caller's temporary label (snprintf into a local)
+ * cannot dangle before leg_draw. */
 typedef struct legend {
     int n;
     PLINT opt[16], tcol[16], bcol[16], bpat[16], lcol[16], lsty[16], scol[16],
@@ -201,7 +226,8 @@ static void leg_draw(legend *L)
              L->lwid, L->scol, L->sscale, L->snum, L->sym);
 }
 
-/* Time axis: hours for spans under two days, else days. */
+/* Time axis: hours for spans under two days, else days, so tick labels stay in
+ * the tens rather than thousands. */
 static double time_scale(double span_s, const char **label)
 {
     if (span_s < 2 * 86400.0) {
@@ -212,6 +238,8 @@ static double time_scale(double span_s, const char **label)
     return 1.0 / 86400.0;
 }
 
+/* MW from 1 MW up, else kW, so a small test site and a 100 MW campus both get
+ * axis labels with a few digits. */
 static double power_scale(double max_w, const char **label)
 {
     if (max_w >= 1e6) {
@@ -222,6 +250,13 @@ static double power_scale(double max_w, const char **label)
     return 1e-3;
 }
 
+/* One function because the stack needs three passes over the same steps that
+ * share their scales: the first finds the y range (and whether demand ever
+ * differs from the load served, which decides if the demand line is drawn), the
+ * second fills the source bands bottom-up, each on the running sum of the ones
+ * below, and the last draws the load lines over the bands. Sources that never
+ * produced are skipped entirely, so they take no legend entry. NaN powers count
+ * as 0 so that one missing value does not break a band. */
 int plot_power_stack(const char *path, const res_step *steps,
                      const double *dt_s, size_t n, const char *title,
                      sim_err *err)
@@ -238,6 +273,8 @@ int plot_power_stack(const char *path, const res_step *steps,
             "power chart: needs at least 2 time steps (got %zu; store "
             "the time series with the run)",
             n);
+    /* The last step extends by its own duration (dt_s when stored, else the
+     * previous spacing), so the chart's time axis covers the whole horizon. */
     t_end = steps[n - 1].t_s +
             (dt_s ? dt_s[n - 1] : steps[n - 1].t_s - steps[n - 2].t_s);
     for (size_t i = 0; i < n; i++) {
@@ -250,6 +287,9 @@ int plot_power_stack(const char *path, const res_step *steps,
         }
         top =
             fmax(top, fmax(sum, fmax(steps[i].facility_w, steps[i].demand_w)));
+        /* Relative 1e-6: demand and load served are equal when nothing was
+         * shed, up to rounding; only a real shortfall or shedding shows the red
+         * demand line. */
         if (fabs(steps[i].demand_w - steps[i].facility_w) >
             1e-6 * fabs(steps[i].facility_w))
             demand_differs = 1;
@@ -265,7 +305,8 @@ int plot_power_stack(const char *path, const res_step *steps,
           title, NULL);
 
     /* Each source is the band between the running sum below it and that sum
-     * plus its power: a polygon out along the top, back along the bottom. */
+     * plus its power: a polygon out along the top, back along the bottom. lo
+     * holds the running top of the bands drawn so far, starting at zero. */
     x = sim_xmalloc(2 * n * sizeof *x);
     y = sim_xmalloc(2 * n * sizeof *y);
     lo = sim_xcalloc(n, sizeof *lo);
@@ -316,6 +357,8 @@ int plot_power_stack(const char *path, const res_step *steps,
     return rc;
 }
 
+/* One line per quantity, broken at NaN steps (no battery data stored for them)
+ * rather than bridged, so a gap is visible as a gap. */
 int plot_battery_soc(const char *path, const res_step *steps, size_t n,
                      const char *title, sim_err *err)
 {
@@ -388,6 +431,13 @@ static void bar(double x0, double x1, double yc, double half, int col)
     plfill(4, x, y);
 }
 
+/* One function for the same reason as the power stack: every row shares the
+ * time scale and the legend. Each job's events are replayed in order to pair an
+ * interruption with its restart and a pause or shed with its resume; an
+ * interval still open at the end is drawn to the job's end (or the horizon), so
+ * a job that never recovered shows red to the end. The event list is scanned
+ * once per job (O(jobs x events)), fine for the tens of jobs and thousands of
+ * events a run stores. */
 int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
                size_t n_jobs, const res_event *ev, size_t n_ev,
                double horizon_s, const char *title, sim_err *err)
@@ -402,13 +452,17 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
     if (!(horizon_s > 0))
         return sim_err_set(err, SIM_EINVAL, path, 0,
                            "job timeline: horizon must be > 0");
+    /* The axis extends past the horizon when a job ended after it, so no
+     * bar is cut off; the dashed line marks the horizon itself. */
     for (size_t j = 0; j < n_jobs; j++)
         if (isfinite(jobs[j].end_s))
             t_max = fmax(t_max, jobs[j].end_s);
     ts = time_scale(t_max, &tl);
     if ((rc = page(path, err)) != SIM_OK)
         return rc;
-    /* Row j is centred at y = n_jobs - j, so the first job is on top. */
+    /* Row j is centred at y = n_jobs - j, so the first job is on top. A wider
+     * left margin (VP_ROWS) makes room for the job names written to the left of
+     * each row. */
     frame(VP_ROWS, 0, t_max * ts, 0.4, (double)n_jobs + 0.6, tl, NULL, title,
           "bc");
     for (size_t j = 0; j < n_jobs; j++) {
@@ -421,6 +475,8 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
         plmtex("lv", 1.0, (yc - 0.4) / ((double)n_jobs + 0.2), 1.0,
                text_esc(names[j], nm, sizeof nm));
         if (isfinite(jb->start_s)) {
+            /* Queued time is a thin bar and training a thick one, so the two
+             * read apart even in greyscale. */
             bar(jb->submit_s * ts, jb->start_s * ts, yc, 0.12, C_QUEUE);
             bar(jb->start_s * ts, end * ts, yc, 0.3, C_BLUE);
             seen[0] = seen[1] = 1;
@@ -488,6 +544,14 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
     return plot_finish(path, err);
 }
 
+/* A histogram over replications with the P10, P50 and P90 lines from
+ * stats_summarize, the same percentiles the tables print, so the chart and the
+ * numbers cannot disagree. Replications in which the job never finished are
+ * left out and counted in the legend ("k/n finished"). The bin count follows
+ * the square-root rule, clamped to 5..40 so that a few replications still show
+ * a shape and a thousand do not make slivers; a zero range (every replication
+ * finished at the same time, as with no failures) is widened by 1 % either side
+ * so that the single bin has a width. */
 int plot_time_to_train(const char *path, const char *job_name,
                        const double *ttt_s, size_t n, const char *title,
                        sim_err *err)
@@ -570,6 +634,10 @@ int plot_time_to_train(const char *path, const char *job_name,
     return rc;
 }
 
+/* Bars of each job's mean energy split by source, with the P10-P90 range of the
+ * total across replications as a whisker. Only positive finite shares are
+ * drawn, in registry order, so the segments always add to the bar and the
+ * colours match the power chart's. */
 int plot_energy_by_source(const char *path, const char *const *names,
                           const double *by_source_j,
                           const stat_summary *facility, size_t n_jobs,

@@ -1,8 +1,13 @@
-/* io/plot_sweep.c: the sweep chart of plot_sweep.h over PLplot. Layout as
- * the run charts: viewport on the left, legend outside on the right, light
- * grid under black axes. Each group gets a colour from a fixed palette; its
- * band is the same colour, lighter (PLplot's alpha is not used, so PNG and
- * SVG stay simple and deterministic). */
+/* io/plot_sweep.c: the sweep chart of plot_sweep.h over PLplot. Layout as the
+ * run charts: viewport on the left, legend outside on the right, light grid
+ * under black axes. Each group gets a colour from a fixed palette; its band is
+ * the same colour, lighter (PLplot's alpha is not used, so PNG and SVG stay
+ * simple and deterministic).
+ *
+ * This file owns the sweep chart only; it takes values already summarised per
+ * case (app/sweep_table.c does that) and never reads the database. It
+ * must never create the chart file before its inputs are checked, so a refused
+ * chart leaves nothing behind. */
 #include "io/plot_sweep.h"
 
 #include <math.h>
@@ -27,7 +32,9 @@ static const int line_rgb[PLOT_SWEEP_MAX_GROUPS][3] = {
     {120, 60, 170}, {90, 90, 90},  {0, 150, 160}, {180, 60, 120},
 };
 
-/* Copies s into buf with '#' doubled (PLplot's escape character). */
+/* Copies s into buf with '#' doubled (PLplot's escape character): a copy of
+ * plot_charts.c's text_esc, since the two chart files share only plot_int.h,
+ * and this helper is too small to widen that interface for. */
 static const char *esc(const char *s, char *buf, size_t n)
 {
     size_t k = 0;
@@ -50,6 +57,13 @@ static int cmp_pt(const void *a, const void *b)
     return p->x < q->x ? -1 : p->x > q->x;
 }
 
+/* One function because the chart is one page whose parts share the ranges:
+ * inputs are validated and the x and y ranges found before plot_begin (so a
+ * refused chart creates no file), then the axes, then all bands, then all
+ * lines, then the legend. Points are sorted by x per group because cases arrive
+ * in grid order, which need not be the swept value's order. A case whose metric
+ * is NaN (a job that never finished in any replication) is skipped, not plotted
+ * as zero. */
 int plot_sweep(const char *path, const double *x, const stat_summary *y,
                const size_t *group, size_t n, const char *const *group_names,
                size_t n_groups, const char *x_label, const char *y_label,
@@ -112,6 +126,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     }
     pladv(0);
     plschr(0.0, 0.8);
+    /* A single x value (or y value) would make a zero-width window, which
+     * PLplot refuses; the fallback pad gives it a visible width. */
     pad = x1 > x0 ? 0.04 * (x1 - x0) : fmax(1.0, fabs(x0) * 0.05);
     x0 -= pad;
     x1 += pad;
@@ -139,6 +155,9 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
         for (size_t i = 0; i < n; i++)
             if (group[i] == g && isfinite(y[i].p50))
                 pts[m++] =
+                    /* A case with one replication has a P50 but may lack a
+                     * spread; its band collapses to the line instead of
+                     * dropping the point. */
                     (pt){x[i], isfinite(y[i].p10) ? y[i].p10 : y[i].p50,
                          y[i].p50, isfinite(y[i].p90) ? y[i].p90 : y[i].p50};
         if (m == 0)

@@ -1,11 +1,17 @@
 /* io/profile.c: hourly weather CSV -> climate_year (see profile.h for the
- * format). The table comes from io/csv.h (libcsv); this file maps the
- * header to columns, checks every cell and fills the year.
+ * format). The table comes from io/csv.h (libcsv); this file maps the header to
+ * columns, checks every cell and fills the year.
  *
- * Rows are checked in file order against the hour they must hold, so a
- * missing, repeated or shuffled hour fails at its own line. Feb 29 rows of a
- * timestamped leap year are dropped before counting.
- */
+ * Rows are checked in file order against the hour they must hold, so a missing,
+ * repeated or shuffled hour fails at its own line. Feb 29 rows of a timestamped
+ * leap year are dropped before counting.
+ *
+ * This file owns the hourly-CSV format: which columns exist, their units and
+ * ranges, and what is derived when a column is absent (pressure from the
+ * elevation, dew point from RH or the day's minimum, DNI/DHI by Erbs). It must
+ * never accept a year that is not all 8760 hours in order, and never invent
+ * irradiance: a file without GHI leaves it at 0 and reports has_irradiance = 0,
+ * so climate_load.c can refuse it for a site with solar. */
 #include "io/profile.h"
 
 #include <ctype.h>
@@ -32,7 +38,9 @@ enum {
     N_COLS
 };
 
-/* Column names, ranges and units, indexed by the enum above. */
+/* Column names, ranges and units, indexed by the enum above. Ranges follow the
+ * EPW reader's (io/epw.c) so that one site's weather passes or fails the same
+ * way in either format; the hour column's range is the year. */
 static const struct {
     const char *name;
     double lo, hi;
@@ -84,7 +92,11 @@ static int parse_num(const char *s, double *out)
 }
 
 /* Parses "YYYY-MM-DD[ T]HH:MM[:SS]" into year, month (1..12), day and hour.
- * Returns 0, or -1 when malformed, -2 when minutes or seconds are not 0. */
+ * Returns 0, or -1 when malformed, -2 when minutes or seconds are not 0.
+ * Minutes and seconds must be zero (-2 gives its own message): the model's
+ * hours are whole hours of standard time, and a file stamped at :30 may be in
+ * half-hour steps or in a time zone with a 30-minute offset, which this reader
+ * would otherwise misalign by half an hour silently. */
 static int parse_ts(const char *s, int *y, int *mo, int *d, int *h)
 {
     int mi = 0, se = 0, n = 0;
@@ -122,6 +134,15 @@ static long hour_of_year(int mo, int d, int h)
     return (days + d - 1) * 24 + h;
 }
 
+/* One long function because the header decides how every row is read: the
+ * header pass maps names to columns and checks the allowed combinations
+ * (exactly one time column, at most one humidity column, GHI alone or all three
+ * irradiance columns), the row pass checks each hour's position and cells, and
+ * a final day pass fills what depends on a whole day (the dew point from the
+ * day's minimum temperature when no humidity is given) and what depends on the
+ * sun (Erbs decomposition). Errors name the row's own line and jump to done,
+ * which frees the table; the caller owns `out` and must not use it after an
+ * error, since it may be partly filled. */
 int profile_read(const char *path, const profile_site *site, climate_year *out,
                  profile_info *info, sim_err *err)
 {
@@ -170,6 +191,8 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
             "header: dry_bulb_c: missing (expected a dry-bulb column in degC)");
         goto done;
     }
+    /* Two humidity columns could disagree, and picking one silently would hide
+     * that; the user chooses. */
     if (idx[C_TDP] >= 0 && idx[C_RH] >= 0) {
         rc = sim_err_set(
             err, SIM_ECONFIG, path, 1,
@@ -211,6 +234,8 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
                     row[idx[C_TS]]);
                 goto done;
             }
+            /* Leap days are dropped before the position check, so a leap-year
+             * file lines up with the nominal 365-day year the models use. */
             if (mo == 2 && d == 29)
                 continue;
             if (n == 0)
@@ -251,6 +276,10 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
                 CLIMATE_HOURS);
             goto done;
         }
+        /* The three messages separate the likely causes: a repeated or skipped
+         * hour is almost always a daylight-saving switch in a file written in
+         * local clock time, which the message names, while other gaps are plain
+         * out-of-order rows. */
         if (got != want) {
             /* A daylight-saving switch skips an hour in spring and repeats
              * one in autumn: say so, since rows must be standard time. */
@@ -305,10 +334,15 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
         h->p_pa = idx[C_P] >= 0 ? v[C_P] : p_std;
         if (idx[C_TDP] >= 0)
             h->t_dp_c = fmin(v[C_TDP], h->t_db_c);
+        /* RH above 100 % is accepted up to the 110 % range bound (sensor
+         * overshoot) and treated as saturation. */
         else if (idx[C_RH] >= 0)
             h->t_dp_c =
                 climate_dew_point(h->t_db_c, fmin(v[C_RH], 100.0) / 100.0);
         else
+            /* Without humidity the dew point is taken as the day's minimum dry
+             * bulb, the usual estimate for nights that cool to saturation; it
+             * needs the whole day, hence the second pass. */
             h->t_dp_c = NAN; /* the day's minimum, below */
         h->ghi_w_m2 = idx[C_GHI] >= 0 ? v[C_GHI] : 0;
         h->dni_w_m2 = idx[C_DNI] >= 0 ? v[C_DNI] : 0;
@@ -324,6 +358,9 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
             n, CLIMATE_HOURS);
         goto done;
     }
+    /* Derived quantities are computed only after all 8760 rows passed, so a
+     * file that fails late costs no solar geometry, and every hour's wet bulb
+     * uses the same formulas as synthetic and EPW years (models/climate.c). */
     for (size_t d = 0; d < CLIMATE_HOURS / 24; d++) {
         double tmin = INFINITY;
         for (size_t i = 24 * d; i < 24 * d + 24; i++)

@@ -1,4 +1,14 @@
-/* io/run_out.c: run results as a table, JSON or CSV (see run_out.h). */
+/* io/run_out.c: run results as a table, JSON or CSV (see run_out.h).
+ *
+ * This file owns the printed shapes of a run's results: which metrics appear
+ * (the resfield rows marked RESFIELD_RUN), in which units (the display units),
+ * and the summary statistics over replications. It never computes a result and
+ * never writes a file name, timestamp or absolute path into JSON or CSV: the
+ * bundled scenarios' JSON must be byte-identical across machines and runs
+ * (issue 16.6), and the table is for people, so only it may be shaped for the
+ * eye. Writers only write to the FILE they are given (stdout for run) and
+ * return SIM_EIO on a write error, so the command can exit non-zero instead of
+ * reporting success over a truncated document. */
 #include "io/run_out.h"
 
 #include <math.h>
@@ -10,6 +20,9 @@
 #include "models/site.h"
 #include "sim/err.h"
 
+/* The scenario's name is its file name without folder and .cfg, so the same
+ * scenario reports the same name wherever it is run from; the full path would
+ * make the JSON differ by machine. */
 char *run_scenario_name(const scenario *s, char *buf, size_t n)
 {
     const char *b = strrchr(s->path, '/');
@@ -22,6 +35,9 @@ char *run_scenario_name(const scenario *s, char *buf, size_t n)
     return buf;
 }
 
+/* "finished" counts replications in which the job completed; percentiles of
+ * time-to-train skip the others (stats_summarize drops NaN), so this count is
+ * what tells a reader how many values a percentile rests on. */
 static size_t finished(const res_rep *reps, size_t n, size_t i)
 {
     size_t k = 0;
@@ -42,6 +58,12 @@ static jv *summary_json(stat_summary s)
     return o;
 }
 
+/* The metric loop goes over the resfield tables, so a new result field marked
+ * RESFIELD_RUN appears here with no edit; names and units are the display ones,
+ * the contract of issue 6. The layout block is recomputed from the throughput
+ * model rather than stored, because it is a function of the scenario and the
+ * calibration alone; if it cannot be computed it is left out rather than
+ * written half-filled. */
 int run_out_json(FILE *f, const run_info *ri, const scenario *s,
                  const res_rep *reps, size_t n)
 {
@@ -50,9 +72,9 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
     jv_set(root, "scenario", jv_str(ri->name));
     jv_set(root, "seed", jv_int((int64_t)ri->seed));
     jv_set(root, "replications", jv_int(ri->replications));
-    if (s->energy.solar.present) {
+    if (s->energy.present[SRC_SOLAR]) {
         jv *so = jv_obj();
-        jv_set(so, "capacity_dc_w", jv_num(s->energy.solar.capacity_w));
+        jv_set(so, "capacity_dc_w", jv_num(s->energy.capacity_w[SRC_SOLAR]));
         jv_set(so, "capacity_ac_w", jv_num(s->energy.solar.inverter_limit_w));
         jv_set(so, "dc_ac_ratio", jv_num(s->energy.solar.dc_ac_ratio));
         jv_set(root, "solar", so);
@@ -96,6 +118,9 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
     return rc;
 }
 
+/* %.10g rather than JSON's 15 digits: the CSV is for spreadsheets, where ten
+ * significant digits are more than any result carries and keep cells short. NaN
+ * is an empty cell, which spreadsheets read as missing. */
 static int csv_summary_row(FILE *f, const char *scope, const char *name,
                            const resfield *d, stat_summary s)
 {
@@ -118,6 +143,9 @@ static int csv_summary_row(FILE *f, const char *scope, const char *name,
     return csvt_write_row(f, cells, 11);
 }
 
+/* Long format (one row per scope, name and metric) so that the columns never
+ * change when fields are added; run_info is not used because the CSV carries
+ * only results, not the run's identity. */
 int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
                 const res_rep *reps, size_t n)
 {
@@ -140,6 +168,9 @@ int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
     return rc;
 }
 
+/* Scientific notation only for magnitudes a fixed column cannot show (>= 1e7 or
+ * < 1e-3); everything else in %g with four digits, which is all a person
+ * reading the table needs. */
 static void table_row(FILE *f, const resfield *d, stat_summary s)
 {
     double v[6] = {s.mean, s.p10, s.p50, s.p90, s.min, s.max};
@@ -155,6 +186,9 @@ static void table_row(FILE *f, const resfield *d, stat_summary s)
     fputc('\n', f);
 }
 
+/* Only the table may show the run's context (description, MW of IT, layout
+ * chosen), since it is never compared byte for byte; the metrics still come
+ * from the same rows and summaries as the JSON and CSV. */
 int run_out_table(FILE *f, const run_info *ri, const scenario *s,
                   const res_rep *reps, size_t n)
 {
@@ -168,11 +202,11 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
     /* Solar nameplate both ways (issue 12.8): DC is what the scenario's
      * capacity_mw says, AC is what the inverters can deliver, the figure
      * every energy result is bounded by. */
-    if (s->energy.solar.present)
+    if (s->energy.present[SRC_SOLAR])
         fprintf(f,
                 "solar %.2f MW DC (capacity_mw as written), %.2f MW AC "
                 "(inverter limit, DC/AC %.2f)\n",
-                s->energy.solar.capacity_w / 1e6,
+                s->energy.capacity_w[SRC_SOLAR] / 1e6,
                 s->energy.solar.inverter_limit_w / 1e6,
                 s->energy.solar.dc_ac_ratio);
     for (size_t i = 0; i < s->n_jobs; i++) {

@@ -1,10 +1,20 @@
 /* io/scenario_cfg.c: reads a scenario file (libconfig) into the resolved
  * structs of models/scenario.h. Order: parse (with @include), apply the
  * KEY=VALUE overrides to the tree, copy the catalog and apply the file's
- * `catalog` group, then read and validate simulation, site, modules,
- * fabric, energy, jobs and policy, converting the file's units (named in
- * each key) to SI. The first error stops the load; nothing partial is
- * returned. Key names are a contract: docs/scenario-reference.md. */
+ * `catalog` group, then read simulation, site, modules, fabric, energy,
+ * jobs and policy, converting the file's units (named in each key) to SI,
+ * and hand the result to scenario_finish. The first error stops the load;
+ * nothing partial is returned. Key names are a contract:
+ * docs/scenario-reference.md.
+ *
+ * What this file owns: the file's structure (which keys a group allows,
+ * one of two alternative keys, required keys), each key's type and range
+ * (from the key table, models/scenkeys.c), unit conversion, resolving
+ * names to catalog pointers, and FILE:LINE. What it must never do: decide
+ * a rule between values or derive a quantity from them; those are
+ * models/scenario.c's (scenario_finish), whose refusals name a key that
+ * cfg_fail_rule places at its line. */
+#include "io/scenario_cfg.h"
 #include "models/reliability.h"
 #include "models/scenario.h"
 #include "models/throughput.h"
@@ -20,7 +30,6 @@
 #include "io/catalog_cfg.h"
 #include "io/cfg.h"
 #include "models/scenkeys.h"
-#include "models/catalog_int.h"
 #include "models/climate.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
@@ -209,11 +218,6 @@ static int read_simulation(cfg_reader *r, const config_setting_t *root,
         (rc = geti64(r, g, "seed", 0, 1, &seed)) != SIM_OK ||
         (rc = geti(r, g, "replications", 0, 1, &sim->replications)) != SIM_OK)
         return rc;
-    if (sim->step_s > sim->horizon_s)
-        return cfg_fail(r, g, "step_min",
-                        "longer than the horizon (got %g "
-                        "min, expected <= %g min)",
-                        sim->step_s / 60, sim->horizon_s / 60);
     sim->seed = (uint64_t)seed;
     return SIM_OK;
 }
@@ -225,6 +229,10 @@ static int path_join(const scenario *s, const char *rel, char *out, size_t n)
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
+/* site.climate: exactly one of four weather sources. A weather file's path
+ * is resolved against the scenario's folder and must be readable now, so
+ * `check` refuses what `run` would fail on; the file itself is parsed by
+ * io/climate_load.c when a run needs it. */
 static int read_climate(cfg_reader *r, const config_setting_t *site,
                         scenario *s)
 {
@@ -328,6 +336,10 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
     return read_climate(r, g, s);
 }
 
+/* modules: names, the catalog references (type, hosted system) resolved
+ * to pointers, count, commissioning time and units as written (0 = not
+ * written). The module-fit rule and the GPUs and IT power that follow are
+ * scenario_finish's. */
 static int read_modules(cfg_reader *r, const config_setting_t *root,
                         scenario *s)
 {
@@ -351,7 +363,6 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
         config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
         scen_module *m = &s->modules[s->n_modules];
         char type[32], host[32];
-        int fits;
 
         if (!config_setting_is_group(e))
             return cfg_fail(r, e, NULL,
@@ -363,13 +374,6 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             (rc = cfg_string(r, e, "type", 1, NULL, type, sizeof type)) !=
                 SIM_OK)
             return rc;
-        for (size_t k = 0; k < s->n_modules; k++)
-            if (strcasecmp(s->modules[k].name, m->name) == 0)
-                return cfg_fail(r, e, "name",
-                                "duplicate module name (got "
-                                "\"%s\", expected a name not used by "
-                                "modules.[%zu])",
-                                m->name, k);
         if (!(m->type = catalog_module(s->cat, type))) {
             catalog_names(s->cat, "modules", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "type"), NULL,
@@ -390,38 +394,9 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                             "%s)",
                             host, names);
         }
-        fits = catalog_module_fits(m->type, m->system->name);
-        if (fits < 0) {
-            names[0] = '\0';
-            for (size_t k = 0; k < m->type->n_hosts; k++)
-                snprintf(names + strlen(names), sizeof names - strlen(names),
-                         "%s%s", k ? ", " : "", m->type->hosts[k]);
-            return cfg_fail(r, config_setting_get_member(e, "hosts"), NULL,
-                            "module type %s cannot host it (got \"%s\", "
-                            "expected one of: %s)",
-                            m->type->name, host, names);
-        }
-        if (fits < 1)
-            return cfg_fail(r, e, "hosts",
-                            "not even one %s (%g kW) fits in "
-                            "a %s module's %g kW",
-                            m->system->name, m->system->max_power_w / 1e3,
-                            m->type->name, m->type->it_power_w / 1e3);
-        if ((rc = geti(r, e, "units", 0, fits, &m->units)) != SIM_OK)
+        /* 0 = as many as fit: the module-fit rule is scenario_finish's. */
+        if ((rc = geti(r, e, "units", 0, 0, &m->units)) != SIM_OK)
             return rc;
-        if (m->units > fits)
-            return cfg_fail(r, config_setting_get_member(e, "units"), NULL,
-                            "more %s than a %s module's power allows (got "
-                            "%d x %g kW = %g kW, expected <= %d units in %g "
-                            "kW IT)",
-                            m->system->name, m->type->name, m->units,
-                            m->system->max_power_w / 1e3,
-                            m->units * m->system->max_power_w / 1e3, fits,
-                            m->type->it_power_w / 1e3);
-        m->gpu = catalog_gpu(s->cat, m->system->gpu);
-        m->gpus = (int64_t)m->count * m->units * m->system->gpus;
-        m->it_power_w = (double)m->count * m->units * m->system->max_power_w;
-        m->it_capacity_w = (double)m->count * m->type->it_power_w;
         s->n_modules++;
     }
     return SIM_OK;
@@ -437,6 +412,10 @@ static int module_index(const scenario *s, const char *name, size_t *out)
     return -1;
 }
 
+/* fabric: topology defaults, then links between module groups named by
+ * the modules already read (names resolve to indices here; that a link
+ * joins two different groups is scenario_check_names'). A link's latency
+ * and oversubscription default to the fabric's. */
 static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {"topology", "oversubscription",
@@ -495,11 +474,6 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "unknown module (got \"%s\", expected one of: "
                             "%s)",
                             b, names);
-        if (k->a == k->b)
-            return cfg_fail(r, e, "to",
-                            "a link joins two different module "
-                            "groups (got \"%s\" at both ends)",
-                            a);
         if ((rc = num(r, e, "bandwidth_gbps", 1, 0, 1e9, &k->bandwidth_bps)) !=
                 SIM_OK ||
             (rc = num(r, e, "latency_us", 0, f->latency_s * 1e6, 1e-6,
@@ -525,10 +499,16 @@ static int read_carbon_cost(cfg_reader *r, const config_setting_t *g,
                USD_PER_MWH, cost);
 }
 
+/* energy.solar: the inverter may be given as a limit or as a DC/AC ratio
+ * (not both); the one not given is left 0 for scenario_finish to derive,
+ * because the rule that ties them (and the ratio's range) is the model's.
+ * Tilt and azimuth default from the site (latitude tilt facing the
+ * equator). */
 static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"capacity_mw",
                                        "tracking",
+                                       "sky_model",
                                        "tilt_deg",
                                        "azimuth_deg",
                                        "losses_pct",
@@ -541,16 +521,22 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
                                        "usd_per_mwh",
                                        NULL};
     static const char *const tracks[] = {"none", "single-axis", NULL};
+    /* In the order of solar_sky (models/solar.h). */
+    static const char *const skies[] = {"perez", "isotropic", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_SOLAR);
     scen_solar *p = &s->energy.solar;
     int rc, tr;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = num(r, g, "capacity_mw", 1, 0, MW, &p->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_SOLAR])) != SIM_OK ||
         (rc = cfg_choice(r, g, "tracking", 0, TRACK_SINGLE_AXIS, tracks,
                          &tr)) != SIM_OK)
         return rc;
     p->tracking = (solar_tracking)tr;
+    if ((rc = cfg_choice(r, g, "sky_model", 0, 0, skies, &p->sky_model)) !=
+        SIM_OK)
+        return rc;
     if ((rc = num(r, g, "tilt_deg", 0,
                   tr == TRACK_NONE ? fabs(s->site.latitude_deg) : 0, 1,
                   &p->tilt_deg)) != SIM_OK ||
@@ -576,25 +562,12 @@ static int read_solar(cfg_reader *r, const config_setting_t *g, scenario *s)
         if ((rc = num(r, g, "inverter_limit_mw", 1, 0, MW,
                       &p->inverter_limit_w)) != SIM_OK)
             return rc;
-        p->dc_ac_ratio = p->capacity_w / p->inverter_limit_w;
-        {
-            /* The ratio it implies obeys dc_ac_ratio's range. */
-            const scen_key *k = scen_key_find("energy.solar.dc_ac_ratio");
-            if (p->capacity_w > 0 &&
-                !(p->dc_ac_ratio >= k->lo && p->dc_ac_ratio <= k->hi))
-                return cfg_fail(
-                    r, config_setting_get_member(g, "inverter_limit_mw"), NULL,
-                    "gives a DC/AC ratio of %g with capacity_mw (got "
-                    "capacity_mw / inverter_limit_mw = %g, expected [%g, %g])",
-                    p->dc_ac_ratio, p->dc_ac_ratio, k->lo, k->hi);
-        }
+        p->dc_ac_ratio = 0; /* derived by scenario_finish */
     } else {
         if ((rc = num(r, g, "dc_ac_ratio", 0, d->dc_ac_ratio, 1,
                       &p->dc_ac_ratio)) != SIM_OK)
             return rc;
-        p->inverter_limit_w = p->capacity_w / p->dc_ac_ratio;
     }
-    p->present = p->capacity_w > 0;
     return SIM_OK;
 }
 
@@ -612,7 +585,8 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = num(r, g, "capacity_mw", 1, 0, MW, &w->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_WIND])) != SIM_OK ||
         (rc = num(r, g, "hub_height_m", 0, d->hub_height_m, 1,
                   &w->hub_height_m)) != SIM_OK ||
         (rc = num(r, g, "shear_exponent", 0, d->shear_exponent, 1,
@@ -627,43 +601,59 @@ static int read_wind(cfg_reader *r, const config_setting_t *g, scenario *s)
                                &s->energy.cost_usd_per_j[SRC_WIND])) != SIM_OK)
         return rc;
     if (!(t = catalog_turbine(s->cat, name))) {
-        size_t used = 0;
-        names[0] = '\0';
-        for (size_t i = 0; i < s->cat->n_turbines && used + 1 < sizeof names;
-             i++) {
-            int n = snprintf(names + used, sizeof names - used, "%s%s",
-                             i ? ", " : "", s->cat->turbines[i].name);
-            if (n < 0)
-                break;
-            used += (size_t)n;
-        }
+        catalog_names(s->cat, "turbines", names, sizeof names);
         const config_setting_t *k = config_setting_get_member(g, "turbine");
         return cfg_fail(r, k ? k : g, k ? NULL : "turbine",
                         "unknown turbine (got \"%s\", expected one of: %s)",
                         name, names);
     }
     w->turbine = *t;
-    w->present = w->capacity_w > 0;
     return SIM_OK;
 }
 
+/* energy.battery.thermal: the enclosure model (models/battery.h). An
+ * absent group is the default ambient-rise enclosure. */
+static int read_battery_thermal(cfg_reader *r, const config_setting_t *bg,
+                                scen_battery *b)
+{
+    static const char *const keys[] = {
+        "mode", "rise_c", "setpoint_c", "hvac_cop", "ua_w_per_k_per_mwh", NULL};
+    /* Index + 1 is the battery_thermal value (FIXED is not offered: a
+     * site's packs always live in some enclosure). */
+    static const char *const modes[] = {"ambient-rise", "hvac", NULL};
+    config_setting_t *g = NULL;
+    int rc, mode = 0;
+    double ua_per_mwh = 15.0;
+    b->rise_c = 3.0;
+    b->setpoint_c = 25.0;
+    b->hvac_cop = 3.0;
+    if ((rc = cfg_member(r, bg, "thermal", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g &&
+        ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
+         (rc = cfg_choice(r, g, "mode", 0, 0, modes, &mode)) != SIM_OK ||
+         (rc = num(r, g, "rise_c", 0, 3.0, 1, &b->rise_c)) != SIM_OK ||
+         (rc = num(r, g, "setpoint_c", 0, 25.0, 1, &b->setpoint_c)) != SIM_OK ||
+         (rc = num(r, g, "hvac_cop", 0, 3.0, 1, &b->hvac_cop)) != SIM_OK ||
+         (rc = num(r, g, "ua_w_per_k_per_mwh", 0, 15.0, 1, &ua_per_mwh)) !=
+             SIM_OK))
+        return rc;
+    b->thermal_mode = mode + 1;
+    b->hvac_ua_w_per_k_per_j = ua_per_mwh / MWH_J;
+    return SIM_OK;
+}
+
+/* energy.battery: every key with its catalog default; its power goes to
+ * capacity_w[SRC_BATTERY] like every kind's nameplate. SOH bounds, the
+ * reserve floor, the C-rate limit and the power/energy pairing are checked
+ * by scenario_finish. */
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {"capacity_mwh",
-                                       "power_mw",
-                                       "round_trip_eff",
-                                       "reserve_floor_pct",
-                                       "initial_soc_pct",
-                                       "c_rate_max",
-                                       "packs",
-                                       "soh_dist",
-                                       "soh_mean",
-                                       "soh_sd",
-                                       "soh_min",
-                                       "soh_max",
-                                       "gco2_per_kwh",
-                                       "usd_per_mwh",
-                                       NULL};
+    static const char *const keys[] = {
+        "capacity_mwh",    "power_mw",    "round_trip_eff", "reserve_floor_pct",
+        "initial_soc_pct", "c_rate_max",  "packs",          "soh_dist",
+        "soh_mean",        "soh_sd",      "soh_min",        "soh_max",
+        "gco2_per_kwh",    "usd_per_mwh", "thermal",        NULL};
     static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
@@ -673,7 +663,8 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = num(r, g, "capacity_mwh", 1, 0, MWH_J, &b->capacity_j)) !=
             SIM_OK ||
-        (rc = num(r, g, "power_mw", 1, 0, MW, &b->power_w)) != SIM_OK ||
+        (rc = num(r, g, "power_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_BATTERY])) != SIM_OK ||
         (rc = num(r, g, "round_trip_eff", 0, d->round_trip_eff, 1,
                   &b->round_trip_eff)) != SIM_OK ||
         (rc = num(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100, 0.01,
@@ -695,41 +686,14 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
         return rc;
     b->soh_dist = (soh_dist)dist;
     b->initial_soc = soc;
-    if (b->soh_min > b->soh_max)
-        return cfg_fail(r, g, "soh_min",
-                        "above soh_max (got %g, expected <= "
-                        "%g)",
-                        b->soh_min, b->soh_max);
-    if (b->soh_dist == SOH_NORMAL &&
-        (b->soh_mean < b->soh_min || b->soh_mean > b->soh_max))
-        return cfg_fail(r, g, "soh_mean",
-                        "outside [soh_min, soh_max] (got "
-                        "%g, expected %g .. %g)",
-                        b->soh_mean, b->soh_min, b->soh_max);
-    if (b->initial_soc < b->reserve_floor)
-        return cfg_fail(r, g, "initial_soc_pct",
-                        "below the reserve floor "
-                        "(got %g%%, expected >= %g%%)",
-                        soc * 100, b->reserve_floor * 100);
-    /* A pack can deliver at most c_rate_max x its energy (facts-more.md 4:
-     * <= 0.2C for second-life packs). */
-    if (b->power_w > b->c_rate_max_per_s * b->capacity_j * (1 + 1e-12))
-        return cfg_fail(r, g, "power_mw",
-                        "more power than the battery's "
-                        "energy allows at its C-rate limit (got %g MW, "
-                        "expected <= %g C x %g MWh = %g MW; raise "
-                        "capacity_mwh or c_rate_max)",
-                        b->power_w / MW, b->c_rate_max_per_s * HOUR_S,
-                        b->capacity_j / MWH_J,
-                        b->c_rate_max_per_s * b->capacity_j / MW);
-    if ((b->power_w > 0) != (b->capacity_j > 0))
-        return cfg_fail(r, g, b->power_w > 0 ? "capacity_mwh" : "power_mw",
-                        "zero while the other is not (got %g MWh, %g MW)",
-                        b->capacity_j / MWH_J, b->power_w / MW);
-    b->present = b->capacity_j > 0;
+    if ((rc = read_battery_thermal(r, g, b)) != SIM_OK)
+        return rc;
     return SIM_OK;
 }
 
+/* One firm kind (geothermal, hydro): its nameplate into capacity_w[kind],
+ * outage figures and, for hydro only, the monthly capacity factors (a key
+ * geothermal does not accept). The MTBF/MTTR pairing is the model's. */
 static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
                      source_kind kind, scen_firm *f)
 {
@@ -746,7 +710,8 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
         f->monthly_cf[m] = 1.0;
     if ((rc = cfg_check_keys(r, g, kind == SRC_HYDRO ? hkeys : gkeys)) !=
             SIM_OK ||
-        (rc = num(r, g, "capacity_mw", 1, 0, MW, &f->capacity_w)) != SIM_OK ||
+        (rc = num(r, g, "capacity_mw", 1, 0, MW,
+                  &s->energy.capacity_w[kind])) != SIM_OK ||
         (rc = num(r, g, "availability", 0, d->availability, 1,
                   &f->availability)) != SIM_OK ||
         (rc = num(r, g, "mtbf_h", 0, d->mtbf_s / HOUR_S, HOUR_S, &f->mtbf_s)) !=
@@ -759,12 +724,6 @@ static int read_firm(cfg_reader *r, const config_setting_t *g, scenario *s,
     if (kind == SRC_HYDRO && (rc = nums(r, g, "monthly_cf", 0, 12, 12, 1,
                                         f->monthly_cf, NULL)) != SIM_OK)
         return rc;
-    if ((f->mtbf_s > 0) != (f->mttr_s > 0))
-        return cfg_fail(r, g, f->mtbf_s > 0 ? "mttr_h" : "mtbf_h",
-                        "forced outages need both MTBF and MTTR (got mtbf_h "
-                        "%g, mttr_h %g)",
-                        f->mtbf_s / HOUR_S, f->mttr_s / HOUR_S);
-    f->present = f->capacity_w > 0;
     return SIM_OK;
 }
 
@@ -785,6 +744,9 @@ static int read_firms(cfg_reader *r, const config_setting_t *g, scenario *s)
     return SIM_OK;
 }
 
+/* energy.grid: giving the group makes the grid present even with import
+ * limit 0 (an islanded site that says so); price windows are read in file
+ * order up to SCEN_MAX_TOD, their order and overlap checked by the model. */
 static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
     static const char *const keys[] = {"import_limit_mw", "usd_per_mwh",
@@ -797,8 +759,8 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
     int rc;
 
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
-        (rc = num(r, g, "import_limit_mw", 1, 0, MW, &gr->import_limit_w)) !=
-            SIM_OK ||
+        (rc = num(r, g, "import_limit_mw", 1, 0, MW,
+                  &s->energy.capacity_w[SRC_GRID])) != SIM_OK ||
         (rc = read_carbon_cost(r, g, d, &s->energy.carbon_kg_per_j[SRC_GRID],
                                &s->energy.cost_usd_per_j[SRC_GRID])) !=
             SIM_OK ||
@@ -823,23 +785,15 @@ static int read_grid(cfg_reader *r, const config_setting_t *g, scenario *s)
             (rc = num(r, e, "usd_per_mwh", 1, 0, USD_PER_MWH,
                       &t->price_usd_per_j)) != SIM_OK)
             return rc;
-        if (t->end_s <= t->start_s)
-            return cfg_fail(r, e, "end_h",
-                            "not after start_h (got %g, "
-                            "expected > %g)",
-                            t->end_s / HOUR_S, t->start_s / HOUR_S);
-        for (size_t k = 0; k < gr->n_tod; k++)
-            if (t->start_s < gr->tod[k].end_s && gr->tod[k].start_s < t->end_s)
-                return cfg_fail(r, e, NULL,
-                                "overlaps price window [%zu] "
-                                "(got %g-%g h, expected disjoint windows)",
-                                k, t->start_s / HOUR_S, t->end_s / HOUR_S);
         gr->n_tod++;
     }
-    gr->present = 1;
+    s->energy.present[SRC_GRID] = 1;
     return SIM_OK;
 }
 
+/* energy: the allowed groups are the registry's kind names, so a new kind
+ * is accepted as a key without an edit here; each group's reader fills the
+ * kind's slot of capacity_w[] and its own struct. */
 static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     const char *keys[SRC_N + 1];
@@ -865,17 +819,6 @@ static int read_energy(cfg_reader *r, const config_setting_t *root, scenario *s)
         (rc = cfg_member(r, g, "grid", CONFIG_TYPE_GROUP, 0, &m)) != SIM_OK ||
         (m && (rc = read_grid(r, m, s)) != SIM_OK))
         return rc;
-    {
-        int any = 0;
-        for (int k = 0; k < SRC_N; k++)
-            any |= source_table[k].role != SOURCE_STORAGE &&
-                   scenario_source_rating_w(s, (source_kind)k) > 0;
-        if (!any)
-            return cfg_fail(r, g, NULL,
-                            "no source of energy (expected solar, wind, "
-                            "geothermal, hydro or a grid import limit above "
-                            "0; a battery only stores)");
-    }
     return SIM_OK;
 }
 
@@ -923,6 +866,9 @@ static int read_checkpoint(cfg_reader *r, const config_setting_t *e,
     return SIM_OK;
 }
 
+/* A job's parallel layout as written; 0 means "not given", left for the
+ * throughput model to choose, so that a partial layout is allowed. Whether
+ * the sizes divide the GPUs, batch and experts is scenario_finish's. */
 static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
 {
     int rc;
@@ -951,42 +897,15 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
             j->distopt = dopt ? TP_DISTOPT_ON : TP_DISTOPT_OFF;
         }
     }
-    {
-        long long tp = j->tp ? j->tp : 1, pp = j->pp ? j->pp : 1,
-                  cp = j->cp ? j->cp : 1, mp = tp * pp * cp, dp;
-        if (j->gpus % mp != 0)
-            return cfg_fail(r, e, "gpus",
-                            "not divisible by tp x pp x cp (got "
-                            "%d, expected a multiple of %lld)",
-                            j->gpus, mp);
-        dp = j->gpus / mp;
-        if ((j->tp || j->pp || j->cp) && j->micro_batch &&
-            j->global_batch % ((long long)j->micro_batch * dp) != 0)
-            return cfg_fail(r, e, "global_batch",
-                            "not divisible by "
-                            "micro_batch x data-parallel size (got %d, "
-                            "expected a multiple of %d x %lld)",
-                            j->global_batch, j->micro_batch, dp);
-        if (j->ep > 1 && j->model->num_experts == 0)
-            return cfg_fail(r, e, "ep",
-                            "expert parallelism on a dense model "
-                            "(got %d, expected 1 or none for %s)",
-                            j->ep, j->model->name);
-        if (j->ep > 1 &&
-            (j->model->num_experts % j->ep != 0 || (dp * cp) % j->ep != 0))
-            return cfg_fail(r, e, "ep",
-                            "must divide the experts and dp x cp "
-                            "(got %d, expected a divisor of %d and %lld)",
-                            j->ep, j->model->num_experts, dp * cp);
-        if (j->vp > 1 && pp < 2)
-            return cfg_fail(r, e, "vp",
-                            "virtual pipeline stages need pp >= "
-                            "2 (got vp %d with pp %lld)",
-                            j->vp, pp);
-    }
     return SIM_OK;
 }
 
+/* jobs: one flat pass per entry, in the order a reader checks the file:
+ * keys, names, the catalog references (model, precision, GPU) resolved to
+ * pointers, then the numbers. It is long because a job has many keys, not
+ * because it decides anything: every rule between them (GPU type default,
+ * tensor cores, batch divisibility, steps from tokens, the layout, the
+ * GPUs the site has) is scenario_finish's, so this only reads. */
 static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {"name",
@@ -1029,7 +948,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
         scen_job *j = &s->jobs[s->n_jobs];
         char model[64], prec[32], gpu[32];
         double steps_d = 0;
-        int64_t have;
         size_t p;
 
         if (!config_setting_is_group(e))
@@ -1037,7 +955,7 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "wrong type (expected a group { name "
                             "= \"...\"; model = \"...\"; ... })");
         /* Where the job was written, for checks made after loading (the
-         * throughput query, the fabric groups: cli/run_check.c). */
+         * throughput query, the fabric groups: app/run_check.c). */
         snprintf(j->src_file, sizeof j->src_file, "%s", cfg_file(r, e));
         j->src_line = cfg_line(e);
         j->gpus_line = config_setting_get_member(e, "gpus")
@@ -1051,12 +969,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = cfg_string(r, e, "precision", 1, NULL, prec, sizeof prec)) !=
                 SIM_OK)
             return rc;
-        for (size_t k = 0; k < s->n_jobs; k++)
-            if (strcasecmp(s->jobs[k].name, j->name) == 0)
-                return cfg_fail(r, e, "name",
-                                "duplicate job name (got \"%s\","
-                                " expected a name not used by jobs.[%zu])",
-                                j->name, k);
         if (!(j->model = catalog_llm(s->cat, model))) {
             catalog_names(s->cat, "llms", names, sizeof names);
             return cfg_fail(r, config_setting_get_member(e, "model"), NULL,
@@ -1091,22 +1003,7 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                 "%s)",
                                 gpu, names);
             }
-        } else {
-            for (size_t m = 0; m < s->n_modules; m++) {
-                if (j->gpu && j->gpu != s->modules[m].gpu)
-                    return cfg_fail(r, e, "gpu",
-                                    "missing key: the site has "
-                                    "more than one GPU type (expected \"%s\" "
-                                    "or \"%s\")",
-                                    j->gpu->name, s->modules[m].gpu->name);
-                j->gpu = s->modules[m].gpu;
-            }
-        }
-        if (j->gpu->peak_flops[j->fmt] <= 0)
-            return cfg_fail(r, config_setting_get_member(e, "precision"), NULL,
-                            "%s has no tensor cores for it (got \"%s\", "
-                            "expected a format with a peak on %s)",
-                            j->gpu->name, j->precision, j->gpu->name);
+        } /* else the site's only GPU type (scenario_finish) */
         if ((rc = geti(r, e, "gpus", 1, 0, &j->gpus)) != SIM_OK ||
             (rc = geti(r, e, "hot_spares", 0, 0, &j->hot_spares)) != SIM_OK ||
             (rc = geti(r, e, "global_batch", 1, 0, &j->global_batch)) !=
@@ -1122,11 +1019,6 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,
                             &j->submit_t_s)) != SIM_OK)
             return rc;
-        if (j->micro_batch && j->global_batch % j->micro_batch != 0)
-            return cfg_fail(r, e, "global_batch",
-                            "not a multiple of "
-                            "micro_batch (got %d, expected a multiple of %d)",
-                            j->global_batch, j->micro_batch);
         /* How much to train: tokens or steps, exactly one. */
         if (!!config_setting_get_member(e, "tokens") ==
             !!config_setting_get_member(e, "steps"))
@@ -1135,31 +1027,19 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                             "steps (got %s)",
                             config_setting_get_member(e, "tokens") ? "both"
                                                                    : "neither");
-        {
-            double per_step = (double)j->global_batch * j->seq_len;
-            if (config_setting_get_member(e, "tokens")) {
-                if ((rc = num(r, e, "tokens", 1, 0, 1, &j->tokens)) != SIM_OK)
-                    return rc;
-                steps_d = ceil(j->tokens / per_step);
-            } else {
-                if ((rc = num(r, e, "steps", 1, 0, 1, &steps_d)) != SIM_OK)
-                    return rc;
-                steps_d = floor(steps_d);
-            }
-            j->steps = (int64_t)steps_d;
-            j->tokens = (double)j->steps * per_step;
+        /* Steps from tokens (or tokens from steps) are scenario_finish's;
+         * steps 0 = derive them from tokens. */
+        if (config_setting_get_member(e, "tokens")) {
+            if ((rc = num(r, e, "tokens", 1, 0, 1, &j->tokens)) != SIM_OK)
+                return rc;
+        } else {
+            if ((rc = num(r, e, "steps", 1, 0, 1, &steps_d)) != SIM_OK)
+                return rc;
+            j->steps = (int64_t)floor(steps_d);
         }
         if ((rc = read_layout(r, e, j)) != SIM_OK ||
             (rc = read_checkpoint(r, e, j)) != SIM_OK)
             return rc;
-        have = scenario_gpus(s, j->gpu);
-        if ((int64_t)j->gpus + j->hot_spares > have)
-            return cfg_fail(r, config_setting_get_member(e, "gpus"), NULL,
-                            "needs more GPUs than the site will ever have "
-                            "(got %d + %d hot spares, expected <= %lld %s "
-                            "GPUs in all modules)",
-                            j->gpus, j->hot_spares, (long long)have,
-                            j->gpu->name);
         s->n_jobs++;
     }
     return SIM_OK;
@@ -1220,6 +1100,13 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     return SIM_OK;
 }
 
+/* A models/ rule's verdict rc: placed at FILE:LINE when it refused. */
+static int rule(cfg_reader *r, const config_setting_t *root, int rc,
+                const sim_err *why)
+{
+    return rc == SIM_OK ? SIM_OK : cfg_fail_rule(r, root, why);
+}
+
 /* "--set: KEY: unknown key (got 'LEAF', expected one of: ...)", the
  * keys of the same group from the key table. */
 static int unknown_set_key(const char *key, sim_err *err)
@@ -1244,6 +1131,13 @@ static int unknown_set_key(const char *key, sim_err *err)
                        used ? list : "a key of docs/scenario-reference.md");
 }
 
+/* The whole load as one sequence with a single `fail:` exit, so that no
+ * path returns a partial scenario: parse, overrides (each key checked
+ * against the key table first, so a typo names the valid keys), the
+ * scenario's catalog group on a private copy, the groups in dependency
+ * order (modules before the links and jobs that name them), the model's
+ * rules (scenario_finish), and last the resolved text that is stored with
+ * results. */
 int scenario_load(const char *path, const catalog *cat,
                   const char *const *overrides, size_t n_overrides,
                   scenario **out, sim_err *err)
@@ -1252,6 +1146,7 @@ int scenario_load(const char *path, const catalog *cat,
         "description", "site",        "modules",    "fabric",  "energy", "jobs",
         "policy",      "reliability", "simulation", "catalog", NULL};
     cfg_reader r;
+    sim_err why;
     scenario *s = NULL;
     config_setting_t *root, *cg;
     int rc;
@@ -1318,11 +1213,15 @@ int scenario_load(const char *path, const catalog *cat,
     if ((rc = read_simulation(&r, root, s)) != SIM_OK ||
         (rc = read_site(&r, root, s)) != SIM_OK ||
         (rc = read_modules(&r, root, s)) != SIM_OK ||
+        (rc = rule(&r, root, scenario_check_names(s, &why), &why)) != SIM_OK ||
         (rc = read_fabric(&r, root, s)) != SIM_OK ||
         (rc = read_energy(&r, root, s)) != SIM_OK ||
         (rc = read_jobs(&r, root, s)) != SIM_OK ||
         (rc = read_policy(&r, root, s)) != SIM_OK ||
         (rc = read_reliability(&r, root, s)) != SIM_OK)
+        goto fail;
+    /* The model's rules, its refusal placed at the key it names. */
+    if ((rc = rule(&r, root, scenario_finish(s, &why), &why)) != SIM_OK)
         goto fail;
     if (!(s->resolved_text = cfg_write_text(&r))) {
         rc = sim_err_set(err, SIM_EIO, path, 0,

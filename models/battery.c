@@ -3,7 +3,10 @@
  * State: stored_j in [0, cap_j]; cap_j = q * cap0_j where cap0_j is the sum
  * of the packs' second-life-start capacities; q = 1 - q_cal - q_cyc (floored
  * at 0.01 so a worn-out bank stays a valid, tiny bank). Charging and
- * discharging never both happen in one step.
+ * discharging never both happen in one step. The wear itself lives in
+ * battery_wear_advance so that the site model and the SOC-history driver
+ * (models/battery_life.c) age packs by one formula; this file must never
+ * read weather or files: temperatures come in through the API.
  */
 #include "models/battery.h"
 
@@ -30,9 +33,8 @@ struct battery {
     double cap0_j;    /* sum of second-life-start capacities */
     double cap_j;     /* current capacity */
     double stored_j;
-    double efc;
-    double t_s; /* calendar age */
-    double q_cal, q_cyc;
+    battery_wear_state w; /* calendar age, EFC over cap0_j, fade terms */
+    double t_amb_c;       /* outdoor dry bulb of the current step */
     double eta_c, eta_d;
 };
 
@@ -53,7 +55,12 @@ void battery_cfg_default(battery_cfg *c, size_t n_packs, double pack_energy_j)
     c->soc_max = 1.0;
     c->soc_init = 0.5;
     c->wear = BATTERY_WEAR_LEAF2L;
+    c->thermal = BATTERY_THERMAL_FIXED;
     c->temp_c = 25.0;
+    c->rise_c = 3.0;
+    c->setpoint_c = 25.0;
+    c->hvac_cop = 3.0;
+    c->hvac_ua_w_per_k_per_j = 15.0 / 3.6e9;
     c->fade_per_efc = 5.5e-5;
     c->fade_per_year = 0.011;
 }
@@ -94,6 +101,18 @@ int battery_cfg_check(const battery_cfg *c, sim_err *err)
             "battery.soc: expected 0 <= soc_min <= soc_init <= soc_max <= 1 "
             "(got %g, %g, %g)",
             c->soc_min, c->soc_init, c->soc_max);
+    if (c->thermal < BATTERY_THERMAL_FIXED ||
+        c->thermal > BATTERY_THERMAL_HVAC ||
+        !(c->rise_c >= 0 && c->rise_c <= 40) ||
+        !(c->setpoint_c > -40 && c->setpoint_c < 80) ||
+        !(c->hvac_cop > 0 && c->hvac_cop <= 20) ||
+        !(c->hvac_ua_w_per_k_per_j >= 0 && isfinite(c->hvac_ua_w_per_k_per_j)))
+        return sim_err_set(
+            err, SIM_EINVAL, NULL, 0,
+            "battery.thermal: out of range (got mode %d, rise %g K, set point "
+            "%g degC, COP %g; expected rise 0..40, set point -40..80, COP "
+            "(0, 20])",
+            (int)c->thermal, c->rise_c, c->setpoint_c, c->hvac_cop);
     if (!(c->temp_c > -40 && c->temp_c < 80) || !(c->fade_per_efc >= 0) ||
         !(c->fade_per_year >= 0) || c->wear < BATTERY_WEAR_LEAF2L ||
         c->wear > BATTERY_WEAR_NONE)
@@ -137,6 +156,7 @@ battery *battery_new(const battery_cfg *c, uint64_t master, uint64_t rep,
     b->cap_j = b->cap0_j;
     b->stored_j = c->soc_init * b->cap_j;
     b->eta_c = b->eta_d = sqrt(c->rte);
+    b->t_amb_c = 25.0;
     return b;
 }
 
@@ -177,33 +197,59 @@ double battery_discharge_limit_w(const battery *b, double dt_s)
     return p < lim ? p : lim;
 }
 
-/* Advances q by dt_s at the current SOC and the step's cycling. */
-static void age(battery *b, double dt_s, double d_efc)
+double battery_cell_temp_c(const battery_cfg *c, double t_amb_c)
 {
-    b->t_s += dt_s;
-    b->efc += d_efc;
-    switch (b->c.wear) {
+    switch (c->thermal) {
+    case BATTERY_THERMAL_AMBIENT_RISE:
+        return t_amb_c + c->rise_c;
+    case BATTERY_THERMAL_HVAC:
+        return c->setpoint_c;
+    case BATTERY_THERMAL_FIXED:
+    default:
+        return c->temp_c;
+    }
+}
+
+void battery_set_ambient_c(battery *b, double t_amb_c)
+{
+    if (isfinite(t_amb_c))
+        b->t_amb_c = t_amb_c;
+}
+
+/* BLAST-Lite's calendar rate [1/day^0.464] at SOC soc and tk kelvin. */
+static double leaf_kcal(double soc, double tk)
+{
+    return LEAF_KCAL_A * exp(-LEAF_KCAL_EA / tk) *
+           exp(LEAF_KCAL_SOC * soc / tk);
+}
+
+double battery_wear_advance(const battery_cfg *c, battery_wear_state *w,
+                            double dt_s, double soc0, double soc1,
+                            double temp_c, double d_efc)
+{
+    w->t_s += dt_s;
+    w->efc += d_efc;
+    switch (c->wear) {
     case BATTERY_WEAR_LEAF2L: {
-        double tk = b->c.temp_c + 273.15;
-        double soc = b->cap_j > 0 ? b->stored_j / b->cap_j : 0;
-        double k = LEAF_KCAL_A * exp(-LEAF_KCAL_EA / tk) *
-                   exp(LEAF_KCAL_SOC * soc / tk);
-        double t_eq_d = pow(b->q_cal / k, 1.0 / LEAF_T_EXP);
-        b->q_cal = k * pow(t_eq_d + dt_s / 86400.0, LEAF_T_EXP);
-        b->q_cyc = LEAF_CYC_A * pow(b->efc, LEAF_CYC_EXP);
+        double tk = temp_c + 273.15;
+        /* The step's mean rate (trapezoid over its end points). */
+        double k = 0.5 * (leaf_kcal(soc0, tk) + leaf_kcal(soc1, tk));
+        if (dt_s > 0 && k > 0) {
+            double t_eq_d = pow(w->q_cal / k, 1.0 / LEAF_T_EXP);
+            w->q_cal = k * pow(t_eq_d + dt_s / 86400.0, LEAF_T_EXP);
+        }
+        w->q_cyc = LEAF_CYC_A * pow(w->efc, LEAF_CYC_EXP);
         break;
     }
     case BATTERY_WEAR_LINEAR:
-        b->q_cal = b->c.fade_per_year * b->t_s / (365.0 * 86400.0);
-        b->q_cyc = b->c.fade_per_efc * b->efc;
+        w->q_cal = c->fade_per_year * w->t_s / (365.0 * 86400.0);
+        w->q_cyc = c->fade_per_efc * w->efc;
         break;
     case BATTERY_WEAR_NONE:
         break;
     }
-    double q = 1.0 - b->q_cal - b->q_cyc;
-    if (q < 0.01)
-        q = 0.01;
-    b->cap_j = q * b->cap0_j;
+    double q = 1.0 - w->q_cal - w->q_cyc;
+    return q < 0.01 ? 0.01 : q;
 }
 
 int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
@@ -213,6 +259,7 @@ int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
         (p_in_w > 0 && p_out_w > 0) || !isfinite(p_in_w) || !isfinite(p_out_w))
         return SIM_EINVAL;
     battery_flow fl = {0};
+    double soc0 = battery_soc(b);
     /* Clamp to the limits (callers stay within them up to rounding). */
     if (p_in_w > 0) {
         double lim = battery_charge_limit_w(b, dt_s);
@@ -232,9 +279,14 @@ int battery_step(battery *b, double p_in_w, double p_out_w, double dt_s,
             b->stored_j = 0;
     }
     fl.loss_j = (fl.in_j - fl.stored_j) + (fl.withdrawn_j - fl.out_j);
+    /* Throughput over the second-life-start capacity (BLAST-Lite). */
     double d_efc =
-        b->cap_j > 0 ? (fl.stored_j + fl.withdrawn_j) / (2.0 * b->cap_j) : 0;
-    age(b, dt_s, d_efc);
+        b->cap0_j > 0 ? (fl.stored_j + fl.withdrawn_j) / (2.0 * b->cap0_j) : 0;
+    double soc1 = battery_soc(b);
+    double q =
+        battery_wear_advance(&b->c, &b->w, dt_s, soc0, soc1,
+                             battery_cell_temp_c(&b->c, b->t_amb_c), d_efc);
+    b->cap_j = q * b->cap0_j;
     if (b->stored_j > b->cap_j) {
         fl.fade_loss_j = b->stored_j - b->cap_j;
         b->stored_j = b->cap_j;
@@ -266,7 +318,18 @@ double battery_soh0(const battery *b)
 }
 double battery_efc(const battery *b)
 {
-    return b->efc;
+    return b->w.efc;
+}
+double battery_hvac_w(const battery *b, double loss_w)
+{
+    if (b->c.thermal != BATTERY_THERMAL_HVAC)
+        return 0.0;
+    /* Heat the heat pump moves: the envelope's gain (or loss, when the air
+     * is colder than the set point) plus the conversion losses released
+     * inside the enclosure, which offset heating. */
+    double ua = b->c.hvac_ua_w_per_k_per_j * b->cap0_j;
+    double q_w = ua * (b->t_amb_c - b->c.setpoint_c) + loss_w;
+    return fabs(q_w) / b->c.hvac_cop;
 }
 double battery_fade(const battery *b)
 {

@@ -1,16 +1,24 @@
-/* models/catalog.c: catalog lookups and copies (the libconfig loader, and
- * where the files are found, are io/catalog_cfg.c and io/datadir.c). Lookups
- * scan linearly: a catalog holds tens of entries and is consulted when a
- * scenario is resolved, not per simulated event, so a hash index would buy
- * nothing measurable. */
+/* models/catalog.c: the catalog's entries, the rules each obeys and the
+ * quantities derived from them (a system's GPU power and overhead, a
+ * module's max units), lookups and copies. It owns every catalog rule, so a
+ * catalog built in memory is checked exactly as one read from files; it
+ * must never read a file or the environment (the libconfig loader, and
+ * where the files are found, are io/catalog_cfg.c and io/datadir.c).
+ * Lookups scan linearly: a catalog holds tens of entries and is consulted
+ * when a scenario is resolved, not per simulated event, so a hash index
+ * would buy nothing measurable. */
 #include "models/catalog_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "models/flops.h"
 #include "sim/mem.h"
+
+#define KILO 1e3
 
 catalog *catalog_new(void)
 {
@@ -69,7 +77,10 @@ static size_t find_named(const void *arr, size_t n, size_t elem,
     return n;
 }
 
-/* Shared put: replace by name or append, growing both arrays. */
+/* Shared put: replace by name or append, growing both arrays. Replacing in
+ * place keeps an entry's index, so pointers handed out before an override
+ * still point at that entry (with its new values); the arrays never
+ * shrink. */
 static size_t put(void **arr, catalog_meta **meta, size_t *n, size_t *cap,
                   size_t elem, const void *v, const char *source,
                   const char *notes, const char *assumed)
@@ -87,35 +98,35 @@ static size_t put(void **arr, catalog_meta **meta, size_t *n, size_t *cap,
     return i;
 }
 
-size_t catalog_put_gpu(catalog *c, const gpu_spec *g, const char *source,
-                       const char *notes, const char *assumed)
+static size_t put_gpu(catalog *c, const gpu_spec *g, const char *source,
+                      const char *notes, const char *assumed)
 {
     return put((void **)&c->gpus, &c->gpu_meta, &c->n_gpus, &c->cap_gpus,
                sizeof *g, g, source, notes, assumed);
 }
 
-size_t catalog_put_llm(catalog *c, const llm_arch *m, const char *source,
-                       const char *notes, const char *assumed)
+static size_t put_llm(catalog *c, const llm_arch *m, const char *source,
+                      const char *notes, const char *assumed)
 {
     return put((void **)&c->llms, &c->llm_meta, &c->n_llms, &c->cap_llms,
                sizeof *m, m, source, notes, assumed);
 }
 
-size_t catalog_put_system(catalog *c, const system_spec *s, const char *source,
-                          const char *notes, const char *assumed)
+static size_t put_system(catalog *c, const system_spec *s, const char *source,
+                         const char *notes, const char *assumed)
 {
     return put((void **)&c->systems, &c->sys_meta, &c->n_systems,
                &c->cap_systems, sizeof *s, s, source, notes, assumed);
 }
 
-size_t catalog_put_module(catalog *c, const module_type *m, const char *source,
-                          const char *notes, const char *assumed)
+static size_t put_module(catalog *c, const module_type *m, const char *source,
+                         const char *notes, const char *assumed)
 {
     return put((void **)&c->modules, &c->mod_meta, &c->n_modules,
                &c->cap_modules, sizeof *m, m, source, notes, assumed);
 }
 
-int catalog_put_turbine(catalog *c, const wind_curve *t)
+static int put_turbine(catalog *c, const wind_curve *t)
 {
     size_t i = 0;
     while (i < c->n_turbines && strcasecmp(c->turbines[i].name, t->name) != 0)
@@ -136,31 +147,33 @@ const wind_curve *catalog_turbine(const catalog *c, const char *name)
     return NULL;
 }
 
-void catalog_set_source(catalog *c, const source_defaults *d,
-                        const char *source, const char *notes,
-                        const char *assumed)
+static void set_source(catalog *c, const source_defaults *d, const char *source,
+                       const char *notes, const char *assumed)
 {
     c->sources[d->kind] = *d;
     meta_set(&c->src_meta[d->kind], source, notes, assumed);
 }
 
+/* A deep copy through the same puts, so the copy's meta strings are its
+ * own and freeing one catalog never touches the other; entries keep their
+ * order and therefore their indices (catalog_cite uses them). */
 catalog *catalog_clone(const catalog *c)
 {
     catalog *k = catalog_new();
     memcpy(k->turbines, c->turbines, sizeof k->turbines);
     k->n_turbines = c->n_turbines;
     for (size_t i = 0; i < c->n_gpus; i++)
-        catalog_put_gpu(k, &c->gpus[i], c->gpu_meta[i].source,
-                        c->gpu_meta[i].notes, c->gpu_meta[i].assumed);
+        put_gpu(k, &c->gpus[i], c->gpu_meta[i].source, c->gpu_meta[i].notes,
+                c->gpu_meta[i].assumed);
     for (size_t i = 0; i < c->n_llms; i++)
-        catalog_put_llm(k, &c->llms[i], c->llm_meta[i].source,
-                        c->llm_meta[i].notes, c->llm_meta[i].assumed);
+        put_llm(k, &c->llms[i], c->llm_meta[i].source, c->llm_meta[i].notes,
+                c->llm_meta[i].assumed);
     for (size_t i = 0; i < c->n_systems; i++)
-        catalog_put_system(k, &c->systems[i], c->sys_meta[i].source,
-                           c->sys_meta[i].notes, c->sys_meta[i].assumed);
+        put_system(k, &c->systems[i], c->sys_meta[i].source,
+                   c->sys_meta[i].notes, c->sys_meta[i].assumed);
     for (size_t i = 0; i < c->n_modules; i++)
-        catalog_put_module(k, &c->modules[i], c->mod_meta[i].source,
-                           c->mod_meta[i].notes, c->mod_meta[i].assumed);
+        put_module(k, &c->modules[i], c->mod_meta[i].source,
+                   c->mod_meta[i].notes, c->mod_meta[i].assumed);
     for (size_t i = 0; i < SRC_N; i++) {
         k->sources[i] = c->sources[i];
         meta_set(&k->src_meta[i], c->src_meta[i].source, c->src_meta[i].notes,
@@ -280,6 +293,8 @@ const char *catalog_cite(const catalog *c, const char *kind, size_t i,
     return "";
 }
 
+/* Error messages list the valid names; the buffer is the caller's and the
+ * list is cut (never overflowed) when it does not fit. */
 void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
 {
     size_t used = 0, count = 0;
@@ -296,6 +311,8 @@ void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
         count = c->n_modules;
     else if (strcmp(kind, "sources") == 0)
         count = SRC_N;
+    else if (strcmp(kind, "turbines") == 0)
+        count = c->n_turbines;
     for (size_t i = 0; i < count && used + 1 < n; i++) {
         const char *name;
         int w;
@@ -307,6 +324,8 @@ void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
             name = c->systems[i].name;
         else if (strcmp(kind, "modules") == 0)
             name = c->modules[i].name;
+        else if (strcmp(kind, "turbines") == 0)
+            name = c->turbines[i].name;
         else
             name = source_table[i].name;
         w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", name);
@@ -314,4 +333,211 @@ void catalog_names(const catalog *c, const char *kind, char *buf, size_t n)
             break;
         used += (size_t)w;
     }
+}
+
+/* ---- the add API: each entry's rules, then the shared put ----
+ *
+ * Messages keep the catalog files' keys and units (TFLOPS, kW, B
+ * parameters): they are read by people who wrote those files, and the file
+ * reader places "KEY: ..." at the key's FILE:LINE. */
+
+int catalog_add_gpu(catalog *c, const gpu_spec *g, const char *source,
+                    const char *notes, const char *assumed, sim_err *err)
+{
+    if (!(g->peak_flops[NUM_BF16] > 0))
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "bf16_dense_tflops: must be positive (got %g, "
+                           "expected > 0: every GPU runs BF16)",
+                           g->peak_flops[NUM_BF16] / 1e12);
+    put_gpu(c, g, source, notes, assumed);
+    return SIM_OK;
+}
+
+/* The rules of an LLM entry, in the order a reader meets them: sizes, the
+ * parameter totals, then the architecture against the stated totals (the
+ * FLOPs and memory models trust these, so a contradiction is refused
+ * rather than silently used). */
+int catalog_add_llm(catalog *c, const llm_arch *m, const char *source,
+                    const char *notes, const char *assumed, sim_err *err)
+{
+    const llm_arch *o;
+    if (m->num_layers < 1 || m->hidden_size < 1 || m->num_attention_heads < 1)
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           ".: num_layers, hidden_size and "
+                           "num_attention_heads must be >= 1 (got %d, %d, "
+                           "%d)",
+                           m->num_layers, m->hidden_size,
+                           m->num_attention_heads);
+    if (m->active_params > m->total_params * (1 + 1e-9))
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "active_params_b: exceeds total_params_b "
+                           "(got %g, expected <= %g)",
+                           m->active_params / 1e9, m->total_params / 1e9);
+    {
+        /* Layers of each kind must add up to num_layers: the FLOPs and
+         * parameter counts use the per-kind counts, the pipeline split
+         * and proxy runs use num_layers, so a mismatch would make them
+         * describe different models. Self-attention runs in every layer
+         * of a dense or MoE model, in its own layers of a hybrid. */
+        llm_layers k;
+        double want;
+        flops_layers(m, 0, &k);
+        want = m->cls == LLM_HYBRID
+                   ? k.attn + k.dense + k.moe + k.mamba
+                   : (k.attn != k.total ? k.attn : k.dense + k.moe);
+        if (want != k.total)
+            return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                               "num_layers: contradicts the layers of each "
+                               "kind (got %d, expected %g: %g attention, %g "
+                               "dense, %g MoE, %g Mamba layers)",
+                               m->num_layers, want, k.attn, k.dense, k.moe,
+                               k.mamba);
+    }
+    {
+        /* The architecture must account for the stated total: a wrong
+         * layer count or width would otherwise change every FLOPs and
+         * memory figure while the name and total look right. */
+        double d, x, arch;
+        flops_params(m, 0, &d, &x);
+        arch = d + x;
+        if (!(fabs(arch / m->total_params - 1) <= FLOPS_PARAMS_REL_TOL))
+            return sim_err_set(
+                err, SIM_ECONFIG, NULL, 0,
+                "total_params_b: contradicts the architecture (got %g B "
+                "stated, expected within %g%% of the %.4g B that "
+                "num_layers, hidden_size, the MLP, expert, attention, Mamba "
+                "and vocabulary sizes give; fix the architecture or the "
+                "total)",
+                m->total_params / 1e9, FLOPS_PARAMS_REL_TOL * 100, arch / 1e9);
+    }
+    if (!m->id[0])
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "id: missing key (expected a short id such as "
+                           "\"llama3.1-405b\")");
+    /* An id must not collide with another entry's name or id. */
+    o = catalog_llm(c, m->id);
+    if (o && strcasecmp(o->name, m->name) != 0)
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "id: already used by \"%s\" (got \"%s\", "
+                           "expected a unique id)",
+                           o->name, m->id);
+    put_llm(c, m, source, notes, assumed);
+    return SIM_OK;
+}
+
+int catalog_add_system(catalog *c, const system_spec *s, const char *source,
+                       const char *notes, const char *assumed, sim_err *err)
+{
+    system_spec v = *s;
+    const gpu_spec *g = catalog_gpu(c, s->gpu);
+    if (!g) {
+        char names[1024];
+        catalog_names(c, "gpus", names, sizeof names);
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "gpu: unknown GPU (got \"%s\", expected one of: "
+                           "%s)",
+                           s->gpu, names);
+    }
+    snprintf(v.gpu, sizeof v.gpu, "%s", g->name);
+    v.gpu_power_w = v.gpus * g->tdp_w;
+    v.overhead_w = v.max_power_w - v.gpu_power_w;
+    if (v.overhead_w < 0)
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "max_power_kw: below the GPUs' own TDP (got %g "
+                           "kW, expected >= %d x %g W = %g kW)",
+                           v.max_power_w / KILO, v.gpus, g->tdp_w,
+                           v.gpu_power_w / KILO);
+    put_system(c, &v, source, notes, assumed);
+    return SIM_OK;
+}
+
+int catalog_add_module(catalog *c, const module_type *m, const char *source,
+                       const char *notes, const char *assumed, sim_err *err)
+{
+    module_type v = *m;
+    for (size_t k = 0; k < v.n_hosts; k++) {
+        const system_spec *sy = catalog_system(c, v.hosts[k]);
+        if (!sy) {
+            char names[1024];
+            catalog_names(c, "systems", names, sizeof names);
+            return sim_err_set(err, SIM_ECONFIG, NULL, SIM_ERR_AT_KEY,
+                               "hosts.[%zu]: unknown system (got \"%s\", "
+                               "expected one of: %s)",
+                               k, v.hosts[k], names);
+        }
+        snprintf(v.hosts[k], sizeof v.hosts[k], "%s", sy->name);
+    }
+    put_module(c, &v, source, notes, assumed);
+    return SIM_OK;
+}
+
+int catalog_add_turbine(catalog *c, const wind_curve *t, sim_err *err)
+{
+    sim_err why;
+    if (wind_curve_check(t, &why) != SIM_OK)
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0, ".: %s", why.msg);
+    if (put_turbine(c, t) < 0)
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           ".: too many turbines (expected at most %d)",
+                           CATALOG_MAX_TURBINES);
+    return SIM_OK;
+}
+
+int catalog_add_source(catalog *c, const source_defaults *d, const char *source,
+                       const char *notes, const char *assumed, sim_err *err)
+{
+    if ((unsigned)d->kind >= SRC_N)
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "catalog_add_source: kind %d out of range",
+                           (int)d->kind);
+    if (d->turbine[0] && !catalog_turbine(c, d->turbine))
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "turbine: no such turbine in "
+                           "sources.wind.turbines (got \"%s\")",
+                           d->turbine);
+    if (d->soh_min > d->soh_max)
+        return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                           "soh_min: above soh_max (got %g > %g)", d->soh_min,
+                           d->soh_max);
+    set_source(c, d, source, notes, assumed);
+    return SIM_OK;
+}
+
+/* Run after every batch of adds because an override may change a GPU's
+ * TDP or a system's power after the entries that use them were added: the
+ * derived figures are recomputed from the final entries, never kept from
+ * the add. */
+int catalog_finish(catalog *c, sim_err *err)
+{
+    for (size_t i = 0; i < c->n_systems; i++) {
+        system_spec *s = &c->systems[i];
+        const gpu_spec *g = catalog_gpu(c, s->gpu);
+        if (!g)
+            return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                               "system \"%s\": unknown GPU \"%s\"", s->name,
+                               s->gpu);
+        s->gpu_power_w = s->gpus * g->tdp_w;
+        s->overhead_w = s->max_power_w - s->gpu_power_w;
+        if (s->overhead_w < 0)
+            return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                               "system \"%s\": max power %g kW is below its "
+                               "GPUs' TDP (got %g kW, expected >= %g kW)",
+                               s->name, s->max_power_w / KILO,
+                               s->max_power_w / KILO, s->gpu_power_w / KILO);
+    }
+    for (size_t i = 0; i < c->n_modules; i++) {
+        module_type *m = &c->modules[i];
+        for (size_t k = 0; k < m->n_hosts; k++) {
+            const system_spec *s = catalog_system(c, m->hosts[k]);
+            if (!s)
+                return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                                   "module type \"%s\": unknown system "
+                                   "\"%s\"",
+                                   m->name, m->hosts[k]);
+            /* The tiny epsilon keeps 3.5 MW / 140 kW = 25 from rounding
+             * down to 24 through binary fractions. */
+            m->max_units[k] = (int)floor(m->it_power_w / s->max_power_w + 1e-9);
+        }
+    }
+    return SIM_OK;
 }

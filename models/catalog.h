@@ -10,6 +10,8 @@
  *
  * This header is the contract shared by the scenario loader, the throughput
  * model and the site simulation; the struct layout is private to catalog.c.
+ * Reading the catalog files is io/'s (catalog_load in io/catalog_cfg.h);
+ * this module never touches the file system or the environment.
  */
 #ifndef MODELS_CATALOG_H
 #define MODELS_CATALOG_H
@@ -28,11 +30,59 @@
 
 typedef struct catalog catalog;
 
-/* Loads every catalog file in dir (NULL = the models/ folder of the data
- * home, io/datadir.h; implemented in io/catalog_cfg.c) into *out
- * (OUT, caller frees with catalog_free).
- * Errors: SIM_EIO (missing file), SIM_ECONFIG (FILE:LINE: key: message). */
-int catalog_load(const char *dir, catalog **out, sim_err *err);
+/* An empty catalog, to be filled with the catalog_add_* calls below
+ * (caller frees with catalog_free). */
+catalog *catalog_new(void);
+
+/* ---- building a catalog ----
+ *
+ * Each add appends an entry, or replaces the one of the same name
+ * (case-insensitive), after checking the rules the entry must obey on its
+ * own and against the entries already there; the citation strings are
+ * copied (NULL = ""). So a catalog built in memory obeys the same rules as
+ * one read from files. Rules that need every entry (a module's hosts
+ * against the systems' final power) are catalog_finish's.
+ * Errors: SIM_ECONFIG with the message "KEY: text (got X, expected Y)",
+ * KEY the catalog file's key the rule is about, relative to the entry
+ * ("bf16_dense_tflops", "hosts.[1]"; "." for the entry as a whole), so a
+ * file reader can place it at FILE:LINE; nothing is added on error. */
+
+/* Rule: a GPU runs BF16 (peak_flops[NUM_BF16] > 0). */
+int catalog_add_gpu(catalog *c, const gpu_spec *g, const char *source,
+                    const char *notes, const char *assumed, sim_err *err);
+
+/* Rules: num_layers, hidden_size, num_attention_heads >= 1; active <=
+ * total parameters; the layers of each kind add up to num_layers; the
+ * architecture accounts for total_params within FLOPS_PARAMS_REL_TOL; an
+ * id is given and used by no other entry. */
+int catalog_add_llm(catalog *c, const llm_arch *m, const char *source,
+                    const char *notes, const char *assumed, sim_err *err);
+
+/* Rules: the system's GPU is in c (its name is stored as the catalog
+ * spells it); max_power_w covers gpus x TDP. Derives gpu_power_w and
+ * overhead_w. */
+int catalog_add_system(catalog *c, const system_spec *s, const char *source,
+                       const char *notes, const char *assumed, sim_err *err);
+
+/* Rule: every host is a system in c (stored as the catalog spells it).
+ * max_units is derived by catalog_finish. */
+int catalog_add_module(catalog *c, const module_type *m, const char *source,
+                       const char *notes, const char *assumed, sim_err *err);
+
+/* Rules: wind_curve_check; at most CATALOG_MAX_TURBINES curves. */
+int catalog_add_turbine(catalog *c, const wind_curve *t, sim_err *err);
+
+/* Sets the defaults of source kind d->kind. Rules: soh_min <= soh_max; a
+ * default turbine names a curve in c. */
+int catalog_add_source(catalog *c, const source_defaults *d, const char *source,
+                       const char *notes, const char *assumed, sim_err *err);
+
+/* Checks the cross references once every entry is in (each system's GPU,
+ * each module's hosts, a system's power against its GPUs' TDP) and derives
+ * every system's gpu_power_w and overhead_w and every module's max_units
+ * (how many of each host fit its IT power). Run after a batch of adds.
+ * Errors: SIM_ECONFIG naming the entry ("system \"X\": ..."). */
+int catalog_finish(catalog *c, sim_err *err);
 
 /* Frees c. catalog_free(NULL) is a no-op. */
 void catalog_free(catalog *c);
@@ -82,7 +132,8 @@ const char *catalog_cite(const catalog *c, const char *kind, size_t i,
 catalog *catalog_clone(const catalog *c);
 
 /* Writes the valid names of a kind ("gpus", "llms", "systems", "modules",
- * "sources") as "A, B, C" into buf (NUL-terminated), for error messages. */
+ * "sources", "turbines") as "A, B, C" into buf (NUL-terminated), for error
+ * messages. */
 void catalog_names(const catalog *c, const char *kind, char *buf, size_t n);
 
 #endif

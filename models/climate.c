@@ -3,10 +3,16 @@
  * docs/power-model.md 2 for the equations and their sources.
  *
  * Synthesis draws, per day and in this order: one normal variate for the
- * temperature anomaly, one uniform for the sky state transition and one
- * uniform for the day's clearness index, so a year always consumes the
- * same number of draws and two sites never share a stream.
- */
+ * temperature anomaly, one uniform for the sky state transition and one uniform
+ * for the day's clearness index, so a year always consumes the same number of
+ * draws and two sites never share a stream.
+ *
+ * This file owns the built-in normals and every psychrometric formula (so the
+ * cooling model and the EPW reader agree on what a wet bulb is). It must never
+ * read files (io/epw.c and io/climate_load.c do) and never own a stream: the
+ * caller passes the generator, which keeps weather draws separate from outage
+ * and job draws. Changing the order or number of draws changes every synthetic
+ * year and the golden files. */
 #include "models/climate.h"
 
 #include <math.h>
@@ -26,6 +32,8 @@
 #define M_PI 3.14159265358979323846
 #endif
 
+/* A nominal 365-day year: CLIMATE_HOURS is 8760 and a leap day would shift
+ * every later hour against the EPW files, which also have 8760 rows. */
 static const int month_days[12] = {31, 28, 31, 30, 31, 30,
                                    31, 31, 30, 31, 30, 31};
 
@@ -194,6 +202,8 @@ int climate_normals_check(const climate_monthly *n, sim_err *err)
     return SIM_OK;
 }
 
+/* Alduchov and Eskridge's Magnus form (docs/power-model.md 2): accurate to
+ * about 0.4 % from -40 to 50 degC, the range of any data-centre site. */
 double climate_psat_pa(double t_c)
 {
     return 610.94 * exp(17.625 * t_c / (t_c + 243.04));
@@ -201,6 +211,8 @@ double climate_psat_pa(double t_c)
 
 double climate_dew_point(double t_db_c, double rh)
 {
+    /* log(0) would make the dew point -inf; 0.1 % relative humidity is drier
+     * than any recorded surface air and keeps the inversion finite. */
     if (rh < 0.001)
         rh = 0.001;
     if (rh > 1)
@@ -221,7 +233,10 @@ double climate_wet_bulb(double t_db_c, double t_dp_c, double p_pa)
         return t_db_c;
     double e = climate_psat_pa(t_dp_c);
     double lo = t_dp_c, hi = t_db_c;
-    /* f(Tw) = e_s(Tw) - A p (T - Tw) - e rises with Tw; f(lo) <= 0 <= f(hi). */
+    /* f(Tw) = e_s(Tw) - A p (T - Tw) - e rises with Tw; f(lo) <= 0 <= f(hi).
+     * Bisection rather than Newton: f is monotone on [T_dp, T_db] and 50
+     * halvings of a bracket of at most ~60 K reach ~1e-13 K, with no derivative
+     * to get wrong. */
     for (int i = 0; i < 50; i++) {
         double tw = 0.5 * (lo + hi);
         double a = 6.53e-4 * (1.0 + 9.44e-4 * tw);
@@ -234,6 +249,8 @@ double climate_wet_bulb(double t_db_c, double t_dp_c, double p_pa)
     return 0.5 * (lo + hi);
 }
 
+/* Standard atmosphere (ASHRAE Fundamentals): pressure from elevation when the
+ * weather gives none. */
 double climate_pressure_pa(double elevation_m)
 {
     return 101325.0 * pow(1.0 - 2.25577e-5 * elevation_m, 5.25588);
@@ -274,7 +291,12 @@ static double seasonal(const double v[12], double day)
 
 /* Node values whose piecewise-linear curve keeps each month's mean equal to
  * target[m] (fixed-point correction; converges in a few rounds since each
- * month's mean depends mostly on its own node). */
+ * month's mean depends mostly on its own node). Linear interpolation between
+ * month midpoints would lower the mean of a month at a peak (July) and raise it
+ * at a trough; the nodes are moved until each month's mean of the interpolated
+ * curve equals its normal, so a synthetic year reproduces the monthly means it
+ * was built from. 30 rounds is far more than needed (each round shrinks the
+ * error several-fold). */
 static void mean_preserving_nodes(const double target[12], double v[12])
 {
     memcpy(v, target, 12 * sizeof(double));
@@ -316,7 +338,10 @@ static double kt_cdf(const climate_monthly *n, double kt)
 }
 
 /* Mean daily Kt under the chain's stationary state mix when the base
- * distribution is scaled by s and capped at kt_max. */
+ * distribution is scaled by s and capped at kt_max. Midpoint rule with 400
+ * points per state: the inverse CDF is piecewise linear with 6 pieces, so this
+ * is accurate to well below the 0.01 precision of the normals, and it is only
+ * called during set-up (12 months x 50 bisection steps). */
 static double kt_mean_scaled(const climate_monthly *n, double s, double u_thr,
                              double pi_clear)
 {
@@ -331,6 +356,11 @@ static double kt_mean_scaled(const climate_monthly *n, double s, double u_thr,
     return (pi_clear * ec + (1 - pi_clear) * eo) / N;
 }
 
+/* One function in the order of the daily draws (see the file-top note): the
+ * set-up (nodes, cloud scales) draws nothing, and each day draws exactly three
+ * numbers before it computes its 24 hours, so splitting the per-day body into
+ * helpers would only hide that order. Keep the three draws unconditional: a
+ * draw skipped on some days would shift every later day of the year. */
 int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
                        sim_err *err)
 {
@@ -356,9 +386,14 @@ int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
      * matches the month's mean Kt (bisection; the mean rises with s). */
     double u_thr = kt_cdf(n, n->kt_clear);
     double pcc = n->p_clear_clear, poo = n->p_cloudy_cloudy;
+    /* Stationary share of clear days of the two-state Markov chain: pi_c = (1 -
+     * p_oo) / ((1 - p_cc) + (1 - p_oo)). */
     double pi_clear = (1 - poo) / ((1 - pcc) + (1 - poo));
     double scale[12];
     for (int m = 0; m < 12; m++) {
+        /* The scale that matches the month's mean Kt. 4 is enough: at s = 4
+         * nearly every day is capped at kt_max, and the normals check
+         * requires kt[m] < kt_max; 50 halvings of [0, 4] fix s to ~4e-15. */
         double lo = 0.0, hi = 4.0;
         for (int it = 0; it < 50; it++) {
             double s = 0.5 * (lo + hi);
@@ -411,8 +446,13 @@ int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
         for (int k = 0; k < 24; k++) {
             climate_hour *h = &out->h[h0 + (size_t)k];
             double hour_mid = k + 0.5;
+            /* Cosine diurnal cycle peaking at 15:00 local standard time
+             * (docs/power-model.md 2), so the daily mean is the day's value. */
             h->t_db_c =
                 t_day + range / 2 * cos(2 * M_PI * (hour_mid - 15.0) / 24.0);
+            /* The dew point cannot exceed the air temperature: in the cool
+             * hours of a humid day the air is saturated rather than
+             * super-saturated. */
             h->t_dp_c = dp_day < h->t_db_c ? dp_day : h->t_db_c;
             h->rh = climate_rh(h->t_db_c, h->t_dp_c);
             h->p_pa = p_pa;
@@ -426,6 +466,8 @@ int climate_synthesize(const climate_monthly *n, gsl_rng *r, climate_year *out,
     return SIM_OK;
 }
 
+/* The sentinels (+-1e9) are replaced by the first hour; a year always has 8760
+ * hours, so no month count is zero. */
 void climate_year_stats(const climate_year *y, climate_stats *s)
 {
     memset(s, 0, sizeof *s);
@@ -455,6 +497,11 @@ void climate_year_stats(const climate_year *y, climate_stats *s)
     }
 }
 
+/* Gaussian AR(1) mapped through the Weibull quantile (a Gaussian copula), so
+ * the hourly speeds have the Weibull marginal and the hour-to-hour persistence
+ * phi at once. The scale c makes the Weibull mean equal the site's mean speed:
+ * mean = c Gamma(1 + 1/k). A separate function from climate_synthesize so that
+ * adding wind did not shift the temperature and sky draws of existing years. */
 void climate_synthesize_wind(const climate_monthly *n, gsl_rng *r,
                              double *v_m_s)
 {
@@ -467,6 +514,8 @@ void climate_synthesize_wind(const climate_monthly *n, gsl_rng *r,
         z = i == 0 ? e : phi * z + sqrt(1 - phi * phi) * e;
         /* Upper tail Q(z) = 1 - Phi(z), accurate where 1 - Phi rounds. */
         double q = gsl_cdf_ugaussian_Q(z);
+        /* q == 0 only beyond z ~ 38, which never happens; 10 c is a finite
+         * stand-in far out in the tail. */
         v_m_s[i] = q > 0 ? c * pow(-log(q), 1.0 / k) : c * 10.0;
     }
 }

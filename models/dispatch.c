@@ -5,7 +5,14 @@
  * that every source and battery could give); phase B serves that demand in
  * merit order and routes must-take surplus to batteries, then curtailment;
  * phase C attributes carbon, cost and renewable energy.
- */
+ *
+ * This file owns the merit order and the shortage policy, and nothing that
+ * persists: battery state of charge, outages and the stored-energy mix belong
+ * to the caller (site_power.c), which passes this step's limits in. It must
+ * never allocate after dispatch_out_new (it runs once per step, thousands of
+ * times per replication), never print, and never leave the energy balance
+ * unchecked: the balance_rel it reports is what the tests and the run's audit
+ * compare. */
 #include "models/dispatch.h"
 
 #include <math.h>
@@ -20,6 +27,9 @@ typedef struct prio_key {
     size_t index;
 } prio_key;
 
+/* All per-step output is preallocated here, once per run, so dispatch_step
+ * itself never allocates; the +1 keeps every array non-empty for a site with no
+ * batteries or no jobs. ws is apply_policy's sort scratch. */
 dispatch_out *dispatch_out_new(size_t n_src, size_t n_st, size_t n_mod,
                                size_t n_job)
 {
@@ -64,6 +74,9 @@ void dispatch_out_free(dispatch_out *o)
     free(o);
 }
 
+/* The one list of policy spellings, in enum order and NULL-terminated so
+ * that the scenario loader (io/scenario_cfg.c) can check a value against it
+ * and list the allowed ones in its message. */
 const char *const dispatch_policy_names[] = {"throttle", "pause", "shed", NULL};
 
 const char *dispatch_policy_name(dispatch_policy p)
@@ -81,7 +94,9 @@ int dispatch_policy_parse(const char *s, dispatch_policy *p)
     return -1;
 }
 
-/* Lowest priority first; among equals the larger index first. */
+/* Lowest priority first; among equals the larger index first, the header's
+ * rule: the job listed last in the scenario is the first to lose power, so the
+ * order of the scenario file decides ties deterministically. */
 static int prio_cmp(const void *a, const void *b)
 {
     const prio_key *x = a, *y = b;
@@ -111,6 +126,9 @@ static double job_it_w(const dispatch_job *j, dispatch_job_state s, double y)
     return 0.0;
 }
 
+/* Inputs are validated at every step, not once, because avail_w and the
+ * batteries' limits change each step (weather, state of charge) and a NaN from
+ * upstream would otherwise spread silently into every total. */
 static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
 {
     if (!(in->dt_s > 0) || !isfinite(in->dt_s))
@@ -141,6 +159,10 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "dispatch: battery %zu has an invalid input", i);
     }
+    if (bad(in->aux_w))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "dispatch: auxiliary load negative or NaN (%g)",
+                           in->aux_w);
     for (size_t i = 0; i < in->n_mod; i++)
         if (bad(in->mod[i].base_it_w) || !(in->mod[i].pue >= 1) ||
             !isfinite(in->mod[i].pue))
@@ -151,6 +173,9 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
     for (size_t i = 0; i < in->n_job; i++) {
         const dispatch_job *j = &in->job[i];
         if (j->module >= in->n_mod || bad(j->gpu_w) || bad(j->other_w) ||
+            /* 1.2: a training job's GPU power may exceed TDP briefly (boost),
+             * but a fraction above 1.2 is a units mistake in the caller, not a
+             * measurement. */
             bad(j->idle_w) || !(j->gpu_frac_tdp > 0 && j->gpu_frac_tdp <= 1.2))
             return sim_err_set(
                 err, SIM_EINVAL, NULL, 0,
@@ -163,7 +188,7 @@ static int validate(const dispatch_in *in, const dispatch_out *o, sim_err *err)
 static double facility_demand(const dispatch_in *in, const dispatch_out *o,
                               double y)
 {
-    double d = 0;
+    double d = in->aux_w;
     for (size_t m = 0; m < in->n_mod; m++)
         d += in->mod[m].pue * in->mod[m].base_it_w;
     for (size_t i = 0; i < in->n_job; i++)
@@ -172,7 +197,10 @@ static double facility_demand(const dispatch_in *in, const dispatch_out *o,
     return d;
 }
 
-/* Settles the jobs' states for supply s_max; returns the throttle y. */
+/* Settles the jobs' states for supply s_max; returns the throttle y. Jobs are
+ * visited lowest priority first (prio_cmp) for every policy; only what happens
+ * to a visited job differs. Each pass recomputes the demand from scratch rather
+ * than subtracting, so rounding cannot accumulate across many paused jobs. */
 static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
 {
     prio_key *k = o->ws;
@@ -186,7 +214,7 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
         /* Uniform y over the running jobs; pause the lowest priority while
          * even the floor does not fit. */
         for (size_t next = 0;; next++) {
-            double fixed = 0, gpu = 0, y_floor = 0;
+            double fixed = in->aux_w, gpu = 0, y_floor = 0;
             for (size_t m = 0; m < in->n_mod; m++)
                 fixed += in->mod[m].pue * in->mod[m].base_it_w;
             for (size_t i = 0; i < n; i++) {
@@ -198,12 +226,20 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
                 }
                 fixed += pue * j->other_w;
                 gpu += pue * j->gpu_w;
+                /* The throttle floor: no GPU is capped below LOAD_CAP_MIN of
+                 * TDP (the lowest measured cap, load.h), expressed as a
+                 * fraction of this job's nominal power. The highest floor among
+                 * running jobs binds, since y is uniform. */
                 double yf = LOAD_CAP_MIN / j->gpu_frac_tdp;
                 if (yf > y_floor)
                     y_floor = yf;
             }
             if (gpu > 0) {
                 double y = (s_max - fixed) / gpu;
+                /* Each pass pauses one more job, so after n passes all are
+                 * paused and gpu is 0: the loop ends within n + 1 passes.
+                 * next >= n is a guard; whatever the floor still leaves
+                 * unserved becomes shortfall in phase B. */
                 if (y >= y_floor || next >= n) {
                     if (y > 1)
                         y = 1;
@@ -220,6 +256,8 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
             o->job[k[next].index].state = DISPATCH_PAUSED;
         }
     }
+    /* Pause and shed differ only in what a job still draws (idle power versus
+     * none), so one loop serves both: stop jobs until the demand fits. */
     dispatch_job_state to =
         in->policy == DISPATCH_POLICY_PAUSE ? DISPATCH_PAUSED : DISPATCH_SHED;
     for (size_t next = 0; next < n && facility_demand(in, o, 1.0) > s_max;
@@ -228,6 +266,17 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
     return 1.0;
 }
 
+/* One long function on purpose: phases A, B and C share a dozen running sums
+ * (availability per role, charge and discharge limits, served fraction), and
+ * splitting them would mean a struct of intermediates passed between three
+ * functions that are never called alone. The order is the model: the policy
+ * must settle the demand before the merit order serves it (the policy is judged
+ * against the most that could be supplied, s_max), and attribution needs the
+ * final flows. Invariants a future editor must keep: every output array is
+ * reset for the first n entries before use (dispatch_out is reused across
+ * steps); a battery never both charges and discharges (charge comes only from
+ * must-take surplus, which exists only when the load is covered and then dis is
+ * 0); and supply equals sinks up to rounding, reported as balance_rel. */
 int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
 {
     int rc = validate(in, o, err);
@@ -253,7 +302,10 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         o->job[i].state = DISPATCH_RUN;
     }
 
-    /* Phase A: demand and the shortage policy. */
+    /* Phase A: demand and the shortage policy. The most the site could supply
+     * this step: every source at its availability plus every battery at its
+     * discharge limit. The policy acts only when the unreduced demand exceeds
+     * it. */
     double s_max = avail[DISPATCH_MUST_TAKE] + avail[DISPATCH_FIRM] + dis_max +
                    avail[DISPATCH_GRID];
     o->demand_w = facility_demand(in, o, 1.0);
@@ -287,6 +339,7 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
         o->mod_it_w[j->module] += it;
         o->mod_facility_w[j->module] += jo->facility_w;
     }
+    want = in->aux_w;
     for (size_t m = 0; m < nm; m++) {
         want += o->mod_facility_w[m];
         want_it += o->mod_it_w[m];
@@ -300,15 +353,22 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     double surplus = avail[DISPATCH_MUST_TAKE] - use[DISPATCH_MUST_TAKE];
     use[DISPATCH_FIRM] = fmin(avail[DISPATCH_FIRM], rest);
     rest -= use[DISPATCH_FIRM];
+    /* Batteries discharge before the grid (issue 5's order): stored renewable
+     * energy is used before imported energy. */
     double dis = fmin(dis_max, rest);
     rest -= dis;
     use[DISPATCH_GRID] = fmin(avail[DISPATCH_GRID], rest);
     rest -= use[DISPATCH_GRID];
     double shortfall = rest > 0 ? rest : 0;
+    /* Only must-take surplus charges batteries; firm sources and the grid never
+     * do, so the site never buys energy to store it. */
     double charge = fmin(ch_max, surplus);
     double curtail = surplus - charge;
 
-    /* Split each role's use (and the must-take surplus) by availability. */
+    /* Split each role's use (and the must-take surplus) by availability.
+     * Must-take sources report their whole availability as output (src_w): what
+     * the load did not use went to batteries or was curtailed, and the
+     * curtailed share is split by availability like the load share. */
     for (size_t i = 0; i < ns; i++) {
         const dispatch_source *s = &in->src[i];
         double share = avail[s->role] > 0 ? s->avail_w / avail[s->role] : 0;
@@ -340,6 +400,9 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     o->grid_w = use[DISPATCH_GRID];
     o->shortfall_w = shortfall;
     o->load_w = want - shortfall;
+    /* A shortfall is spread pro rata over modules and jobs (header, step 5):
+     * every consumer receives the same served fraction, so per-module and
+     * per-job figures still sum to the site's. */
     double served_frac = want > 0 ? o->load_w / want : 1.0;
     o->it_w = want_it * served_frac;
     for (size_t m = 0; m < nm; m++) {
@@ -349,6 +412,8 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     }
     double supply = o->generation_w + withdrawn;
     double sinks = o->load_w + stored + curtail + o->loss_w;
+    /* Relative to supply, with a 1 W floor so that an idle site's balance is
+     * not 0 / 0. */
     o->balance_rel = fabs(supply - sinks) / fmax(supply, 1.0);
 
     /* Phase C: attribution. Must-take energy to the load and to charging
@@ -381,10 +446,14 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
     o->load_cost_usd = cost * dt;
     o->load_renewable_j = renew * dt;
     double load_j = o->load_w * dt;
-    double base_j = 0;
+    o->aux_served_w = in->aux_w * served_frac;
+    double base_j = o->aux_served_w * dt;
     for (size_t m = 0; m < nm; m++)
         base_j += in->mod[m].pue * in->mod[m].base_it_w * served_frac * dt;
     o->base_energy_j = base_j;
+    /* Jobs are charged their share of the served load's energy, carbon, cost
+     * and renewable energy, so the per-job sums equal the step's audited
+     * totals; base loads (idle modules) keep the remainder in base_energy_j. */
     for (size_t i = 0; i < nj; i++) {
         dispatch_job_out *jo = &o->job[i];
         jo->facility_w *= served_frac;

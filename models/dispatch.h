@@ -141,6 +141,10 @@ typedef struct dispatch_in {
     size_t n_mod;
     const dispatch_job *job;
     size_t n_job;
+    double aux_w; /* site load outside the modules (the battery enclosures'
+                     HVAC), >= 0: in the demand and the load like a base
+                     load, never in IT; its served part is in aux_served_w
+                     and base_energy_j */
 } dispatch_in;
 
 typedef struct dispatch_out {
@@ -177,7 +181,9 @@ typedef struct dispatch_out {
     /* What entered storage this step (to update each battery's mix):
      * per battery, carbon/cost/renewable of its input energy. */
     double *st_in_carbon_g, *st_in_cost_usd, *st_in_renewable_j; /* [n_st] */
-    double base_energy_j; /* served energy of the modules' base loads */
+    double base_energy_j; /* served energy of the modules' base loads and
+                             of the auxiliary load */
+    double aux_served_w;  /* served part of aux_w */
 } dispatch_out;
 
 /* Allocates an output with room for the given counts. Free with

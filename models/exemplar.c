@@ -1,17 +1,23 @@
-/* models/exemplar.c: the Exemplar check and shortfall diagnosis of
- * exemplar.h. See docs/throughput-model.md §6.
+/* models/exemplar.c: the Exemplar check and shortfall diagnosis of exemplar.h.
+ * See docs/throughput-model.md §6.
  *
- * Every factor is solved in log space: f(x) = log T(e^x) - log T_target,
- * where T is tp_predict's step time with the compute (or communication)
- * slowdown e^x and the layout fixed to the one the model used for the row,
- * so that a slowdown never changes the layout. T is monotone in either
- * factor (a slower compute also widens the windows communication hides
- * behind, but never by more than it adds), so one bracketed root exists
- * when the ends straddle the target; GSL's Brent solver finds it. The group
- * fits minimise a one-dimensional sum of squares: a coarse grid first (the
- * objective need not be unimodal far from the optimum), then GSL's Brent
- * minimiser inside the best grid cell.
- */
+ * Every factor is solved in log space: f(x) = log T(e^x) - log T_target, where
+ * T is tp_predict's step time with the compute (or communication) slowdown e^x
+ * and the layout fixed to the one the model used for the row, so that a
+ * slowdown never changes the layout. T is monotone in either factor (a slower
+ * compute also widens the windows communication hides behind, but never by more
+ * than it adds), so one bracketed root exists when the ends straddle the
+ * target; GSL's Brent solver finds it. The group fits minimise a
+ * one-dimensional sum of squares: a coarse grid first (the objective need not
+ * be unimodal far from the optimum), then GSL's Brent minimiser inside the best
+ * grid cell.
+ *
+ * This file owns the verdict rule and the diagnosis and nothing about I/O: rows
+ * arrive parsed (io/calib_rows.c) and the command formats the result. It must
+ * never change the throughput model's parameters (it only queries tp_predict
+ * with slowdowns) and never trust a GSL solver's "success" without checking
+ * that the root reproduces the target (deps-notes.md 5: GSL can report success
+ * on a wrong answer). */
 #include "models/exemplar.h"
 
 #include <ctype.h>
@@ -26,14 +32,20 @@
 
 #include "sim/mem.h"
 
-/* Search ranges of the factors (log space). A compute factor outside
- * [0.1, 100] or a communication factor outside [1e-3, 1e4] is reported as
- * "none reproduces the measurement". */
+/* Search ranges of the factors (log space). A compute factor outside [0.1, 100]
+ * or a communication factor outside [1e-3, 1e4] is reported as "none reproduces
+ * the measurement". Wide on purpose: a factor at either end means the
+ * measurement is outside what any plausible slowdown explains (a 10x faster
+ * GPU, a network 1e4 times slower), which is worth reporting as such rather
+ * than as a number. */
 #define EX_A_LO 0.1
 #define EX_A_HI 100.0
 #define EX_B_LO 1e-3
 #define EX_B_HI 1e4
-/* Group fits: the grid [0.25, 20] in 61 log-spaced points. */
+/* Group fits: the grid [0.25, 20] in 61 log-spaced points. 61 points give a
+ * grid ratio of about 1.075 between neighbours over [0.25, 20], fine enough
+ * that the Brent polish starts inside the right basin, at a cost of 61 model
+ * evaluations per row and fit. */
 #define EX_G_LO 0.25
 #define EX_G_HI 20.0
 #define EX_G_N 61
@@ -67,7 +79,11 @@ const char *exemplar_basis_name(int b)
                                      : "";
 }
 
-/* The last "YY.MM[.P]" of an id as (yy, mm, p); 0 if none. */
+/* The last "YY.MM[.P]" of an id as (yy, mm, p); 0 if none. Release ids embed a
+ * date-like "YY.MM[.P]" among other digits ("24.04.01", "nemo-25.02"); the last
+ * one wins because prefixes often hold other numbers (a model size, a GPU
+ * count). A digit preceded by a digit is skipped so that "124.04" is not read
+ * as "24.04". */
 static int last_version(const char *s, int v[3])
 {
     int found = 0;
@@ -105,7 +121,10 @@ int exemplar_release_newer(const char *a, const char *b)
     return 0;
 }
 
-/* Same configuration: everything that defines the run, not who ran it. */
+/* Same configuration: everything that defines the run, not who ran it. Names
+ * compare case-insensitively because rows come from hand-typed CSV files; the
+ * release, source and measured value are left out so that the same
+ * configuration measured twice matches. */
 static int same_config(const calib_row *a, const calib_row *b)
 {
     const tp_query *p = &a->q, *q = &b->q;
@@ -119,6 +138,9 @@ static int same_config(const calib_row *a, const calib_row *b)
            p->layout.fsdp == q->layout.fsdp && p->layers_run == q->layers_run;
 }
 
+/* An exact release match wins immediately; otherwise the newest published
+ * release of the same configuration is the reference, since a newer software
+ * stack is what an operator is expected to reach. */
 long exemplar_match(const calib_row *row, const calib_row *refs, size_t n_refs)
 {
     long best = -1;
@@ -134,7 +156,9 @@ long exemplar_match(const calib_row *row, const calib_row *refs, size_t n_refs)
     return best;
 }
 
-/* Step time with slowdowns (0 = none); NAN if the model fails. */
+/* Step time with slowdowns (0 = none); NAN if the model fails. NAN, not an
+ * error code, so that the root and minimiser callbacks can pass it straight
+ * through: GSL callbacks return a double only. */
 static double step_with(const tp_model *m, const tp_query *q0, double a,
                         double b)
 {
@@ -171,6 +195,8 @@ static double solve_factor(const tp_model *m, const tp_query *q, int comm,
     double xl = log(lo), xh = log(hi), fl = root_f(xl, &c), fh = root_f(xh, &c),
            x = NAN;
     gsl_root_fsolver *s;
+    /* No sign change: no factor in [lo, hi] reproduces the target, which the
+     * header reports as "none" (NAN) rather than as the nearest end. */
     if (!isfinite(fl) || !isfinite(fh) || fl * fh > 0)
         return NAN;
     if (fl == 0)
@@ -181,6 +207,10 @@ static double solve_factor(const tp_model *m, const tp_query *q, int comm,
     if (!s)
         return NAN;
     if (gsl_root_fsolver_set(s, &F, xl, xh) == GSL_SUCCESS) {
+        /* Brent halves the bracket at worst every few iterations; 200 is far
+         * above what a 1e-10 interval in log space needs from a bracket of at
+         * most ln(1e7), so the cap only guards against a callback that
+         * misbehaves. */
         for (int it = 0; it < 200; it++) {
             if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
                 break;
@@ -198,6 +228,20 @@ static double solve_factor(const tp_model *m, const tp_query *q, int comm,
     return exp(x);
 }
 
+/* Order matters: the reference is matched before the model runs so that a row
+ * the model cannot run still gets a verdict against a published reference; the
+ * layout the model chose is then frozen into q before any factor is solved, so
+ * that all factors describe the same configuration; and the factors are solved
+ * last because they are the costly part (dozens of tp_predict calls each).
+ * Every output field is set on every path (NAN when unknown), so callers can
+ * print a row without checking which path it took.
+ *
+ * A release the model was not calibrated for falls back to the newest
+ * calibrated one and says so (release_fallback) rather than failing the row.
+ * Against the model the reference is an interval: a row passes only if it
+ * clears 95 % of the optimistic end, fails only if it misses 95 % of the
+ * pessimistic end, and is inconclusive in between, so the model's uncertainty
+ * never turns into a false verdict. */
 int exemplar_compare(const tp_model *m, const calib_row *row,
                      const calib_row *refs, size_t n_refs, exemplar_row *out)
 {
@@ -286,7 +330,10 @@ typedef struct grp_ctx {
     int comm;
 } grp_ctx;
 
-/* Sum over the group of squared log residuals at factor e^x. */
+/* Sum over the group of squared log residuals at factor e^x. A row whose step
+ * time cannot be computed at factor e^x costs a residual of 10 (a factor e^10
+ * off), so the minimiser is pushed away from such factors instead of seeing
+ * NAN. */
 static double grp_ssr(double x, void *p)
 {
     grp_ctx *c = p;
@@ -314,6 +361,10 @@ static void grp_fit(grp_ctx *c, double *f, double *rms)
     }
     xb = xs[kb];
     yb = ys[kb];
+    /* Brent is only started from a strict interior grid minimum, where the
+     * three points bracket a minimum as GSL requires; at the grid's edge the
+     * grid value is kept. The polished value is accepted only if it is no
+     * worse. */
     if (kb > 0 && kb < EX_G_N - 1 && ys[kb] < ys[kb - 1] &&
         ys[kb] < ys[kb + 1]) {
         gsl_function F = {grp_ssr, c};
@@ -341,6 +392,16 @@ static void grp_fit(grp_ctx *c, double *f, double *rms)
     *rms = sqrt(yb / (double)(c->n ? c->n : 1));
 }
 
+/* Shaped as one pass over GPU groups: rows are grouped by GPU (a cluster's rows
+ * share one hardware and network), each group with a failing row is fitted
+ * twice, once with a common compute factor and once with a common communication
+ * factor, and the cause is the group's when one fit is clearly better; only
+ * otherwise does a row fall back to its own factors. "Clearly" is the
+ * likelihood-ratio rule of exemplar.h with known noise: the difference of the
+ * two sums of squares (k x rms^2 each) must reach EXEMPLAR_CLEAR_CHI2 noise
+ * variances, and a group of one row cannot decide it (k >= 2). done[] marks
+ * rows already grouped or not eligible, so each row is visited once and the
+ * O(n^2) grouping is quadratic only in the rows of one file. */
 void exemplar_diagnose(const tp_model *m, exemplar_row *rows,
                        const unsigned char *ok, size_t n,
                        exemplar_group **groups, size_t *n_groups)

@@ -1,12 +1,19 @@
 /* models/resfield.c: the result-field tables (see resfield.h).
  *
- * Each row is written once, with F(): the struct member, the base name, the
- * SI unit and the display unit. Both names are built here from the base and
- * the units' suffixes, so the vocabulary rule of resfield.h holds by
- * construction. The per-source arrays are expanded with the offset of
- * element k computed as offsetof(array) + k * sizeof(double); a test checks
- * every table against the struct layout by writing and reading each field.
- */
+ * Each row is written once, with F(): the struct member, the base name, the SI
+ * unit and the display unit. Both names are built here from the base and the
+ * units' suffixes, so the vocabulary rule of resfield.h holds by construction.
+ * The per-source arrays are expanded with the offset of element k computed as
+ * offsetof(array) + k * sizeof(double); a test checks every table against the
+ * struct layout by writing and reading each field.
+ *
+ * This file is the one table of result fields (STYLE.md 6.9): the database
+ * schema, JSON and CSV names, report tables, docs and the MPI packing all
+ * iterate these rows, so a new field is one row here plus its struct member. It
+ * must never hold a unit or name spelled a second time elsewhere, and never
+ * reorder rows casually: row order is column order in CSV and JSON, the first
+ * nine job rows are issue 6's contract, and resfield_shape_hash (checked
+ * against io/db.h's DB_SCHEMA_FIELDS_HASH by test_db) changes with it. */
 #include "models/resfield.h"
 
 #include <math.h>
@@ -16,8 +23,11 @@
 
 #include "sim/mem.h"
 
-/* Units: the suffix a name takes in that unit, the unit's symbol, and how
- * many SI units of the same dimension make one (86400 s in a day). */
+/* Units: the suffix a name takes in that unit, the unit's symbol, and how many
+ * SI units of the same dimension make one (86400 s in a day). The suffix tables
+ * are token-pasted by ROW(), so each unit is spelled in exactly one place; a
+ * field cannot carry "_mwh" in its name while its unit says J, because both
+ * come from the same token. */
 #define SFX_s "_s"
 #define SFX_d "_days"
 #define SFX_h "_hours"
@@ -58,6 +68,9 @@
 #define PER_count 1.0
 #define PER_rate 1.0
 
+/* Rows are compile-time initialisers rather than code building an array at
+ * start-up, so the tables are const, shared by every thread of a sweep without
+ * locking, and usable before main() does anything. */
 #define ROW(st, mname, off, ty, base, si, du, out, label, doc)                 \
     {                                                                          \
         base SFX_##si, base SFX_##du, UNIT_##si, UNIT_##du, PER_##du, label,   \
@@ -87,6 +100,8 @@
     SRC(res_step, source_w, k, name, "", W, W, 0, "power from",                \
         "power delivered to the load by this source"),
 
+/* RUN marks the rows that appear in run output (JSON, tables); rows with 0 are
+ * stored and exported but not printed by default. */
 #define RUN RESFIELD_RUN
 
 /* Issue 6's run JSON contract is the first nine rows, in this order. */
@@ -203,6 +218,9 @@ const resfield resfield_step[] = {
 };
 const size_t resfield_n_step = sizeof resfield_step / sizeof resfield_step[0];
 
+/* memcpy rather than a cast through the member's pointer type: the offset comes
+ * from a table, and memcpy is defined for any alignment and avoids
+ * strict-aliasing traps when the compiler inlines across records. */
 double resfield_get(const void *rec, const resfield *f)
 {
     const char *p = (const char *)rec + f->offset;
@@ -230,7 +248,9 @@ double resfield_get_disp(const void *rec, const resfield *f)
 void resfield_set(void *rec, const resfield *f, double v)
 {
     char *p = (char *)rec + f->offset;
-    /* Clamped so that an out-of-range value cannot overflow the cast. */
+    /* Integers arrive as doubles from the database and from other ranks;
+     * rounding (nearbyint) before the cast makes 2.9999999 a 3, not a 2.
+     * Clamped so that an out-of-range value cannot overflow the cast. */
     double r = isfinite(v)
                    ? fmax(fmin(nearbyint(v), 2147483647.0), -2147483648.0)
                    : 0.0;
@@ -251,6 +271,10 @@ void resfield_set(void *rec, const resfield *f, double v)
     }
 }
 
+/* A field may be named by its SI name or its display name (report --field,
+ * export --fields); disp tells the caller which, so that values are printed in
+ * the unit the user asked for. The SI name wins when both spell the same
+ * (unitless fields), so ratios are never divided by a display factor. */
 int resfield_find(const resfield *t, size_t n, const char *name, int *disp)
 {
     for (size_t i = 0; i < n; i++) {
@@ -265,6 +289,9 @@ int resfield_find(const resfield *t, size_t n, const char *name, int *disp)
     return -1;
 }
 
+/* The values are gathered into a contiguous array first because each
+ * replication's jobs are a separate allocation, so one field across
+ * replications sits at no fixed stride that stats_summarize could walk. */
 stat_summary resfield_job_summary(const resfield *f, const res_rep *reps,
                                   size_t n, size_t i, int disp)
 {
@@ -291,6 +318,8 @@ stat_summary resfield_site_summary(const resfield *f, const res_rep *reps,
     return s;
 }
 
+/* FNV-1a 64 (the same parameters as sim/rng.c); it only needs to detect a
+ * change in the tables, not resist an adversary. */
 static unsigned long long fnv(unsigned long long h, const char *s)
 {
     for (; *s; s++) {
@@ -301,6 +330,12 @@ static unsigned long long fnv(unsigned long long h, const char *s)
     return h * 0x100000001b3ULL;
 }
 
+/* The hash covers exactly what the database schema depends on: table order,
+ * column names, units and SQL types. A change in any of them changes the hash,
+ * and test_db fails until io/db.h's DB_SCHEMA_FIELDS_HASH and the schema
+ * version are bumped with a migration step, so a stored database can never be
+ * read with a silently different layout. Labels and docs are left out on
+ * purpose: rewording a label is not a schema change. */
 unsigned long long resfield_shape_hash(void)
 {
     static const char *const tname[] = {"REAL", "INTEGER", "INTEGER"};

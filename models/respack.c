@@ -1,6 +1,14 @@
-/* models/respack.c: flat packing of replications (see respack.h). The
- * reader checks every count against the remaining length before it
- * allocates, so a short or corrupt buffer is an error, never an overrun. */
+/* models/respack.c: flat packing of replications (see respack.h). The reader
+ * checks every count against the remaining length before it allocates, so a
+ * short or corrupt buffer is an error, never an overrun.
+ *
+ * This file owns the wire format between MPI ranks and nothing else: the field
+ * order comes from the resfield tables, so a new result field travels without
+ * an edit here. It must never do I/O or know about MPI (app/sweep_exec.c sends
+ * the buffer), and it must never trust the buffer: it arrives from another
+ * process. Doubles were chosen over a struct copy because every field is
+ * already a double or a small integer, and one MPI_DOUBLE message needs no
+ * datatype. */
 #include "models/respack.h"
 
 #include <math.h>
@@ -10,10 +18,14 @@
 #include "models/resfield.h"
 #include "sim/mem.h"
 
+/* t_s, job, kind, cause, value: an event is not in the resfield tables, so its
+ * width is fixed here and in respack_pack/unpack together. */
 #define EV_FIELDS 5
 
 size_t respack_size(const res_rep *reps, size_t n)
 {
+    /* One double for the replication count, then four counts per replication
+     * ahead of its fields; respack_pack writes exactly this many. */
     size_t k = 1;
     for (size_t r = 0; r < n; r++)
         k += 4 + reps[r].n_jobs * resfield_n_job + resfield_n_site +
@@ -51,7 +63,9 @@ size_t respack_pack(const res_rep *reps, size_t n, double *buf)
     return k;
 }
 
-/* An int32 read from the buffer (0 when out of range, never UB). */
+/* An int32 read from the buffer (0 when out of range, never UB). Casting an
+ * out-of-range double to an integer is undefined behaviour in C, so a corrupt
+ * value is mapped to 0 instead of being cast. */
 static int32_t get_i32(double v)
 {
     return v >= -2147483648.0 && v <= 2147483647.0 ? (int32_t)v : 0;
@@ -66,6 +80,12 @@ static int get_count(double v, size_t max, size_t *out)
     return 1;
 }
 
+/* Shaped as one pass with a single `bad:` exit: counts are validated against
+ * the doubles left before any allocation (so a corrupt count cannot request
+ * gigabytes), and every replication allocated so far is freed on the way out,
+ * so the caller receives either all replications or nothing. Keep the check of
+ * the whole record's size ahead of the copy loops; the loops themselves do not
+ * check k. */
 int respack_unpack(const double *buf, size_t len, res_rep **reps,
                    size_t *n_reps, sim_err *err)
 {
@@ -84,6 +104,9 @@ int respack_unpack(const double *buf, size_t len, res_rep **reps,
         size_t rep, nj, ns, ne, left;
         if (len - k < 4)
             goto bad;
+        /* Each count is bounded by the doubles left, which also bounds the
+         * products below: nj, ns and ne are each <= len, so nj * resfield_n_job
+         * cannot wrap for any buffer that fits in memory. */
         left = len - k - 4;
         if (!get_count(buf[k], UINT32_MAX, &rep) ||
             !get_count(buf[k + 1], left, &nj) ||
@@ -119,12 +142,17 @@ int respack_unpack(const double *buf, size_t len, res_rep **reps,
             ev->value = buf[k++];
         }
     }
+    /* Trailing doubles mean the sender and receiver disagree on the layout (for
+     * instance, builds with different result tables); refusing them is safer
+     * than ignoring them. */
     if (k != len)
         goto bad;
     *reps = v;
     *n_reps = n;
     return SIM_OK;
 bad:
+    /* Replication r may be partly filled when the jump came from inside it; its
+     * arrays are freed too (res_rep_free accepts NULL members). */
     for (size_t i = 0; i <= r && i < n; i++)
         res_rep_free(&v[i]);
     free(v);

@@ -8,7 +8,7 @@
  * Celsius (differences in kelvin), angles in degrees. Every default has been
  * filled in, so a run never consults the file again. The key names of the
  * file format are documented in docs/scenario-reference.md; the loader is
- * io/scenario_cfg.c (libconfig).
+ * io/scenario_cfg.c (libconfig), declared in io/scenario_cfg.h.
  *
  * A scenario owns its catalog: a copy of the built-in one with the
  * scenario's `catalog` group applied, so the catalog pointers inside it
@@ -95,15 +95,18 @@ typedef enum solar_tracking {
     TRACK_SINGLE_AXIS = 1
 } solar_tracking;
 
+/* PV: its nameplate (DC) and presence are scen_energy.capacity_w[SRC_SOLAR]
+ * and present[SRC_SOLAR]; this holds what only PV has. */
 typedef struct scen_solar {
-    int present;       /* 0 when the site has no PV */
-    double capacity_w; /* DC nameplate [W] */
     solar_tracking tracking;
+    int sky_model;           /* solar_sky of models/solar.h: 0 Perez
+                                (default), 1 isotropic */
     double tilt_deg;         /* fixed tilt (tracking none) [deg] */
     double azimuth_deg;      /* array azimuth, 180 = south [deg] */
     double losses;           /* PVWatts system losses, [0, 1) */
     double inverter_limit_w; /* AC limit [W] = capacity / dc_ac_ratio */
-    double dc_ac_ratio;
+    double dc_ac_ratio;      /* 0 before scenario_finish when the limit was
+                                given instead (then derived from it) */
     double inverter_eff;
     double temp_coeff_per_k;  /* [1/K], negative */
     double degradation_per_s; /* [1/s] */
@@ -111,10 +114,10 @@ typedef struct scen_solar {
 
 typedef enum soh_dist { SOH_NORMAL = 0, SOH_UNIFORM = 1 } soh_dist;
 
+/* The battery: its power (max charge/discharge [W]) and presence are
+ * scen_energy.capacity_w[SRC_BATTERY] and present[SRC_BATTERY]. */
 typedef struct scen_battery {
-    int present;
     double capacity_j;       /* usable energy at commissioning [J] */
-    double power_w;          /* max charge/discharge power [W] */
     double round_trip_eff;   /* (0, 1] */
     double reserve_floor;    /* minimum state of charge, [0, 1) */
     double initial_soc;      /* state of charge at t = 0, [floor, 1] */
@@ -123,23 +126,27 @@ typedef struct scen_battery {
     soh_dist soh_dist;       /* how each pack's starting SOH is drawn */
     double soh_mean, soh_sd; /* normal: mean and spread */
     double soh_min, soh_max; /* clip range (normal) or bounds (uniform) */
+    /* Enclosure (energy.battery.thermal; models/battery.h battery_thermal):
+     * thermal_mode 1 = ambient-rise (default), 2 = hvac. */
+    int thermal_mode;
+    double rise_c;                /* ambient-rise: cell above outdoor [K] */
+    double setpoint_c;            /* hvac: set point [degC] */
+    double hvac_cop;              /* hvac: coefficient of performance */
+    double hvac_ua_w_per_k_per_j; /* hvac: envelope UA per J of capacity */
 } scen_battery;
 
 /* A firm source (registry role SOURCE_FIRM: geothermal, hydro): firm
- * capacity with forced outages. */
+ * capacity (scen_energy.capacity_w[kind]) with forced outages. */
 typedef struct scen_firm {
-    int present;
-    double capacity_w;     /* [W] */
     double availability;   /* long-run fraction available, [0, 1] */
     double mtbf_s, mttr_s; /* forced outages; 0 = none [s] */
     double monthly_cf[12]; /* hydro: usable fraction per month
                               (1 = full capacity); 1 for geothermal */
 } scen_firm;
 
-/* Onshore wind (models/wind.h): a plant of identical turbines. */
+/* Onshore wind (models/wind.h): a plant of identical turbines, of
+ * nameplate scen_energy.capacity_w[SRC_WIND]. */
 typedef struct scen_wind {
-    int present;
-    double capacity_w;     /* plant nameplate [W] */
     double hub_height_m;   /* > 0 */
     double shear_exponent; /* power-law alpha, [0, 1] */
     double availability;   /* [0, 1] */
@@ -156,14 +163,23 @@ typedef struct scen_tod_price {
 
 #define SCEN_MAX_TOD 8
 
+/* The grid: its import limit is scen_energy.capacity_w[SRC_GRID] (>= 0;
+ * 0 = islanded), present[SRC_GRID] = the group was given. */
 typedef struct scen_grid {
-    int present;
-    double import_limit_w; /* [W], >= 0 */
-    size_t n_tod;          /* the flat price is scen_energy.cost */
+    size_t n_tod; /* the flat price is scen_energy.cost */
     scen_tod_price tod[SCEN_MAX_TOD];
 } scen_grid;
 
+/* The energy sources. What every source has is an array indexed by the
+ * registry's kind (models/source.h), so code that treats sources alike
+ * loops over kinds; what only one kind has stays in its struct. */
 typedef struct scen_energy {
+    /* Per source kind: 1 when the site has it (a nameplate above 0; the
+     * grid: its group given), and its nameplate power [W]: PV DC, wind
+     * plant, battery charge/discharge power, firm capacity, grid import
+     * limit. Zero for kinds the site lacks. */
+    int present[SRC_N];
+    double capacity_w[SRC_N];
     scen_solar solar;
     scen_wind wind;
     scen_battery battery;
@@ -254,18 +270,28 @@ typedef struct scenario {
     char *resolved_text; /* see scenario_resolved_text */
 } scenario;
 
-/* Reads, overrides, validates and resolves the scenario at path.
- * cat is the built-in catalog (not modified; the scenario copies it).
- * overrides: n_overrides strings "KEY=VALUE" (KEY a documented key path,
- * e.g. "modules.[0].count", "energy.battery.capacity_mwh"), applied to the
- * parsed tree before validation; may be NULL when n_overrides is 0.
- * On success *out (OUT, caller frees with scenario_free).
- * Errors: SIM_EIO (file missing), SIM_ECONFIG ("FILE:LINE: key.path:
- * message (got X, expected Y)"; an override's errors name "--set"). Nothing
- * is allocated on failure. */
-int scenario_load(const char *path, const catalog *cat,
-                  const char *const *overrides, size_t n_overrides,
-                  scenario **out, sim_err *err);
+/* Checks the rules a scenario's values obey together and derives what
+ * follows from them, in place: simulation (step within the horizon);
+ * names (module groups and jobs unique, a link joins two groups); modules (the
+ * module-fit rule: the type hosts the system and at most floor(type IT power /
+ * system max power) units fit, units 0 = that many; then gpu, gpus, it_power_w,
+ * it_capacity_w); energy (PV inverter limit and DC/AC ratio from each other,
+ * battery SOH, reserve, C-rate and power/energy pairing, firm MTBF/MTTR
+ * pairing, disjoint price windows, present[] from capacity_w[], at least one
+ * source that is not storage); jobs (GPU type: given or the site's only one,
+ * tensor cores for the precision, steps = ceil(tokens / (global_batch x
+ * seq_len)) when steps is 0 and tokens = steps x that, the parallel layout,
+ * GPUs the site has). io/scenario_cfg.c calls it after reading; a scenario
+ * built in memory (with s->cat set) calls it before use. Errors: SIM_ECONFIG
+ * "KEY: message (got X, expected Y)", KEY the file's key path
+ * ("modules.[0].units"), err->line a SIM_ERR_AT_* placement (sim/err.h); the
+ * scenario may be partly derived on error. */
+int scenario_finish(scenario *s, sim_err *err);
+
+/* The naming rules of scenario_finish alone, on what s holds so far (a
+ * reader resolving fabric links by module name checks the modules' first).
+ * Errors: as scenario_finish. */
+int scenario_check_names(const scenario *s, sim_err *err);
 
 /* Frees s. scenario_free(NULL) is a no-op. */
 void scenario_free(scenario *s);

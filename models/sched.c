@@ -1,4 +1,11 @@
-/* models/sched.c: placement and EASY backfill (see sched.h). */
+/* models/sched.c: placement and EASY backfill (see sched.h).
+ *
+ * This file owns the placement and backfill rules as pure functions of a
+ * snapshot (the modules' free systems, the running jobs' estimated ends), so
+ * that they can be tested without an engine; the job state machine in site.c
+ * decides when to ask and applies the answer. It must never change module or
+ * job state and never draw a random number: placement is deterministic, which
+ * keeps runs reproducible and makes the queue order the only policy. */
 #include "models/sched.h"
 
 #include <math.h>
@@ -7,6 +14,13 @@
 
 #include "sim/mem.h"
 
+/* Three passes, in the order the rule in sched.h states: best fit on one module
+ * first (cheapest in fabric traffic), then, only when spanning is allowed, the
+ * fabric group with the most free systems, then largest-free-first inside that
+ * group so that the job touches as few modules as possible. take[] is all zeros
+ * on every failure path, so a caller never sees a half placement. The passes
+ * are O(n_mod^2) in the worst case (the header's O(n log n) is optimistic); a
+ * site has tens of modules, where this costs microseconds. */
 int sched_place(const sched_module *m, size_t n_mod, int gpu_type, int need,
                 int allow_span, int *take)
 {
@@ -19,6 +33,7 @@ int sched_place(const sched_module *m, size_t n_mod, int gpu_type, int need,
     for (size_t i = 0; i < n_mod; i++) {
         if (!m[i].online || m[i].gpu_type != gpu_type || m[i].free_sys < need)
             continue;
+        /* Strict < keeps the lower index on ties, which the header promises. */
         if (best < 0 || m[i].free_sys < m[best].free_sys)
             best = (int)i;
     }
@@ -44,6 +59,8 @@ int sched_place(const sched_module *m, size_t n_mod, int gpu_type, int need,
             best_group = m[i].group;
         }
     }
+    /* Only the best group is tried: a job spans one fabric group, never two,
+     * and if the largest group cannot hold it no smaller one can. */
     if (best_group_free < need)
         return 0;
     /* Largest free first: repeatedly take the module with the most free
@@ -79,6 +96,9 @@ static int cmp_end(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The shadow time is the earliest estimated end at which enough systems of the
+ * job's type are free; extra is what is free beyond its need then. A scratch
+ * copy is sorted so that the caller's running list keeps its order. */
 int sched_shadow(const sched_running *r, size_t n_run, int gpu_type,
                  int free_now, int need, double *shadow_s, int *extra)
 {
@@ -88,6 +108,9 @@ int sched_shadow(const sched_running *r, size_t n_run, int gpu_type,
 
     *shadow_s = INFINITY;
     *extra = 0;
+    /* -INFINITY as the shadow time means "fits now": every backfill candidate's
+     * end is after it, so only the extra-systems test can admit one, which is
+     * correct when the head itself could start. */
     if (avail >= need) {
         *shadow_s = -INFINITY;
         *extra = avail - need;
@@ -113,6 +136,8 @@ int sched_shadow(const sched_running *r, size_t n_run, int gpu_type,
     return 0;
 }
 
+/* EASY's rule (Lifka 1995): a later job may start now if it ends before the
+ * head's reservation or only uses systems the head will not need then. */
 int sched_may_backfill(double est_end_s, int need, double shadow_s, int extra)
 {
     return est_end_s <= shadow_s || need <= extra;

@@ -41,6 +41,10 @@ struct site_power {
     source_kind *kind; /* [n dispatch sources] */
     battery **bat;
     double *pool_c, *pool_cost, *pool_ren; /* per battery, of stored J */
+    double *bat_loss_w; /* per battery, last step's conversion losses: the
+                           heat its enclosure HVAC removes this step (one
+                           step late, so the load is known before the
+                           dispatch that serves it) */
     supply *src;
     dispatch_source *dsrc;
     dispatch_store *dst;
@@ -86,6 +90,7 @@ void site_power_free(site_power *sp)
     free(sp->pool_c);
     free(sp->pool_cost);
     free(sp->pool_ren);
+    free(sp->bat_loss_w);
     free(sp->solar);
     free(sp->battery_cfg);
     free(sp->supply_cfg);
@@ -226,6 +231,7 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     sp->pool_c = sim_xcalloc(c->n_battery + 1, sizeof(double));
     sp->pool_cost = sim_xcalloc(c->n_battery + 1, sizeof(double));
     sp->pool_ren = sim_xcalloc(c->n_battery + 1, sizeof(double));
+    sp->bat_loss_w = sim_xcalloc(c->n_battery + 1, sizeof(double));
     sp->src = sim_xcalloc(c->n_source + 1, sizeof(supply));
     for (size_t i = 0; i < c->n_battery; i++) {
         char name[64];
@@ -395,10 +401,15 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         sp->dsrc[k].price_usd_per_j = supply_price_usd_per_j(s, hoy);
         sp->dsrc[k].renewable = s->c.renewable;
     }
+    double aux_w = 0;
     for (size_t b = 0; b < c->n_battery; b++) {
         battery *bt = sp->bat[b];
         double st = battery_stored_j(bt);
         dispatch_store *d = &sp->dst[b];
+        /* The enclosure follows this step's outdoor air (cell temperature
+         * for wear, HVAC load to serve). */
+        battery_set_ambient_c(bt, w->t_db_c);
+        aux_w += battery_hvac_w(bt, sp->bat_loss_w[b]);
         d->charge_max_w = battery_charge_limit_w(bt, dt);
         d->discharge_max_w = battery_discharge_limit_w(bt, dt);
         d->eta_c = battery_eta_charge(bt);
@@ -426,8 +437,9 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         sp->out = dispatch_out_new(c->n_solar + c->n_wind + c->n_source,
                                    c->n_battery, c->n_module, sp->cap_job);
     }
-    dispatch_in in = {dt,           c->policy, sp->dsrc,    k,    sp->dst,
-                      c->n_battery, sp->dmod,  c->n_module, jobs, n_jobs};
+    dispatch_in in = {dt,      c->policy,    sp->dsrc, k,
+                      sp->dst, c->n_battery, sp->dmod, c->n_module,
+                      jobs,    n_jobs,       aux_w};
     dispatch_out *o = sp->out;
     rc = dispatch_step(&in, o, err);
     if (rc != SIM_OK)
@@ -444,6 +456,7 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
         if (rc != SIM_OK)
             return sim_err_set(err, rc, NULL, 0, "battery %zu: invalid step",
                                b);
+        sp->bat_loss_w[b] = dt > 0 ? f.loss_j / dt : 0;
         double out_frac = st0 > 0 ? (f.withdrawn_j) / st0 : 0;
         if (out_frac > 1)
             out_frac = 1;
@@ -493,6 +506,7 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
     t->shortfall_j += o->shortfall_w * dt;
     t->loss_j += o->loss_w * dt;
     t->fade_loss_j += fade;
+    t->battery_hvac_j += o->aux_served_w * dt;
     t->renewable_j += o->load_renewable_j;
     t->carbon_g += o->load_carbon_g;
     t->cost_usd += o->load_cost_usd;

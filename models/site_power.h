@@ -137,6 +137,8 @@ typedef struct site_power_totals {
     double gen_j[SRC_N]; /* generation by source kind incl. curtailed
                             (battery: 0, see discharge_j) */
     double discharge_j, charge_j, curtailed_j, shortfall_j, loss_j, fade_loss_j;
+    double battery_hvac_j; /* battery enclosure HVAC electricity served (a
+                              facility load outside the modules) */
     double renewable_j, carbon_g, cost_usd; /* of the load served */
     double time_short_s;     /* steps with shortfall or any job not at full
                                 power */

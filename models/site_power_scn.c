@@ -93,12 +93,13 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.normals.tz_h = s->site.utc_offset_s / 3600.0;
         c.normals.elevation_m = s->site.elevation_m;
     }
-    if (en->solar.present) {
-        solar_cfg_default(&pv, en->solar.capacity_w);
+    if (en->present[SRC_SOLAR]) {
+        solar_cfg_default(&pv, en->capacity_w[SRC_SOLAR]);
         pv.dc_ac_ratio = en->solar.dc_ac_ratio;
         pv.tracking = en->solar.tracking == TRACK_SINGLE_AXIS
                           ? SOLAR_SINGLE_AXIS
                           : SOLAR_FIXED;
+        pv.sky = (solar_sky)en->solar.sky_model;
         pv.tilt_deg = en->solar.tilt_deg;
         pv.azimuth_deg = en->solar.azimuth_deg;
         pv.losses = en->solar.losses;
@@ -110,9 +111,9 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.solar_price_usd_per_j = en->cost_usd_per_j[SRC_SOLAR];
         c.solar_degradation_per_s = en->solar.degradation_per_s;
     }
-    if (en->wind.present) {
+    if (en->present[SRC_WIND]) {
         const scen_wind *sw = &en->wind;
-        wp.capacity_w = sw->capacity_w;
+        wp.capacity_w = en->capacity_w[SRC_WIND];
         wp.hub_height_m = sw->hub_height_m;
         wp.shear_exponent = sw->shear_exponent;
         wp.availability = sw->availability;
@@ -123,7 +124,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         c.wind = &wp;
         c.n_wind = 1;
     }
-    if (en->battery.present) {
+    if (en->present[SRC_BATTERY]) {
         const scen_battery *b = &en->battery;
         double soh = b->soh_dist == SOH_UNIFORM
                          ? 0.5 * (b->soh_min + b->soh_max)
@@ -136,11 +137,16 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         bat.soh_uniform = b->soh_dist == SOH_UNIFORM;
         bat.soh_min = b->soh_min;
         bat.soh_max = b->soh_max;
-        bat.p_max_w = b->power_w;
+        bat.p_max_w = en->capacity_w[SRC_BATTERY];
         bat.c_rate_max = b->c_rate_max_per_s * 3600.0;
         bat.rte = b->round_trip_eff;
         bat.soc_min = b->reserve_floor;
         bat.soc_init = b->initial_soc;
+        bat.thermal = (battery_thermal)b->thermal_mode;
+        bat.rise_c = b->rise_c;
+        bat.setpoint_c = b->setpoint_c;
+        bat.hvac_cop = b->hvac_cop;
+        bat.hvac_ua_w_per_k_per_j = b->hvac_ua_w_per_k_per_j;
         c.battery = &bat;
         c.n_battery = 1;
         c.battery_carbon_g_per_j = en->carbon_kg_per_j[SRC_BATTERY] * 1000.0;
@@ -154,10 +160,10 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         for (int k = 0; k < SRC_N; k++) {
             const scen_firm *f = &en->firm[k];
             supply_cfg *u;
-            if (source_table[k].role != SOURCE_FIRM || !f->present)
+            if (source_table[k].role != SOURCE_FIRM || !en->present[k])
                 continue;
             u = &sup[n_sup++];
-            supply_cfg_default(u, (source_kind)k, f->capacity_w);
+            supply_cfg_default(u, (source_kind)k, en->capacity_w[k]);
             u->mtbf_s = f->mtbf_s;
             u->mttr_s = f->mttr_s;
             /* Long-run availability = outage availability A_o = MTBF /
@@ -180,10 +186,10 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
             u->carbon_g_per_j = en->carbon_kg_per_j[k] * 1000.0;
         }
     }
-    if (en->grid.present) {
+    if (en->present[SRC_GRID]) {
         const scen_grid *g = &en->grid;
         supply_cfg *u = &sup[n_sup++];
-        supply_cfg_default(u, SRC_GRID, g->import_limit_w);
+        supply_cfg_default(u, SRC_GRID, en->capacity_w[SRC_GRID]);
         snprintf(u->name, sizeof u->name, "grid");
         u->price_usd_per_j = en->cost_usd_per_j[SRC_GRID];
         u->carbon_g_per_j = en->carbon_kg_per_j[SRC_GRID] * 1000.0;

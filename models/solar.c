@@ -11,6 +11,7 @@
 #include "models/solar.h"
 
 #include <math.h>
+#include <string.h>
 
 #define DEG (M_PI / 180.0)
 #ifndef M_PI
@@ -44,6 +45,7 @@ void solar_cfg_default(solar_cfg *c, double p_dc0_w)
     c->sapm_a = -3.56;
     c->sapm_b = -0.075;
     c->sapm_dt_k = 3.0;
+    c->sky = SOLAR_SKY_PEREZ;
 }
 
 int solar_cfg_check(const solar_cfg *c, sim_err *err)
@@ -88,6 +90,11 @@ int solar_cfg_check(const solar_cfg *c, sim_err *err)
             err, SIM_EINVAL, NULL, 0,
             "solar.gamma_per_k: out of range (got %g, expected -0.02..0)",
             c->gamma_per_k);
+    if (c->sky != SOLAR_SKY_PEREZ && c->sky != SOLAR_SKY_ISOTROPIC)
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "solar.sky: unknown sky model (got %d, expected "
+                           "perez or isotropic)",
+                           (int)c->sky);
     if (!(c->iam_b0 >= 0 && c->iam_b0 < 1) || !isfinite(c->sapm_a) ||
         !isfinite(c->sapm_b) || !isfinite(c->sapm_dt_k))
         return sim_err_set(
@@ -209,6 +216,81 @@ double solar_clearsky_haurwitz(double zenith_deg)
     return 1098.0 * cz * exp(-0.059 / cz);
 }
 
+double solar_airmass_kasten_young(double zenith_deg)
+{
+    if (!(zenith_deg < 90.0))
+        return 0.0;
+    return 1.0 / (cos(zenith_deg * DEG) +
+                  0.50572 * pow(96.07995 - zenith_deg, -1.6364));
+}
+
+/* Perez et al. (1990), Solar Energy 44(5) 271-289: the sky is an isotropic
+ * dome plus a circumsolar disc (weight F1) and a horizon band (weight F2).
+ * F1 and F2 depend on the sky clearness eps (bins with the lower edges
+ * below, table 1 of the paper), the brightness delta = DHI m / E0n and the
+ * zenith z in radians: F1 = max(0, f11 + f12 delta + f13 z), F2 = f21 +
+ * f22 delta + f23 z (table 6, all-sites composite; the same table pvlib
+ * calls "allsitescomposite1990"). The circumsolar term projects like beam,
+ * a / b with a = max(0, cos AOI) and b = max(cos 85 deg, cos z) (eq. 9). */
+static const double perez_eps_edge[7] = {1.065, 1.23, 1.5, 1.95, 2.8, 4.5, 6.2};
+static const double perez_f[8][6] = {
+    /* f11      f12      f13      f21      f22      f23 */
+    {-0.0080, 0.5880, -0.0620, -0.0600, 0.0720, -0.0220},
+    {0.1300, 0.6830, -0.1510, -0.0190, 0.0660, -0.0290},
+    {0.3300, 0.4870, -0.2210, 0.0550, -0.0640, -0.0260},
+    {0.5680, 0.1870, -0.2950, 0.1090, -0.1520, -0.0140},
+    {0.8730, -0.3920, -0.3620, 0.2260, -0.4620, 0.0010},
+    {1.1320, -1.2370, -0.4120, 0.2880, -0.8230, 0.0560},
+    {1.0600, -1.6000, -0.3590, 0.2640, -1.1270, 0.1310},
+    {0.6780, -0.3270, -0.2500, 0.1560, -1.3770, 0.2510},
+};
+
+double solar_perez_sky(const solar_pos *p, double tilt_deg, double cos_aoi,
+                       double dhi, double dni)
+{
+    double am = solar_airmass_kasten_young(p->zenith_deg);
+    if (!(dhi > 0) || am <= 0 || !(p->dni_extra_w_m2 > 0))
+        return 0.0;
+    if (dni < 0)
+        dni = 0;
+    double z = p->zenith_deg * DEG;
+    /* kappa = 1.041 for z in radians (eq. 1). */
+    double kz3 = 1.041 * z * z * z;
+    double eps = ((dhi + dni) / dhi + kz3) / (1.0 + kz3);
+    double delta = dhi * am / p->dni_extra_w_m2;
+    int bin = 0;
+    while (bin < 7 && eps >= perez_eps_edge[bin])
+        bin++;
+    const double *f = perez_f[bin];
+    double f1 = f[0] + f[1] * delta + f[2] * z;
+    if (f1 < 0)
+        f1 = 0;
+    double f2 = f[3] + f[4] * delta + f[5] * z;
+    double a = cos_aoi > 0 ? cos_aoi : 0.0;
+    double b = cos(z);
+    double b85 = cos(85.0 * DEG);
+    if (b < b85)
+        b = b85;
+    double t = tilt_deg * DEG;
+    double sky =
+        dhi * (0.5 * (1.0 - f1) * (1.0 + cos(t)) + f1 * a / b + f2 * sin(t));
+    return sky > 0 ? sky : 0.0;
+}
+
+const char *solar_sky_name(solar_sky s)
+{
+    return s == SOLAR_SKY_ISOTROPIC ? "isotropic" : "perez";
+}
+
+int solar_sky_parse(const char *name)
+{
+    if (strcmp(name, "perez") == 0)
+        return SOLAR_SKY_PEREZ;
+    if (strcmp(name, "isotropic") == 0)
+        return SOLAR_SKY_ISOTROPIC;
+    return -1;
+}
+
 /* Erbs, Klein & Duffie, Solar Energy 28(4) 293-302 (1982), eq. 1. */
 double solar_erbs_fraction(double kt)
 {
@@ -328,8 +410,12 @@ void solar_plant(const solar_cfg *c, const solar_pos *p, double ghi, double dni,
         beam *= iam > 0 ? iam : 0;
     }
     double ct = cos(tilt * DEG);
-    /* Isotropic sky diffuse (Liu & Jordan 1963) and ground reflection. */
-    double poa = beam + dhi * (1 + ct) / 2 + ghi * c->albedo * (1 - ct) / 2;
+    /* Sky diffuse: Perez (anisotropic) or isotropic (Liu & Jordan 1963);
+     * ground reflection is isotropic in both. */
+    double sky = c->sky == SOLAR_SKY_ISOTROPIC
+                     ? dhi * (1 + ct) / 2
+                     : solar_perez_sky(p, tilt, caoi, dhi, dni);
+    double poa = beam + sky + ghi * c->albedo * (1 - ct) / 2;
     if (poa < 0)
         poa = 0;
     /* Sandia module and cell temperature (King et al. 2004 eqs. 11-12). */

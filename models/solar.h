@@ -5,9 +5,11 @@
  * Model. Time is local standard time of a nominal non-leap year: hour of year
  * hoy_h in [0, 8760) (0 = Jan 1 00:00), with the site's UTC offset tz_h.
  * Sun position follows the NOAA solar calculator (Meeus-based); clear-sky
- * GHI is Haurwitz's (facts.md 3.1); transposition to the plane of array is
- * isotropic-sky (Liu-Jordan) with ground reflection, as in the reference
- * Mojave run of facts-more.md 5; DC power is PVWatts's
+ * GHI is Haurwitz's (facts.md 3.1); transposition to the plane of array uses
+ * the Perez et al. (1990) anisotropic sky by default (as NREL's PVWatts and
+ * pvlib's usual chain), or the isotropic sky (Liu-Jordan) of the reference
+ * Mojave run of facts-more.md 5, both with isotropic ground reflection; DC
+ * power is PVWatts's
  * P_dc = (G_poa,eff / 1000) P_dc0 (1 + gamma (T_cell - 25)) (facts.md 3.1)
  * times (1 - losses) (14.08% default, facts.md 3.1); cell temperature is the
  * Sandia open-rack model (King et al. 2004, SAND2004-3535); the inverter has
@@ -35,6 +37,12 @@ typedef struct solar_pos {
     double dni_extra_w_m2; /* extraterrestrial normal irradiance */
     double decl_deg;       /* solar declination */
 } solar_pos;
+
+/* Sky diffuse model of the transposition. */
+typedef enum solar_sky {
+    SOLAR_SKY_PEREZ = 0,    /* Perez et al. 1990 (default) */
+    SOLAR_SKY_ISOTROPIC = 1 /* Liu & Jordan 1963 */
+} solar_sky;
 
 typedef enum solar_mount {
     SOLAR_FIXED = 0,      /* fixed tilt and azimuth */
@@ -67,6 +75,7 @@ typedef struct solar_cfg {
                              glass/polymer, King et al. 2004) */
     double sapm_b;        /* Sandia b [s/m], -0.075 */
     double sapm_dt_k;     /* Sandia deltaT [K], 3 */
+    solar_sky sky;        /* diffuse model, SOLAR_SKY_PEREZ by default */
 } solar_cfg;
 
 /* One hour's (or instant's) output of a plant. */
@@ -109,6 +118,25 @@ double solar_extra_horizontal(const solar_pos *p);
 /* Haurwitz clear-sky GHI [W/m^2]: 1098 cos z exp(-0.059 / cos z), 0 for
  * z >= 90 (facts.md 3.1; Sandia SAND2012-2389). */
 double solar_clearsky_haurwitz(double zenith_deg);
+
+/* Relative (not pressure-corrected) optical airmass at zenith_deg, Kasten
+ * & Young (1989), Applied Optics 28(22) 4735: 1 / (cos z + 0.50572
+ * (96.07995 - z)^-1.6364), z in degrees. Returns 0 for z >= 90 (sun down). */
+double solar_airmass_kasten_young(double zenith_deg);
+
+/* Perez et al. (1990) sky diffuse irradiance [W/m^2] on a surface of tilt
+ * tilt_deg whose cosine of the angle of incidence is cos_aoi, with the sun
+ * at *p (its zenith and extraterrestrial normal irradiance are used) and
+ * horizontal diffuse dhi and direct normal dni [W/m^2]. All-sites composite
+ * 1990 coefficients (Perez et al. 1990, Solar Energy 44(5) 271-289,
+ * table 6). Returns 0 when dhi <= 0 or the sun is down; never negative. */
+double solar_perez_sky(const solar_pos *p, double tilt_deg, double cos_aoi,
+                       double dhi_w_m2, double dni_w_m2);
+
+/* Name of a sky model ("perez", "isotropic") and its parse; parse returns
+ * -1 for an unknown name. */
+const char *solar_sky_name(solar_sky s);
+int solar_sky_parse(const char *name);
 
 /* Erbs et al. (1982) diffuse fraction of global horizontal irradiance from
  * the hourly clearness index kt = GHI / extraterrestrial horizontal. */

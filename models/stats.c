@@ -1,4 +1,11 @@
-/* models/stats.c: replication summaries (see stats.h). */
+/* models/stats.c: replication summaries (see stats.h).
+ *
+ * This file owns the one definition of "P10 / P50 / P90" used by every table,
+ * JSON document and chart, so that a percentile printed by run and one printed
+ * by report or sweep can never disagree. It must never modify the caller's
+ * array (it sorts a copy) and never treat a NAN as a value: NAN marks a job
+ * that did not finish in a replication, and counting it would shift the
+ * percentiles. */
 #include "models/stats.h"
 
 #include <math.h>
@@ -12,6 +19,9 @@
 stat_summary stats_summarize(const double *x, size_t stride, size_t n)
 {
     stat_summary s = {0, NAN, NAN, NAN, NAN, NAN, NAN};
+    /* A copy is sorted rather than the input, because callers pass strided
+     * views into their replication arrays (one field of many structs) that must
+     * keep their order. */
     double *v = sim_xmalloc((n ? n : 1) * sizeof *v);
     size_t m = 0;
 

@@ -1,7 +1,14 @@
 /* models/supply.c: geothermal, hydro and grid sources with forced outages
  * (models/supply.h). An outage cycle is two engine events per failure: the
- * failure handler marks the source down and schedules its repair, the
- * repair handler marks it up and schedules the next failure. */
+ * failure handler marks the source down and schedules its repair, the repair
+ * handler marks it up and schedules the next failure.
+ *
+ * This file owns a firm source's state (up or down, downtime, hydro's monthly
+ * budget) and nothing else: it never decides how much a source delivers (the
+ * dispatch does) and never reads the climate file. Outages are engine events
+ * rather than a per-step coin flip so that an outage's length does not depend
+ * on the dispatch step, and each source draws from its own stream so that
+ * adding a source never changes another's outages. */
 #include "models/supply.h"
 
 #include <math.h>
@@ -13,8 +20,13 @@
 #include "models/climate.h"
 #include "sim/rng.h"
 
+/* Defaults in the literature are per kWh and per MWh; they are converted to SI
+ * once here (1 kWh = 3.6e6 J). */
 #define J_PER_KWH 3.6e6
 
+/* Hours per month of a 365-day year (the climate year has no 29 February), so
+ * that hydro's monthly budget cf x capacity x hours matches the climate data.
+ */
 static const int month_hours[12] = {744, 672, 744, 720, 744, 720,
                                     744, 744, 720, 744, 720, 744};
 
@@ -33,6 +45,9 @@ void supply_cfg_default(supply_cfg *c, source_kind k, double capacity_w)
     switch (k) {
     case SRC_GEOTHERMAL:
         c->mttr_s = 48 * 3600.0;
+        /* From availability A = MTBF / (MTBF + MTTR): MTBF = MTTR x A / (1 -
+         * A); A = 0.91 is the Iceland fleet's capacity factor (facts.md 3.2),
+         * the 48 h repair time an assumption (supply.h). */
         c->mtbf_s = c->mttr_s * 0.91 / (1 - 0.91);
         c->carbon_g_per_j = 38.0 / J_PER_KWH;
         c->price_usd_per_j = 0.0;
@@ -42,6 +57,8 @@ void supply_cfg_default(supply_cfg *c, source_kind k, double capacity_w)
         c->carbon_g_per_j = 24.0 / J_PER_KWH;
         break;
     case SRC_GRID:
+        /* 80 USD/MWh, an assumption (no tariff in the corpus, docs/catalog.md).
+         */
         c->price_usd_per_j = 80.0 / 1e3 / J_PER_KWH;
         c->carbon_g_per_j = 481.0 / J_PER_KWH;
         break;
@@ -113,6 +130,9 @@ void supply_fini(supply *s)
     }
 }
 
+/* Only transitions count: forcing a source down twice is one outage, and
+ * downtime is accumulated when an outage closes, so an open outage is added by
+ * supply_availability at query time instead. */
 void supply_set_up(supply *s, int up, double now_s)
 {
     if (s->up && !up) {
@@ -126,6 +146,11 @@ void supply_set_up(supply *s, int up, double now_s)
 
 static void on_repair(sim *e, void *ctx, uint64_t arg);
 
+/* The draw follows the state change, so a source's stream is consumed in
+ * the order fail, repair, fail, ... whatever else the run does. The handle
+ * goes to s->next so that the one pending event of this source stays
+ * reachable (sim_cancel, sim_pending); nothing cancels it today, since the
+ * engine is torn down with the run. */
 static void on_fail(sim *e, void *ctx, uint64_t arg)
 {
     supply *s = ctx;
@@ -151,6 +176,8 @@ int supply_start_outages(supply *s, sim *e, int prio)
     return sim_schedule_in(e, dt, prio, on_fail, s, 0, &s->next);
 }
 
+/* hoy_h is wrapped onto the climate year so that a horizon longer than a year
+ * repeats the seasons instead of indexing past the table. */
 double supply_available_w(const supply *s, double hoy_h, double dt_s)
 {
     if (!s->up)
@@ -162,14 +189,22 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
         double p = s->c.capacity_w * s->c.month_frac[m] * s->c.derate;
         if (s->c.cf > 0 && dt_s > 0) {
             double budget = s->c.cf * s->c.capacity_w * month_hours[m] * 3600.0;
+            /* A budget recorded for another month is stale: the month has
+             * rolled over since the last delivery, and supply_deliver resets it
+             * lazily, so it counts as unused here. */
             double used = s->month == m ? s->month_used_j : 0.0;
             double left = budget - used;
+            /* The remaining budget is spread over this step only, so the last
+             * step of a month may run the plant below its seasonal capacity and
+             * the budget is never overdrawn. */
             double p_left = left > 0 ? left / dt_s : 0.0;
             if (p_left < p)
                 p = p_left;
         }
         return p;
     }
+    /* The grid's limit is its capacity (the import limit): derate and month
+     * shares describe plants, not a connection. */
     case SRC_GRID:
         return s->c.capacity_w;
     default: /* any other firm kind (geothermal): baseload x derate */
@@ -177,6 +212,8 @@ double supply_available_w(const supply *s, double hoy_h, double dt_s)
     }
 }
 
+/* Only hydro keeps a budget; the month is reset here, at the first delivery in
+ * a new month, so the state needs no calendar event of its own. */
 void supply_deliver(supply *s, double hoy_h, double energy_j)
 {
     if (s->c.kind != SRC_HYDRO)
@@ -196,6 +233,8 @@ double supply_price_usd_per_j(const supply *s, double hoy_h)
     return s->c.price_usd_per_j * s->c.tod_mult[(int)h % 24];
 }
 
+/* An outage still open at now_s counts up to now_s, so the figure is correct
+ * mid-run and not only after the last repair. */
 double supply_availability(const supply *s, double now_s)
 {
     if (now_s <= 0)

@@ -1,9 +1,16 @@
 /* models/sweep.c: parsing and enumerating a sweep grid (see sweep.h).
  *
- * Storage: each axis owns its canonical value strings; case i is decoded
- * into per-axis value indices by mixed-radix division (last axis fastest),
- * so nothing per case is stored and any case is O(axes) to decode.
- */
+ * Storage: each axis owns its canonical value strings; case i is decoded into
+ * per-axis value indices by mixed-radix division (last axis fastest), so
+ * nothing per case is stored and any case is O(axes) to decode.
+ *
+ * This file owns the grid's text: how a value is spelled canonically, and so
+ * the case keys and the grid text that the sweep key hashes. That spelling is
+ * part of the stored format (a resumed sweep finds its cases by key), so it
+ * must never depend on how the user wrote a number (0.30 and 0.3 are one
+ * value). The file must never load a scenario or check a key's meaning: values
+ * reach the scenario loader as --set overrides, which is where ranges and types
+ * are checked, so `sweep` and `run --set` accept exactly the same values. */
 #include "models/sweep.h"
 
 #include <errno.h>
@@ -14,8 +21,11 @@
 
 #include "sim/mem.h"
 
-/* Parses all of s as a finite decimal number. Returns 1 on success. A
- * trailing 'L' (libconfig's 64-bit integer mark) makes it not a number. */
+/* Parses all of s as a finite decimal number. Returns 1 on success. A trailing
+ * 'L' (libconfig's 64-bit integer mark) makes it not a number. Plain strtod
+ * over the whole string: "1e3" and "0x10" are numbers, as they are for
+ * libconfig; a trailing unit ("10kW") is text and is refused later by the
+ * loader with the key's own message. */
 static int parse_number(const char *s, double *out)
 {
     char *e;
@@ -30,7 +40,10 @@ static int parse_number(const char *s, double *out)
     return 1;
 }
 
-/* Parses a libconfig 64-bit integer literal "12L". Returns 1 on success. */
+/* Parses a libconfig 64-bit integer literal "12L". Returns 1 on success. Kept
+ * apart from parse_number because the value must reach libconfig as written:
+ * the L marks a 64-bit integer setting, and dropping it would change the
+ * setting's type and so what the loader accepts. */
 static int parse_long_literal(const char *s, double *out)
 {
     char buf[32], *e;
@@ -48,9 +61,11 @@ static int parse_long_literal(const char *s, double *out)
     return 1;
 }
 
-/* Canonical text of number v: %.15g (every decimal of up to 15
- * significant digits prints as written; 0.1*3 prints 0.3), with "-0" made
- * "0". */
+/* Canonical text of number v: %.15g (every decimal of up to 15 significant
+ * digits prints as written; 0.1*3 prints 0.3), with "-0" made "0". 15
+ * significant digits, not 17: 17 would print 0.1 + 0.2 as 0.30000000000000004,
+ * and a range's computed values would then differ from the same values given as
+ * a list. Distinct decimals entered with up to 15 digits stay distinct. */
 static char *number_text(double v)
 {
     char buf[64];
@@ -60,6 +75,8 @@ static char *number_text(double v)
     return sim_xstrdup(buf);
 }
 
+/* The three parallel arrays grow together so that value i, its kind and its
+ * number always share an index. */
 static void axis_push(sweep_axis *a, size_t *cap, char *text, sweep_kind k,
                       double num)
 {
@@ -117,8 +134,13 @@ static int parse_range(sweep_axis *a, const char *lo_s, const char *hi_s,
             err, SIM_EUSAGE, "--set", 0,
             "%s: range has too many values (got %.0f, expected <= %d)", a->key,
             floor(span + 1e-9) + 1, SWEEP_MAX_VALUES);
+    /* 1e-9 of a step is far below any step a user would write and far above the
+     * rounding of (HI - LO) / STEP, so the end point is included exactly when
+     * it was meant to be. */
     n = (size_t)floor(span + 1e-9) + 1;
     for (size_t i = 0; i < n; i++) {
+        /* lo + i * step rather than repeated addition, so rounding does not
+         * grow along the axis. */
         double v = lo + (double)i * step;
         if (v > hi) /* within the tolerance above: the end point itself */
             v = hi;
@@ -170,7 +192,9 @@ static int parse_list(sweep_axis *a, const char *list, sim_err *err)
     return SIM_OK;
 }
 
-/* Parses one "KEY=..." into a (zeroed by the caller). */
+/* Parses one "KEY=..." into a (zeroed by the caller). A value with one colon
+ * ("12:00") or three is refused rather than read as text, because it is almost
+ * always a mistyped range; a string that really holds colons can be quoted. */
 static int parse_axis(sweep_axis *a, const char *spec, sim_err *err)
 {
     const char *eq = strchr(spec, '=');
@@ -213,6 +237,10 @@ static int parse_axis(sweep_axis *a, const char *spec, sim_err *err)
     return parse_list(a, val, err);
 }
 
+/* n_axes is raised before each axis is parsed so that sweep_grid_free, on any
+ * failure path, frees exactly the axes that were started, including a
+ * half-parsed one. Duplicate keys and values are refused because they would
+ * produce cases with the same key, which the store treats as one case. */
 int sweep_grid_parse(const char *const *specs, size_t n, sweep_grid **out,
                      sim_err *err)
 {
@@ -249,6 +277,8 @@ int sweep_grid_parse(const char *const *specs, size_t n, sweep_grid **out,
                                      a->values[u]);
                     goto fail;
                 }
+        /* Divided rather than multiplied so that the check itself cannot
+         * overflow. */
         if (g->n_cases > SWEEP_MAX_CASES / a->n) {
             rc = sim_err_set(err, SIM_EUSAGE, "--set", 0,
                              "%s: the grid has too many cases (expected <= %d)",
@@ -274,6 +304,9 @@ void sweep_grid_free(sweep_grid *g)
     free(g);
 }
 
+/* Last axis fastest, so cases are enumerated like nested loops in the order the
+ * axes were given; tables and charts rely on that order to group by the first
+ * axis. */
 size_t sweep_case_value(const sweep_grid *g, size_t i, size_t a)
 {
     /* Mixed radix, last axis fastest. */
@@ -299,6 +332,8 @@ void sweep_overrides_free(char **ov, size_t n)
         free(ov[i]);
 }
 
+/* The case key is built from the canonical value strings, never from the user's
+ * spelling, so that resuming a sweep with 0.30 finds the case stored as 0.3. */
 char *sweep_case_key(const sweep_grid *g, size_t i)
 {
     size_t len = 1, off = 0;

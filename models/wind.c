@@ -1,6 +1,12 @@
-/* models/wind.c: the onshore wind plant model (see wind.h). The power
- * curve is a table read by linear interpolation; the density correction
- * and shear are closed forms, so a year is one pass over the hours. */
+/* models/wind.c: the onshore wind plant model (see wind.h). The power curve is
+ * a table read by linear interpolation; the density correction and shear are
+ * closed forms, so a year is one pass over the hours.
+ *
+ * This file owns the conversion from a 10 m wind speed to plant output and
+ * nothing else: it never reads weather files (io/epw.c does) and never draws
+ * random speeds (climate.c synthesises them), so the same function serves
+ * measured and synthetic years. Checks live here, with the model, so that the
+ * catalog loader and tests built in memory refuse the same curves. */
 #include "models/wind.h"
 
 #include <math.h>
@@ -25,6 +31,8 @@ int wind_curve_check(const wind_curve *c, sim_err *err)
                                "turbine %s: speeds_m_s not ascending at [%zu] "
                                "(got %g after %g)",
                                c->name, i, c->v_m_s[i], c->v_m_s[i - 1]);
+        /* The 1e-9 slack absorbs the kW to W conversion of a curve whose top
+         * point is the rated power itself. */
         if (!(c->p_w[i] >= 0 && c->p_w[i] <= c->rated_w * (1 + 1e-9)))
             return sim_err_set(err, SIM_EINVAL, NULL, 0,
                                "turbine %s: power_kw[%zu] out of range (got "
@@ -62,6 +70,9 @@ int wind_cfg_check(const wind_cfg *c, sim_err *err)
     return wind_curve_check(&c->curve, err);
 }
 
+/* Outside [cut_in, cut_out) the turbine is stopped; at or above rated speed the
+ * controller holds rated power, so the table need not extend to cut-out. A NaN
+ * speed fails the first comparison and gives 0, not NaN. */
 double wind_curve_power_w(const wind_curve *c, double v)
 {
     if (!(v >= c->cut_in_m_s) || v >= c->cut_out_m_s)
@@ -83,6 +94,9 @@ double wind_shear(double v_ref, double z_ref_m, double z_m, double alpha)
     return v_ref * pow(z_m / z_ref_m, alpha);
 }
 
+/* Ideal gas with dry air: even saturated air at 30 degC is under 2 % lighter,
+ * under 1 % in equivalent wind speed after the cube root below, well inside a
+ * power curve's own uncertainty. */
 double wind_air_density(double p_pa, double t_c)
 {
     return p_pa / (WIND_R_DRY * (t_c + 273.15));
@@ -94,7 +108,12 @@ double wind_plant_power_w(const wind_cfg *c, double v10, double p_pa,
     double v_hub = wind_shear(v10 > 0 ? v10 : 0.0, WIND_REF_HEIGHT_M,
                               c->hub_height_m, c->shear_exponent);
     double rho = wind_air_density(p_pa, t_c);
+    /* IEC 61400-12-1 normalises a curve to 1.225 kg/m^3; at another density the
+     * power at speed v equals the reference curve's power at v x
+     * (rho/rho_ref)^(1/3), since power goes with rho v^3. */
     double v_eq = v_hub * cbrt(rho / WIND_RHO_REF);
+    /* The curve is per turbine; the plant scales it to its capacity, so a plant
+     * need not be a whole number of turbines. */
     return c->capacity_w * wind_curve_power_w(&c->curve, v_eq) /
            c->curve.rated_w * c->availability * (1.0 - c->wake_loss);
 }

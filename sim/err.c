@@ -1,4 +1,12 @@
-/* sim/err.c: the error object (see err.h). */
+/* sim/err.c: the error object (see err.h).
+ *
+ * This file owns the only text that turns a status code into words, and the one
+ * format "FILE:LINE: message" that every command prints. It must never print,
+ * exit or allocate: it runs on error paths, including the ones reached when
+ * memory is short, so every message lives in the fixed buffers of sim_err and
+ * is cut (not grown) when too long. Messages are formatted here once, when the
+ * error is set, rather than kept as format + arguments, because the arguments
+ * (a path, a key) usually die with the caller's stack frame. */
 #include "sim/err.h"
 
 #include <stdarg.h>
@@ -7,6 +15,9 @@
 
 void sim_err_clear(sim_err *e)
 {
+    /* A NULL error object is allowed so that a caller which does not care about
+     * the message can still use the `return sim_err_set(...)` idiom; the code
+     * is what matters to control flow. */
     if (!e)
         return;
     e->code = SIM_OK;
@@ -24,6 +35,8 @@ int sim_err_set(sim_err *e, int code, const char *file, int line,
         return code;
     e->code = code;
     e->line = line;
+    /* snprintf, not strcpy: a path longer than the buffer is truncated, never
+     * overflows; the message then still names the start of the path. */
     snprintf(e->file, sizeof e->file, "%s", file ? file : "");
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
@@ -31,6 +44,10 @@ int sim_err_set(sim_err *e, int code, const char *file, int line,
     return code;
 }
 
+/* Three shapes, chosen by what is known: a file and a line (a config key), a
+ * file only (an unreadable file, a database), or neither (a usage or numerical
+ * error). The bare code name is the last resort so that an error set with an
+ * empty message still prints something a user can search for. */
 char *sim_err_format(const sim_err *e, char *buf, size_t n)
 {
     if (n == 0)
@@ -44,6 +61,8 @@ char *sim_err_format(const sim_err *e, char *buf, size_t n)
     return buf;
 }
 
+/* The strings are short nouns, not sentences, because they are only shown when
+ * the caller set no message of its own; the specific message always wins. */
 const char *sim_strerror(int code)
 {
     switch (code) {

@@ -29,6 +29,14 @@ typedef struct sim_err {
     char msg[1536]; /* the message, without the "FILE:LINE: " prefix */
 } sim_err;
 
+/* Where a file reader places the breach of a models/ rule. A rule about
+ * values read from a file is reported with the message "KEY: text", KEY the
+ * file's key path, file NULL and line one of these; io/cfg.c
+ * (cfg_fail_rule) turns it into FILE:LINE: the line of the group holding
+ * KEY (a missing key, a combination of keys) or of KEY's own value (the
+ * value itself is refused; its group when the key was not written). */
+enum { SIM_ERR_AT_GROUP = 0, SIM_ERR_AT_KEY = 1 };
+
 /* Clears e to SIM_OK. e may be NULL. */
 void sim_err_clear(sim_err *e);
 

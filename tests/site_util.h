@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/site.h"
 

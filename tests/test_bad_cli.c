@@ -57,6 +57,38 @@ static void test_bad_cli_values_exit_with_their_messages(void **state)
         {"predict --csv tests/data/bad-csv/long-row.csv", 1,
          "factorysim: tests/data/bad-csv/long-row.csv:2: row has more cells "
          "than the header (2)"},
+        {"solar --sky hay-davies", 2,
+         "factorysim: --sky: expected perez or isotropic (got 'hay-davies')"},
+        {"run scenarios/nevada-solar.cfg --set "
+         "energy.solar.sky_model=\"klucher\"",
+         1,
+         "factorysim: --set: energy.solar.sky_model: unknown value (got "
+         "\"klucher\", expected one of: \"perez\", \"isotropic\")"},
+        {"battery --years 0", 2,
+         "factorysim: --years: expected an integer in [1, 50] (got 0)"},
+        {"battery --c-rate fast", 2,
+         "factorysim: --c-rate: expected a number (got 'fast')"},
+        {"battery --soc-min 0.8 --soc-max 0.3", 2,
+         "factorysim: --soc-min: must be below --soc-max (got 0.8, expected "
+         "< 0.3)"},
+        {"battery --cycles-per-day 3 --soc-min 0 --soc-max 1", 2,
+         "factorysim: --cycles-per-day, --c-rate: battery duty: 3 cycles a "
+         "day from 0 to 1 at 0.2C do not fit in a day (each needs 10 h, "
+         "expected <= 8 h)"},
+        {"battery --temp-c 25 --epw "
+         "data/weather/USA_NV_Reno-Tahoe.Intl.AP.724880_TMY3.epw",
+         2, "factorysim: --temp-c and --epw: expected one of them (got both)"},
+        {"battery --soc-csv data/reference/battery/nevada_soc_1y.csv "
+         "--cycles-per-day 2",
+         2, "factorysim: --soc-csv: not with --cycles-per-day"},
+        {"battery --soc-csv tests/data/bad-csv/empty.csv", 1,
+         "factorysim: tests/data/bad-csv/empty.csv:1: empty file (expected a "
+         "header row)"},
+        {"battery --soc-csv tests/data/bad-csv/soc-out-of-range.csv", 1,
+         "factorysim: tests/data/bad-csv/soc-out-of-range.csv:4: soc_frac: "
+         "out of range (got '1.7', expected a number in [0, 1])"},
+        {"battery --format csv", 2,
+         "factorysim: --format: unknown format 'csv' (expected table|json)"},
         {"predict --csv tests/data/bad-csv/empty.csv", 1,
          "factorysim: tests/data/bad-csv/empty.csv:1: empty file (expected a "
          "header row)"},

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/catalog_cfg.h"
 #include "models/catalog.h"
 #include "models/flops.h"
 

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+
+#include "io/json.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
 
@@ -95,6 +98,52 @@ static void test_cli_solar_tz_rounds_lon_over_15(void **state)
     assert_non_null(strstr(out, "\"tz_h\": -7.0"));
 }
 
+/* battery --format json is exactly {"years", "capacity_retained_fraction",
+ * "efc"} (issue 20), one entry a year, and reproduces BLAST-Lite's 5-year
+ * cycle-a-day row (data/reference/battery/README.md: 0.6704) within a
+ * point; the Nevada SOC history at 35 C gives its 0.8220 within half a
+ * point. */
+static void test_cli_battery_json_contract(void **state)
+{
+    (void)state;
+    assert_int_equal(fs_run("battery --soc-min 0 --soc-max 1 --years 5 "
+                            "--format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    jv *j = NULL;
+    sim_err e;
+    assert_int_equal(jv_parse(out, &j, &e), SIM_OK);
+    assert_int_equal(jv_len(j), 3);
+    const jv *y = jv_get(j, "years"),
+             *q = jv_get(j, "capacity_retained_fraction"),
+             *c = jv_get(j, "efc");
+    assert_non_null(y);
+    assert_non_null(q);
+    assert_non_null(c);
+    assert_int_equal(jv_len(y), 5);
+    assert_int_equal(jv_len(q), 5);
+    assert_int_equal(jv_len(c), 5);
+    double y5, q5, efc5;
+    assert_int_equal(jv_number(jv_at(y, 4), &y5), 1);
+    assert_int_equal(jv_number(jv_at(q, 4), &q5), 1);
+    assert_int_equal(jv_number(jv_at(c, 4), &efc5), 1);
+    assert_true(y5 == 5.0);
+    assert_true(fabs(q5 - 0.6704) < 0.01);
+    assert_true(fabs(efc5 - 1476.6) < 15);
+    jv_free(j);
+    assert_int_equal(fs_run("battery --soc-csv "
+                            "data/reference/battery/nevada_soc_1y.csv "
+                            "--years 1 --temp-c 35 --format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_int_equal(jv_parse(out, &j, &e), SIM_OK);
+    double q1;
+    assert_int_equal(
+        jv_number(jv_at(jv_get(j, "capacity_retained_fraction"), 0), &q1), 1);
+    assert_true(fabs(q1 - 0.8220) < 0.005);
+    jv_free(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest cli_tests[] = {
@@ -102,6 +151,7 @@ int main(void)
         cmocka_unit_test(test_cli_usage_errors_exit_two),
         cmocka_unit_test(test_cli_bench_phold_json_one_line),
         cmocka_unit_test(test_cli_solar_tz_rounds_lon_over_15),
+        cmocka_unit_test(test_cli_battery_json_contract),
     };
     return cmocka_run_group_tests_name("cli", cli_tests, NULL, NULL);
 }

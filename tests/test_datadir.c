@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/datadir_int.h"
 #include "models/catalog.h"

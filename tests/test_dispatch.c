@@ -36,7 +36,8 @@ static void test_dispatch_surplus_charges_then_curtails(void **state)
                             src(DISPATCH_GRID, 5e6, 481, 0)};
     dispatch_store b[1] = {store(0.5e6, 1e6)};
     dispatch_module m[1] = {{1e6, 1.25}};
-    dispatch_in in = {900, DISPATCH_POLICY_THROTTLE, s, 2, b, 1, m, 1, NULL, 0};
+    dispatch_in in = {900, DISPATCH_POLICY_THROTTLE, s, 2, b, 1, m, 1, NULL, 0,
+                      0};
     dispatch_out *o = dispatch_out_new(2, 1, 1, 0);
     sim_err e;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
@@ -59,7 +60,7 @@ static void test_dispatch_deficit_battery_then_grid_then_policy(void **state)
     dispatch_module m[1] = {{0, 1.0}};
     dispatch_job j[2] = {{0, 2.0e6, 0.25e6, 0.4e6, 0.9, 5},
                          {0, 0.5e6, 0.05e6, 0.1e6, 0.9, 1}};
-    dispatch_in in = {900, DISPATCH_POLICY_PAUSE, s, 3, b, 1, m, 1, j, 2};
+    dispatch_in in = {900, DISPATCH_POLICY_PAUSE, s, 3, b, 1, m, 1, j, 2, 0};
     dispatch_out *o = dispatch_out_new(3, 1, 1, 2);
     sim_err e;
     /* Demand 2.8 MW vs 3.25 MW available: all served, merit order. */
@@ -135,8 +136,19 @@ static void test_dispatch_never_violates_a_limit(void **state)
             j[i].gpu_frac_tdp = 0.6 + 0.4 * gsl_rng_uniform(r);
             j[i].priority = (int)gsl_rng_uniform_int(r, 4);
         }
-        dispatch_in in = {900, (dispatch_policy)(it % 3), s, 5, b, 3, m, 3, j,
-                          8};
+        /* Every other case carries an auxiliary (HVAC) load, which must
+         * be served like a base load and close the attribution too. */
+        dispatch_in in = {900,
+                          (dispatch_policy)(it % 3),
+                          s,
+                          5,
+                          b,
+                          3,
+                          m,
+                          3,
+                          j,
+                          8,
+                          it % 2 ? 3.7e4 * (double)(it % 7) : 0.0};
         assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
         for (int i = 0; i < 5; i++) {
             assert_true(o->src_w[i] <= s[i].avail_w * (1 + 1e-12));
@@ -166,6 +178,8 @@ static void test_dispatch_never_violates_a_limit(void **state)
         }
         if (o->load_w > 0)
             assert_close(sum, o->load_w * 900, 1e-9);
+        assert_true(o->aux_served_w <= in.aux_w * (1 + 1e-12) &&
+                    o->aux_served_w >= 0);
         assert_true(c <= o->load_carbon_g * (1 + 1e-9) + 1e-9);
     }
     dispatch_out_free(o);
@@ -178,7 +192,7 @@ static void test_dispatch_rejects_bad_input(void **state)
     dispatch_source s[1] = {src(DISPATCH_GRID, -1, 0, 0)};
     dispatch_out *o = dispatch_out_new(1, 0, 0, 0);
     dispatch_in in = {
-        900, DISPATCH_POLICY_THROTTLE, s, 1, NULL, 0, NULL, 0, NULL, 0};
+        900, DISPATCH_POLICY_THROTTLE, s, 1, NULL, 0, NULL, 0, NULL, 0, 0};
     sim_err e;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_EINVAL);
     s[0].avail_w = 1;

@@ -12,8 +12,9 @@
 
 #include <string.h>
 
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/exemplar.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
@@ -37,7 +38,7 @@ static int setup(void **state)
     if (!f || catalog_load(NULL, &f->cat, &e) != SIM_OK ||
         tp_model_load("models/calibration.cfg", &f->m, &e) != SIM_OK ||
         tpc_read_rows(REF_CSV, f->cat, &f->t, &f->refs, &f->ok, &f->n, &n_bad,
-                      &e) != SIM_OK)
+                      NULL, &e) != SIM_OK)
         return -1;
     *state = f;
     return 0;

@@ -20,10 +20,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/epw.h"
 #include "io/profile.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
 #include "models/sweep.h"
@@ -74,7 +76,7 @@ static int feed_csv(const char *path, sim_err *e)
     calib_row *rows = NULL;
     unsigned char *ok = NULL;
     size_t n = 0, n_bad = 0;
-    int rc = tpc_read_rows(path, cat, &t, &rows, &ok, &n, &n_bad, e);
+    int rc = tpc_read_rows(path, cat, &t, &rows, &ok, &n, &n_bad, NULL, e);
     for (size_t i = 0; rc == SIM_OK && i < n; i++) {
         tp_result r;
         if (ok[i] && tp_predict(model, &rows[i].q, &r) == SIM_OK)

@@ -15,9 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/catalog_cfg.h"
 #include "io/climate_load.h"
 #include "io/epw.h"
 #include "io/profile.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
 #include "models/solar.h"

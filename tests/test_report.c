@@ -13,7 +13,7 @@
 #include "cli_util.h"
 #include "fixture_results.h"
 #include "io/csv.h"
-#include "cli/report_charts.h"
+#include "app/report_charts.h"
 #include "io/db.h"
 #include "io/json.h"
 #include "models/resfield.h"
@@ -443,7 +443,7 @@ static void test_export_with_ids_shows_the_run_id_report_takes(void **state)
     assert_non_null(strstr(out, "\"run_id\": 2"));
 }
 
-/* ---- the chart list (cli/report_charts.h): one test per chart ---- */
+/* ---- the chart list (app/report_charts.h): one test per chart ---- */
 
 /* Draws chart id of run run_id of path into a fresh folder; returns the
  * outcome with the files drawn and the notes in *o (caller frees). */
@@ -617,7 +617,7 @@ static void test_report_every_chart_has_its_own_test(void **state)
                strcmp(chart_tests[k].id, report_charts[i].id) != 0)
             k++;
         if (k == N_CHART_TESTS)
-            fail_msg("chart '%s' (cli/report_charts.c) has no test: add "
+            fail_msg("chart '%s' (app/report_charts.c) has no test: add "
                      "test_report_chart_%s to tests/test_report.c",
                      report_charts[i].id, report_charts[i].id);
     }

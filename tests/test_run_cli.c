@@ -187,7 +187,7 @@ static void test_run_cli_header_gives_solar_dc_and_ac(void **state)
 }
 
 /* check validates everything run would (issue 12.5): both refuse, by the
- * same code (cli/run_check.c), with FILE:LINE: key, and run writes
+ * same code (app/run_check.c), with FILE:LINE: key, and run writes
  * nothing (not even the database's folder). */
 static void refused_by_check_and_run(const char *cfg, const char *where)
 {

@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/catalog_cfg.h"
+#include "io/scenario_cfg.h"
 #include "models/scenario.h"
 
 #define assert_close(a, b, rel)                                                \
@@ -189,14 +191,14 @@ static void test_scenario_minimal_resolves_defaults_in_si(void **state)
     assert_int_equal(m->units, 34);
     assert_int_equal(m->gpus, 2 * 34 * 8);
     assert_close(m->it_power_w, 2 * 34 * 14500.0, 1e-12);
-    assert_close(s->energy.solar.capacity_w, 3e6, 1e-12);
+    assert_close(s->energy.capacity_w[SRC_SOLAR], 3e6, 1e-12);
     assert_close(s->energy.solar.losses, 0.1408, 1e-12);
     assert_close(s->energy.solar.inverter_limit_w, 3e6 / 1.34, 1e-12);
     assert_close(s->energy.battery.capacity_j, 10 * 3.6e9, 1e-12);
-    assert_close(s->energy.battery.power_w, 2e6, 1e-12);
+    assert_close(s->energy.capacity_w[SRC_BATTERY], 2e6, 1e-12);
     assert_close(s->energy.battery.c_rate_max_per_s, 0.2 / 3600, 1e-12);
     assert_close(s->energy.carbon_kg_per_j[SRC_SOLAR], 0.048 / 3.6e6, 1e-12);
-    assert_int_equal(s->energy.grid.present, 0);
+    assert_int_equal(s->energy.present[SRC_GRID], 0);
     j = &s->jobs[0];
     assert_string_equal(j->model->name, "Llama 3.1 70B");
     assert_int_equal(j->fmt, NUM_FP8);
@@ -264,7 +266,7 @@ static void test_scenario_overrides_apply_before_validation(void **state)
     assert_close(s->energy.battery.capacity_j, 20 * 3.6e9, 1e-12);
     assert_int_equal(s->sim.seed, 9000000000ull);
     assert_string_equal(s->site.name, "Over ridden");
-    assert_close(s->energy.solar.capacity_w, 7e6, 1e-12);
+    assert_close(s->energy.capacity_w[SRC_SOLAR], 7e6, 1e-12);
     assert_int_equal(s->policy, DISPATCH_POLICY_SHED);
     assert_non_null(strstr(scenario_resolved_text(s), "count = 3"));
     scenario_free(s);

@@ -14,8 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/run_check.h"
+#include "app/run_check.h"
 #include "io/fielddoc.h"
+#include "io/scenario_cfg.h"
 #include "models/scenkeys.h"
 #include "tests/site_util.h"
 #include "tests/testutil.h"

@@ -144,7 +144,7 @@ test_site_off_grid_zero_import_renewable_share_is_exactly_1(void **state)
         scenario *s =
             load_scn(&W, "tests/data/run/solar-only.cfg", with_grid, (size_t)k);
         res_rep *r = run_reps(&W, s, 2, 0, 0);
-        assert_int_equal(s->energy.grid.present, k);
+        assert_int_equal(s->energy.present[SRC_GRID], k);
         assert_false(scenario_grid_connected(s));
         for (int i = 0; i < 2; i++) {
             assert_true(r[i].site.facility_energy_j > 0);

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/catalog_cfg.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
 #include "models/site_power_scn.h"

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/catalog_cfg.h"
 #include "models/catalog.h"
 #include "models/dispatch.h"
 #include "models/resfield.h"

@@ -1,4 +1,4 @@
-/* tests/test_sweep_exec.c: the sweep's worker threads (cli/sweep_exec.h):
+/* tests/test_sweep_exec.c: the sweep's worker threads (app/sweep_exec.h):
  * the FIFO of finished cases is bounded, so a slow writer holds workers
  * back instead of piling up every case in memory (issue 13.4). */
 #include <setjmp.h>
@@ -11,8 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/sweep_exec.h"
+#include "app/sweep_exec.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/catalog.h"
 #include "models/sweep.h"
 

@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "io/catalog_cfg.h"
 #include "models/catalog.h"
 #include "models/site_power.h"
 #include "models/wind.h"

@@ -5,8 +5,9 @@
  * FP8, a row of tests/data/tp_rows.csv) without crashing. */
 #include "fuzz_util.h"
 
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/throughput.h"
 
 static catalog *cat;
@@ -27,7 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     sim_err_clear(&e);
     if (catalog_load(NULL, &cat, &e) != SIM_OK ||
         tpc_read_rows("tests/data/tp_rows.csv", cat, &t, &rows, &ok, &n, &n_bad,
-                      &e) != SIM_OK) {
+                      NULL, &e) != SIM_OK) {
         char buf[2100];
         fprintf(stdout, "fuzz: setup: %s (run from the repository root)\n",
                 sim_err_format(&e, buf, sizeof buf));

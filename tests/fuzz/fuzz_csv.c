@@ -2,15 +2,24 @@
  * reader: tpc_read_rows (io/csv.c over libcsv, io/calib_rows.c), the
  * function `calibrate`, `predict --csv` and `exemplar` read through, and
  * then, as `predict --csv` does, tp_predict on every row that parsed, with
- * the committed calibration. Row reports that tpc_read_rows prints go to
- * /dev/null (fuzz_quiet_stdio). */
+ * the committed calibration. Row reports are formatted as the commands'
+ * would be (quiet_report), then dropped. */
 #include "fuzz_util.h"
 
-#include "cli/tp_common.h"
+#include "app/tp_common.h"
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "models/throughput.h"
 
 static catalog *cat;
+
+/* Formats a bad row's report, as cli_report does, without printing it. */
+static int quiet_report(const sim_err *e)
+{
+    char buf[2200];
+    sim_err_format(e, buf, sizeof buf);
+    return e->code;
+}
 static tp_model *model;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -42,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc;
 
     sim_err_clear(&e);
-    rc = tpc_read_rows(path, cat, &t, &rows, &ok, &n, &n_bad, &e);
+    rc = tpc_read_rows(path, cat, &t, &rows, &ok, &n, &n_bad, quiet_report, &e);
     fuzz_expect(rc, &e, "tpc_read_rows");
     if (rc == SIM_OK) {
         if (!t || n != t->n_rows || n_bad > n) {

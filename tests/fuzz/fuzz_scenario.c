@@ -14,6 +14,8 @@
 #include "fuzz_util.h"
 #include "fuzz_overrides.h"
 
+#include "io/catalog_cfg.h"
+#include "io/scenario_cfg.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
 

@@ -1,6 +1,9 @@
-/* cli/run_store.c: scenario + replications -> db_store_run (see
- * run_store.h). */
-#include "cli/run_store.h"
+/* app/run_store.c: scenario + replications -> db_store_run (see
+ * run_store.h). It owns the translation of what the application knows
+ * about a run (the resolved scenario, the options of run or sweep) into
+ * io/db.h's db_run_meta; it never opens a database (the caller does) and
+ * never writes SQL (io/db_write.c does). */
+#include "app/run_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,12 @@ static void add_count(db_count *v, size_t *n, const char *type, int64_t count)
     (*n)++;
 }
 
+/* Why one long function: db_run_meta is a flat record, and filling it
+ * field by field in the order of its declaration (run facts, module and
+ * GPU counts, energy sources from the one source table, jobs with the
+ * layout the run used) lets a reader check it against io/db.h line by
+ * line. Every array it points to is allocated here, once, into rm, so one
+ * run_store_meta_free releases them all. */
 void run_store_meta_fill(run_store_meta *rm, const scenario *s,
                          const run_store_opts *o, uint32_t n_reps)
 {
@@ -61,7 +70,7 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
     m->gpus = rm->gpus;
     for (int k = 0; k < SRC_N; k++) {
         double w = scenario_source_rating_w(s, (source_kind)k);
-        if (w > 0 || (k == SRC_GRID && en->grid.present))
+        if (w > 0 || (k == SRC_GRID && en->present[SRC_GRID]))
             rm->sources[m->n_sources++] =
                 (db_source_def){source_table[k].name, source_table[k].name, w,
                                 k == SRC_BATTERY ? en->battery.capacity_j : 0};

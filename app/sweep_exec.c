@@ -1,4 +1,4 @@
-/* cli/sweep_exec.c: the sweep's worker threads and, with FACTORYSIM_MPI,
+/* app/sweep_exec.c: the sweep's worker threads and, with FACTORYSIM_MPI,
  * its ranks (see sweep_exec.h).
  *
  * Threads: workers take the next case of the rank's share under one mutex
@@ -19,8 +19,12 @@
  * every POLL_MS while it waits for its own workers, so remote senders never
  * wait long. One rank per node with --jobs = its cores, or one rank per
  * core with --jobs 1, both work.
+ *
+ * What a case computes is app/runcase.h's business, not this file's: it
+ * only decides where and when cases run and who stores them, and never
+ * stores or prints itself (the caller's callback does).
  */
-#include "cli/sweep_exec.h"
+#include "app/sweep_exec.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -29,9 +33,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/climate_load.h"
+#include "app/runcase.h"
+#include "io/scenario_cfg.h"
 #include "models/respack.h"
-#include "models/site.h"
 #include "sim/mem.h"
 
 #ifdef FACTORYSIM_MPI
@@ -72,20 +76,31 @@ int sweep_exec_stopped(void)
     return sweep_signal != 0;
 }
 
+/* The overrides of case i, in order: the base ones (--set, --seed...), then
+ * the grid's for this case. *ov (OUT) borrows from c and *cov; free *cov
+ * with sweep_overrides_free(*cov, n_axes), then both arrays. */
+static size_t case_overrides(const sweep_ctx *c, size_t i, const char ***ov,
+                             char ***cov)
+{
+    size_t na = c->g->n_axes, n = c->n_base + na;
+    *ov = sim_xcalloc(n ? n : 1, sizeof **ov);
+    *cov = sim_xcalloc(na ? na : 1, sizeof **cov);
+    for (size_t k = 0; k < c->n_base; k++)
+        (*ov)[k] = c->base_ov[k];
+    sweep_case_overrides(c->g, i, *cov);
+    for (size_t a = 0; a < na; a++)
+        (*ov)[c->n_base + a] = (*cov)[a];
+    return n;
+}
+
 int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s,
                         sim_err *err)
 {
-    size_t na = c->g->n_axes, n = c->n_base + na;
-    const char **ov = sim_xcalloc(n, sizeof *ov);
-    char **cov = sim_xcalloc(na, sizeof *cov);
-    int rc;
-    for (size_t k = 0; k < c->n_base; k++)
-        ov[k] = c->base_ov[k];
-    sweep_case_overrides(c->g, i, cov);
-    for (size_t a = 0; a < na; a++)
-        ov[c->n_base + a] = cov[a];
-    rc = scenario_load(c->scenario_path, c->cat, ov, n, s, err);
-    sweep_overrides_free(cov, na);
+    const char **ov;
+    char **cov;
+    size_t n = case_overrides(c, i, &ov, &cov);
+    int rc = scenario_load(c->scenario_path, c->cat, ov, n, s, err);
+    sweep_overrides_free(cov, c->g->n_axes);
     free(cov);
     free(ov);
     return rc;
@@ -94,49 +109,43 @@ int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s,
 int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
                        res_rep **reps, size_t *n_reps, sim_err *err)
 {
-    climate_year *wx = NULL;
-    res_rep *v = NULL;
-    site_opts so;
-    size_t n;
+    runcase_in in;
+    runcase_out out;
+    const char **ov;
+    char **cov;
     int rc;
 
     *s = NULL;
     *reps = NULL;
     *n_reps = 0;
-    if ((rc = sweep_case_scenario(c, i, s, err)) != SIM_OK)
-        return rc;
-    if ((rc = climate_load_for_scenario(*s, &wx, err)) != SIM_OK)
-        goto fail;
-    site_opts_default(&so);
-    so.seed = (*s)->sim.seed;
-    site_rel_from_scenario(&so.rel, *s);
-    if (!c->failures)
-        so.rel.enabled = 0;
-    so.tp = c->tp;
-    so.weather = wx;
-    so.record_events = c->events;
-    n = (size_t)(*s)->sim.replications;
-    v = sim_xcalloc(n, sizeof *v);
-    /* As in `run`: the series of replication 0, or of all. Recording never
-     * changes the simulation. */
-    so.record_steps = c->series > 0;
-    if ((rc = site_run_reps(*s, &so, 0, 1, v, err)) != SIM_OK)
-        goto fail;
-    so.record_steps = c->series == 2;
-    if (n > 1 &&
-        (rc = site_run_reps(*s, &so, 1, n - 1, v + 1, err)) != SIM_OK) {
-        res_rep_free(&v[0]);
-        goto fail;
+    /* A case is a run of its scenario as `run` does it (app/runcase.h),
+     * with the catalog and calibration the sweep loaded once; the grid
+     * validation already made `check`'s checks, so only the weather is
+     * loaded here. */
+    memset(&in, 0, sizeof in);
+    in.scenario_path = c->scenario_path;
+    in.n_overrides = case_overrides(c, i, &ov, &cov);
+    in.overrides = ov;
+    in.cat = c->cat;
+    in.tp = c->tp;
+    in.no_failures = !c->failures;
+    in.series = (runcase_series)c->series;
+    in.events = c->events;
+    rc = runcase_run(&in, &out, err);
+    sweep_overrides_free(cov, c->g->n_axes);
+    free(cov);
+    free(ov);
+    if (rc == SIM_OK) {
+        /* The writer stores the scenario and the replications: taken from
+         * out, which then frees only the weather. */
+        *s = out.s;
+        *reps = out.reps;
+        *n_reps = out.n_reps;
+        out.s = NULL;
+        out.reps = NULL;
+        out.n_reps = 0;
     }
-    climate_year_free(wx);
-    *reps = v;
-    *n_reps = n;
-    return SIM_OK;
-fail:
-    free(v);
-    climate_year_free(wx);
-    scenario_free(*s);
-    *s = NULL;
+    runcase_out_free(&out);
     return rc;
 }
 
@@ -360,6 +369,13 @@ static void poll_stop(pool *p)
 #endif
 }
 
+/* Why one long function: it is the writer's whole life, in order: start
+ * the workers with signals blocked (so SIGINT lands on this thread), then
+ * one loop that drains the FIFO (storing on rank 0, sending elsewhere)
+ * while, with MPI, polling other ranks between waits, then join, then
+ * (MPI) wait for every rank's DONE and agree on "stopped". Splitting it
+ * would spread the one mutex's lock/unlock pairs over several functions;
+ * the MPI parts compile out without FACTORYSIM_MPI. */
 int sweep_exec(const sweep_ctx *c, const size_t *todo, size_t n_todo,
                unsigned jobs, sweep_store_fn store, void *arg, sim_err *err)
 {

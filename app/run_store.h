@@ -1,8 +1,8 @@
-/* cli/run_store.h: storing a run of a scenario in the results database:
+/* app/run_store.h: storing a run of a scenario in the results database:
  * what the command layer knows about the scenario (site facts, jobs,
  * sources) turned into io/db.h's db_run_meta. Used by `run` and `sweep`. */
-#ifndef CLI_RUN_STORE_H
-#define CLI_RUN_STORE_H
+#ifndef APP_RUN_STORE_H
+#define APP_RUN_STORE_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* cli/run_check.h: the one validation path of `run`, `check` and `sweep`
+/* app/run_check.h: the one validation path of `run`, `check` and `sweep`
  * (issue 12.5), so that a scenario `check` accepts is one `run` runs.
  *
  * After the scenario loads (models/scenario.h, which stops at its first
@@ -13,8 +13,8 @@
  *     fit in --max-memory-mb.
  * Every error is collected (up to RUN_CHECK_MAX_ERRS), not just the first.
  */
-#ifndef CLI_RUN_CHECK_H
-#define CLI_RUN_CHECK_H
+#ifndef APP_RUN_CHECK_H
+#define APP_RUN_CHECK_H
 
 #include <stddef.h>
 

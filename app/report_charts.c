@@ -1,19 +1,23 @@
-/* cli/report_charts.c: the report's chart list (see report_charts.h). One
+/* app/report_charts.c: the report's chart list (see report_charts.h). One
  * draw function per chart; each picks what it needs from the stored run:
  * the series of the first replication that stored one, the event log of the
- * first that stored one, summaries across replications. */
-#include "cli/report_charts.h"
+ * first that stored one, summaries across replications. It draws only from
+ * what is stored (never reruns a case) and never writes anything but the
+ * chart files into the report folder. */
+#include "app/report_charts.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/sweep_table.h"
+#include "app/sweep_table.h"
 #include "io/plot_charts.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 
+/* Charts past REPORT_MAX_CHARTS are still drawn, only not listed (see
+ * report_charts.h); the fixed arrays keep report_out one allocation. */
 void report_out_add(report_out *o, const char *file, const char *what)
 {
     if (o->n >= REPORT_MAX_CHARTS)
@@ -189,7 +193,7 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
     return rc;
 }
 
-/* The sweep chart (cli/sweep_table.h) over every case of the sweep the run
+/* The sweep chart (app/sweep_table.h) over every case of the sweep the run
  * belongs to. One it cannot draw well (more lines than colours tell apart,
  * a default swept key with text values) is noted as not drawn; only a
  * --metric/--by the user gave that is wrong stays an error. */
@@ -234,6 +238,8 @@ const report_chart report_charts[] = {
 };
 const size_t report_n_charts = sizeof report_charts / sizeof report_charts[0];
 
+/* In table order, stopping at the first real failure (a write error):
+ * "nothing to draw" was already turned into a note by noted(). */
 int report_draw_all(const report_src *s, report_out *o, sim_err *e)
 {
     int rc = SIM_OK;

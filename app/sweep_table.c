@@ -1,13 +1,15 @@
-/* cli/sweep_table.c: one sweep's cases read back from the results store and
+/* app/sweep_table.c: one sweep's cases read back from the results store and
  * summarized (see sweep_table.h). Cost: one db_load_run per case (without
- * steps or events), one case in memory at a time. */
-#include "cli/sweep_table.h"
+ * steps or events), one case in memory at a time. It reads only what is
+ * stored (never runs a case, so `sweep` after an interruption and `report`
+ * see the same table) and never prints to stdout itself: the writers take
+ * the caller's FILE. */
+#include "app/sweep_table.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "io/csv.h"
 #include "io/json.h"
 #include "io/plot_sweep.h"
@@ -98,12 +100,20 @@ static size_t split_key(const char *ck, char **keys, char **vals, size_t max)
     return n;
 }
 
+/* Grid order: case_index is the case's place in the grid (models/sweep.h),
+ * unique within one sweep key, so the sort is total. */
 static int cmp_row(const void *a, const void *b)
 {
     const sweep_row *x = a, *y = b;
     return x->case_index < y->case_index ? -1 : x->case_index > y->case_index;
 }
 
+/* Why shaped so: two passes over the run list, the first only counting
+ * the sweep's complete cases so the rows are allocated once; the first case
+ * met fixes the axes (from its case key) and the metrics (resolved against
+ * its jobs), and every later case must match them. Rows arrive in store
+ * (completion) order and are sorted by case index at the end, so the table
+ * does not depend on worker or rank timing. */
 int sweep_table_load(db *d, const char *sweep_key, const char *const *specs,
                      size_t n_specs, sweep_table **out, sim_err *err)
 {
@@ -253,6 +263,8 @@ static jv *value_json(const char *v)
     return jv_str(v);
 }
 
+/* The six statistics of one metric under their names; NAN becomes JSON
+ * null in io/json.c, so a job that never finished reads as no value. */
 static jv *summary_json(const stat_summary *s)
 {
     jv *o = jv_obj();
@@ -266,6 +278,9 @@ static jv *summary_json(const stat_summary *s)
     return o;
 }
 
+/* {"sweep_key", "cases": [...]}, cases in grid order, each with its
+ * overrides typed as the user wrote them (value_json) so a script can
+ * filter on numbers without parsing the case key. */
 static int write_json(FILE *f, const sweep_table *t)
 {
     jv *root = jv_obj(), *cases = jv_arr();
@@ -300,6 +315,10 @@ static const char *num(char *buf, size_t n, double v)
     return buf;
 }
 
+/* One header row, then one row per case: the case's index and key, its
+ * value of each swept key, then six columns per metric (NAME_mean ...
+ * NAME_max). Cells go through io/csv.c, which quotes a cell only when it
+ * holds a comma, quote or line break. */
 static int write_csv(FILE *f, const sweep_table *t)
 {
     static const char *const stat[] = {"mean", "p10", "p50",
@@ -356,6 +375,10 @@ static int write_csv(FILE *f, const sweep_table *t)
     return rc;
 }
 
+/* The terminal view: a numbered legend of the metrics with their units,
+ * each swept key's column as wide as its longest value, then P10 / P50 /
+ * P90 of each metric; the mean, min and max are in the CSV and JSON only,
+ * to keep a line short. */
 static int write_table(FILE *f, const sweep_table *t)
 {
     size_t *wa = sim_xcalloc(t->n_axes ? t->n_axes : 1, sizeof *wa);
@@ -402,15 +425,22 @@ static int write_table(FILE *f, const sweep_table *t)
     return ferror(f) ? SIM_EIO : SIM_OK;
 }
 
-int sweep_table_write(FILE *f, const sweep_table *t, int fmt)
+int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt)
 {
-    if (fmt == CLI_FMT_JSON)
+    if (fmt == SWEEP_TABLE_JSON)
         return write_json(f, t);
-    if (fmt == CLI_FMT_CSV)
+    if (fmt == SWEEP_TABLE_CSV)
         return write_csv(f, t);
     return write_table(f, t);
 }
 
+/* Why shaped so: the chart is the sweep table seen along one axis. The
+ * table is loaded with the one metric asked for; each row gives an x (its
+ * value of --by, which must be a number) and a y summary, and the values
+ * of the other axes name its line, so lines are found by label in one
+ * pass (fine for PLOT_SWEEP_MAX_GROUPS lines; a hash would only pay off
+ * for charts too crowded to read). Too many lines is refused, not drawn
+ * illegibly. */
 int sweep_chart(db *d, const char *sweep_key, const char *metric,
                 const char *by, const char *path, char *what, size_t what_n,
                 sim_err *err)

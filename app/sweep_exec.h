@@ -1,4 +1,4 @@
-/* cli/sweep_exec.h: running the cases of a sweep on worker threads, and
+/* app/sweep_exec.h: running the cases of a sweep on worker threads, and
  * with FACTORYSIM_MPI on MPI ranks, handing every finished case to one
  * writer: the calling (main) thread of rank 0.
  *
@@ -21,8 +21,8 @@
  * and sweep_exec returns SIM_EINTR. A second signal kills the process
  * (default action): what is stored stays stored.
  */
-#ifndef CLI_SWEEP_EXEC_H
-#define CLI_SWEEP_EXEC_H
+#ifndef APP_SWEEP_EXEC_H
+#define APP_SWEEP_EXEC_H
 
 #include <stddef.h>
 
@@ -68,9 +68,10 @@ typedef int (*sweep_store_fn)(void *arg, sweep_result *r, sim_err *err);
 int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s /* OUT */,
                         sim_err *err);
 
-/* Computes case i: scenario, weather and every replication (OUT: caller
- * frees s with scenario_free, each rep with res_rep_free, reps with free).
- * Errors: as scenario_load, climate_load_for_scenario and site_run. */
+/* Computes case i through runcase_run (app/runcase.h) with c's catalog,
+ * calibration, failures, series and events: scenario, weather and every
+ * replication (OUT: caller frees s with scenario_free, each rep with
+ * res_rep_free, reps with free). Errors: as runcase_run. */
 int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
                        res_rep **reps, size_t *n_reps, sim_err *err);
 

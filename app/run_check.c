@@ -1,9 +1,10 @@
-/* cli/run_check.c: the checks `run`, `check` and `sweep` share after a
+/* app/run_check.c: the checks `run`, `check` and `sweep` share after a
  * scenario loads (see run_check.h). Each check appends its errors and goes
  * on, so one `check` lists every problem it can see; the scenario loader
  * itself still stops at its first error (its later keys may depend on the
- * earlier ones). */
-#include "cli/run_check.h"
+ * earlier ones). It never simulates and never prints: errors go into the
+ * caller's run_check_errs. */
+#include "app/run_check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,9 @@
 #include "models/site.h"
 #include "sim/mem.h"
 
+/* Beyond the cap an error is counted, not kept: a scenario with hundreds
+ * of bad jobs reports the first RUN_CHECK_MAX_ERRS and how many more, and
+ * the record stays a fixed size the caller can allocate once. */
 int run_check_add(run_check_errs *errs, const sim_err *e)
 {
     if (errs->n < RUN_CHECK_MAX_ERRS)
@@ -24,6 +28,10 @@ int run_check_add(run_check_errs *errs, const sim_err *e)
     return e->code;
 }
 
+/* An estimate, not a measure: the series dominate (one res_step per step
+ * per kept replication), the job and site results are counted exactly, and
+ * the event log is left out because its length depends on the draws; the
+ * check only has to refuse the runs that clearly cannot fit. */
 double run_check_memory_bytes(const scenario *s, const run_check_opts *o)
 {
     double steps = ceil(s->sim.horizon_s / s->sim.step_s);
@@ -36,6 +44,8 @@ double run_check_memory_bytes(const scenario *s, const run_check_opts *o)
            (double)o->replications * per_rep;
 }
 
+/* Union-find root with path halving: the fabric groups are the connected
+ * components of the module links, a few hundred modules at most. */
 static int find_root(int *p, int i)
 {
     while (p[i] != i)
@@ -135,6 +145,10 @@ static void check_throughput(const scenario *s, const tp_model *tp,
     }
 }
 
+/* Every check runs even after one fails, so one `check` lists every
+ * problem; the weather is loaded here because reading it is itself a
+ * check, and handed to the caller only when all passed (runcase then
+ * simulates with the very weather that was checked). */
 int run_check_scenario(const scenario *s, const tp_model *tp,
                        const run_check_opts *o, climate_year **wx,
                        run_check_errs *errs)

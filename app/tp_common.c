@@ -1,11 +1,15 @@
-/* cli/tp_common.c: see tp_common.h. */
-#include "cli/tp_common.h"
+/* app/tp_common.c: see tp_common.h. What calibrate, predict, exemplar and
+ * bench predict share about throughput rows: the catalog seen as a
+ * calib_lookup (so io/calib_rows.c needs no catalog internals) and the
+ * read-and-parse loop. It must not print or include cli/ (the application
+ * layer sits below the commands): a bad row goes to the caller's report
+ * function, which the commands set to cli_report. */
+#include "app/tp_common.h"
 
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cli/cli.h"
 #include "sim/mem.h"
 
 static const gpu_spec *lk_gpu(void *ctx, const char *name)
@@ -31,7 +35,7 @@ calib_lookup tpc_lookup(const catalog *c)
 
 int tpc_read_rows(const char *path, const catalog *c, csvt **table,
                   calib_row **rows, unsigned char **ok, size_t *n,
-                  size_t *n_bad, sim_err *err)
+                  size_t *n_bad, int (*report)(const sim_err *e), sim_err *err)
 {
     calib_lookup lk = tpc_lookup(c);
     csvt *t;
@@ -56,7 +60,8 @@ int tpc_read_rows(const char *path, const catalog *c, csvt **table,
             (*rows)[i].q.release =
                 (*rows)[i].release[0] ? (*rows)[i].release : NULL;
         } else {
-            cli_report(&e);
+            if (report)
+                report(&e);
             (*n_bad)++;
         }
     }

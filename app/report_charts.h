@@ -1,4 +1,4 @@
-/* cli/report_charts.h: the one list of the charts a report draws. `report`
+/* app/report_charts.h: the one list of the charts a report draws. `report`
  * iterates it; tests/test_report.c iterates it too and fails when a chart
  * in it has no test of its own (test_report_every_chart_has_its_own_test).
  * Adding a chart is one row here and one draw function in report_charts.c.
@@ -8,8 +8,8 @@
  * draw" (no series stored, no battery, a sweep chart with too many lines)
  * is noted as not drawn and is not an error; only a failure to write is.
  */
-#ifndef CLI_REPORT_CHARTS_H
-#define CLI_REPORT_CHARTS_H
+#ifndef APP_REPORT_CHARTS_H
+#define APP_REPORT_CHARTS_H
 
 #include <stddef.h>
 

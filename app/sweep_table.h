@@ -1,4 +1,4 @@
-/* cli/sweep_table.h: the finished cases of one sweep read back from the
+/* app/sweep_table.h: the finished cases of one sweep read back from the
  * results database, one row per case in grid order, with the swept values
  * and a summary (mean, P10, P50, P90, min, max over replications) of
  * chosen metrics. `sweep` prints it; `report` charts a metric against a
@@ -9,8 +9,8 @@
  * Swept values come from the stored case key "k1=v1;k2=v2" (sweep values
  * never contain ';').
  */
-#ifndef CLI_SWEEP_TABLE_H
-#define CLI_SWEEP_TABLE_H
+#ifndef APP_SWEEP_TABLE_H
+#define APP_SWEEP_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -73,8 +73,13 @@ int sweep_table_axis(const sweep_table *t, const char *key);
  * each metric with its unit), CSV (case_index, case_key, the keys, then
  * metric_mean/p10/p50/p90/min/max) or JSON ({"sweep_key", "cases": [{
  * "case_index", "case_key", "overrides": {...}, "metrics": {NAME: {...}}}]}).
- * fmt is a cli_format. Returns SIM_OK or SIM_EIO. */
-int sweep_table_write(FILE *f, const sweep_table *t, int fmt);
+ * Returns SIM_OK or SIM_EIO. */
+typedef enum sweep_table_fmt {
+    SWEEP_TABLE_TEXT,
+    SWEEP_TABLE_JSON,
+    SWEEP_TABLE_CSV
+} sweep_table_fmt;
+int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt);
 
 /* Draws the sweep chart (io/plot_sweep.h) of sweep_key into path: metric
  * (NULL: the first default metric) against the swept key by (NULL: the
