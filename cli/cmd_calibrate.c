@@ -74,6 +74,9 @@ static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
  * arrays the earlier ones made; keeping it in order here, with one `done:`
  * that frees them, shows that nothing is written before the fit and the
  * checks passed. The fit itself is models/calib.c. */
+/* Why one long function: it is a pipeline (read, filter, fit, cross-
+ * validate, tabulate, write, plot, print) whose stages share the row
+ * arrays and predictions; each stage is a block with its own comment. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -272,15 +275,16 @@ int cmd_calibrate(int argc, char **argv)
             "(docs/throughput-model.md).\n"
             "Made by: factorysim calibrate %s (%zu measured rows used of %zu; "
             "%zu\n"
-            "unparsable, %zu with layouts the model cannot run). Fit: GSL\n"
+            "unparsable, %zu excluded, %zu with layouts the model cannot "
+            "run). Fit: GSL\n"
             "multifit_nlinear, trust-region Levenberg-Marquardt with geodesic\n"
             "acceleration, %d starts (defaults and data-derived), %zu free "
             "parameters,\n"
             "SSR %.6g (ridge terms included), rms log residual %.4f. sd = "
             "standard\n"
             "errors from the fit covariance scaled by SSR/(n-p). %s",
-            base, nu, n, n_bad, n_unpred, fi.starts, fi.n_free, fi.ssr,
-            fi.rms_log,
+            base, nu, n, n_bad, n_anom, n_unpred - n_anom, fi.starts, fi.n_free,
+            fi.ssr, fi.rms_log,
             cv ? "sigma_log from leave-one-configuration-out residuals."
                : "sigma_log from in-sample residuals (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");

@@ -394,6 +394,10 @@ static int newer(const char *a, const char *b)
     return a3 > b3;
 }
 
+/* Why this shape: the GPU/release lists and the calibration domain are
+ * rebuilt only for a cold fit (cross-validation refits keep the full
+ * fit's, so held-out rows stay predictable), then two starts run and the
+ * better one keeps its covariance-based standard errors. */
 int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
               tp_model *m, int warm, calib_fit_info *info, sim_err *err)
 {

@@ -119,7 +119,12 @@ typedef struct stagec {
                                           last) */
 } stagec;
 
-/* Evaluates ly without vp; fills *sc. ly's fields are all >= 1 here. */
+/* Evaluates ly without vp; fills *sc. ly's fields are all >= 1 here.
+ * Why one long function: every term shares the same per-evaluation
+ * quantities (tokens per micro-batch, the layer split, rates), and the
+ * chooser calls it in its inner loop, so it walks the layer kinds once and
+ * hands the collectives to models/tp_comm.c and the memory pieces to
+ * models/tp_memory.c rather than recomputing them per concern. */
 static int stage_costs(const tp_model *m, const tp_query *q,
                        const tp_layout *ly, int gbs, int seq, double relf,
                        double gpuf, stagec *sc, tp_result *out)
@@ -637,6 +642,11 @@ static int is_divisor(int d, int n)
     return d >= 1 && n % d == 0;
 }
 
+/* Why this shape: validation with precise messages first (a query comes
+ * from users), then a fully given layout takes the one-evaluation hot path
+ * (site simulation, calibration), and only blank fields enter the
+ * enumeration; the interval and extrapolation flags come last because
+ * they depend on nothing the search chose. */
 int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
 {
     static const int tps[] = {1, 2, 4, 8}, cps[] = {1, 2, 4, 8, 16, 32},

@@ -8,9 +8,11 @@
  * at calibrated fractions of the BF16 peak; a fixed time per layer covers
  * launch and synchronization. Communication: tensor-, context- and
  * expert-parallel traffic inside the NVLink domain or across the scale-out
- * fabric, data-parallel gradient reduce-scatter + parameter all-gather over
- * the slowest link the DP group crosses (tp_query.dp_link_bps), pipeline
- * point-to-point; each has a calibrated overlapped fraction. The bubble is
+ * fabric and pipeline point-to-point, each with a calibrated overlapped
+ * fraction; data-parallel gradient reduce-scatter + parameter all-gather
+ * over the slowest link the DP group crosses (tp_query.dp_link_bps) in
+ * buckets hidden as Megatron hides them (behind the last micro-batch's
+ * backward and the first one's forward, models/tp_comm.c). The bubble is
  * (pp-1)/vp micro-batch times (interleaved 1F1B). Parameters belong to
  * formats, recipes, GPUs, releases x model class and physical effects, never
  * to a model or a row (tp_model).
