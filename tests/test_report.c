@@ -229,7 +229,7 @@ test_report_latest_run_without_series_notes_skipped_charts(void **state)
     mkdir(d1, 0755);
     assert_int_equal(run("report --db %s --out %s", dbp, d1), 0);
     assert_non_null(strstr(out, "report of run 2"));
-    assert_non_null(strstr(out, "not drawn: Power over time by source"));
+    assert_non_null(strstr(out, "not drawn: Power by source (daily means)"));
     assert_non_null(strstr(out, "not drawn: Battery state of charge"));
     snprintf(p, sizeof p, "%s/power.png", d1);
     assert_int_equal(access(p, F_OK), -1);
@@ -239,8 +239,9 @@ test_report_latest_run_without_series_notes_skipped_charts(void **state)
     md = (char *)test_slurp(p, &n);
     assert_non_null(md);
     assert_non_null(
-        strstr(md, "- Not drawn: Power over time by source against the "
-                   "facility load (no time series stored with this run)"));
+        strstr(md, "- Not drawn: Power by source (daily means), unserved "
+                   "demand, IT capacity and supply contract (no time series "
+                   "stored with this run)"));
     free(md);
 }
 
@@ -592,6 +593,99 @@ static void test_report_chart_sweep(void **state)
     free_out(o);
 }
 
+/* A run of the fixture stored with a start date in its configuration, so
+ * the calendar views have months: dated.db run 1. */
+static const char *dated_db(void)
+{
+    static char p[400];
+    static int made;
+    if (!made) {
+        db_run_meta m = fx_meta(N_REPS, N_STEPS);
+        db *d;
+        sim_err e;
+        snprintf(p, sizeof p, "%s/dated.db", dir);
+        m.config_text = "name = \"fixture-site\";\nsimulation = { start_date "
+                        "= \"2027-03-20\"; };\n";
+        assert_int_equal(db_open(p, &d, &e), SIM_OK);
+        assert_int_equal(db_store_run(d, &m, reps, N_REPS, NULL, &e), SIM_OK);
+        db_close(d);
+        made = 1;
+    }
+    return p;
+}
+
+/* Draws chart id from the dated run and checks the PNG; returns what was
+ * recorded about it. */
+static void check_view(const char *id, const char *legend_has)
+{
+    int rc;
+    char file[80];
+    report_out *o = draw_one(dated_db(), 1, DB_LOAD_STEPS, id, &rc);
+    assert_int_equal(rc, SIM_OK);
+    snprintf(file, sizeof file, "%s.png", id);
+    assert_drew(o, file);
+    assert_non_null(strstr(o->meta[0].title, "fixture-site"));
+    if (legend_has) {
+        int found = 0;
+        for (int k = 0; k < o->meta[0].n_legend; k++)
+            found |= strcmp(o->meta[0].legend[k], legend_has) == 0;
+        if (!found)
+            fail_msg("%s: no legend entry '%s'", id, legend_has);
+    }
+    free_out(o);
+    /* Run 2 of a.db stored no series: noted as not drawn. */
+    o = draw_one(dbp, 2, DB_LOAD_STEPS, id, &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_int_equal(o->n_skipped, 1);
+    free_out(o);
+}
+
+/* Months March and April 2027 (the fixture's 30 days from 2027-03-20). */
+static void test_report_chart_monthly_energy(void **state)
+{
+    int rc;
+    report_out *o;
+    (void)state;
+    check_view("monthly_energy", "Solar");
+    /* Without a start date the months are unknown: noted, not guessed. */
+    o = draw_one(dbp, 1, DB_LOAD_STEPS, "monthly_energy", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_non_null(strstr(o->skipped[0], "start date"));
+    free_out(o);
+}
+
+static void test_report_chart_typical_day(void **state)
+{
+    (void)state;
+    check_view("typical_day", "Facility demand");
+}
+
+static void test_report_chart_power_heatmap(void **state)
+{
+    int rc;
+    report_out *o;
+    (void)state;
+    check_view("power_heatmap", NULL);
+    o = draw_one(dated_db(), 1, DB_LOAD_STEPS, "power_heatmap", &rc);
+    assert_non_null(strstr(o->meta[0].zlabel, "[MW]"));
+    free_out(o);
+}
+
+/* The reference lines are in the legend with their values. */
+static void test_report_chart_load_duration(void **state)
+{
+    (void)state;
+    check_view("load_duration", "IT capacity (3.5 MW)");
+}
+
+static void test_report_chart_battery_heatmap(void **state)
+{
+    (void)state;
+    check_view("battery_heatmap", NULL);
+}
+
 /* Every chart of the list has a test of its own above, and every such
  * test names a chart of the list: adding a chart without its test fails
  * here. */
@@ -600,6 +694,11 @@ static const struct {
     void (*test)(void **);
 } chart_tests[] = {
     {"power", test_report_chart_power},
+    {"monthly_energy", test_report_chart_monthly_energy},
+    {"typical_day", test_report_chart_typical_day},
+    {"power_heatmap", test_report_chart_power_heatmap},
+    {"load_duration", test_report_chart_load_duration},
+    {"battery_heatmap", test_report_chart_battery_heatmap},
     {"battery_soc", test_report_chart_battery_soc},
     {"jobs_gantt", test_report_chart_jobs_gantt},
     {"time_to_train", test_report_chart_time_to_train},
@@ -636,6 +735,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_chart_power),
+        cmocka_unit_test(test_report_chart_monthly_energy),
+        cmocka_unit_test(test_report_chart_typical_day),
+        cmocka_unit_test(test_report_chart_power_heatmap),
+        cmocka_unit_test(test_report_chart_load_duration),
+        cmocka_unit_test(test_report_chart_battery_heatmap),
         cmocka_unit_test(test_report_chart_battery_soc),
         cmocka_unit_test(test_report_chart_jobs_gantt),
         cmocka_unit_test(test_report_chart_time_to_train),
