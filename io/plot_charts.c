@@ -454,8 +454,7 @@ int plot_time_to_train(const char *path, const char *job_name,
             pllsty(sty[k]);
             plwidth(2.5);
             plline(2, x, y);
-            snprintf(t, sizeof t, "%s = %.*f days", pn[k], dec,
-                     pv[k] / 86400.0);
+            snprintf(t, sizeof t, "%s: %.*f days", pn[k], dec, pv[k] / 86400.0);
             plot_leg_add(&L, PL_LEGEND_LINE, col[k], sty[k], 2.5, t);
         }
         pllsty(1);

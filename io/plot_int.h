@@ -29,7 +29,7 @@ enum {
 /* Page layout in normalized page coordinates: the plot viewport, and the
  * column right of it that holds the legend (inside the page, never past its
  * edge). Character scales of labels and titles. */
-#define VP_X0 0.08
+#define VP_X0 0.09
 #define VP_X1 0.72
 #define VP_Y0 0.11
 #define VP_Y1 0.90

@@ -138,7 +138,7 @@ void plot_frame(double vx0, double x0, double x1, double y0, double y1,
     axes(xopt, yopt);
     plmtex("b", 3.2, 0.5, 0.5, xlab);
     if (ylab)
-        plmtex("l", 4.0, 0.5, 0.5, ylab);
+        plmtex("l", 5.0, 0.5, 0.5, ylab);
     plschr(0.0, CH_TITLE);
     plmtex("t", 1.5, 0.5, 0.5, plot_esc(title, t, sizeof t));
     plschr(0.0, CH_BASE);
@@ -219,19 +219,20 @@ void plot_leg_add(plot_legend *L, PLINT kind, int col, int style, double width,
     plot_meta_legend(text);
 }
 
-/* Text scale from the longest label, so a long job or site name shrinks
- * its legend instead of running past the page edge: 30 characters fit the
- * legend column at 0.75. */
+/* Text scale from the longest label and the column's width, so a long job
+ * or site name shrinks its legend instead of running past the page edge:
+ * 26 characters fit a column of a quarter page at 0.75 (measured on the
+ * widest DejaVu labels; tests/test_report.c checks the page edges). */
 void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
                       double vy1)
 {
     PLFLT w, h;
     size_t longest = 1;
-    double scale = 0.75;
+    double scale = 0.75, fit = 26.0 * (vx1 - vx0) / 0.25;
     for (int i = 0; i < L->n; i++)
         longest = strlen(L->text[i]) > longest ? strlen(L->text[i]) : longest;
-    if (longest > 30)
-        scale *= 30.0 / (double)longest;
+    if ((double)longest > fit)
+        scale *= fit / (double)longest;
     plvpor(vx0, vx1, vy0, vy1);
     plwind(0, 1, 0, 1);
     plcol0(PC_BLACK);

@@ -537,7 +537,7 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
     plschr(0.0, 0.7);
     for (size_t m = 0; m < nm; m++) {
         int col = (int)m % cols, row = (int)m / cols, mk = first + (int)m;
-        double gx0 = 0.07, gx1 = 0.80, gy0 = 0.08, gy1 = 0.91;
+        double gx0 = 0.07, gx1 = 0.78, gy0 = 0.08, gy1 = 0.91;
         double pw = (gx1 - gx0) / cols, ph = (gy1 - gy0) / rows;
         double vx0 = gx0 + col * pw + 0.012, vx1 = gx0 + (col + 1) * pw - 0.012;
         double vy1 = gy1 - row * ph - 0.035, vy0 = gy1 - (row + 1) * ph + 0.03;
@@ -609,7 +609,7 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
     plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 1.5, "Facility demand");
     if (any[Q_CHG] > 0)
         plot_leg_add(&L, PL_LEGEND_LINE, PC_PURPLE, 2, 2.0, "Battery charging");
-    plot_leg_draw_in(&L, 0.815, 0.985, 0.08, 0.91);
+    plot_leg_draw_in(&L, 0.795, 0.99, 0.08, 0.91);
     free(a);
     return plot_finish(path, err);
 }
