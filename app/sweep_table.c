@@ -435,6 +435,17 @@ int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt)
     return write_table(f, t);
 }
 
+/* 1 if every case has the same value of axis k: a key swept over one value
+ * (or set alongside a sweep) tells the lines nothing, so it is left out of
+ * their labels rather than repeated on every one. */
+static int axis_constant(const sweep_table *t, size_t k)
+{
+    for (size_t r = 1; r < t->n_rows; r++)
+        if (strcmp(t->rows[r].values[k], t->rows[0].values[k]) != 0)
+            return 0;
+    return 1;
+}
+
 /* Why shaped so: the chart is the sweep table seen along one axis. The
  * table is loaded with the one metric asked for; each row gives an x (its
  * value of --by, which must be a number) and a y summary, and the values
@@ -488,7 +499,7 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
         {
             char raw[512] = "";
             for (size_t k = 0; k < t->n_axes; k++)
-                if ((int)k != a)
+                if ((int)k != a && !axis_constant(t, k))
                     snprintf(raw + strlen(raw), sizeof raw - strlen(raw),
                              "%s%s=%s", raw[0] ? ";" : "", t->axis_keys[k],
                              w->values[k]);
@@ -529,9 +540,7 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
                         ng, xl, ylab, title, err);
     }
     if (rc == SIM_OK && what)
-        snprintf(what, what_n,
-                 "Sweep: %s against %s, P50 with the P10-P90 band",
-                 t->metrics[0].name, t->axis_keys[a]);
+        snprintf(what, what_n, "Sweep: %s, P50 with the P10-P90 band", title);
 done:
     for (size_t g = 0; g < ng; g++)
         free(names[g]);

@@ -62,6 +62,10 @@ void plot_panel(double vx0, double vx1, double vy0, double vy1, double x0,
                 const char *ylab, const char *ptitle, const char *xopt,
                 const char *yopt);
 
+/* Writes title over the current viewport, shrunk to stay inside the page,
+ * and records it. */
+void plot_title(const char *title);
+
 /* Writes the page title above everything and records it. */
 void plot_page_title(const char *title);
 

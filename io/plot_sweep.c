@@ -143,10 +143,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     plbox("bcnst", 0, 0, "bcnstv", 0, 0);
     plmtex("b", 3.2, 0.5, 0.5, esc(x_label, xl, sizeof xl));
     plmtex("l", 5.0, 0.5, 0.5, esc(y_label, yl, sizeof yl));
-    plschr(0.0, 1.05);
-    plmtex("t", 1.5, 0.5, 0.5, esc(title, t, sizeof t));
-    plschr(0.0, 0.8);
-    plot_meta_title(title);
+    plot_title(title);
+    (void)t;
     plot_meta_axes(x_label, y_label);
 
     pts = sim_xcalloc(n + 1, sizeof *pts);

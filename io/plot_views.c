@@ -780,13 +780,17 @@ static int cmp_desc(const void *a, const void *b)
 }
 
 /* Sorts (value, duration) pairs high to low and turns them into a curve
- * against the cumulative share of time [%]: two points per step, so a
- * long step is a long flat. */
-static void duration_curve(const plot_series *s, int which, double ps, PLFLT *x,
-                           PLFLT *y)
+ * against the cumulative share of time [%]: stairs over buckets of at most
+ * n/1000 steps, each at its first (highest) value, so the curve is an upper
+ * envelope at the chart's resolution and a year of 15-minute steps is 2,000
+ * points rather than 70,000 (an SVG of 100 kB, not 2.4 MB). Returns the
+ * point count. */
+static PLINT duration_curve(const plot_series *s, int which, double ps,
+                            PLFLT *x, PLFLT *y)
 {
     vw *p = sim_xcalloc(s->n, sizeof *p);
     double total = 0, acc = 0;
+    size_t stride = s->n / 1000 + 1, m = 0;
     int g = grid_index();
     for (size_t i = 0; i < s->n; i++) {
         const res_step *q = &s->steps[i];
@@ -797,13 +801,17 @@ static void duration_curve(const plot_series *s, int which, double ps, PLFLT *x,
         total += p[i].w;
     }
     qsort(p, s->n, sizeof *p, cmp_desc);
-    for (size_t i = 0; i < s->n; i++) {
-        x[2 * i] = 100.0 * acc / total;
-        acc += p[i].w;
-        x[2 * i + 1] = 100.0 * acc / total;
-        y[2 * i] = y[2 * i + 1] = p[i].v * ps;
+    for (size_t i = 0; i < s->n; i += stride) {
+        double v = p[i].v;
+        x[m] = 100.0 * acc / total;
+        for (size_t k = i; k < i + stride && k < s->n; k++)
+            acc += p[k].w;
+        x[m + 1] = 100.0 * acc / total;
+        y[m] = y[m + 1] = v * ps;
+        m += 2;
     }
     free(p);
+    return (PLINT)m;
 }
 
 /* Sorting each quantity on its own is what a load duration curve is: the
@@ -817,6 +825,7 @@ int plot_load_duration(const char *path, const plot_series *s,
     const char *unit;
     char ylab[64];
     PLFLT *x, *y;
+    PLINT np;
     plot_legend L;
 
     if (s->n < 2)
@@ -849,24 +858,24 @@ int plot_load_duration(const char *path, const plot_series *s,
     x = sim_xmalloc(2 * s->n * sizeof *x);
     y = sim_xmalloc(2 * s->n * sizeof *y);
     memset(&L, 0, sizeof L);
-    duration_curve(s, 0, ps, x, y);
+    np = duration_curve(s, 0, ps, x, y);
     plcol0(PC_BLACK);
     plwidth(2.5);
-    plline((PLINT)(2 * s->n), x, y);
+    plline(np, x, y);
     plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 2.5, "Facility demand");
     if (differs) {
-        duration_curve(s, 1, ps, x, y);
+        np = duration_curve(s, 1, ps, x, y);
         plcol0(PC_BLUE);
         pllsty(2);
-        plline((PLINT)(2 * s->n), x, y);
+        plline(np, x, y);
         pllsty(1);
         plot_leg_add(&L, PL_LEGEND_LINE, PC_BLUE, 2, 2.5,
                      "Facility load served");
     }
     if (any_grid > 0) {
-        duration_curve(s, 2, ps, x, y);
+        np = duration_curve(s, 2, ps, x, y);
         plcol0(PC_SRC0 + g);
-        plline((PLINT)(2 * s->n), x, y);
+        plline(np, x, y);
         plot_leg_add(&L, PL_LEGEND_LINE, PC_SRC0 + g, 1, 2.5, "Grid import");
     }
     ref_lines(s, 0, 100, ps, unit, &L);

@@ -88,6 +88,8 @@ static int run(const char *fmt, ...)
     return fs_run(args, out, sizeof out, err, sizeof err);
 }
 
+static void assert_png_page_clear(const char *path);
+
 static void assert_files_equal(const char *a, const char *b)
 {
     size_t na = 0, nb = 0;
@@ -593,6 +595,16 @@ static void test_report_chart_sweep(void **state)
     o = draw_one(sp, 2, 0, "sweep", &rc);
     assert_int_equal(rc, SIM_OK);
     assert_drew(o, "sweep.png");
+    /* Words, not key paths: the swept key by its label and unit, the case
+     * named in no title as "key=value"; the long title stays on the page. */
+    assert_string_equal(o->meta[0].xlabel, "solar capacity [MW]");
+    assert_null(strchr(o->meta[0].title, '='));
+    assert_null(strstr(o->meta[0].title, "energy.solar"));
+    {
+        char p[600];
+        snprintf(p, sizeof p, "%s/sweep.png", o->dir);
+        assert_png_page_clear(p);
+    }
     free_out(o);
 }
 
