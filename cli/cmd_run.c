@@ -36,6 +36,9 @@ static const char run_help[] =
     "                       --set energy.battery.capacity_mwh=120\n"
     "  --format F           table (default), json or csv\n"
     "  --no-failures        no random interruptions or module outages\n"
+    "  --no-model-uncertainty  every job at the throughput model's point\n"
+    "                       prediction (default: each replication draws the\n"
+    "                       model's error, so ranges include it)\n"
     "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB
     ")\n"
     "  --no-db              do not store the run\n"
@@ -82,6 +85,7 @@ int cmd_run(int argc, char **argv)
         {"set", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},
         {"no-failures", no_argument, NULL, 'F'},
+        {"no-model-uncertainty", no_argument, NULL, 'U'},
         {"calibration", required_argument, NULL, 'c'},
         {"catalog", required_argument, NULL, 'C'},
         {"db", required_argument, NULL, 'd'},
@@ -133,6 +137,9 @@ int cmd_run(int argc, char **argv)
             break;
         case 'F':
             in.no_failures = 1;
+            break;
+        case 'U':
+            in.no_model_uncertainty = 1;
             break;
         case 'c':
             in.calibration = optarg;

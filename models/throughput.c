@@ -912,6 +912,22 @@ static int is_divisor(int d, int n)
     return d >= 1 && n % d == 0;
 }
 
+/* The predictive log-sd of a prediction (throughput.h): the one
+ * definition the 80% interval below and the site's per-replication
+ * throughput draw (models/site.c) share, so a range from `run` and an
+ * interval from `predict` can never disagree about the spread. */
+double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r)
+{
+    int cls = a ? (int)a->cls : 0;
+    double sd;
+    if (cls < 0 || cls >= TP_NCLASS)
+        cls = 0;
+    sd = m->sigma_log[cls];
+    if (r->extrapolated)
+        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
+    return sd;
+}
+
 int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
 {
     static const int tps[] = {1, 2, 4, 8}, cps[] = {1, 2, 4, 8, 16, 32},
@@ -1098,9 +1114,7 @@ done:
     out->tokens_per_sec_per_gpu = (double)gbs * seq / (out->step_time_s * N);
     out->model_tflops_per_gpu =
         out->tokens_per_sec_per_gpu * out->flops_per_token / 1e12;
-    sd = m->sigma_log[cls];
-    if (out->extrapolated)
-        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
+    sd = tp_log_sd(m, a, out);
     out->low_tokens_per_sec_per_gpu =
         out->tokens_per_sec_per_gpu * exp(-TP_Z80 * sd);
     out->high_tokens_per_sec_per_gpu =
