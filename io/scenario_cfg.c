@@ -31,6 +31,7 @@
 #include "io/cfg.h"
 #include "models/scenkeys.h"
 #include "models/climate.h"
+#include "models/cooling.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
 
@@ -343,9 +344,18 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
 static int read_modules(cfg_reader *r, const config_setting_t *root,
                         scenario *s)
 {
-    static const char *const keys[] = {
-        "name",  "type",  "count", "commission_date", "commission_days",
-        "hosts", "units", NULL};
+    static const char *const keys[] = {"name",
+                                       "type",
+                                       "count",
+                                       "commission_date",
+                                       "commission_days",
+                                       "hosts",
+                                       "units",
+                                       "cooling",
+                                       NULL};
+    /* The first three cooling_type names, in enum order (cooling.h). */
+    static const char *const coolings[] = {"air-economizer", "adiabatic",
+                                           "liquid-dry-cooler", NULL};
     config_setting_t *l;
     char names[1024];
     int rc, n;
@@ -385,7 +395,11 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
             (rc = cfg_string(r, e, "hosts", 0, m->type->hosts[0], host,
                              sizeof host)) != SIM_OK ||
             (rc = read_time(r, e, "commission_date", "commission_days", DAY_S,
-                            &s->sim, 0, &m->commission_t_s)) != SIM_OK)
+                            &s->sim, 0, &m->commission_t_s)) != SIM_OK ||
+            (rc = cfg_choice(r, e, "cooling", 0,
+                             m->type->liquid ? COOLING_LIQUID_DRY
+                                             : COOLING_AIR_ECONOMIZER,
+                             coolings, &m->cooling)) != SIM_OK)
             return rc;
         if (!(m->system = catalog_system(s->cat, host))) {
             catalog_names(s->cat, "systems", names, sizeof names);
@@ -908,14 +922,32 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
  * GPUs the site has) is scenario_finish's, so this only reads. */
 static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {
-        "name",        "model",      "precision", "gpu",
-        "gpus",        "tokens",     "steps",     "global_batch",
-        "micro_batch", "seq_len",    "tp",        "pp",
-        "cp",          "ep",         "vp",        "fsdp",
-        "checkpoint",  "hot_spares", "priority",  "submit_date",
-        "submit_h",    "release",    "recompute", "distributed_optimizer",
-        NULL};
+    static const char *const keys[] = {"name",
+                                       "model",
+                                       "precision",
+                                       "gpu",
+                                       "gpus",
+                                       "tokens",
+                                       "steps",
+                                       "global_batch",
+                                       "micro_batch",
+                                       "seq_len",
+                                       "tp",
+                                       "pp",
+                                       "cp",
+                                       "ep",
+                                       "vp",
+                                       "fsdp",
+                                       "checkpoint",
+                                       "hot_spares",
+                                       "priority",
+                                       "submit_date",
+                                       "submit_h",
+                                       "release",
+                                       "recompute",
+                                       "distributed_optimizer",
+                                       "tokens_per_sec_per_gpu",
+                                       NULL};
     config_setting_t *l;
     char names[2048];
     int rc, n;
@@ -994,6 +1026,8 @@ static int read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = geti(r, e, "seq_len", 0, j->model->default_seq_len,
                        &j->seq_len)) != SIM_OK ||
             (rc = geti(r, e, "priority", 0, 0, &j->priority)) != SIM_OK ||
+            (rc = num(r, e, "tokens_per_sec_per_gpu", 0, 0.0, 1,
+                      &j->tokens_per_sec_per_gpu)) != SIM_OK ||
             (rc = cfg_string(r, e, "release", 0, "", j->release,
                              sizeof j->release)) != SIM_OK ||
             (rc = read_time(r, e, "submit_date", "submit_h", HOUR_S, &s->sim, 0,

@@ -77,6 +77,7 @@ typedef struct res_job {
     int32_t checkpoints;           /* checkpoints written */
     int32_t pauses;                /* power pauses */
     double it_energy_j;            /* the job's share of IT energy */
+    double gpu_energy_j;           /* of which its GPUs drew */
     double facility_energy_j;      /* its share of facility energy */
     double energy_by_source_j[SRC_N]; /* facility energy by source */
     double renewable_fraction; /* share of facility energy from renewables */
@@ -87,6 +88,7 @@ typedef struct res_job {
 /* Site totals of one replication. */
 typedef struct res_site {
     double it_energy_j, facility_energy_j;
+    double water_m3; /* cooling water (WUE x IT energy, models/cooling.h) */
     double energy_by_source_j[SRC_N]; /* delivered to the load */
     double battery_charge_j;          /* energy put into batteries */
     double curtailed_j;       /* renewable energy neither used nor stored */

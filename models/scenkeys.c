@@ -91,6 +91,12 @@ const scen_key scen_keys[] = {
     {"modules.[].commission_days", SK_NUMBER, "d", 0, 1e12, 0, 0, "0",
      "< horizon", "`20.0`",
      "the same, as days after start (not with `commission_date`)"},
+    {"modules.[].cooling", SK_CHOICE, "", NAN, NAN, 0, NAN,
+     "`\"liquid-dry-cooler\"` for a liquid-cooled type, else "
+     "`\"air-economizer\"`",
+     "`air-economizer`, `adiabatic`, `liquid-dry-cooler`", "`\"adiabatic\"`",
+     "cooling design: PUE curve by weather and load, and water use "
+     "(docs/power-model.md 6)"},
     {"fabric.topology", SK_CHOICE, "", NAN, NAN, 0, NAN, "`\"fat-tree\"`",
      "`fat-tree`, `rail-optimized`, `dragonfly`, `star`", "`\"fat-tree\"`",
      "scale-out topology"},
@@ -344,6 +350,10 @@ const scen_key scen_keys[] = {
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].hot_spares", SK_INT, "GPUs", 0, 100000000, 0, 0, "0", "", "`16`",
      "held back to replace failed GPUs"},
+    {"jobs.[].tokens_per_sec_per_gpu", SK_NUMBER, "tokens/s", 1e-3, 1e9, 0, 0,
+     "predicted", "", "`7122.6`",
+     "pins the job's throughput (a published run's, for validation); the "
+     "step's phase shares, and so its GPU power, stay the predicted ones"},
     {"jobs.[].priority", SK_INT, "", -1000000, 1000000, 0, 0, "0", "", "`10`",
      "higher runs first"},
     {"jobs.[].submit_date", SK_DATE, "date", NAN, NAN, 0, NAN, "start",

@@ -213,6 +213,7 @@ static void run_free(run *R)
     free(R->runv);
     free(R->dj);
     free(R->dj_job);
+    free(R->dj_gpu_idle_w);
     free(R->base_it);
     free(R->busy_grp);
     free(R->lcfg);
@@ -264,6 +265,7 @@ static void fill_job(run *R, sjob *j, res_job *rj, int all_ren)
     rj->checkpoints = j->checkpoints;
     rj->pauses = j->pauses;
     rj->it_energy_j = j->it_j;
+    rj->gpu_energy_j = j->gpu_j;
     rj->facility_energy_j = j->fac_j;
     for (int s = 0; s < SRC_N; s++)
         rj->energy_by_source_j[s] = j->src_j[s];
@@ -285,6 +287,7 @@ static void fill_results(run *R)
     for (size_t k = 0; k < R->n_job; k++)
         fill_job(R, &R->job[k], &out->jobs[k], all_ren);
     st->it_energy_j = t->it_j;
+    st->water_m3 = t->water_m3;
     st->facility_energy_j = t->facility_j;
     for (int s = 0; s < SRC_N; s++)
         st->energy_by_source_j[s] = R->src_site_j[s];
@@ -452,6 +455,7 @@ static void alloc_scratch(run *R)
     R->runv = sim_xcalloc(nj, sizeof *R->runv);
     R->dj = sim_xcalloc(nj * ng, sizeof *R->dj);
     R->dj_job = sim_xcalloc(nj * ng, sizeof *R->dj_job);
+    R->dj_gpu_idle_w = sim_xcalloc(nj * ng, sizeof *R->dj_gpu_idle_w);
     R->base_it = sim_xcalloc(ng, sizeof *R->base_it);
     R->busy_grp = sim_xcalloc(ng, sizeof *R->busy_grp);
 }

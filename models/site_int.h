@@ -76,7 +76,8 @@ typedef struct sjob {
     int skip;            /* scheduler: could not be placed in this pass */
     double tps_gpu0;
     int modules0;
-    double thr; /* throughput factor from dispatch, (0, 1] */
+    double thr;   /* throughput factor from dispatch, (0, 1] */
+    load_step ph; /* its step's phases at the current placement [s] */
     double total, done, saved;
     double last_t;       /* progress integrated up to here */
     double since_ckpt_s; /* training time since the last checkpoint */
@@ -92,7 +93,9 @@ typedef struct sjob {
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
     double it_j, fac_j, ren_j, co2_g, cost, src_j[SRC_N];
+    double gpu_j; /* of it_j, drawn by its GPUs */
     /* The current step's charge, for refunds when systems are released. */
+    double st_gpu_j;
     double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost,
         st_src_j[SRC_N];
     int st_charged;
@@ -107,16 +110,17 @@ typedef struct run {
     smod *mod;
     size_t n_job;
     sjob *job;
-    int *place_tmp;      /* [n_mod] */
-    sched_module *smv;   /* [n_mod] */
-    sched_running *runv; /* [n_job] */
-    dispatch_job *dj;    /* [n_job * n_groups] */
-    size_t *dj_job;      /* owner job of each dispatch entry */
-    double *base_it;     /* [n_groups] */
-    double *busy_grp;    /* [n_groups] */
-    size_t n_grp;        /* power-model modules = scenario module groups */
-    load_cfg *lcfg;      /* [n_grp] */
-    load_system *lsys;   /* [n_grp] */
+    int *place_tmp;        /* [n_mod] */
+    sched_module *smv;     /* [n_mod] */
+    sched_running *runv;   /* [n_job] */
+    dispatch_job *dj;      /* [n_job * n_groups] */
+    size_t *dj_job;        /* owner job of each dispatch entry */
+    double *dj_gpu_idle_w; /* idle power of each entry's GPUs */
+    double *base_it;       /* [n_groups] */
+    double *busy_grp;      /* [n_groups] */
+    size_t n_grp;          /* power-model modules = scenario module groups */
+    load_cfg *lcfg;        /* [n_grp] */
+    load_system *lsys;     /* [n_grp] */
     int *gpu_type_of_grp;
     double step_s, horizon_s, t_step; /* current step start */
     double sys_online_s, sys_busy_s;  /* utilization integrals */

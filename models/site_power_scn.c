@@ -214,9 +214,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         pm->system.gpu_tdp_w = sm->gpu->tdp_w;
         pm->system.system_max_w = sm->system->max_power_w;
         pm->n_systems = (double)sm->count * sm->units;
-        cooling_cfg_default(&pm->cooling, sm->type->liquid
-                                              ? COOLING_LIQUID_DRY
-                                              : COOLING_AIR_ECONOMIZER);
+        cooling_cfg_default(&pm->cooling, (cooling_type)sm->cooling);
         pm->online_s = sm->commission_t_s;
     }
     c.module = mods;

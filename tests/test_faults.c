@@ -600,8 +600,10 @@ static void test_faults_corrupt_database_is_refused(void **state)
 }
 
 /* report and export (issue 7) when the output fails: a missing folder, a
- * chart that does not fit (a 40 KiB file size limit: the power chart is
- * about 46 KB), standard output on a full disk, a corrupt database. */
+ * chart that does not fit (a 35 KiB file size limit, above the 32 KiB
+ * SQLite WAL index the report opens; the power chart is
+ * about 37 KB since issue 20's PUE by load, the first chart written),
+ * standard output on a full disk, a corrupt database. */
 static void test_faults_report_and_export_outputs(void **state)
 {
     char db[256], s[1024], rep[256];
@@ -615,7 +617,7 @@ static void test_faults_report_and_export_outputs(void **state)
     assert_non_null(strstr(err, "report.db/x: cannot create the folder"));
     snprintf(rep, sizeof rep, "%s/report-full", dir);
     snprintf(s, sizeof s,
-             "mkdir -p %s && ulimit -f 80 && trap '' XFSZ && "
+             "mkdir -p %s && ulimit -f 70 && trap '' XFSZ && "
              "\"$FS\" report --db %s --out %s",
              rep, db, rep);
     assert_int_equal(sh_run(s, out, sizeof out, err, sizeof err), 1);

@@ -278,6 +278,35 @@ static void test_check_json_lists_every_error_as_objects(void **state)
     assert_non_null(strstr(a, "\"errors\": []"));
 }
 
+/* A calibration that fails to load after the scenario loaded: the JSON
+ * summary still gives the memory estimate run would make for the same
+ * replications (it was read uninitialised before). */
+static void test_check_json_summary_when_calibration_fails(void **state)
+{
+    char good[64] = "", bad[64] = "";
+    const char *p;
+    (void)state;
+    assert_int_equal(fs_run("check tests/data/run/grid-one-job.cfg --format "
+                            "json --replications 7",
+                            a, sizeof a, err, sizeof err),
+                     0);
+    p = strstr(a, "\"memory_estimate_bytes\":");
+    assert_non_null(p);
+    sscanf(p + 24, " %63[0-9.e+]", good);
+    assert_int_equal(fs_run("check tests/data/run/grid-one-job.cfg --format "
+                            "json --replications 7 --calibration "
+                            "tests/data/no-such-calibration.cfg",
+                            a, sizeof a, err, sizeof err),
+                     1);
+    assert_non_null(strstr(a, "\"ok\": false"));
+    assert_non_null(strstr(a, "no-such-calibration.cfg"));
+    p = strstr(a, "\"memory_estimate_bytes\":");
+    assert_non_null(p);
+    sscanf(p + 24, " %63[0-9.e+]", bad);
+    assert_true(good[0] != '\0');
+    assert_string_equal(good, bad);
+}
+
 int main(void)
 {
     const struct CMUnitTest run_cli_tests[] = {
@@ -293,6 +322,7 @@ int main(void)
         cmocka_unit_test(
             test_check_and_run_refuse_results_beyond_max_memory_mb),
         cmocka_unit_test(test_check_json_lists_every_error_as_objects),
+        cmocka_unit_test(test_check_json_summary_when_calibration_fails),
     };
     return cmocka_run_group_tests_name("run_cli", run_cli_tests, NULL, NULL);
 }
