@@ -82,6 +82,9 @@ typedef struct runcase_in {
     int no_model_uncertainty; /* 1: every job at its point prediction; 0:
                                  each replication draws the throughput
                                  model's error (models/site.h) */
+    int fixed_weather;        /* 1: replication 0's weather year in every
+                                 replication (site_opts.fixed_weather) */
+    int no_power_outages;     /* 1: no forced outages of power sources */
     runcase_series series;    /* per-step series kept */
     int events;               /* 1: every replication keeps its event log */
     /* Non-NULL (zeroed by the caller): run `check`'s checks and collect

@@ -499,8 +499,12 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     R.out = out;
     R.step_s = s->sim.step_s;
     R.horizon_s = s->sim.horizon_s;
-    rc = site_power_from_scenario(s, o->weather, o->seed, o->replication,
-                                  o->record_steps, &R.sp, err);
+    rc = site_power_from_scenario(
+        s, o->weather, o->seed, o->replication,
+        (o->record_steps ? SITE_POWER_RECORD : 0) |
+            (o->fixed_weather ? SITE_POWER_WEATHER_REP0 : 0) |
+            (o->no_power_outages ? SITE_POWER_NO_OUTAGES : 0),
+        &R.sp, err);
     if (rc != SIM_OK)
         return rc;
     sim_init(&R.e);

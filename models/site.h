@@ -83,6 +83,10 @@ typedef struct site_opts {
                                   the caller; NULL for monthly normals */
     int model_uncertainty;       /* 1: each replication draws the
                                     throughput model's error (below) */
+    int fixed_weather;           /* 1: every replication has replication
+                                    0's synthetic weather year */
+    int no_power_outages;        /* 1: firm sources without forced
+                                    outages (availability as a derate) */
 } site_opts;
 
 /* Model uncertainty (issue 19). With o->model_uncertainty, a replication

@@ -16,6 +16,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "app/vardecomp.h"
 #include "models/stats.h"
 #include "tests/site_util.h"
 #include "tests/testutil.h"
@@ -235,6 +236,54 @@ static void test_site_unc_weather_new_year_per_replication(void **state)
     scenario_free(s);
 }
 
+/* "run --variance-decomposition": on a grid-fed site (no weather or power
+ * randomness reaches the job) with failures off, all of the variance is the
+ * throughput model's: its share is exactly 1 (switched off, every
+ * replication is the point prediction), weather and power are exactly 0
+ * (switching them off changes no draw: common random numbers), and the
+ * interaction is 0. With failures on, they take a share too (the model's
+ * share is then an estimate from 12 replications, not asserted). */
+static void test_site_unc_variance_decomposition(void **state)
+{
+    const char *sets[] = {"simulation.horizon_days=2",
+                          "simulation.replications=12"};
+    const char *fail[] = {"simulation.horizon_days=3",
+                          "simulation.replications=12",
+                          "reliability.failures=true",
+                          "reliability.interruptions_per_gpu_hour=2.0e-3"};
+    runcase_in in;
+    vd_result v;
+    sim_err e;
+    char buf[2200];
+    (void)state;
+    memset(&in, 0, sizeof in);
+    in.scenario_path = "tests/data/run/grid-one-job.cfg";
+    in.cat = W.cat;
+    in.tp = W.tp;
+    in.overrides = sets;
+    in.n_overrides = 2;
+    if (vardecomp_run(&in, &v, NULL, &e) != SIM_OK)
+        fail_msg("%s", sim_err_format(&e, buf, sizeof buf));
+    assert_int_equal(v.n_jobs, 1);
+    assert_int_equal(v.jobs[0].finished, 12);
+    assert_true(v.jobs[0].var_s2 > 0);
+    assert_close(v.jobs[0].share[VD_MODEL], 1.0, 1e-12);
+    assert_true(v.jobs[0].share[VD_WEATHER] == 0.0);
+    assert_true(v.jobs[0].share[VD_POWER] == 0.0);
+    assert_true(v.jobs[0].share[VD_FAILURES] == 0.0);
+    assert_near(v.jobs[0].interaction, 0.0, 1e-12);
+    vd_result_free(&v);
+    in.overrides = fail;
+    in.n_overrides = 4;
+    if (vardecomp_run(&in, &v, NULL, &e) != SIM_OK)
+        fail_msg("%s", sim_err_format(&e, buf, sizeof buf));
+    assert_true(v.jobs[0].share[VD_FAILURES] > 0.0);
+    assert_true(isfinite(v.jobs[0].share[VD_MODEL]));
+    assert_true(v.jobs[0].share[VD_WEATHER] == 0.0);
+    assert_true(v.jobs[0].share[VD_POWER] == 0.0);
+    vd_result_free(&v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_site_unc_common_random_numbers),
         cmocka_unit_test(test_site_unc_shared_per_group),
         cmocka_unit_test(test_site_unc_weather_new_year_per_replication),
+        cmocka_unit_test(test_site_unc_variance_decomposition),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
