@@ -348,6 +348,11 @@ const scen_key scen_keys[] = {
      "not given (chosen)", "", "`true`",
      "optimizer state sharded over data parallelism"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
+    {"jobs.[].software_efficiency", SK_NUMBER, "", 0.05, 2, 0, 1, "1",
+     "(0.05, 2]", "`0.85`",
+     "the job's software stack against the calibrated NeMo/Megatron "
+     "releases: every compute time is divided by it; != 1 flags the "
+     "prediction extrapolated (docs/throughput-model.md 8)"},
     {"jobs.[].hot_spares", SK_INT, "GPUs", 0, 100000000, 0, 0, "0", "", "`16`",
      "held back to replace failed GPUs"},
     {"jobs.[].tokens_per_sec_per_gpu", SK_NUMBER, "tokens/s", 1e-3, 1e9, 0, 0,

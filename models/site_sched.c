@@ -52,6 +52,12 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.layout.recompute = j->recompute;
     q.layout.distopt = j->distopt;
     q.layout.fsdp = j->fsdp;
+    q.software_efficiency = j->software_efficiency;
+    /* In-network reduction is a property of the fabric of the systems the
+     * job's GPUs sit in (systems.cfg `sharp`). */
+    for (size_t i = 0; i < s->n_modules; i++)
+        if (s->modules[i].gpu == j->gpu && s->modules[i].system)
+            q.sharp = s->modules[i].system->sharp;
     {
         /* Scenario releases are written as in the data ("NeMo 26.04");
          * the model keys them by short id ("26.04"). */
