@@ -229,12 +229,15 @@ static const char migrate_2_to_3[] =
  * so nothing is renamed or rescaled. */
 static const char migrate_3_to_4[] = "-- wind_capacity_factor: added below\n";
 
+/* Version 4 -> 5 (issue 22: costs): only new fields, which
+ * add_missing_columns adds as NULL (older runs were not costed; they are
+ * never given a made-up cost). */
+static const char migrate_4_to_5[] = "-- cost fields: added below\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2,
-    migrate_2_to_3,
-    migrate_3_to_4,
+    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4, migrate_4_to_5,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -20,6 +20,7 @@
 #include "models/throughput.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "io/cfg.h"
 #include "models/scenkeys.h"
 #include "models/climate.h"
+#include "sim/fsassert.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
 
@@ -643,17 +645,53 @@ static int read_battery_thermal(cfg_reader *r, const config_setting_t *bg,
     return SIM_OK;
 }
 
+/* The battery's power: power_mw, or capacity / duration_h, exactly one of
+ * them. duration_h exists so that a sweep over capacity_mwh keeps the power
+ * in step with it (the C-rate rule holds for every case, and capacity 0 is
+ * no battery) instead of tripping the C-rate check at small capacities. */
+static int read_battery_power(cfg_reader *r, const config_setting_t *g,
+                              scenario *s)
+{
+    double dur_s;
+    int rc, hp = config_setting_get_member(g, "power_mw") != NULL,
+            hd = config_setting_get_member(g, "duration_h") != NULL;
+    if (hp == hd)
+        return cfg_fail(r, g, "power_mw",
+                        "%s (expected exactly one of power_mw and "
+                        "duration_h)",
+                        hp ? "given together with duration_h" : "missing");
+    if (hp)
+        return num(r, g, "power_mw", 1, 0, MW,
+                   &s->energy.capacity_w[SRC_BATTERY]);
+    if ((rc = num(r, g, "duration_h", 1, 0, HOUR_S, &dur_s)) != SIM_OK)
+        return rc;
+    s->energy.capacity_w[SRC_BATTERY] = s->energy.battery.capacity_j / dur_s;
+    return SIM_OK;
+}
+
 /* energy.battery: every key with its catalog default; its power goes to
  * capacity_w[SRC_BATTERY] like every kind's nameplate. SOH bounds, the
  * reserve floor, the C-rate limit and the power/energy pairing are checked
  * by scenario_finish. */
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {
-        "capacity_mwh",    "power_mw",    "round_trip_eff", "reserve_floor_pct",
-        "initial_soc_pct", "c_rate_max",  "packs",          "soh_dist",
-        "soh_mean",        "soh_sd",      "soh_min",        "soh_max",
-        "gco2_per_kwh",    "usd_per_mwh", "thermal",        NULL};
+    static const char *const keys[] = {"capacity_mwh",
+                                       "power_mw",
+                                       "duration_h",
+                                       "round_trip_eff",
+                                       "reserve_floor_pct",
+                                       "initial_soc_pct",
+                                       "c_rate_max",
+                                       "packs",
+                                       "soh_dist",
+                                       "soh_mean",
+                                       "soh_sd",
+                                       "soh_min",
+                                       "soh_max",
+                                       "gco2_per_kwh",
+                                       "usd_per_mwh",
+                                       "thermal",
+                                       NULL};
     static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
@@ -663,8 +701,7 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = num(r, g, "capacity_mwh", 1, 0, MWH_J, &b->capacity_j)) !=
             SIM_OK ||
-        (rc = num(r, g, "power_mw", 1, 0, MW,
-                  &s->energy.capacity_w[SRC_BATTERY])) != SIM_OK ||
+        (rc = read_battery_power(r, g, s)) != SIM_OK ||
         (rc = num(r, g, "round_trip_eff", 0, d->round_trip_eff, 1,
                   &b->round_trip_eff)) != SIM_OK ||
         (rc = num(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100, 0.01,
@@ -1080,6 +1117,49 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     return SIM_OK;
 }
 
+/* costs: every key has a static default in the key table (models/scenkeys.c,
+ * with its source or "assumption"), so a scenario without the group is
+ * costed with the documented defaults. Scales turn the file's units into
+ * SI: USD/W from USD/kW or USD/W, USD/J from USD/kWh, seconds from years. */
+static int read_costs(cfg_reader *r, const config_setting_t *root, scenario *s)
+{
+    config_setting_t *g;
+    int rc;
+    /* The table's defaults apply with or without the group; the key list
+     * comes from models/cost.c's table, so the two cannot disagree. */
+    if ((rc = cfg_member(r, root, "costs", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g) {
+        const char *keys[64];
+        FS_ASSERT(cost_n_keys < 64);
+        for (size_t i = 0; i < cost_n_keys; i++)
+            keys[i] = cost_keys[i].key;
+        keys[cost_n_keys] = NULL;
+        if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < cost_n_keys; i++) {
+        const cost_key *f = &cost_keys[i];
+        double *out = (double *)((char *)&s->costs + f->off);
+        const scen_key *k;
+        char path[64];
+        snprintf(path, sizeof path, "costs.%s", f->key);
+        k = scen_key_find(path);
+        if (!k)
+            return cfg_fail(r, root, "costs",
+                            "internal error: key %s is not in "
+                            "models/scenkeys.c",
+                            path);
+        if (g) {
+            if ((rc = num(r, g, f->key, 0, k->def, f->scale, out)) != SIM_OK)
+                return rc;
+        } else {
+            *out = k->def * f->scale;
+        }
+    }
+    return SIM_OK;
+}
+
 /* A models/ rule's verdict rc: placed at FILE:LINE when it refused. */
 static int rule(cfg_reader *r, const config_setting_t *root, int rc,
                 const sim_err *why)
@@ -1124,7 +1204,7 @@ int scenario_load(const char *path, const catalog *cat,
 {
     static const char *const keys[] = {
         "description", "site",        "modules",    "fabric",  "energy", "jobs",
-        "policy",      "reliability", "simulation", "catalog", NULL};
+        "policy",      "reliability", "simulation", "catalog", "costs",  NULL};
     cfg_reader r;
     sim_err why;
     scenario *s = NULL;
@@ -1198,7 +1278,8 @@ int scenario_load(const char *path, const catalog *cat,
         (rc = read_energy(&r, root, s)) != SIM_OK ||
         (rc = read_jobs(&r, root, s)) != SIM_OK ||
         (rc = read_policy(&r, root, s)) != SIM_OK ||
-        (rc = read_reliability(&r, root, s)) != SIM_OK)
+        (rc = read_reliability(&r, root, s)) != SIM_OK ||
+        (rc = read_costs(&r, root, s)) != SIM_OK)
         goto fail;
     /* The model's rules, its refusal placed at the key it names. */
     if ((rc = rule(&r, root, scenario_finish(s, &why), &why)) != SIM_OK)

@@ -89,6 +89,8 @@ typedef struct sjob {
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
+    double power_s, paused_s, throttled_s; /* steps holding power; of them
+                                              paused or shed; throttled */
     double it_j, fac_j, ren_j, co2_g, cost, src_j[SRC_N];
     /* The current step's charge, for refunds when systems are released. */
     double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost,

@@ -19,6 +19,9 @@ typedef struct system_spec {
     double typical_fraction; /* steady training draw / max_power_w */
     int liquid;              /* 1 liquid-cooled, 0 air-cooled */
     int announced;           /* 1 when figures are announced only */
+    double capex_usd;        /* capital cost of one unit incl. its share of
+                                the scale-out fabric [USD], >= 0 */
+    double life_s;           /* depreciation lifetime [s], > 0 */
 } system_spec;
 
 #endif
