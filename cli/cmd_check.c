@@ -21,7 +21,9 @@
 #include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/scenario_cfg.h"
+#include "models/battery.h"
 #include "models/scenario.h"
+#include "models/solar.h"
 #include "sim/mem.h"
 
 static const char check_help[] =
@@ -143,11 +145,12 @@ static void print_summary(const scenario *s)
     }
     printf("\nenergy\n");
     if (e->present[SRC_SOLAR])
-        printf("  solar       %.2f MW DC, %s, inverter %.2f MW AC (DC/AC "
-               "%.2f), losses %.2f %%, %.0f gCO2/kWh\n",
+        printf("  solar       %.2f MW DC, %s, %s sky, inverter %.2f MW AC "
+               "(DC/AC %.2f), losses %.2f %%, %.0f gCO2/kWh\n",
                e->capacity_w[SRC_SOLAR] / 1e6,
                e->solar.tracking == TRACK_SINGLE_AXIS ? "single-axis"
                                                       : "fixed tilt",
+               solar_sky_name((solar_sky)e->solar.sky_model),
                e->solar.inverter_limit_w / 1e6, e->solar.dc_ac_ratio,
                e->solar.losses * 100, e->carbon_kg_per_j[SRC_SOLAR] * 3.6e9);
     if (e->present[SRC_WIND])
@@ -162,13 +165,22 @@ static void print_summary(const scenario *s)
     if (e->present[SRC_BATTERY])
         printf("  battery     %.2f MWh / %.2f MW (%.3f C, limit %.2f C), "
                "RTE %.2f, %d pack(s), SOH %.2f +/- %.2f [%.2f, %.2f], "
-               "floor %.0f %%\n",
+               "floor %.0f %%, ",
                e->battery.capacity_j / 3.6e9, e->capacity_w[SRC_BATTERY] / 1e6,
                e->capacity_w[SRC_BATTERY] / (e->battery.capacity_j / 3600.0),
                e->battery.c_rate_max_per_s * 3600, e->battery.round_trip_eff,
                e->battery.packs, e->battery.soh_mean, e->battery.soh_sd,
                e->battery.soh_min, e->battery.soh_max,
                e->battery.reserve_floor * 100);
+    /* The enclosure decides the cell temperature, hence the wear; HVAC
+     * also adds a load, so both are shown. */
+    if (e->present[SRC_BATTERY]) {
+        if (e->battery.thermal_mode == BATTERY_THERMAL_HVAC)
+            printf("enclosure HVAC at %.1f degC (COP %.1f)\n",
+                   e->battery.setpoint_c, e->battery.hvac_cop);
+        else
+            printf("enclosure outdoor air + %.1f K\n", e->battery.rise_c);
+    }
     for (int k = 0; k < SRC_N; k++) {
         const scen_firm *f = &e->firm[k];
         if (!e->present[k] || has_own_line((source_kind)k))

@@ -5,6 +5,7 @@
  * the site's metrics with P10-P90 ranges (io/run_out.h). It owns no part of
  * the set-up: a change to how a case runs belongs in app/runcase.c. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,10 @@
 #include "app/run_check.h"
 #include "app/run_store.h"
 #include "app/runcase.h"
+#include "app/vardecomp.h"
 #include "cli/cli.h"
 #include "io/db.h"
+#include "io/json.h"
 #include "io/run_out.h"
 #include "sim/mem.h"
 
@@ -36,6 +39,14 @@ static const char run_help[] =
     "                       --set energy.battery.capacity_mwh=120\n"
     "  --format F           table (default), json or csv\n"
     "  --no-failures        no random interruptions or module outages\n"
+    "  --no-model-uncertainty  every job at the throughput model's point\n"
+    "                       prediction (default: each replication draws the\n"
+    "                       model's error, so ranges include it)\n"
+    "  --variance-decomposition  per job, the share of time-to-train\n"
+    "                       variance from the throughput model, failures,\n"
+    "                       power outages and weather (each switched off\n"
+    "                       with the same seed; 5 runs; table or json;\n"
+    "                       nothing is stored)\n"
     "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB
     ")\n"
     "  --no-db              do not store the run\n"
@@ -70,11 +81,24 @@ static int open_db(void *arg, const runcase_out *o, sim_err *err)
     return db_open(rd->path, &rd->d, err);
 }
 
-/* Why long: option parsing is a flat getopt switch (one case per flag of
- * run_help), kept in one place so the help text and the parser can be read
- * side by side; the case itself is app/runcase.h, and what remains here is
- * storing and printing. */
-int cmd_run(int argc, char **argv)
+/* What run's options ask for: the case (a.in) and what is done with it. */
+typedef struct run_args {
+    runcase_in in;         /* the case; series and events set after parsing */
+    runcase_series series; /* --series, for the database */
+    int events;            /* 0 after --no-events */
+    uint32_t downsample;   /* --downsample */
+    uint32_t reps;         /* --replications, 0 if not given */
+    int fmt;               /* --format, a cli_format */
+    run_db rd;             /* --db / --no-db */
+    int vardecomp;         /* --variance-decomposition */
+} run_args;
+
+/* Parses argv into *a; sets (argc + 1 slots, the caller's) receives the
+ * --set values. Returns -1 to go on, or the exit status to return at once
+ * (CLI_EXIT_OK after --help, CLI_EXIT_USAGE after a usage error, which it
+ * has printed). Why one switch: one case per flag of run_help, so the help
+ * and the parser read side by side. */
+static int parse_args(int argc, char **argv, const char **sets, run_args *a)
 {
     static const struct option opts[] = {
         {"seed", required_argument, NULL, 's'},
@@ -82,6 +106,8 @@ int cmd_run(int argc, char **argv)
         {"set", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},
         {"no-failures", no_argument, NULL, 'F'},
+        {"no-model-uncertainty", no_argument, NULL, 'U'},
+        {"variance-decomposition", no_argument, NULL, 'V'},
         {"calibration", required_argument, NULL, 'c'},
         {"catalog", required_argument, NULL, 'C'},
         {"db", required_argument, NULL, 'd'},
@@ -94,171 +120,259 @@ int cmd_run(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "run";
-    runcase_series series = RUNCASE_SERIES_FIRST;
-    int events = 1;
-    uint32_t downsample = 1;
-    const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
-    uint32_t reps_opt = 0;
-    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_ERR;
-    run_db rd = {RUN_STORE_DEFAULT_DB, NULL};
-    runcase_in in;
-    runcase_out out;
-    run_check_errs *ce = NULL;
-    sim_err err;
+    int o;
 
-    memset(&in, 0, sizeof in);
-    memset(&out, 0, sizeof out);
-    in.max_memory_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
-    sim_err_clear(&err);
+    memset(a, 0, sizeof *a);
+    a->in.max_memory_mb = RUN_CHECK_DEFAULT_MAX_MEMORY_MB;
+    a->in.overrides = sets;
+    a->series = RUNCASE_SERIES_FIRST;
+    a->events = 1;
+    a->downsample = 1;
+    a->fmt = CLI_FMT_TABLE;
+    a->rd.path = RUN_STORE_DEFAULT_DB;
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (o) {
         case 's':
-            if (cli_seed(cmd, "--seed", optarg, &in.seed) < 0)
-                goto usage;
-            in.seed_set = 1;
+            if (cli_seed(cmd, "--seed", optarg, &a->in.seed) < 0)
+                return CLI_EXIT_USAGE;
+            a->in.seed_set = 1;
             break;
         case 'r':
-            if (cli_u32(cmd, "--replications", optarg, 1, 100000, &reps_opt) <
-                0)
-                goto usage;
+            if (cli_u32(cmd, "--replications", optarg, 1, 100000, &a->reps) < 0)
+                return CLI_EXIT_USAGE;
             break;
         case 'S':
-            sets[in.n_overrides++] = optarg;
+            sets[a->in.n_overrides++] = optarg;
             break;
         case 'f':
-            fmt = cli_format_parse(cmd, optarg,
-                                   CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
-            if (fmt < 0)
-                goto usage;
+            a->fmt = cli_format_parse(
+                cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON | CLI_FMT_CSV);
+            if (a->fmt < 0)
+                return CLI_EXIT_USAGE;
             break;
         case 'F':
-            in.no_failures = 1;
+            a->in.no_failures = 1;
+            break;
+        case 'U':
+            a->in.no_model_uncertainty = 1;
+            break;
+        case 'V':
+            a->vardecomp = 1;
             break;
         case 'c':
-            in.calibration = optarg;
+            a->in.calibration = optarg;
             break;
         case 'C':
-            in.catalog_dir = optarg;
+            a->in.catalog_dir = optarg;
             break;
         case 'd':
-            rd.path = optarg;
+            a->rd.path = optarg;
             break;
         case 'N':
-            rd.path = NULL;
+            a->rd.path = NULL;
             break;
         case 'E':
-            events = 0;
+            a->events = 0;
             break;
         case 'M':
             if (cli_double(cmd, "--max-memory-mb", optarg, 1, 1e9,
-                           &in.max_memory_mb) < 0)
-                goto usage;
+                           &a->in.max_memory_mb) < 0)
+                return CLI_EXIT_USAGE;
             break;
         case 'T':
             if (strcmp(optarg, "none") == 0)
-                series = RUNCASE_SERIES_NONE;
+                a->series = RUNCASE_SERIES_NONE;
             else if (strcmp(optarg, "first") == 0)
-                series = RUNCASE_SERIES_FIRST;
+                a->series = RUNCASE_SERIES_FIRST;
             else if (strcmp(optarg, "all") == 0)
-                series = RUNCASE_SERIES_ALL;
-            else {
-                cli_usage_error(
+                a->series = RUNCASE_SERIES_ALL;
+            else
+                return cli_usage_error(
                     cmd, "--series: expected first, all or none (got '%s')",
                     optarg);
-                goto usage;
-            }
             break;
         case 'D':
-            if (cli_u32(cmd, "--downsample", optarg, 1, 1000000, &downsample) <
-                0)
-                goto usage;
+            if (cli_u32(cmd, "--downsample", optarg, 1, 1000000,
+                        &a->downsample) < 0)
+                return CLI_EXIT_USAGE;
             break;
         case 'h':
             fputs(run_help, stdout);
-            free(sets);
             return CLI_EXIT_OK;
         case ':':
-            cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
-            goto usage;
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
         default:
-            cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-            goto usage;
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
-    if (optind + 1 != argc) {
-        cli_usage_error(cmd,
-                        optind >= argc ? "missing SCENARIO"
-                                       : "unexpected argument '%s'",
-                        optind < argc ? argv[optind + 1] : "");
-        goto usage;
+    if (optind + 1 != argc)
+        return cli_usage_error(cmd,
+                               optind >= argc ? "missing SCENARIO"
+                                              : "unexpected argument '%s'",
+                               optind < argc ? argv[optind + 1] : "");
+    if (a->vardecomp && a->fmt == CLI_FMT_CSV)
+        return cli_usage_error(cmd, "--variance-decomposition: expected "
+                                    "--format table or json (got csv)");
+    if (a->vardecomp)
+        a->rd.path = NULL; /* a decomposition is printed, never stored */
+    a->in.scenario_path = argv[optind];
+    a->in.replications = a->reps;
+    /* Series and events are kept only to be stored. */
+    a->in.series = a->rd.path ? a->series : RUNCASE_SERIES_NONE;
+    a->in.events = a->rd.path != NULL && a->events;
+    return -1;
+}
+
+/* Stores the run (when a database is open) and prints it. Stored before
+ * printing: a run whose results cannot be stored (disk full, locked past
+ * the deadline) fails without having printed results that exist nowhere
+ * else. Returns the exit status. */
+static int store_and_print(const run_args *a, const runcase_out *out)
+{
+    run_info ri;
+    char name[256];
+    sim_err err;
+    int rc;
+    sim_err_clear(&err);
+    ri.name = run_scenario_name(out->s, name, sizeof name);
+    if (a->rd.d) {
+        run_store_opts st;
+        int64_t id;
+        run_store_opts_default(&st);
+        st.scenario_name = ri.name;
+        st.seed = out->seed;
+        st.ts_downsample = a->downsample;
+        st.store_events = a->events;
+        st.tp = out->tp;
+        if (run_store(a->rd.d, out->s, &st, out->reps, out->n_reps, &id,
+                      &err) != SIM_OK)
+            return cli_report(&err);
+        fprintf(stderr, "factorysim: stored as run %lld in %s\n", (long long)id,
+                a->rd.path);
+    }
+    /* The seed printed is the one used (--seed or the scenario's), so the
+     * output alone reproduces the run. */
+    ri.seed = out->seed;
+    ri.replications = (uint32_t)out->n_reps;
+    ri.tp = out->tp;
+    if (a->fmt == CLI_FMT_JSON)
+        rc = run_out_json(stdout, &ri, out->s, out->reps, out->n_reps);
+    else if (a->fmt == CLI_FMT_CSV)
+        rc = run_out_csv(stdout, &ri, out->s, out->reps, out->n_reps);
+    else
+        rc = run_out_table(stdout, &ri, out->s, out->reps, out->n_reps);
+    return rc == SIM_OK && fflush(stdout) == 0
+               ? CLI_EXIT_OK
+               : cli_error("writing the results failed");
+}
+
+/* Prints a variance decomposition (app/vardecomp.h): per job, the mean and
+ * sd of time to train [days] with every source on, and each source's share
+ * of its variance. Returns the exit status. */
+static int print_vardecomp(const run_args *a, const scenario *s,
+                           const vd_result *v)
+{
+    char name[256];
+    int rc = SIM_OK;
+    run_scenario_name(s, name, sizeof name);
+    if (a->fmt == CLI_FMT_JSON) {
+        jv *root = jv_obj(), *jobs = jv_arr();
+        jv_set(root, "scenario", jv_str(name));
+        jv_set(root, "seed", jv_int((int64_t)v->seed));
+        jv_set(root, "replications", jv_int((int64_t)v->replications));
+        jv_set(root, "method", jv_str("switch-off, common random numbers"));
+        for (size_t i = 0; i < v->n_jobs; i++) {
+            const vd_job *j = &v->jobs[i];
+            jv *o = jv_obj(), *sh = jv_obj();
+            jv_set(o, "name", jv_str(s->jobs[i].name));
+            jv_set(o, "finished", jv_int((int64_t)j->finished));
+            jv_set(o, "time_to_train_mean_days", jv_num(j->mean_s / 86400.0));
+            jv_set(o, "time_to_train_sd_days",
+                   jv_num(sqrt(j->var_s2) / 86400.0));
+            for (int k = 0; k < VD_N; k++)
+                jv_set(sh, vd_source_name[k], jv_num(j->share[k]));
+            jv_set(sh, "interaction", jv_num(j->interaction));
+            jv_set(o, "variance_share", sh);
+            jv_push(jobs, o);
+        }
+        jv_set(root, "jobs", jobs);
+        rc = jv_write(root, stdout, 1);
+        jv_free(root);
+    } else {
+        printf("variance decomposition of time to train: %s, seed %llu, "
+               "%zu replication(s) per variant\n",
+               name, (unsigned long long)v->seed, v->replications);
+        printf("share = 1 - var(source off) / var(all on), same seed "
+               "(docs/site-model.md)\n\n");
+        printf("  %-24s %8s %9s %8s %9s %9s %7s %8s %12s\n", "job", "finished",
+               "mean_days", "sd_days", "tp_model", "failures", "power",
+               "weather", "interaction");
+        for (size_t i = 0; i < v->n_jobs; i++) {
+            const vd_job *j = &v->jobs[i];
+            printf("  %-24s %8zu %9.3f %8.3f %9.3f %9.3f %7.3f %8.3f %12.3f\n",
+                   s->jobs[i].name, j->finished, j->mean_s / 86400.0,
+                   sqrt(j->var_s2) / 86400.0, j->share[VD_MODEL],
+                   j->share[VD_FAILURES], j->share[VD_POWER],
+                   j->share[VD_WEATHER], j->interaction);
+        }
+        rc = ferror(stdout) ? SIM_EIO : SIM_OK;
+    }
+    return rc == SIM_OK && fflush(stdout) == 0
+               ? CLI_EXIT_OK
+               : cli_error("writing the results failed");
+}
+
+/* Options, then the case (app/runcase.h: the database opens in its ready
+ * step), then store and print. */
+int cmd_run(int argc, char **argv)
+{
+    const char **sets = sim_xcalloc((size_t)argc + 1, sizeof *sets);
+    run_check_errs *ce;
+    run_args a;
+    runcase_out out;
+    sim_err err;
+    int rc = parse_args(argc, argv, sets, &a);
+
+    if (rc >= 0) {
+        free(sets);
+        return rc;
     }
     ce = sim_xcalloc(1, sizeof *ce);
-    in.scenario_path = argv[optind];
-    in.overrides = sets;
-    in.replications = reps_opt;
-    /* Series and events are kept only to be stored. */
-    in.series = rd.path ? series : RUNCASE_SERIES_NONE;
-    in.events = rd.path != NULL && events;
-    in.check_errs = ce;
-    in.ready = open_db;
-    in.ready_arg = &rd;
-    /* A failed check lists every problem it found (as `check` does); any
-     * other failure has one error. Nothing is stored and nothing is
-     * printed on stdout in either case. */
-    if (runcase_run(&in, &out, &err) != SIM_OK) {
+    sim_err_clear(&err);
+    a.in.check_errs = ce;
+    a.in.ready = open_db;
+    a.in.ready_arg = &a.rd;
+    if (a.vardecomp) {
+        vd_result v;
+        scenario *s = NULL;
+        memset(&out, 0, sizeof out);
+        if (vardecomp_run(&a.in, &v, &s, &err) != SIM_OK) {
+            if (ce->n > 0)
+                for (size_t i = 0; i < ce->n; i++)
+                    rc = cli_report(&ce->e[i]);
+            else
+                rc = cli_report(&err);
+        } else {
+            rc = print_vardecomp(&a, s, &v);
+        }
+        vd_result_free(&v);
+        scenario_free(s);
+    } else if (runcase_run(&a.in, &out, &err) != SIM_OK) {
+        /* A failed check lists every problem it found (as `check` does);
+         * any other failure has one error. Nothing is stored and nothing
+         * is printed on stdout in either case. */
         if (ce->n > 0)
             for (size_t i = 0; i < ce->n; i++)
                 rc = cli_report(&ce->e[i]);
         else
             rc = cli_report(&err);
-        goto done;
+    } else {
+        rc = store_and_print(&a, &out);
     }
-    {
-        run_info ri;
-        char name[256];
-        ri.name = run_scenario_name(out.s, name, sizeof name);
-        /* Stored before printing: a run whose results cannot be stored
-         * (disk full, locked past the deadline) fails without having
-         * printed results that exist nowhere else. */
-        if (rd.d) {
-            run_store_opts st;
-            int64_t id;
-            run_store_opts_default(&st);
-            st.scenario_name = ri.name;
-            st.seed = out.seed;
-            st.ts_downsample = downsample;
-            st.store_events = events;
-            st.tp = out.tp;
-            if (run_store(rd.d, out.s, &st, out.reps, out.n_reps, &id, &err) !=
-                SIM_OK) {
-                rc = cli_report(&err);
-                goto done;
-            }
-            fprintf(stderr, "factorysim: stored as run %lld in %s\n",
-                    (long long)id, rd.path);
-        }
-        /* The seed printed is the one used (--seed or the scenario's), so
-         * the output alone reproduces the run. */
-        ri.seed = out.seed;
-        ri.replications = (uint32_t)out.n_reps;
-        ri.tp = out.tp;
-        if (fmt == CLI_FMT_JSON)
-            rc = run_out_json(stdout, &ri, out.s, out.reps, out.n_reps);
-        else if (fmt == CLI_FMT_CSV)
-            rc = run_out_csv(stdout, &ri, out.s, out.reps, out.n_reps);
-        else
-            rc = run_out_table(stdout, &ri, out.s, out.reps, out.n_reps);
-        rc = rc == SIM_OK && fflush(stdout) == 0
-                 ? CLI_EXIT_OK
-                 : cli_error("writing the results failed");
-    }
-done:
     runcase_out_free(&out);
-    db_close(rd.d);
+    db_close(a.rd.d);
     free(ce);
     free(sets);
     return rc;
-usage:
-    free(sets);
-    return CLI_EXIT_USAGE;
 }

@@ -229,15 +229,26 @@ static const char migrate_2_to_3[] =
  * so nothing is renamed or rescaled. */
 static const char migrate_3_to_4[] = "-- wind_capacity_factor: added below\n";
 
-/* Version 4 -> 5 (issue 22: costs): only new fields, which
+/* Version 4 -> 5 (issue 20: cooling water and GPU power from the step):
+ * site_reps gains water_m3 and job_reps gpu_energy_j, which
+ * add_missing_columns adds as NULL (rows stored before computed neither). */
+static const char migrate_4_to_5[] = "-- water_m3, gpu_energy_j: added below\n";
+
+/* Version 5 -> 6 (issue 19): site_reps gains solar_energy_j (PV generation
+ * before curtailment), added as NULL by add_missing_columns: runs stored
+ * before did not record it, and it cannot be rebuilt from their rows. */
+static const char migrate_5_to_6[] = "-- solar_energy_j: added below\n";
+
+/* Version 6 -> 7 (issue 22: costs): only new fields, which
  * add_missing_columns adds as NULL (older runs were not costed; they are
  * never given a made-up cost). */
-static const char migrate_4_to_5[] = "-- cost fields: added below\n";
+static const char migrate_6_to_7[] = "-- cost fields: added below\n";
 
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4, migrate_4_to_5,
+    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
+    migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -1,5 +1,9 @@
-/* models/load.c: IT power by system state and the power-cap curve
- * (models/load.h; docs/power-model.md 7). */
+/* models/load.c: IT power by system state and step phase, and the
+ * power-cap curve (models/load.h; docs/power-model.md 7).
+ *
+ * Owns: the fractions of TDP and of the non-GPU rating each state and
+ * phase draws. Must never: predict step times (models/throughput.c does)
+ * or know about jobs; callers pass the step's phases in seconds. */
 #include "models/load.h"
 
 #include <math.h>
@@ -11,7 +15,11 @@ static const double cap_r[8] = {0.38, 0.57, 0.79, 0.88, 0.94, 0.97, 1.00, 1.00};
 void load_cfg_default(load_cfg *c, double it_capacity_w)
 {
     c->it_capacity_w = it_capacity_w;
-    c->u_compute = 1.0;
+    for (int f = 0; f < NUM_FMT_N; f++)
+        c->u_compute[f] = 0.90;
+    c->u_comm = 0.25;
+    c->u_bubble = 0.25;
+    c->u_ckpt = 0.15;
     c->idle_gpu_frac = 0.10;
     c->nongpu_train_frac = 0.59;
     c->nongpu_idle_frac = 0.35;
@@ -24,16 +32,27 @@ int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "load.it_capacity_w: must be > 0 (got %g)",
                            c->it_capacity_w);
-    if (!(c->u_compute > 0 && c->u_compute <= 1.2 && c->idle_gpu_frac >= 0 &&
-          c->idle_gpu_frac <= c->u_compute && c->nongpu_train_frac >= 0 &&
-          c->nongpu_train_frac <= 1 && c->nongpu_idle_frac >= 0 &&
-          c->nongpu_idle_frac <= 1 && c->module_overhead_frac >= 0 &&
-          c->module_overhead_frac <= 1))
+    for (int f = 0; f < NUM_FMT_N; f++)
+        if (!(c->u_compute[f] > 0 && c->u_compute[f] <= 1.2))
+            return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                               "load.u_compute: out of range (got %g, "
+                               "expected (0, 1.2])",
+                               c->u_compute[f]);
+    if (!(c->u_comm > 0 && c->u_comm <= 1.2 && c->u_bubble > 0 &&
+          c->u_bubble <= 1.2 && c->u_ckpt > 0 && c->u_ckpt <= 1.2))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "load: phase fractions out of range (comm %g, "
+                           "bubble %g, checkpoint %g; expected (0, 1.2])",
+                           c->u_comm, c->u_bubble, c->u_ckpt);
+    if (!(c->idle_gpu_frac >= 0 && c->idle_gpu_frac <= c->u_compute[NUM_BF16] &&
+          c->nongpu_train_frac >= 0 && c->nongpu_train_frac <= 1 &&
+          c->nongpu_idle_frac >= 0 && c->nongpu_idle_frac <= 1 &&
+          c->module_overhead_frac >= 0 && c->module_overhead_frac <= 1))
         return sim_err_set(
             err, SIM_EINVAL, NULL, 0,
             "load: fractions out of range (u_compute %g, idle %g, "
             "nongpu %g/%g, overhead %g)",
-            c->u_compute, c->idle_gpu_frac, c->nongpu_train_frac,
+            c->u_compute[NUM_BF16], c->idle_gpu_frac, c->nongpu_train_frac,
             c->nongpu_idle_frac, c->module_overhead_frac);
     if (s && !(s->n_gpus >= 1 && s->gpu_tdp_w > 0 &&
                s->system_max_w >= s->n_gpus * s->gpu_tdp_w))
@@ -48,17 +67,31 @@ int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
 double load_gpu_frac(const load_cfg *lc, double c)
 {
     c = c < 0 ? 0 : c > 1 ? 1 : c;
-    return c * lc->u_compute + (1 - c) * lc->idle_gpu_frac;
+    return c * lc->u_compute[NUM_BF16] + (1 - c) * lc->u_comm;
 }
 
-double load_system_w(const load_cfg *lc, const load_system *s, load_state st,
-                     double compute_frac, double *gpu_w, double *other_w)
+double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st)
+{
+    int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
+    double c = st ? fmax(0.0, st->compute_s) : 0.0;
+    double x = st ? fmax(0.0, st->comm_s) : 0.0;
+    double b = st ? fmax(0.0, st->bubble_s) : 0.0;
+    double t = c + x + b;
+    if (!(t > 0) || !isfinite(t))
+        return lc->u_compute[f];
+    return (c * lc->u_compute[f] + x * lc->u_comm + b * lc->u_bubble) / t;
+}
+
+/* One system's power with its GPUs at f_gpu of TDP when training. */
+static double system_w_f(const load_cfg *lc, const load_system *s,
+                         load_state st, double f_gpu, double *gpu_w,
+                         double *other_w)
 {
     double gpus_tdp = s->n_gpus * s->gpu_tdp_w;
     double rest = s->system_max_w - gpus_tdp;
     double g = 0, o = 0;
     if (st == LOAD_TRAINING) {
-        g = gpus_tdp * load_gpu_frac(lc, compute_frac);
+        g = gpus_tdp * f_gpu;
         o = rest * lc->nongpu_train_frac;
     } else if (st == LOAD_IDLE) {
         g = gpus_tdp * lc->idle_gpu_frac;
@@ -71,17 +104,30 @@ double load_system_w(const load_cfg *lc, const load_system *s, load_state st,
     return g + o;
 }
 
-void load_training_demand(const load_cfg *lc, const load_system *s,
-                          double n_gpus, double compute_frac, load_demand *out)
+double load_system_w(const load_cfg *lc, const load_system *s, load_state st,
+                     double compute_frac, double *gpu_w, double *other_w)
+{
+    return system_w_f(lc, s, st, load_gpu_frac(lc, compute_frac), gpu_w,
+                      other_w);
+}
+
+void load_training_demand_f(const load_cfg *lc, const load_system *s,
+                            double n_gpus, double f_gpu, load_demand *out)
 {
     double k = n_gpus / s->n_gpus;
     double g, o, gi, oi;
-    load_system_w(lc, s, LOAD_TRAINING, compute_frac, &g, &o);
-    load_system_w(lc, s, LOAD_IDLE, compute_frac, &gi, &oi);
+    system_w_f(lc, s, LOAD_TRAINING, f_gpu, &g, &o);
+    system_w_f(lc, s, LOAD_IDLE, f_gpu, &gi, &oi);
     out->gpu_w = k * g;
     out->other_w = k * o;
     out->idle_w = k * (gi + oi);
-    out->gpu_frac_tdp = load_gpu_frac(lc, compute_frac);
+    out->gpu_frac_tdp = f_gpu;
+}
+
+void load_training_demand(const load_cfg *lc, const load_system *s,
+                          double n_gpus, double compute_frac, load_demand *out)
+{
+    load_training_demand_f(lc, s, n_gpus, load_gpu_frac(lc, compute_frac), out);
 }
 
 double load_module_overhead_w(const load_cfg *lc, const load_system *s,

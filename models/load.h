@@ -6,17 +6,32 @@
  * n_gpus GPUs of TDP gpu_tdp_w and a maximum input system_max_w; the rest,
  * system_max_w - n_gpus tdp, is its non-GPU part (CPUs, NICs, NVSwitch,
  * fans, conversion: 44-45% of the rating for DGX H100/B200, facts.md 1.8).
- *   training: GPUs draw f_gpu x TDP with f_gpu = c u_compute +
- *     (1 - c) u_comm for compute fraction c of the step (a compute phase
- *     near TDP, u_compute = 1, and a communication phase near idle,
- *     u_comm = idle_gpu_frac; arXiv 2508.14318); the default
- *     c = 0.889 makes f_gpu = 0.90, the Zeus training mean (0.89-0.91);
+ *   training: GPU power follows the predicted step (models/throughput.h,
+ *     load_step): compute phases (GEMMs, attention, optimizer) at
+ *     u_compute[fmt] x TDP, exposed communication at u_comm and the
+ *     pipeline bubble at u_bubble, time-weighted over the step: f_gpu =
+ *     sum(t_phase u_phase) / step (arXiv 2508.14318: the compute phase
+ *     near TDP, the communication phase near idle).
+ *     u_compute = 0.90 for BF16, the Zeus single-GPU training mean
+ *     (0.89-0.91 of TDP, facts-more.md 2; one GPU has no communication, so
+ *     its mean is the compute phase's). FP8 and FP4 use the same 0.90: no
+ *     measurement by format was found (assumption). The 8.4 kW peak of a
+ *     DGX H100 (10.2 kW rating, arXiv 2412.08602) bounds it: 8 x 700 W x
+ *     1.0 + 0.59 x 4600 W = 8.3 kW, so no phase can sit much above TDP.
+ *     u_comm = u_bubble = 0.25 (assumption: "near idle", above the 0.10
+ *     idle floor because HBM, NVLink and the NICs are busy);
  *     the non-GPU part draws nongpu_train_frac = 0.59 of its rating, which
  *     with f_gpu 0.90 reproduces the Brookhaven DGX H100 measurement
  *     (0.76 of the 10.2 kW rating: 8 x 630 + 0.59 x 4600 = 7.75 kW) [D];
- *   idle: GPUs at idle_gpu_frac = 0.10 of TDP, non-GPU at
+ *   checkpoint write: GPUs at u_ckpt = 0.15 of TDP, the low end of OLMo's
+ *     training power trace ("between 15% and 85% of our hardware's maximum
+ *     power draw", attributed to checkpointing, arXiv 2503.05804);
+ *   restart, and idle: GPUs at idle_gpu_frac = 0.10 of TDP, non-GPU at
  *     nongpu_idle_frac = 0.35 (both assumptions);
  *   off: 0.
+ * The nominal training demand (a module's design load, its overhead) is
+ * the all-compute step, f_gpu = u_compute[BF16] = 0.90
+ * (LOAD_DEFAULT_COMPUTE_FRAC = 1).
  * Module IT = the systems' power + module overhead (fabric switches and
  * storage outside the systems: module_overhead_frac = 0.08 of the
  * installed systems' training power while the module is on, an [U]
@@ -27,17 +42,22 @@
  * Power cap. Relative throughput r(x) at a GPU cap x = cap / TDP is the
  * linear interpolation of the Zeus A40 BERT sweep (facts-more.md 1): x =
  * 1.00, 0.92, 0.83, 0.75, 0.67, 0.58, 0.50, 0.42 -> 1.00, 1.00, 0.97, 0.94,
- * 0.88, 0.79, 0.57, 0.38; applying it to LLM training on H100/B200/B300 is
- * an assumption. Below x = 0.42 there is no data: the cap cannot go lower.
+ * 0.88, 0.79, 0.57, 0.38. This is an ASSUMPTION for LLM training on
+ * H100/B200/B300: no measured throughput-vs-cap curve of LLM pretraining
+ * on a recent GPU was found (facts-more.md 1, "Not found"); the
+ * cross-checks are NVIDIA's Max-Q training profile (>= 0.97 throughput)
+ * and Meta's 80 % cap on GB200. Below x = 0.42 there is no data: the cap
+ * cannot go lower.
  * All functions are pure and O(1).
  */
 #ifndef MODELS_LOAD_H
 #define MODELS_LOAD_H
 
+#include "models/gpu.h"
 #include "sim/err.h"
 
-#define LOAD_CAP_MIN 0.42 /* lowest measured cap / TDP */
-#define LOAD_DEFAULT_COMPUTE_FRAC 0.889
+#define LOAD_CAP_MIN 0.42             /* lowest measured cap / TDP */
+#define LOAD_DEFAULT_COMPUTE_FRAC 1.0 /* the nominal step: all compute */
 
 typedef enum load_state {
     LOAD_OFF = 0,
@@ -55,8 +75,12 @@ typedef struct load_system {
 /* Per-module parameters. */
 typedef struct load_cfg {
     double it_capacity_w;        /* 500e3 (spark-air) or 3.5e6 (spark-liquid) */
-    double u_compute;            /* GPU power / TDP in compute phases, 1.0 */
-    double idle_gpu_frac;        /* 0.10 (assumption) */
+    double u_compute[NUM_FMT_N]; /* GPU power / TDP in compute phases, by
+                                    the format the GEMMs run in: 0.90 */
+    double u_comm;               /* ... in exposed communication, 0.25 */
+    double u_bubble;             /* ... in the pipeline bubble, 0.25 */
+    double u_ckpt;               /* ... while a checkpoint is written, 0.15 */
+    double idle_gpu_frac;        /* 0.10 (assumption), also restarts */
     double nongpu_train_frac;    /* 0.59 [D] */
     double nongpu_idle_frac;     /* 0.35 (assumption) */
     double module_overhead_frac; /* 0.08 [U] */
@@ -70,14 +94,28 @@ typedef struct load_demand {
     double gpu_frac_tdp; /* f_gpu: mean GPU power / TDP in training */
 } load_demand;
 
+/* A training step's phases [s], from the throughput model's breakdown
+ * (load_step_from_tp in models/site.c maps tp_result onto it). */
+typedef struct load_step {
+    double compute_s; /* compute phases: GEMMs, attention, optimizer */
+    double comm_s;    /* exposed communication (TP, CP, EP, DP, PP) */
+    double bubble_s;  /* pipeline fill and drain */
+} load_step;
+
 /* Defaults above for a module of it_capacity_w. */
 void load_cfg_default(load_cfg *c, double it_capacity_w);
 
 /* Checks ranges. Errors: SIM_EINVAL naming the field. */
 int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err);
 
-/* Mean GPU power / TDP while training with compute fraction c in [0, 1]. */
+/* Mean GPU power / TDP while training with compute fraction c in [0, 1]
+ * and the rest exposed communication, at the BF16 compute level. */
 double load_gpu_frac(const load_cfg *lc, double compute_frac);
+
+/* Mean GPU power / TDP over the step st whose GEMMs run in format fmt:
+ * sum(t_phase u_phase) / sum(t_phase). A step of zero length (or NULL)
+ * gives the all-compute value. Pure. */
+double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st);
 
 /* Power of one system in state st [W]: the GPU part into *gpu_w and the
  * rest into *other_w (OUT, may be NULL). Returns the total. */
@@ -88,6 +126,11 @@ double load_system_w(const load_cfg *lc, const load_system *s, load_state st,
  * at compute fraction compute_frac, into *out (OUT). */
 void load_training_demand(const load_cfg *lc, const load_system *s,
                           double n_gpus, double compute_frac, load_demand *out);
+
+/* As load_training_demand, with the mean GPU power / TDP f_gpu given
+ * (load_step_gpu_frac, or u_ckpt while a checkpoint is written). */
+void load_training_demand_f(const load_cfg *lc, const load_system *s,
+                            double n_gpus, double f_gpu, load_demand *out);
 
 /* Module overhead [W] while on: module_overhead_frac x training power of
  * the n_systems installed. */

@@ -38,6 +38,7 @@
 #define SFX_USD "_usd"
 #define SFX_W "_w"
 #define SFX_degC "_c"
+#define SFX_m3 "_m3"
 #define SFX_ratio ""
 #define SFX_count ""
 #define SFX_rate ""
@@ -53,6 +54,7 @@
 #define UNIT_USD "USD"
 #define UNIT_W "W"
 #define UNIT_degC "degC"
+#define UNIT_m3 "m3"
 #define UNIT_ratio "1"
 #define UNIT_count "count"
 #define UNIT_rate "1/s"
@@ -68,6 +70,7 @@
 #define PER_USD 1.0
 #define PER_W 1.0
 #define PER_degC 1.0
+#define PER_m3 1.0
 #define PER_ratio 1.0
 #define PER_count 1.0
 #define PER_rate 1.0
@@ -162,6 +165,8 @@ const resfield resfield_job[] = {
       "tokens trained"),
     FI32(res_job, gpus, "gpus", count, 0, "GPUs held",
          "GPUs held, hot spares excluded"),
+    F(res_job, gpu_energy_j, "gpu_energy", J, MWh, 0, "GPU energy",
+      "energy drawn by the job's GPUs (part of its IT energy)"),
     SOURCE_TABLE(JOB_SRC_)
     /* Issue 22: cost per run and the power-shortage times. */
     F(res_job, cost_per_run_usd, "cost_per_run", USD, USD, RUN,
@@ -210,12 +215,20 @@ const resfield resfield_site[] = {
       "energy cost of the site"),
     F(res_site, pue_mean, "pue_mean", ratio, ratio, RUN,
       "PUE (facility / IT energy)", "facility energy / IT energy"),
+    F(res_site, water_m3, "water", m3, m3, RUN, "cooling water",
+      "water the cooling evaporates: WUE per design x IT energy served "
+      "(docs/power-model.md 6)"),
     F(res_site, solar_capacity_factor, "solar_capacity_factor", ratio, ratio,
       RUN, "solar capacity factor (AC)",
       "solar AC energy / (AC rating x horizon)"),
     F(res_site, wind_capacity_factor, "wind_capacity_factor", ratio, ratio, RUN,
       "wind capacity factor",
       "wind generation before curtailment / (nameplate x horizon)"),
+    F(res_site, solar_energy_j, "solar_energy", J, MWh, RUN,
+      "solar generation (AC, before curtailment)",
+      "AC energy the PV plants generate over the horizon, curtailed and "
+      "stored energy included (energy_solar is the part delivered to the "
+      "load)"),
     /* Issue 22: sizing figures and the cost model (models/cost.h). */
     F(res_site, curtailed_fraction, "curtailed_fraction", ratio, ratio, RUN,
       "curtailed share", "curtailed / solar and wind generation"),

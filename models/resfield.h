@@ -9,8 +9,8 @@
  * One vocabulary, by rule. A field has a base name; its name in a unit is
  * BASE + the unit's suffix:
  *
- *     unit    s     d       h       J    MWh    kg    t    USD   W    degC
- *     suffix  _s    _days   _hours  _j   _mwh   _kg   _t   _usd  _w   _c
+ *     unit    s     d       h       J    MWh    kg    t    USD   W    degC  m3
+ *     suffix  _s    _days   _hours  _j   _mwh   _kg   _t   _usd  _w   _c    _m3
  *
  * and ratios, counts and rates whose base name says its unit
  * (tokens_per_sec_per_gpu) take no suffix. The SI name (`name`) is the

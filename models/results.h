@@ -78,6 +78,7 @@ typedef struct res_job {
     int32_t checkpoints;           /* checkpoints written */
     int32_t pauses;                /* power pauses */
     double it_energy_j;            /* the job's share of IT energy */
+    double gpu_energy_j;           /* of which its GPUs drew */
     double facility_energy_j;      /* its share of facility energy */
     double energy_by_source_j[SRC_N]; /* facility energy by source */
     double renewable_fraction; /* share of facility energy from renewables */
@@ -94,6 +95,7 @@ typedef struct res_job {
 /* Site totals of one replication. */
 typedef struct res_site {
     double it_energy_j, facility_energy_j;
+    double water_m3; /* cooling water (WUE x IT energy, models/cooling.h) */
     double energy_by_source_j[SRC_N]; /* delivered to the load */
     double battery_charge_j;          /* energy put into batteries */
     double curtailed_j;       /* renewable energy neither used nor stored */
@@ -109,6 +111,9 @@ typedef struct res_site {
     double solar_capacity_factor; /* AC energy / (AC rating x horizon) */
     double wind_capacity_factor;  /* generation before curtailment /
                                      (nameplate x horizon) */
+    double solar_energy_j;        /* PV AC generation over the horizon before
+                                     curtailment (energy_by_source_j[SRC_SOLAR]
+                                     is the part delivered to the load) */
     double curtailed_fraction;    /* curtailed / solar + wind generation */
     double battery_replacements;  /* packs below costs.battery_replace_soh */
     double grid_peak_w;           /* peak grid import */
@@ -150,5 +155,17 @@ typedef struct res_rep {
 
 /* Frees the arrays of r (not r itself). NULL is a no-op. */
 void res_rep_free(res_rep *r);
+
+/* The annual solar energy exceeded in 90% of years (P90 exceedance, the
+ * figure a lender sizes debt on) [J]: the 10th percentile (stats.h) over
+ * the n replications of site.solar_energy_j annualized to 365 days
+ * (x 365 d / horizon_s). Each replication draws its own weather year
+ * (synthetic normals; see models/climate.h), so the replications are the
+ * years; with one weather file every replication has the same year and
+ * the figure is that year's energy. A horizon longer than a year gives the
+ * exceedance of its mean year, narrower than a single year's. NAN when
+ * n == 0 or horizon_s <= 0. */
+double res_solar_p90_exceedance_j(const res_rep *reps, size_t n,
+                                  double horizon_s);
 
 #endif

@@ -63,6 +63,10 @@ typedef struct scen_module {
     int count;                 /* identical modules in this group, >= 1 */
     int units;                 /* systems per module, 1..max that fit */
     double commission_t_s;     /* online from this time [s], >= 0 */
+    int cooling;               /* cooling_type (models/cooling.h): the key
+                                  `cooling`, by default from the module type
+                                  (liquid: COOLING_LIQUID_DRY, else
+                                  COOLING_AIR_ECONOMIZER) */
     int64_t gpus;              /* count * units * system->gpus */
     double it_power_w;         /* count * units * system->max_power_w [W] */
     double it_capacity_w;      /* count * type->it_power_w [W] */
@@ -199,36 +203,40 @@ typedef struct scen_energy {
 typedef enum ckpt_policy { CKPT_YOUNG_DALY = 0, CKPT_FIXED = 1 } ckpt_policy;
 
 typedef struct scen_job {
-    char name[SCEN_NAME_MAX]; /* unique in the scenario */
-    const llm_arch *model;    /* into the scenario's catalog */
-    const gpu_spec *gpu;      /* GPU type it runs on */
-    char precision[16];       /* label as written, lower case: "bf16",
-                                 "fp8", "fp8-cs", "fp8-mx", "mxfp8",
-                                 "nvfp4" */
-    num_fmt fmt;              /* tensor-core format of the precision */
-    int gpus;                 /* GPUs it needs, >= 1 */
-    double tokens;            /* tokens to train (steps * gbs * seq) */
-    int64_t steps;            /* optimizer steps, >= 1 */
-    int global_batch;         /* sequences per step */
-    int micro_batch;          /* sequences per micro-batch; 0 = not given */
-    int seq_len;              /* tokens per sequence */
-    int tp, pp, cp, ep, vp;   /* parallel layout; 0 = not given */
-    int fsdp;                 /* 1 = FSDP instead of TP/PP */
-    int recompute;            /* tp_recompute; 0 = not given */
-    int distopt;              /* tp_distopt; 0 = not given */
+    char name[SCEN_NAME_MAX];   /* unique in the scenario */
+    const llm_arch *model;      /* into the scenario's catalog */
+    const gpu_spec *gpu;        /* GPU type it runs on */
+    char precision[16];         /* label as written, lower case: "bf16",
+                                   "fp8", "fp8-cs", "fp8-mx", "mxfp8",
+                                   "nvfp4" */
+    num_fmt fmt;                /* tensor-core format of the precision */
+    int gpus;                   /* GPUs it needs, >= 1 */
+    double tokens;              /* tokens to train (steps * gbs * seq) */
+    int64_t steps;              /* optimizer steps, >= 1 */
+    int global_batch;           /* sequences per step */
+    int micro_batch;            /* sequences per micro-batch; 0 = not given */
+    int seq_len;                /* tokens per sequence */
+    int tp, pp, cp, ep, vp;     /* parallel layout; 0 = not given */
+    int fsdp;                   /* 1 = FSDP instead of TP/PP */
+    int recompute;              /* tp_recompute; 0 = not given */
+    int distopt;                /* tp_distopt; 0 = not given */
+    double software_efficiency; /* stack vs the calibrated releases (compute
+                                   times / it), 1 = calibrated */
     ckpt_policy ckpt;
-    double ckpt_interval_s;       /* CKPT_FIXED interval [s]; 0 otherwise */
-    double ckpt_write_s;          /* blocking time of one checkpoint [s] */
-    double restart_s;             /* restart overhead after a failure [s] */
-    int hot_spares;               /* GPUs held back to replace failed ones */
-    int priority;                 /* higher runs first */
-    double submit_t_s;            /* submission time [s since start] */
-    char release[48];             /* software release whose calibration to
-                                     use ("NeMo 26.08"), or "" */
-    char src_file[SCEN_PATH_MAX]; /* file the job was written in (an
-                                     @included file names itself) */
-    int src_line;                 /* line of its jobs.[i] entry */
-    int gpus_line;                /* line of its gpus key */
+    double ckpt_interval_s;        /* CKPT_FIXED interval [s]; 0 otherwise */
+    double ckpt_write_s;           /* blocking time of one checkpoint [s] */
+    double restart_s;              /* restart overhead after a failure [s] */
+    int hot_spares;                /* GPUs held back to replace failed ones */
+    double tokens_per_sec_per_gpu; /* pinned throughput (a published run's,
+                                      for validation), or 0: predicted */
+    int priority;                  /* higher runs first */
+    double submit_t_s;             /* submission time [s since start] */
+    char release[48];              /* software release whose calibration to
+                                      use ("NeMo 26.08"), or "" */
+    char src_file[SCEN_PATH_MAX];  /* file the job was written in (an
+                                      @included file names itself) */
+    int src_line;                  /* line of its jobs.[i] entry */
+    int gpus_line;                 /* line of its gpus key */
 } scen_job;
 
 typedef struct scen_sim {

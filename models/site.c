@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+
 #include "models/battery.h"
 #include "models/cost.h"
 #include "models/site_int.h"
@@ -213,6 +215,7 @@ static void run_free(run *R)
     free(R->runv);
     free(R->dj);
     free(R->dj_job);
+    free(R->dj_gpu_idle_w);
     free(R->base_it);
     free(R->busy_grp);
     free(R->lcfg);
@@ -264,6 +267,7 @@ static void fill_job(run *R, sjob *j, res_job *rj, int all_ren)
     rj->checkpoints = j->checkpoints;
     rj->pauses = j->pauses;
     rj->it_energy_j = j->it_j;
+    rj->gpu_energy_j = j->gpu_j;
     rj->facility_energy_j = j->fac_j;
     for (int s = 0; s < SRC_N; s++)
         rj->energy_by_source_j[s] = j->src_j[s];
@@ -337,6 +341,7 @@ static void fill_results(run *R)
     for (size_t k = 0; k < R->n_job; k++)
         fill_job(R, &R->job[k], &out->jobs[k], all_ren);
     st->it_energy_j = t->it_j;
+    st->water_m3 = t->water_m3;
     st->facility_energy_j = t->facility_j;
     for (int s = 0; s < SRC_N; s++)
         st->energy_by_source_j[s] = R->src_site_j[s];
@@ -359,6 +364,7 @@ static void fill_results(run *R)
         t->solar_p_ac0_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
             : (double)NAN;
+    st->solar_energy_j = t->gen_j[SRC_SOLAR];
     st->wind_capacity_factor =
         t->wind_capacity_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
@@ -421,6 +427,42 @@ static void setup_modules(run *R)
     free(p);
 }
 
+/* The model-error draw of a job (site.h, "Model uncertainty"): the first
+ * standard normal of the stream "model/<gpu>/<class>/<recipe>" of this
+ * replication. Every job of a group names the same stream, so they share
+ * the draw without a table of groups; a fresh stream per job costs one
+ * seeding (microseconds) per job and replication. An unknown precision
+ * draws 0: site_job_throughput refuses the job before it trains. */
+static double model_draw(const site_opts *o, const scen_job *sj)
+{
+    static const char *const cls_name[] = {"dense", "moe", "hybrid"};
+    precision pr;
+    char name[160];
+    gsl_rng *r;
+    double z;
+    int cls = (int)sj->model->cls;
+    if (!o->model_uncertainty || precision_parse(sj->precision, &pr) != 0)
+        return 0.0;
+    snprintf(name, sizeof name, "model/%s/%s/%s", sj->gpu->name,
+             cls >= 0 && cls < 3 ? cls_name[cls] : "dense",
+             precision_recipe_name(pr.recipe));
+    r = rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+    z = gsl_ran_ugaussian(r);
+    gsl_rng_free(r);
+    return z;
+}
+
+void site_apply_model_draw(const run *R, const sjob *j, tp_result *tr)
+{
+    double f;
+    if (j->model_z == 0.0)
+        return;
+    f = exp(j->model_z * tp_log_sd(R->o->tp, j->sj->model, tr));
+    tr->tokens_per_sec_per_gpu *= f;
+    tr->model_tflops_per_gpu *= f;
+    tr->step_time_s /= f;
+}
+
 /* The jobs, PENDING, each with its stream "job/<name>"; a job's systems
  * are those of the first module group with its GPU. */
 static void setup_jobs(run *R)
@@ -454,6 +496,7 @@ static void setup_jobs(run *R)
         snprintf(name, sizeof name, "job/%s", sj->name);
         j->r =
             rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+        j->model_z = model_draw(o, sj);
     }
 }
 
@@ -467,6 +510,7 @@ static void alloc_scratch(run *R)
     R->runv = sim_xcalloc(nj, sizeof *R->runv);
     R->dj = sim_xcalloc(nj * ng, sizeof *R->dj);
     R->dj_job = sim_xcalloc(nj * ng, sizeof *R->dj_job);
+    R->dj_gpu_idle_w = sim_xcalloc(nj * ng, sizeof *R->dj_gpu_idle_w);
     R->base_it = sim_xcalloc(ng, sizeof *R->base_it);
     R->busy_grp = sim_xcalloc(ng, sizeof *R->busy_grp);
 }
@@ -510,8 +554,12 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     R.out = out;
     R.step_s = s->sim.step_s;
     R.horizon_s = s->sim.horizon_s;
-    rc = site_power_from_scenario(s, o->weather, o->seed, o->replication,
-                                  o->record_steps, &R.sp, err);
+    rc = site_power_from_scenario(
+        s, o->weather, o->seed, o->replication,
+        (o->record_steps ? SITE_POWER_RECORD : 0) |
+            (o->fixed_weather ? SITE_POWER_WEATHER_REP0 : 0) |
+            (o->no_power_outages ? SITE_POWER_NO_OUTAGES : 0),
+        &R.sp, err);
     if (rc != SIM_OK)
         return rc;
     sim_init(&R.e);

@@ -10,8 +10,8 @@
  * refunds and the modules' base loads still sum to the audited step totals
  * (site_energy_closes checks it in a checked build).
  *
- * It owns the sjob charge fields (it_j ... st_charged), the shortage times
- * (power_s, paused_s, throttled_s) and run.src_site_j,
+ * It owns the sjob charge fields (it_j, gpu_j ... st_charged), the
+ * shortage times (power_s, paused_s, throttled_s) and run.src_site_j,
  * unattributed_j and base_j. It must never change a job's state or its
  * systems: the decision of the dispatch is handed to job_apply_decision
  * (job_fsm.c), in entry order.
@@ -53,6 +53,7 @@ void site_energy_refund(run *R, sjob *j)
     if (f < 0)
         f = 0;
     j->it_j -= f * j->st_it_j;
+    j->gpu_j -= f * j->st_gpu_j;
     j->fac_j -= f * j->st_fac_j;
     j->ren_j -= f * j->st_ren_j;
     j->co2_g -= f * j->st_co2_g;
@@ -65,11 +66,13 @@ void site_energy_refund(run *R, sjob *j)
 
 /* Charges job j for the coming step (and keeps the charge for a refund). */
 static void charge_job(run *R, sjob *j, const dispatch_job_out *jo,
-                       const double *mix_j_per_j)
+                       double gpu_w, const double *mix_j_per_j)
 {
     double dt = R->step_s;
     j->st_t0 = R->e.now_s;
     j->st_it_j = jo->it_w * dt;
+    j->st_gpu_j = gpu_w * dt;
+    j->gpu_j += j->st_gpu_j;
     j->st_fac_j = jo->energy_j;
     j->st_ren_j = jo->renewable_j;
     j->st_co2_g = jo->carbon_g;
@@ -84,6 +87,24 @@ static void charge_job(run *R, sjob *j, const dispatch_job_out *jo,
         j->src_j[k] += j->st_src_j[k];
     }
     j->st_charged = 1;
+}
+
+/* GPU power granted to dispatch entry i [W]: the training GPU power at
+ * the granted fraction, or the GPUs' idle power while restarting (an entry
+ * whose gpu_w is 0) or paused, 0 when shed. */
+static double entry_gpu_w(const run *R, size_t i, const dispatch_job_out *x)
+{
+    const dispatch_job *d = &R->dj[i];
+    switch (x->state) {
+    case DISPATCH_RUN:
+    case DISPATCH_THROTTLED:
+        return d->gpu_w > 0 ? d->gpu_w * x->power_frac : R->dj_gpu_idle_w[i];
+    case DISPATCH_PAUSED:
+        return R->dj_gpu_idle_w[i];
+    case DISPATCH_SHED:
+        return 0.0;
+    }
+    return 0.0;
 }
 
 /* Source mix of the load served this step, as J per J of load. */
@@ -124,14 +145,23 @@ static size_t build_demand(run *R)
             if (nsys <= 0)
                 continue;
             R->busy_grp[g] += nsys;
-            load_training_demand(&R->lcfg[g], &R->lsys[g],
-                                 nsys * R->lsys[g].n_gpus,
-                                 LOAD_DEFAULT_COMPUTE_FRAC, &d);
+            /* GPU power follows the job's step (load.h); a checkpoint
+             * write holds the GPUs at their own low level. The state is
+             * sampled at the step start, like every job state here. */
+            load_training_demand_f(
+                &R->lcfg[g], &R->lsys[g], nsys * R->lsys[g].n_gpus,
+                j->state == JS_CKPT
+                    ? R->lcfg[g].u_ckpt
+                    : load_step_gpu_frac(&R->lcfg[g], j->sj->fmt, &j->ph),
+                &d);
             R->dj[nd].module = g;
             R->dj[nd].gpu_w = d.gpu_w;
             R->dj[nd].other_w = d.other_w;
             R->dj[nd].idle_w = d.idle_w;
             R->dj[nd].gpu_frac_tdp = d.gpu_frac_tdp;
+            R->dj_gpu_idle_w[nd] = nsys * R->lsys[g].n_gpus *
+                                   R->lsys[g].gpu_tdp_w *
+                                   R->lcfg[g].idle_gpu_frac;
             R->dj[nd].priority = j->sj->priority;
             if (j->state == JS_RESTART || j->state == JS_WAIT_REPAIR) {
                 /* Not computing: the GPUs draw their idle power. */
@@ -184,8 +214,10 @@ int site_energy_step(run *R, const dispatch_out **o, double srcw[SRC_N])
     for (size_t i = 0; i < nd; i++) {
         sjob *j = &R->job[R->dj_job[i]];
         dispatch_job_out jo = (*o)->job[i];
+        double gpu_w = entry_gpu_w(R, i, &(*o)->job[i]);
         for (size_t k = i + 1; k < nd && R->dj_job[k] == R->dj_job[i]; k++) {
             const dispatch_job_out *x = &(*o)->job[k];
+            gpu_w += entry_gpu_w(R, k, x);
             if (x->state > jo.state)
                 jo.state = x->state;
             if (x->throughput < jo.throughput)
@@ -205,7 +237,7 @@ int site_energy_step(run *R, const dispatch_out **o, double srcw[SRC_N])
             j->paused_s += R->step_s;
         else if (jo.throughput < 1.0)
             j->throttled_s += R->step_s;
-        charge_job(R, j, &jo, mix);
+        charge_job(R, j, &jo, gpu_w, mix);
         job_apply_decision(R, j, &jo);
     }
     /* The step's load is the jobs' shares plus the modules' base loads. */

@@ -76,7 +76,8 @@ typedef struct sjob {
     int skip;            /* scheduler: could not be placed in this pass */
     double tps_gpu0;
     int modules0;
-    double thr; /* throughput factor from dispatch, (0, 1] */
+    double thr;   /* throughput factor from dispatch, (0, 1] */
+    load_step ph; /* its step's phases at the current placement [s] */
     double total, done, saved;
     double last_t;       /* progress integrated up to here */
     double since_ckpt_s; /* training time since the last checkpoint */
@@ -85,6 +86,8 @@ typedef struct sjob {
     sim_handle timer, fail;
     int timer_kind;
     gsl_rng *r;       /* stream "job/<name>" */
+    double model_z;   /* standard normal of the job's model-error group
+                         (site.h), 0 without model uncertainty */
     double est_end_s; /* for backfill */
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
@@ -92,7 +95,9 @@ typedef struct sjob {
     double power_s, paused_s, throttled_s; /* steps holding power; of them
                                               paused or shed; throttled */
     double it_j, fac_j, ren_j, co2_g, cost, src_j[SRC_N];
+    double gpu_j; /* of it_j, drawn by its GPUs */
     /* The current step's charge, for refunds when systems are released. */
+    double st_gpu_j;
     double st_t0, st_it_j, st_fac_j, st_ren_j, st_co2_g, st_cost,
         st_src_j[SRC_N];
     int st_charged;
@@ -107,16 +112,17 @@ typedef struct run {
     smod *mod;
     size_t n_job;
     sjob *job;
-    int *place_tmp;      /* [n_mod] */
-    sched_module *smv;   /* [n_mod] */
-    sched_running *runv; /* [n_job] */
-    dispatch_job *dj;    /* [n_job * n_groups] */
-    size_t *dj_job;      /* owner job of each dispatch entry */
-    double *base_it;     /* [n_groups] */
-    double *busy_grp;    /* [n_groups] */
-    size_t n_grp;        /* power-model modules = scenario module groups */
-    load_cfg *lcfg;      /* [n_grp] */
-    load_system *lsys;   /* [n_grp] */
+    int *place_tmp;        /* [n_mod] */
+    sched_module *smv;     /* [n_mod] */
+    sched_running *runv;   /* [n_job] */
+    dispatch_job *dj;      /* [n_job * n_groups] */
+    size_t *dj_job;        /* owner job of each dispatch entry */
+    double *dj_gpu_idle_w; /* idle power of each entry's GPUs */
+    double *base_it;       /* [n_groups] */
+    double *busy_grp;      /* [n_groups] */
+    size_t n_grp;          /* power-model modules = scenario module groups */
+    load_cfg *lcfg;        /* [n_grp] */
+    load_system *lsys;     /* [n_grp] */
     int *gpu_type_of_grp;
     double step_s, horizon_s, t_step; /* current step start */
     double sys_online_s, sys_busy_s;  /* utilization integrals */
@@ -134,6 +140,9 @@ typedef struct run {
 void site_log_event(run *R, const sjob *j, int kind, int cause, double value);
 void site_fail_run(run *R, int code); /* records code, stops the engine */
 void site_accrue_util(run *R);        /* utilization integrals up to now */
+/* Applies job j's model-error draw to a throughput prediction of j (scales
+ * tokens/s and TFLOP/s up, the step time down, by exp(model_z sd)). */
+void site_apply_model_draw(const run *R, const sjob *j, tp_result *tr);
 
 /* models/site_sched.c: places queued jobs (FIFO by priority and submit
  * time, EASY backfill); a placed job starts through job_start. */

@@ -49,6 +49,8 @@ struct site_power {
     dispatch_source *dsrc;
     dispatch_store *dst;
     dispatch_module *dmod;
+    double *design_it_w; /* [n_module] IT with every system training: the
+                            load at which the PUE curve holds */
     dispatch_out *out;
     size_t cap_job;
     double last_t;
@@ -105,6 +107,7 @@ void site_power_free(site_power *sp)
     free(sp->dsrc);
     free(sp->dst);
     free(sp->dmod);
+    free(sp->design_it_w);
     dispatch_out_free(sp->out);
     climate_year_free(sp->syn);
     if (sp->clim_r)
@@ -252,17 +255,31 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     }
     if (!c->weather) {
         sp->syn = climate_year_new();
-        sp->clim_r = rng_stream_new(NULL, seed, rep, rng_stream_id("climate"));
+        /* The weather's replication: rep, or 0 when the weather is held
+         * fixed (site_power_cfg.weather_rep0). */
+        uint64_t wrep = c->weather_rep0 ? 0 : rep;
+        sp->clim_r = rng_stream_new(NULL, seed, wrep, rng_stream_id("climate"));
         if (c->n_wind) {
             sp->wind_v10 = sim_xcalloc(CLIMATE_HOURS, sizeof(double));
             sp->wind_r =
-                rng_stream_new(NULL, seed, rep, rng_stream_id("climate/wind"));
+                rng_stream_new(NULL, seed, wrep, rng_stream_id("climate/wind"));
         }
     }
     sp->dsrc = sim_xcalloc(c->n_solar + c->n_wind + c->n_source + 1,
                            sizeof(dispatch_source));
     sp->dst = sim_xcalloc(c->n_battery + 1, sizeof(dispatch_store));
     sp->dmod = sim_xcalloc(c->n_module + 1, sizeof(dispatch_module));
+    sp->design_it_w = sim_xcalloc(c->n_module + 1, sizeof(double));
+    for (size_t m = 0; m < c->n_module; m++) {
+        load_demand d;
+        const site_power_module *md = &sp->module[m];
+        site_power_module_nominal(sp, m, &d);
+        sp->design_it_w[m] = load_module_it_w(
+            &md->load,
+            d.gpu_w + d.other_w +
+                load_module_overhead_w(&md->load, &md->system, md->n_systems),
+            NULL);
+    }
     sp->cap_job = 16;
     sp->out = dispatch_out_new(c->n_solar + c->n_wind + c->n_source,
                                c->n_battery, c->n_module, sp->cap_job);
@@ -357,6 +374,15 @@ void site_power_module_nominal(const site_power *sp, size_t m, load_demand *out)
     }
 }
 
+/* One step in a fixed order, kept in one function because each stage
+ * reads what the one before left: the weather hour (and a new simulated
+ * year's weather and PV) first; then every component's offer for the hour;
+ * then each module's PUE at this step's load (cooling.h: the partial-load
+ * term needs the module's demand, so it comes after the jobs are known and
+ * before the dispatch, which must see one PUE per module to keep its
+ * balance exact); the pure dispatch; then the batteries and supplies are
+ * advanced by what it granted, and only then are totals, water and the
+ * record written, so that they describe the state the step left. */
 int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
                     size_t n_jobs, const double *base_it_w,
                     const dispatch_out **out_p, sim_err *err)
@@ -425,10 +451,23 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
                 : (st > 0 ? sp->pool_cost[b] / st : 0);
         d->renewable_frac = st > 0 ? fmin(1.0, sp->pool_ren[b] / st) : 0;
     }
+    /* PUE at this step's load: the module's IT demand before any
+     * throttling (base load plus its jobs at full power) over its design IT,
+     * so that the fixed part of the overhead (cooling.h, partial load) is
+     * spread over what the module asks for. A throttled step keeps that PUE:
+     * the policy sees one PUE per module, which keeps its balance exact. */
     for (size_t m = 0; m < c->n_module; m++) {
         sp->dmod[m].base_it_w = base_it_w ? base_it_w[m] : 0.0;
+        sp->dmod[m].pue = sp->dmod[m].base_it_w; /* demand so far */
+    }
+    for (size_t i = 0; i < n_jobs; i++)
+        if (jobs[i].module < c->n_module)
+            sp->dmod[jobs[i].module].pue += jobs[i].gpu_w + jobs[i].other_w;
+    for (size_t m = 0; m < c->n_module; m++) {
+        double d = sp->design_it_w[m];
+        double l = d > 0 ? sp->dmod[m].pue / d : 1.0;
         sp->dmod[m].pue =
-            cooling_pue(&sp->module[m].cooling, w->t_db_c, w->t_wb_c);
+            cooling_pue_load(&sp->module[m].cooling, w->t_db_c, w->t_wb_c, l);
     }
     if (n_jobs > sp->cap_job) {
         dispatch_out_free(sp->out);
@@ -494,6 +533,10 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
     t->steps++;
     t->time_s += dt;
     t->it_j += o->it_w * dt;
+    for (size_t m = 0; m < c->n_module; m++)
+        t->water_m3 +=
+            cooling_water_l_per_j(&sp->module[m].cooling, w->t_db_c) *
+            o->mod_it_w[m] * dt * 1e-3;
     t->facility_j += o->load_w * dt;
     t->demand_j += o->demand_w * dt;
     for (int j = 0; j < SRC_N; j++)

@@ -109,6 +109,8 @@ typedef struct site_power_cfg {
                                        off-grid site, whose packs can only
                                        have been charged on site) */
     int record;                       /* 1 = keep per-step records */
+    int weather_rep0; /* 1: synthetic weather of replication 0 in every
+                         replication (variance decomposition) */
 } site_power_cfg;
 
 /* One step's record (mean powers over the step). */
@@ -134,6 +136,7 @@ typedef struct site_power_totals {
     size_t steps;
     double time_s;
     double it_j, facility_j, demand_j;
+    double water_m3;     /* cooling water (cooling_water_l_per_j x IT served) */
     double gen_j[SRC_N]; /* generation by source kind incl. curtailed
                             (battery: 0, see discharge_j) */
     double discharge_j, charge_j, curtailed_j, shortfall_j, loss_j, fade_loss_j;

@@ -52,6 +52,12 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.layout.recompute = j->recompute;
     q.layout.distopt = j->distopt;
     q.layout.fsdp = j->fsdp;
+    q.software_efficiency = j->software_efficiency;
+    /* In-network reduction is a property of the fabric of the systems the
+     * job's GPUs sit in (systems.cfg `sharp`). */
+    for (size_t i = 0; i < s->n_modules; i++)
+        if (s->modules[i].gpu == j->gpu && s->modules[i].system)
+            q.sharp = s->modules[i].system->sharp;
     {
         /* Scenario releases are written as in the data ("NeMo 26.04");
          * the model keys them by short id ("26.04"). */
@@ -88,7 +94,35 @@ int site_job_throughput(const scenario *s, const scen_job *j,
             err, rc, NULL, 0,
             "job '%s': cannot predict its throughput on %d %s: %s", j->name,
             j->gpus, j->gpu->name, out->why[0] ? out->why : sim_strerror(rc));
+    if (j->tokens_per_sec_per_gpu > 0 && out->tokens_per_sec_per_gpu > 0) {
+        /* A pinned throughput (validation against a published run):
+         * every phase of the step stretches by the same factor, so the
+         * step's shares, and the GPU power that follows them, stay the
+         * model's; only the time per token is the published one. */
+        double k = out->tokens_per_sec_per_gpu / j->tokens_per_sec_per_gpu;
+        double *t[] = {
+            &out->step_time_s, &out->t_compute_s, &out->t_tp_s,
+            &out->t_cp_s,      &out->t_ep_s,      &out->t_dp_s,
+            &out->t_pp_s,      &out->t_bubble_s,  &out->t_optimizer_s};
+        for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+            *t[i] *= k;
+        out->tokens_per_sec_per_gpu = j->tokens_per_sec_per_gpu;
+        out->low_tokens_per_sec_per_gpu = out->high_tokens_per_sec_per_gpu =
+            j->tokens_per_sec_per_gpu;
+        out->model_tflops_per_gpu /= k;
+    }
     return SIM_OK;
+}
+
+/* The step's phases for its GPU power (models/load.h): compute (GEMMs,
+ * attention, optimizer), exposed communication of every kind, bubble. */
+static load_step step_phases(const tp_result *tr)
+{
+    load_step st = {tr->t_compute_s + tr->t_optimizer_s,
+                    tr->t_tp_s + tr->t_cp_s + tr->t_ep_s + tr->t_dp_s +
+                        tr->t_pp_s,
+                    tr->t_bubble_s};
+    return st;
 }
 
 /* Per-GPU bandwidth of the data-parallel traffic of a placement (take[]):
@@ -160,6 +194,7 @@ static int try_place(run *R, sjob *j, int need_total)
             site_fail_run(R, SIM_EINVAL);
             return 0;
         }
+        site_apply_model_draw(R, j, &tr);
         /* The spares are the last systems taken, from the last modules. */
         for (size_t m = R->n_mod; m-- > 0 && spares > 0;) {
             int k = R->place_tmp[m] < spares ? R->place_tmp[m] : spares;
@@ -174,6 +209,7 @@ static int try_place(run *R, sjob *j, int need_total)
         }
         FS_ASSERT(job_held_systems(R, j) == need_total);
         j->rate = tr.tokens_per_sec_per_gpu * j->sj->gpus;
+        j->ph = step_phases(&tr);
         if (!(j->rate > 0)) {
             sim_err_set(R->err, SIM_EINVAL, NULL, 0,
                         "job '%s': predicted throughput is %g tokens/s",

@@ -1,5 +1,6 @@
 /* tests/test_dispatch.c: one step's merit order, limits, shortage policies,
- * energy balance and attribution; plus the load and cooling curves. */
+ * energy balance and attribution; plus the load curves (cooling:
+ * test_cooling.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +9,6 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "models/cooling.h"
 #include "models/dispatch.h"
 #include "models/load.h"
 #include "power_testutil.h"
@@ -231,32 +231,33 @@ static void test_load_training_power_matches_brookhaven(void **state)
         assert_true(load_cap_throughput(x + 0.01) >= load_cap_throughput(x));
 }
 
-static void test_cooling_pue_curves(void **state)
+/* GPU power follows the step: a time-weighted mean of the phases' levels,
+ * so a step that only waits longer on communication draws less per second
+ * but more per step; an empty step is all compute. */
+static void test_load_step_power_follows_phases(void **state)
 {
     (void)state;
-    cooling_cfg a, d, l;
-    cooling_cfg_default(&a, COOLING_AIR_ECONOMIZER);
-    cooling_cfg_default(&d, COOLING_AIR_ADIABATIC);
-    cooling_cfg_default(&l, COOLING_LIQUID_DRY);
-    assert_close(cooling_pue(&a, 30, 10), 1.09, 1e-12);
-    assert_close(cooling_pue(&a, 30, 18), 1.195, 1e-12);
-    assert_close(cooling_pue(&a, 40, 26), 1.35, 1e-12);
-    assert_close(cooling_pue(&a, 45, 35), 1.40, 1e-12);
-    assert_close(cooling_pue(&d, 44, 20), 1.08, 1e-12);
-    assert_close(cooling_pue(&d, 30, 23), 1.35, 1e-12);
-    assert_close(cooling_pue(&l, 35, 20), 1.10, 1e-12);
-    assert_close(cooling_pue(&l, 40, 20), 1.10 + 0.5 / 5, 1e-12);
-    assert_close(cooling_pue(&l, 50, 20), 1.10 + 1.0 / 5, 1e-12);
-    /* PUE never below 1 and never falls as it gets hotter. */
-    for (double t = -20; t < 50; t += 0.5) {
-        assert_true(cooling_pue(&l, t + 0.5, 10) >= cooling_pue(&l, t, 10));
-        assert_true(cooling_pue(&a, t, t / 2 + 0.5) >=
-                    cooling_pue(&a, t, t / 2));
-        assert_true(cooling_pue(&a, t, t / 2) >= 1.0);
-    }
+    load_cfg c;
+    load_cfg_default(&c, 3.5e6);
+    load_step st = {1.37, 0.29, 0.11};
+    double f = load_step_gpu_frac(&c, NUM_FP8, &st);
+    assert_close(f, (1.37 * 0.90 + 0.29 * 0.25 + 0.11 * 0.25) / 1.77, 1e-12);
+    assert_close(load_step_gpu_frac(&c, NUM_BF16, NULL), 0.90, 1e-15);
+    load_step slow = st;
+    slow.comm_s *= 2;
+    double f2 = load_step_gpu_frac(&c, NUM_FP8, &slow);
+    assert_true(f2 < f);
+    assert_true(f2 * 2.06 > f * 1.77); /* energy per step still rises */
+    /* The nominal step is the all-compute one (module design load). */
+    assert_close(load_gpu_frac(&c, LOAD_DEFAULT_COMPUTE_FRAC), 0.90, 1e-15);
+    load_system b300 = {8, 1100, 14500};
+    load_demand d;
+    load_training_demand_f(&c, &b300, 16, c.u_ckpt, &d);
+    assert_close(d.gpu_w, 16 * 1100 * 0.15, 1e-12);
+    assert_close(d.gpu_frac_tdp, 0.15, 1e-15);
     sim_err e;
-    a.pue_base = 0.9;
-    assert_int_equal(cooling_cfg_check(&a, &e), SIM_EINVAL);
+    c.u_comm = 0;
+    assert_int_equal(load_cfg_check(&c, &b300, &e), SIM_EINVAL);
 }
 
 int main(void)
@@ -267,7 +268,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_never_violates_a_limit),
         cmocka_unit_test(test_dispatch_rejects_bad_input),
         cmocka_unit_test(test_load_training_power_matches_brookhaven),
-        cmocka_unit_test(test_cooling_pue_curves),
+        cmocka_unit_test(test_load_step_power_follows_phases),
     };
     return cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 
 #include "io/catalog_cfg.h"
 #include "io/scenario_cfg.h"
+#include "models/cooling.h"
 #include "models/scenario.h"
 
 #define assert_close(a, b, rel)                                                \
@@ -114,6 +115,9 @@ static const bad_case bad[] = {
      "atb-4mw-150, coe2019-2.55mw-121)"},
     {"wind-shear.cfg", SIM_ECONFIG, "bad/wind-shear.cfg", 10,
      "energy.wind.shear_exponent: out of range (got 1.5"},
+    /* Issue 20: modules.[i].cooling names one of the three designs. */
+    {"cooling-unknown.cfg", SIM_ECONFIG, "bad/cooling-unknown.cfg", 9,
+     "modules.[0].cooling"},
     {"no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open"},
 };
 
@@ -191,6 +195,7 @@ static void test_scenario_minimal_resolves_defaults_in_si(void **state)
     assert_int_equal(m->units, 34);
     assert_int_equal(m->gpus, 2 * 34 * 8);
     assert_close(m->it_power_w, 2 * 34 * 14500.0, 1e-12);
+    assert_int_equal(m->cooling, COOLING_AIR_ECONOMIZER); /* spark-air */
     assert_close(s->energy.capacity_w[SRC_SOLAR], 3e6, 1e-12);
     assert_close(s->energy.solar.losses, 0.1408, 1e-12);
     assert_close(s->energy.solar.inverter_limit_w, 3e6 / 1.34, 1e-12);

@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "models/load.h"
 #include "models/resfield.h"
 #include "models/reliability.h"
 #include "tests/site_util.h"
@@ -233,7 +234,15 @@ static void test_site_job_energy_is_a_share_of_site_energy(void **state)
         for (int k = 0; k < SRC_N; k++)
             by += r[0].jobs[j].energy_by_source_j[k];
         assert_close(by, r[0].jobs[j].facility_energy_j, 1e-9);
+        /* Its GPUs draw part of its IT energy, never all of it. */
+        assert_true(r[0].jobs[j].gpu_energy_j > 0);
+        assert_true(r[0].jobs[j].gpu_energy_j < r[0].jobs[j].it_energy_j);
     }
+    /* Cooling water: between the dry cooler's 0.05 and the evaporative
+     * designs' 2.72 L per kWh of IT (models/cooling.h). */
+    assert_true(r[0].site.water_m3 >=
+                0.05e-3 * r[0].site.it_energy_j / 3.6e6 * (1 - 1e-9));
+    assert_true(r[0].site.water_m3 <= 2.72e-3 * r[0].site.it_energy_j / 3.6e6);
     for (int k = 0; k < SRC_N; k++)
         src += r[0].site.energy_by_source_j[k];
     assert_true(jobs <= r[0].site.facility_energy_j * (1 + 1e-9));
@@ -261,6 +270,88 @@ static void test_site_spanning_job_follows_link_and_commissioning(void **state)
     free_reps(rb, 1);
     scenario_free(a);
     scenario_free(b);
+}
+
+/* GPU power follows the step (models/load.h): thinning the link a spanning
+ * job's data-parallel traffic crosses lengthens only its exposed
+ * communication, which draws u_comm of TDP, so the job's IT energy grows by
+ * the extra time at that power plus its non-GPU part, much less than its
+ * time (before issue 20 both grew by the same 8.3 %). Hand-computed:
+ * E_half = E_full + dT (n_gpu TDP u_comm + n_sys rest nongpu_train_frac).
+ * The link is cut to an eighth (6400 of 51200 Gb/s): since issue 18 the
+ * bucketed DP reduction hides behind the backward pass as Megatron hides
+ * it, so halving the link lengthens this job by only 0.5 %, too little for
+ * the comparison; an eighth lengthens it by about 15 %. */
+static void test_site_link_energy_follows_the_step(void **state)
+{
+    const char *half[] = {"fabric.links.[0].bandwidth_gbps=6400.0"};
+    scenario *a = load_scn(&W, "tests/data/run/two-groups.cfg", NULL, 0);
+    scenario *b = load_scn(&W, "tests/data/run/two-groups.cfg", half, 1);
+    res_rep *ra = run_reps(&W, a, 1, 0, 0), *rb = run_reps(&W, b, 1, 0, 0);
+    const scen_module *m = &a->modules[0];
+    load_cfg lc;
+    (void)state;
+    load_cfg_default(&lc, m->it_capacity_w);
+    double n_gpu = ra[0].jobs[0].gpus, n_sys = n_gpu / m->system->gpus;
+    double rest = m->system->max_power_w - m->system->gpus * m->gpu->tdp_w;
+    double dt = rb[0].jobs[0].run_time_s - ra[0].jobs[0].run_time_s;
+    double want =
+        ra[0].jobs[0].it_energy_j + dt * (n_gpu * m->gpu->tdp_w * lc.u_comm +
+                                          n_sys * rest * lc.nongpu_train_frac);
+    double time_up = rb[0].jobs[0].run_time_s / ra[0].jobs[0].run_time_s - 1;
+    double energy_up =
+        rb[0].jobs[0].it_energy_j / ra[0].jobs[0].it_energy_j - 1;
+    assert_true(time_up > 0.05);
+    assert_close(rb[0].jobs[0].it_energy_j, want, 1e-3);
+    assert_true(energy_up < 0.6 * time_up);
+    free_reps(ra, 1);
+    free_reps(rb, 1);
+    scenario_free(a);
+    scenario_free(b);
+}
+
+/* A pinned throughput is the job's whatever its placement: the run takes
+ * tokens / (pin x GPUs) (no failures in this scenario) over a thin link
+ * too; the step's phase shares stay the model's, so the thin link, whose
+ * step is mostly communication, draws less GPU power in the same time. */
+static void test_site_pinned_throughput_is_kept(void **state)
+{
+    const char *pin[] = {"jobs.[0].tokens_per_sec_per_gpu=12345.0"};
+    const char *pin_thin[] = {"jobs.[0].tokens_per_sec_per_gpu=12345.0",
+                              "fabric.links.[0].bandwidth_gbps=800.0"};
+    scenario *a = load_scn(&W, "tests/data/run/two-groups.cfg", pin, 1);
+    scenario *b = load_scn(&W, "tests/data/run/two-groups.cfg", pin_thin, 2);
+    res_rep *ra = run_reps(&W, a, 1, 0, 0), *rb = run_reps(&W, b, 1, 0, 0);
+    (void)state;
+    assert_close(ra[0].jobs[0].tokens_per_sec_per_gpu, 12345.0, 1e-12);
+    assert_close(ra[0].jobs[0].run_time_s,
+                 a->jobs[0].tokens / (12345.0 * a->jobs[0].gpus), 1e-9);
+    assert_close(rb[0].jobs[0].run_time_s, ra[0].jobs[0].run_time_s, 1e-12);
+    assert_true(rb[0].jobs[0].it_energy_j < ra[0].jobs[0].it_energy_j);
+    free_reps(ra, 1);
+    free_reps(rb, 1);
+    scenario_free(a);
+    scenario_free(b);
+}
+
+/* Energy validation (issue 20 item 5; sources in the scenario): Ai2's
+ * metered GPU energy of Olmo 3 7B pretraining, ~146 MWh over ~234k
+ * H100-hours. The throughput is pinned so that the GPU-hours are the
+ * published ones; what is checked is the GPU power the model draws over
+ * them, within 10 %. */
+static void test_site_validation_olmo3_gpu_energy(void **state)
+{
+    scenario *s = load_scn(&W, "scenarios/validation-olmo3-7b.cfg", NULL, 0);
+    res_rep *r = run_reps(&W, s, 1, 0, 0);
+    const res_job *j = &r[0].jobs[0];
+    (void)state;
+    assert_int_equal(j->completed, 1);
+    assert_close(j->gpu_s / 3600.0, 234e3, 1e-3); /* the pin holds */
+    if (fabs(j->gpu_energy_j / 3.6e9 / 146.0 - 1.0) > 0.10)
+        fail_msg("GPU energy %.1f MWh, metered 146 MWh (> 10 %% apart)",
+                 j->gpu_energy_j / 3.6e9);
+    free_reps(r, 1);
+    scenario_free(s);
 }
 
 /* "a module outage takes all its GPUs down": with module outages only, every
@@ -422,6 +513,9 @@ int main(void)
             test_site_facility_at_least_it_and_ordered_percentiles),
         cmocka_unit_test(test_site_job_energy_is_a_share_of_site_energy),
         cmocka_unit_test(test_site_spanning_job_follows_link_and_commissioning),
+        cmocka_unit_test(test_site_link_energy_follows_the_step),
+        cmocka_unit_test(test_site_pinned_throughput_is_kept),
+        cmocka_unit_test(test_site_validation_olmo3_gpu_energy),
         cmocka_unit_test(test_site_module_outage_takes_job_down),
         cmocka_unit_test(test_site_easy_backfill),
         cmocka_unit_test(test_site_common_random_numbers),

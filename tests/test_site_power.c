@@ -79,6 +79,57 @@ static void test_site_power_constant_load_integrates_exactly(void **state)
     site_power_free(sp);
 }
 
+/* Partial load at site level: the same module at half its design IT pays
+ * fixed_frac more PUE than at design load (cooling.h), and its water is
+ * the WUE times the IT served. Constant cooling with a fixed part, so the
+ * expectation is exact whatever the weather. */
+static void test_site_power_partial_load_raises_pue(void **state)
+{
+    (void)state;
+    site_power_cfg c;
+    supply_cfg g;
+    double pue[2];
+    sim_err e;
+    for (int k = 0; k < 2; k++) {
+        site_power_cfg_default(&c);
+        supply_cfg_default(&g, SRC_GRID, 10e6);
+        site_power_module m = module(500e3, COOLING_CONSTANT, 1.15);
+        m.cooling.fixed_frac = 0.04;
+        m.cooling.wue_dry_l_kwh = 0.5;
+        c.source = &g;
+        c.n_source = 1;
+        c.module = &m;
+        c.n_module = 1;
+        site_power *sp = site_power_new(&c, 1, 0, &e);
+        assert_non_null(sp);
+        load_demand nom;
+        site_power_module_nominal(sp, 0, &nom);
+        double ovh = load_module_overhead_w(&m.load, &m.system, m.n_systems);
+        double design = nom.gpu_w + nom.other_w + ovh;
+        /* k = 0: every system training; k = 1: half of them, the rest
+         * switched off (base = overhead only), so IT = design / 2. */
+        double share = k == 0 ? 1.0
+                              : 0.5 * (design) / (nom.gpu_w + nom.other_w) -
+                                    ovh / (nom.gpu_w + nom.other_w);
+        dispatch_job j = {0,
+                          nom.gpu_w * share,
+                          nom.other_w * share,
+                          nom.idle_w * share,
+                          nom.gpu_frac_tdp,
+                          0};
+        const dispatch_out *o;
+        double base = ovh;
+        assert_int_equal(site_power_step(sp, 0, &j, 1, &base, &o, &e), SIM_OK);
+        const site_power_totals *t = site_power_get_totals(sp);
+        pue[k] = t->facility_j / t->it_j;
+        assert_close(t->it_j / 900.0, k == 0 ? design : design / 2, 1e-9);
+        assert_close(t->water_m3, 0.5 * t->it_j / 3.6e6 * 1e-3, 1e-12);
+        site_power_free(sp);
+    }
+    assert_close(pue[0], 1.15, 1e-12);
+    assert_close(pue[1], 1.15 + 0.04, 1e-12);
+}
+
 static site_power *year_site(const climate_year *wx, uint64_t seed, int record)
 {
     site_power_cfg c;
@@ -269,6 +320,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_site_power_constant_load_integrates_exactly),
+        cmocka_unit_test(test_site_power_partial_load_raises_pue),
         cmocka_unit_test(test_site_power_energy_balance_over_a_year),
         cmocka_unit_test(
             test_site_power_forced_outage_shifts_load_to_next_source),
