@@ -20,6 +20,7 @@
 #include "models/throughput.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "models/scenkeys.h"
 #include "models/climate.h"
 #include "models/cooling.h"
+#include "sim/fsassert.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
 
@@ -489,6 +491,49 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     return SIM_OK;
 }
 
+/* costs: every key has a static default in the key table (models/scenkeys.c,
+ * with its source or "assumption"), so a scenario without the group is
+ * costed with the documented defaults. Scales turn the file's units into
+ * SI: USD/W from USD/kW or USD/W, USD/J from USD/kWh, seconds from years. */
+static int read_costs(cfg_reader *r, const config_setting_t *root, scenario *s)
+{
+    config_setting_t *g;
+    int rc;
+    /* The table's defaults apply with or without the group; the key list
+     * comes from models/cost.c's table, so the two cannot disagree. */
+    if ((rc = cfg_member(r, root, "costs", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g) {
+        const char *keys[64];
+        FS_ASSERT(cost_n_keys < 64);
+        for (size_t i = 0; i < cost_n_keys; i++)
+            keys[i] = cost_keys[i].key;
+        keys[cost_n_keys] = NULL;
+        if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < cost_n_keys; i++) {
+        const cost_key *f = &cost_keys[i];
+        double *out = (double *)((char *)&s->costs + f->off);
+        const scen_key *k;
+        char path[64];
+        snprintf(path, sizeof path, "costs.%s", f->key);
+        k = scen_key_find(path);
+        if (!k)
+            return cfg_fail(r, root, "costs",
+                            "internal error: key %s is not in "
+                            "models/scenkeys.c",
+                            path);
+        if (g) {
+            if ((rc = num(r, g, f->key, 0, k->def, f->scale, out)) != SIM_OK)
+                return rc;
+        } else {
+            *out = k->def * f->scale;
+        }
+    }
+    return SIM_OK;
+}
+
 /* A models/ rule's verdict rc: placed at FILE:LINE when it refused. */
 static int rule(cfg_reader *r, const config_setting_t *root, int rc,
                 const sim_err *why)
@@ -533,7 +578,7 @@ int scenario_load(const char *path, const catalog *cat,
 {
     static const char *const keys[] = {
         "description", "site",        "modules",    "fabric",  "energy", "jobs",
-        "policy",      "reliability", "simulation", "catalog", NULL};
+        "policy",      "reliability", "simulation", "catalog", "costs",  NULL};
     cfg_reader r;
     sim_err why;
     scenario *s = NULL;
@@ -607,7 +652,8 @@ int scenario_load(const char *path, const catalog *cat,
         (rc = scfg_read_energy(&r, root, s)) != SIM_OK ||
         (rc = scfg_read_jobs(&r, root, s)) != SIM_OK ||
         (rc = read_policy(&r, root, s)) != SIM_OK ||
-        (rc = read_reliability(&r, root, s)) != SIM_OK)
+        (rc = read_reliability(&r, root, s)) != SIM_OK ||
+        (rc = read_costs(&r, root, s)) != SIM_OK)
         goto fail;
     /* The model's rules, its refusal placed at the key it names. */
     if ((rc = rule(&r, root, scenario_finish(s, &why), &why)) != SIM_OK)

@@ -411,5 +411,10 @@ int scenario_finish(scenario *s, sim_err *err)
     for (size_t i = 0; i < s->n_jobs; i++)
         if ((rc = finish_job(s, i, err)) != SIM_OK)
             return rc;
+    /* A scenario built in memory leaves its costs zero: it gets the key
+     * table's defaults, as a file without a `costs` group does (the loader
+     * always sets a horizon > 0). */
+    if (!(s->costs.npv_horizon_s > 0))
+        cost_params_default(&s->costs);
     return SIM_OK;
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "models/catalog.h"
+#include "models/cost.h"
 #include "models/dispatch.h"
 #include "sim/err.h"
 
@@ -279,6 +280,7 @@ typedef struct scenario {
     scen_job *jobs;
     dispatch_policy policy; /* shortage policy (models/dispatch.h) */
     scen_reliability reliability;
+    cost_params costs; /* the `costs` group (models/cost.h) */
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
 } scenario;

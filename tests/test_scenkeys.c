@@ -77,6 +77,8 @@ static const walk_rule rules[] = {
     {"energy.battery.power_mw", "energy.battery.capacity_mwh=0",
      "energy.battery.capacity_mwh=1e6", 0, 0, 1},
     {"energy.battery.capacity_mwh", "energy.battery.power_mw=0", NULL, 0, 0, 0},
+    {"energy.battery.duration_h", "energy.battery.c_rate_max=100", NULL, 0, 0,
+     0},
     {"energy.battery.c_rate_max", "energy.battery.power_mw=0.004", NULL, 0, 0,
      0},
     {"energy.battery.reserve_floor_pct", NULL,
