@@ -739,7 +739,7 @@ int cmd_optimize(int argc, char **argv)
     if (!o.quiet)
         fprintf(stderr,
                 "factorysim: optimize: %zu distinct design(s) evaluated, %zu "
-                "run now, %zu failed%s\n",
+                "run now (refinements included), %zu failed%s\n",
                 res.n_designs, o.n_run, o.sc[0].n_failed + o.sc[1].n_failed,
                 res.designs[res.best].feasible
                     ? ""
