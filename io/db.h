@@ -48,12 +48,12 @@
  * layout_recompute, layout_distributed_optimizer, layout_chosen; issue 17);
  * 4, onshore wind (issue 15: site_reps gains wind_capacity_factor); 5,
  * cooling water and GPU energy (issue 20: site_reps water_m3, job_reps
- * gpu_energy_j). An older
- * database is upgraded in place when opened for writing (db_open);
- * db_open_readonly refuses it with what to do.
+ * gpu_energy_j); 6, solar generation before curtailment (issue 19:
+ * site_reps gains solar_energy_j). An older database is upgraded in place when
+ * opened for writing (db_open); db_open_readonly refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 5
-#define DB_SCHEMA_FIELDS_HASH 0x0e77366827b38351ULL
+#define DB_SCHEMA_VERSION 6
+#define DB_SCHEMA_FIELDS_HASH 0x7a8decfd7556d041ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

@@ -194,6 +194,7 @@ static int try_place(run *R, sjob *j, int need_total)
             site_fail_run(R, SIM_EINVAL);
             return 0;
         }
+        site_apply_model_draw(R, j, &tr);
         /* The spares are the last systems taken, from the last modules. */
         for (size_t m = R->n_mod; m-- > 0 && spares > 0;) {
             int k = R->place_tmp[m] < spares ? R->place_tmp[m] : spares;

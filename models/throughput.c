@@ -642,6 +642,24 @@ static int is_divisor(int d, int n)
     return d >= 1 && n % d == 0;
 }
 
+/* The predictive log-sd of a prediction (throughput.h): the one
+ * definition the 80% interval below and the site's per-replication
+ * throughput draw (models/site.c) share, so a range from `run` and an
+ * interval from `predict` can never disagree about the spread. */
+double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r)
+{
+    int cls = a ? (int)a->cls : 0;
+    double sd;
+    if (cls < 0 || cls >= TP_NCLASS)
+        cls = 0;
+    sd = m->sigma_log[cls];
+    /* Each extrapolation reason widens the spread by sigma_extrap in
+     * quadrature (TP_EXTRAP_* bits of r->extrap_why). */
+    for (unsigned b = r->extrap_why; b; b &= b - 1)
+        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
+    return sd;
+}
+
 /* Why this shape: validation with precise messages first (a query comes
  * from users), then a fully given layout takes the one-evaluation hot path
  * (site simulation, calibration), and only blank fields enter the
@@ -838,10 +856,7 @@ done:
     out->tokens_per_sec_per_gpu = (double)gbs * seq / (out->step_time_s * N);
     out->model_tflops_per_gpu =
         out->tokens_per_sec_per_gpu * out->flops_per_token / 1e12;
-    sd = m->sigma_log[cls];
-    /* Each reason widens the interval by sigma_extrap in quadrature. */
-    for (unsigned b = out->extrap_why; b; b &= b - 1)
-        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
+    sd = tp_log_sd(m, a, out);
     out->low_tokens_per_sec_per_gpu =
         out->tokens_per_sec_per_gpu * exp(-TP_Z80 * sd);
     out->high_tokens_per_sec_per_gpu =

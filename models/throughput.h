@@ -285,6 +285,18 @@ char *tp_release_id(const char *label, char *buf, size_t n);
  * thread-safe. */
 int tp_predict(const tp_model *m, const tp_query *q, tp_result *out);
 
+/* The sd of the log of a prediction's error: the spread of the calibrated
+ * predictive distribution, log-normal with its median at r's point
+ * prediction. It is the class's cross-validated log error
+ * (tp_model.sigma_log: leave-one-configuration-out refits, so the error of
+ * the fitted parameters is inside it and the covariance p_sd is not added
+ * a second time), widened by sigma_extrap in quadrature once per
+ * extrapolation reason of r (TP_EXTRAP_* bits). tp_predict's 80% interval is
+ * exp(+-1.2816 tp_log_sd) and the site's per-replication throughput draw
+ * (models/site.h) uses the same value: one definition of the spread. r must
+ * come from tp_predict for a query with the same llm a. Pure, never fails. */
+double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r);
+
 /* Frees a model from tp_model_load/tp_model_default (io/calib_file.h).
  * tp_model_free(NULL) is a no-op. */
 void tp_model_free(tp_model *m);
