@@ -48,6 +48,9 @@
  * cross-checks are NVIDIA's Max-Q training profile (>= 0.97 throughput)
  * and Meta's 80 % cap on GB200. Below x = 0.42 there is no data: the cap
  * cannot go lower.
+ * Every fraction above and the curve's shape (load_cap_curve) are keys of
+ * the scenario's `power` group (models/scenkeys.c gives each one's source
+ * or marks it an assumption); load_cfg_default holds the same defaults.
  * All functions are pure and O(1).
  */
 #ifndef MODELS_LOAD_H
