@@ -240,7 +240,11 @@ static jv *err_json(const sim_err *e)
 /* The resolved scenario in SI units, for --format json. SI names and values
  * throughout, unlike the table: this is the machine-readable form, and scripts
  * should not have to parse units. The path is the one given on the command
- * line, as the table prints it. */
+ * line, as the table prints it. One block per section in the file's order,
+ * as the table; the energy models' parameters (each module's cooling, the
+ * solar sky, the battery enclosure, the power group) sit in the object of
+ * what they belong to, under their keys' names, so a script can confirm
+ * the assumptions a run will use without running it. */
 static jv *summary_json(const scenario *s, const run_check_opts *co)
 {
     jv *o = jv_obj(), *sim = jv_obj(), *site = jv_obj(), *mods = jv_arr(),
@@ -288,6 +292,10 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
                jv_num(m->cool.wue_evap_l_kwh));
         jv_set(mo, "cooling_wue_dry_l_per_kwh", jv_num(m->cool.wue_dry_l_kwh));
         jv_set(mo, "cooling_evap_threshold_c", jv_num(m->cool.t_evap_c));
+        jv_set(mo, "cooling_adiabatic_wb_limit_c",
+               jv_num(m->cool.t_wb_limit_c));
+        jv_set(mo, "cooling_chiller_ramp_k", jv_num(m->cool.chiller_ramp_k));
+        jv_set(mo, "cooling_chiller_cop", jv_num(m->cool.chiller_cop));
         jv_push(mods, mo);
     }
     jv_set(o, "modules", mods);

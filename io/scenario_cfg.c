@@ -267,7 +267,13 @@ static int read_module_cooling(cfg_reader *r, const config_setting_t *e,
         (rc = num(r, e, "cooling_wue_dry_l_per_kwh", 0, c->wue_dry_l_kwh, 1,
                   &c->wue_dry_l_kwh)) != SIM_OK ||
         (rc = num(r, e, "cooling_evap_threshold_c", 0, c->t_evap_c, 1,
-                  &c->t_evap_c)) != SIM_OK)
+                  &c->t_evap_c)) != SIM_OK ||
+        (rc = num(r, e, "cooling_adiabatic_wb_limit_c", 0, c->t_wb_limit_c, 1,
+                  &c->t_wb_limit_c)) != SIM_OK ||
+        (rc = num(r, e, "cooling_chiller_ramp_k", 0, c->chiller_ramp_k, 1,
+                  &c->chiller_ramp_k)) != SIM_OK ||
+        (rc = num(r, e, "cooling_chiller_cop", 0, c->chiller_cop, 1,
+                  &c->chiller_cop)) != SIM_OK)
         return rc;
     return SIM_OK;
 }
@@ -291,6 +297,9 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                                        "cooling_wue_evap_l_per_kwh",
                                        "cooling_wue_dry_l_per_kwh",
                                        "cooling_evap_threshold_c",
+                                       "cooling_adiabatic_wb_limit_c",
+                                       "cooling_chiller_ramp_k",
+                                       "cooling_chiller_cop",
                                        NULL};
     /* The first three cooling_type names, in enum order (cooling.h). */
     static const char *const coolings[] = {"air-economizer", "adiabatic",

@@ -119,6 +119,22 @@ const scen_key scen_keys[] = {
      "24 (assumption: the Lei-Masanet example's 27.4 C supply air less the "
      "2-3 K an economizer needs)",
      "", "`26.0`", "dry bulb above which the cooling evaporates water"},
+    {"modules.[].cooling_adiabatic_wb_limit_c", SK_NUMBER, "degC", 0, 35, 0,
+     21.0,
+     "21 (assumption: between the Lei-Masanet model's working 20 C/80 % "
+     "point, T_wb 17.9 C, and its failing 25 C/80 % point, T_wb 22.4 C)",
+     "", "`22.0`",
+     "`adiabatic` only: wet bulb above which the assist fails and PUE is at "
+     "least 1.35"},
+    {"modules.[].cooling_chiller_ramp_k", SK_NUMBER, "K", 0.5, 50, 0, 10.0,
+     "10 (assumption: facts-more.md 3 gives no trim-chiller figures)", "",
+     "`8.0`",
+     "`liquid-dry-cooler` only: dry-bulb rise over which trim chillers take "
+     "all the heat once the dry cooler cannot meet its supply set point"},
+    {"modules.[].cooling_chiller_cop", SK_NUMBER, "1", 0.5, 20, 0, 5.0,
+     "5 (assumption)", "", "`4.0`",
+     "`liquid-dry-cooler` only: the trim chillers' coefficient of "
+     "performance"},
     {"fabric.topology", SK_CHOICE, "", NAN, NAN, 0, NAN, "`\"fat-tree\"`",
      "`fat-tree`, `rail-optimized`, `dragonfly`, `star`", "`\"fat-tree\"`",
      "scale-out topology"},

@@ -152,6 +152,28 @@ static void test_cooling_water_keys(void **state)
     free_reps(y, 1);
 }
 
+/* The design-specific assumptions: an adiabatic assist that fails at a
+ * lower wet bulb, and trim chillers with a worse COP on the liquid design,
+ * each raise the PUE of a Las Vegas summer (its hottest afternoons pass
+ * 35 C dry bulb, where the liquid design's dry cooler needs help). */
+static void test_cooling_design_keys_raise_hot_pue(void **state)
+{
+    res_rep *ad = run_with("modules.[0].cooling=\"adiabatic\"", NULL);
+    res_rep *adl = run_with("modules.[0].cooling=\"adiabatic\"",
+                            "modules.[0].cooling_adiabatic_wb_limit_c=10");
+    res_rep *lq = run_with("modules.[0].cooling=\"liquid-dry-cooler\"", NULL);
+    res_rep *lqc = run_with("modules.[0].cooling=\"liquid-dry-cooler\"",
+                            "modules.[0].cooling_chiller_cop=1");
+    (void)state;
+    assert_true(adl[0].site.pue_mean > ad[0].site.pue_mean + 0.01);
+    assert_true(lqc[0].site.pue_mean > lq[0].site.pue_mean);
+    assert_true(lqc[0].site.it_energy_j == lq[0].site.it_energy_j);
+    free_reps(ad, 1);
+    free_reps(adl, 1);
+    free_reps(lq, 1);
+    free_reps(lqc, 1);
+}
+
 /* The cap curve: the defaults are the Zeus table bit for bit (so default
  * runs keep their bytes); a later knee loses throughput sooner; a higher
  * floor throughput gains everywhere below the knee; the floor moves with
@@ -228,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_power_idle_and_overhead_raise_site_it),
         cmocka_unit_test(test_cooling_fixed_frac_raises_pue_at_partial_load),
         cmocka_unit_test(test_cooling_water_keys),
+        cmocka_unit_test(test_cooling_design_keys_raise_hot_pue),
         cmocka_unit_test(test_cap_curve_shape),
         cmocka_unit_test(test_power_key_rules_refused),
     };

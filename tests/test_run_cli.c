@@ -346,10 +346,21 @@ static void test_check_json_energy_models(void **state)
                 0.05);
     assert_true(json_real_value(
                     json_object_get(m0, "cooling_evap_threshold_c")) == 25.0);
+    assert_true(json_number_value(
+                    json_object_get(m0, "cooling_wue_evap_l_per_kwh")) == 2.5);
+    assert_true(json_number_value(json_object_get(
+                    m0, "cooling_adiabatic_wb_limit_c")) == 20.0);
+    /* Module b is liquid: its design's water defaults, its chiller keys. */
     assert_string_equal(json_string_value(json_object_get(m1, "cooling")),
-                        "air-economizer");
-    assert_true(json_real_value(
-                    json_object_get(m1, "cooling_wue_evap_l_per_kwh")) == 2.72);
+                        "liquid-dry-cooler");
+    assert_true(json_number_value(
+                    json_object_get(m1, "cooling_wue_evap_l_per_kwh")) == 0.0);
+    assert_true(json_number_value(
+                    json_object_get(m1, "cooling_wue_dry_l_per_kwh")) == 0.05);
+    assert_true(json_number_value(json_object_get(m1, "cooling_fixed_frac")) ==
+                0.04);
+    assert_true(json_number_value(json_object_get(m1, "cooling_chiller_cop")) ==
+                4.5);
     assert_string_equal(json_string_value(json_object_get(
                             source_of(sum, "solar"), "sky_model")),
                         "isotropic");
