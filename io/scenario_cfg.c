@@ -206,18 +206,39 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
     c->kind =
         config_setting_get_member(g, "epw") ? CLIMATE_EPW : CLIMATE_HOURLY_CSV;
     {
+        /* One file, or a list of files: one weather year each, drawn per
+         * replication (issue 19.3). Every file is checked readable here
+         * for the same reason as one. */
         const char *key = c->kind == CLIMATE_EPW ? "epw" : "hourly_csv";
-        if ((rc = cfg_string(r, g, key, 1, NULL, rel, sizeof rel)) != SIM_OK)
-            return rc;
-        if (path_join(s, rel, c->path, sizeof c->path) != 0)
-            return cfg_fail(r, g, key, "path too long (got %zu characters)",
-                            strlen(rel));
-        if (access(c->path, R_OK) != 0)
-            return cfg_fail(r, config_setting_get_member(g, key), NULL,
-                            "cannot read the weather file (got \"%s\", "
-                            "resolved to \"%s\"; relative paths start at the "
-                            "scenario's folder)",
-                            rel, c->path);
+        config_setting_t *v = config_setting_get_member(g, key);
+        int list = config_setting_is_array(v) || config_setting_is_list(v);
+        int n = list ? config_setting_length(v) : 1;
+        if (list && (n < 1 || n > SCEN_WEATHER_MAX))
+            return cfg_fail(r, v, NULL,
+                            "wrong number of weather files (got %d, expected "
+                            "1 to %d)",
+                            n, SCEN_WEATHER_MAX);
+        c->n_files = n;
+        for (int i = 0; i < n; i++) {
+            char *dst = i ? c->more[i - 1] : c->path;
+            const config_setting_t *e =
+                list ? config_setting_get_elem(v, (unsigned)i) : v;
+            const char *str = config_setting_get_string(e);
+            if (!str)
+                return cfg_fail(r, e, NULL,
+                                "wrong type (expected a file name \"...\" "
+                                "or a list of them)");
+            snprintf(rel, sizeof rel, "%s", str);
+            if (path_join(s, rel, dst, SCEN_PATH_MAX) != 0)
+                return cfg_fail(r, g, key, "path too long (got %zu characters)",
+                                strlen(rel));
+            if (access(dst, R_OK) != 0)
+                return cfg_fail(r, e, NULL,
+                                "cannot read the weather file (got \"%s\", "
+                                "resolved to \"%s\"; relative paths start at "
+                                "the scenario's folder)",
+                                rel, dst);
+        }
     }
     return SIM_OK;
 }

@@ -27,6 +27,7 @@
 
 #define SCEN_NAME_MAX 64
 #define SCEN_PATH_MAX 1024
+#define SCEN_WEATHER_MAX 16 /* weather files (years) of one scenario */
 
 typedef enum climate_kind {
     CLIMATE_NORMALS = 0,   /* 12 monthly means + a diurnal range */
@@ -42,6 +43,12 @@ typedef struct scen_climate {
     double diurnal_range_k;    /* daily max - min [K] (NORMALS) */
     char path[SCEN_PATH_MAX];  /* EPW/CSV file, resolved against the
                                   scenario's folder; "" for NORMALS */
+    /* Several weather years (issue 19.3): `epw` or `hourly_csv` given as a
+     * list of files, one year each; a replication draws one of them
+     * (models/site.h). n_files is 1 for one file (more[] unused), 0 for
+     * NORMALS; the first file is `path`, the others more[0..n_files-2]. */
+    int n_files;
+    char more[SCEN_WEATHER_MAX - 1][SCEN_PATH_MAX];
 } scen_climate;
 
 typedef struct scen_site {

@@ -70,13 +70,16 @@ const scen_key scen_keys[] = {
      "Reykjavik 4.9, Stavanger 5.0, Oslo 7.2)",
      "", "`10.0`",
      "mean daily max - min; only with `normals` or `monthly_mean_c`"},
-    {"site.climate.epw", SK_PATH, "", NAN, NAN, 0, NAN, "-", "readable file",
+    {"site.climate.epw", SK_PATH, "", NAN, NAN, 0, NAN, "-",
+     "readable file, or a list of 1-16",
      "`\"../data/weather/USA_NV_Las.Vegas-McCarran.Intl.AP.723860_TMY3.epw\"`",
-     "EnergyPlus hourly weather"},
+     "EnergyPlus hourly weather; a list gives several years, one drawn per "
+     "replication (docs/site-model.md)"},
     {"site.climate.hourly_csv", SK_PATH, "", NAN, NAN, 0, NAN, "-",
-     "readable file", "`\"weather/site.csv\"`",
+     "readable file, or a list of 1-16", "`\"weather/site.csv\"`",
      "hourly weather CSV: `hour` or `timestamp`, `dry_bulb_c`, optional "
-     "humidity, pressure, irradiance and wind (docs/power-model.md 13)"},
+     "humidity, pressure, irradiance and wind (docs/power-model.md 13); a "
+     "list gives several years, one drawn per replication"},
     {"modules.[].name", SK_STRING, "", NAN, NAN, 1, NAN, "required",
      "unique, <= 31 chars", "`\"spark-a\"`", "referenced by `fabric.links`"},
     {"modules.[].type", SK_STRING, "", NAN, NAN, 1, NAN, "required",

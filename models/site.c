@@ -479,6 +479,23 @@ static int schedule_initial(run *R)
     return rc;
 }
 
+/* The weather year of this replication (site.h, n_weather): with several
+ * years of weather files, a uniform draw from the replication's own stream
+ * "climate/year", so the draw holds across what-ifs (common random
+ * numbers) and drawing it changes no other stream. */
+static const climate_year *weather_year(const site_opts *o)
+{
+    gsl_rng *r;
+    size_t k;
+    if (!o->weather || o->n_weather <= 1 || o->fixed_weather)
+        return o->weather;
+    r = rng_stream_new(NULL, o->seed, o->replication,
+                       rng_stream_id("climate/year"));
+    k = (size_t)gsl_rng_uniform_int(r, (unsigned long)o->n_weather);
+    gsl_rng_free(r);
+    return &o->weather[k];
+}
+
 /* One replication (site.h). Why the order: the power model first (it is
  * the part that can refuse the scenario, before anything else is built),
  * then the pools and jobs, then the initial events; after the horizon the
@@ -502,7 +519,7 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     R.step_s = s->sim.step_s;
     R.horizon_s = s->sim.horizon_s;
     rc = site_power_from_scenario(
-        s, o->weather, o->seed, o->replication,
+        s, weather_year(o), o->seed, o->replication,
         (o->record_steps ? SITE_POWER_RECORD : 0) |
             (o->fixed_weather ? SITE_POWER_WEATHER_REP0 : 0) |
             (o->no_power_outages ? SITE_POWER_NO_OUTAGES : 0),
