@@ -29,6 +29,9 @@ const scen_key scen_keys[] = {
      "interruptions of training jobs"},
     {"catalog", SK_GROUP, "", NAN, NAN, 0, NAN, "", "", "",
      "catalog overrides (below the tables)"},
+    {"power", SK_GROUP, "", NAN, NAN, 0, NAN, "", "", "",
+     "GPU and system power by step phase, and the power-cap curve "
+     "(docs/power-model.md 7; models/load.h)"},
     {"simulation.start_date", SK_DATE, "date", NAN, NAN, 1, NAN, "required",
      "1900-01-01 .. 2200-12-31", "`\"2027-03-01\"`",
      "t = 0 (00:00 local standard time)"},
@@ -100,6 +103,41 @@ const scen_key scen_keys[] = {
      "`air-economizer`, `adiabatic`, `liquid-dry-cooler`", "`\"adiabatic\"`",
      "cooling design: PUE curve by weather and load, and water use "
      "(docs/power-model.md 6)"},
+    {"modules.[].cooling_fixed_frac", SK_NUMBER, "1", 0, 0.09, 0, 0.04,
+     "0.04 (assumption: no cited split; the MGHPCC's 1.29-1.37 at low IT "
+     "load, facts-more.md 3, shows the effect)",
+     "<= the design's mild-weather PUE - 1 (liquid-dry-cooler 0.095)", "`0.06`",
+     "facility overhead that does not shrink with IT load, as a fraction of "
+     "design IT power: PUE = curve - f + f / load"},
+    {"modules.[].cooling_wue_evap_l_per_kwh", SK_NUMBER, "L/kWh", 0, 20, 0, NAN,
+     "2.72 for `air-economizer` and `adiabatic` (fitted so the Las Vegas "
+     "TMY3 year gives facts-costs.md 5's 1.0 L/kWh; inside its 2.3-3.7 of "
+     "evaporative plants), 0 for `liquid-dry-cooler`",
+     "", "`2.5`", "water per kWh of IT in hours the cooling evaporates"},
+    {"modules.[].cooling_wue_dry_l_per_kwh", SK_NUMBER, "L/kWh", 0, 20, 0, NAN,
+     "0.05 for `liquid-dry-cooler` (facts-costs.md 5: site domestic use "
+     "only, an assumption there), 0 for the air designs",
+     "", "`0.05`", "water per kWh of IT in every hour"},
+    {"modules.[].cooling_evap_threshold_c", SK_NUMBER, "degC", -50, 60, 0, 24.0,
+     "24 (assumption: the Lei-Masanet example's 27.4 C supply air less the "
+     "2-3 K an economizer needs)",
+     "", "`26.0`", "dry bulb above which the cooling evaporates water"},
+    {"modules.[].cooling_adiabatic_wb_limit_c", SK_NUMBER, "degC", 0, 35, 0,
+     21.0,
+     "21 (assumption: between the Lei-Masanet model's working 20 C/80 % "
+     "point, T_wb 17.9 C, and its failing 25 C/80 % point, T_wb 22.4 C)",
+     "", "`22.0`",
+     "`adiabatic` only: wet bulb above which the assist fails and PUE is at "
+     "least 1.35"},
+    {"modules.[].cooling_chiller_ramp_k", SK_NUMBER, "K", 0.5, 50, 0, 10.0,
+     "10 (assumption: facts-more.md 3 gives no trim-chiller figures)", "",
+     "`8.0`",
+     "`liquid-dry-cooler` only: dry-bulb rise over which trim chillers take "
+     "all the heat once the dry cooler cannot meet its supply set point"},
+    {"modules.[].cooling_chiller_cop", SK_NUMBER, "1", 0.5, 20, 0, 5.0,
+     "5 (assumption)", "", "`4.0`",
+     "`liquid-dry-cooler` only: the trim chillers' coefficient of "
+     "performance"},
     {"fabric.topology", SK_CHOICE, "", NAN, NAN, 0, NAN, "`\"fat-tree\"`",
      "`fat-tree`, `rail-optimized`, `dragonfly`, `star`", "`\"fat-tree\"`",
      "scale-out topology"},
@@ -396,6 +434,60 @@ const scen_key scen_keys[] = {
      "what happens when power runs short after batteries and the grid's import "
      "limit: throttle GPU power, pause jobs, or shed low-priority jobs (issue "
      "5)"},
+    {"power.gpu_compute_frac_bf16", SK_NUMBER, "1", 0.05, 1.2, 0, 0.90,
+     "0.90 (Zeus single-GPU training mean 0.89-0.91 of TDP, facts-more.md 2; "
+     "bounded by the DGX H100's 8.4 kW peak, arXiv 2412.08602)",
+     ">= `gpu_idle_frac`", "`0.85`",
+     "GPU power / TDP in compute phases (GEMMs, attention, optimizer) of "
+     "BF16 steps"},
+    {"power.gpu_compute_frac_fp8", SK_NUMBER, "1", 0.05, 1.2, 0, 0.90,
+     "0.90 (assumption: as BF16, no measurement by format found)", "", "`0.85`",
+     "the same, for FP8 steps"},
+    {"power.gpu_compute_frac_fp4", SK_NUMBER, "1", 0.05, 1.2, 0, 0.90,
+     "0.90 (assumption: as BF16, no measurement by format found)", "", "`0.85`",
+     "the same, for FP4 steps"},
+    {"power.gpu_comm_frac", SK_NUMBER, "1", 0.01, 1.2, 0, 0.25,
+     "0.25 (assumption: \"near idle\", arXiv 2508.14318, above the idle "
+     "floor as HBM, NVLink and NICs are busy)",
+     "", "`0.30`", "GPU power / TDP during exposed communication"},
+    {"power.gpu_bubble_frac", SK_NUMBER, "1", 0.01, 1.2, 0, 0.25,
+     "0.25 (assumption: as communication)", "", "`0.20`",
+     "GPU power / TDP in the pipeline bubble"},
+    {"power.gpu_checkpoint_frac", SK_NUMBER, "1", 0.01, 1.2, 0, 0.15,
+     "0.15 (OLMo's training trace, low end of 15-85 % of maximum, "
+     "arXiv 2503.05804)",
+     "", "`0.20`", "GPU power / TDP while a checkpoint is written"},
+    {"power.gpu_idle_frac", SK_NUMBER, "1", 0, 1.2, 0, 0.10,
+     "0.10 (assumption)", "<= `gpu_compute_frac_bf16`", "`0.12`",
+     "GPU power / TDP when idle or restarting"},
+    {"power.nongpu_train_frac", SK_NUMBER, "1", 0, 1, 0, 0.59,
+     "0.59 (fitted to the Brookhaven DGX H100 measurement, 0.76 of its "
+     "10.2 kW rating, facts-more.md 2)",
+     "", "`0.55`",
+     "non-GPU part of a system (CPUs, NICs, switches, fans) / its rating "
+     "while training"},
+    {"power.nongpu_idle_frac", SK_NUMBER, "1", 0, 1, 0, 0.35,
+     "0.35 (assumption)", "", "`0.30`", "the same, when idle"},
+    {"power.module_overhead_frac", SK_NUMBER, "1", 0, 1, 0, 0.08,
+     "0.08 (assumption, from the Meta GB200 note, facts-more.md 2)", "",
+     "`0.10`",
+     "fabric switches and storage outside the systems / the installed "
+     "systems' training power"},
+    {"power.cap_curve", SK_GROUP, "", NAN, NAN, 0, NAN,
+     "the Zeus A40 BERT sweep (an assumption for LLM training)", "", "",
+     "relative throughput at a GPU power cap: the Zeus points stretched onto "
+     "[min_cap_frac, knee_cap_frac] x [throughput_at_min, 1]"},
+    {"power.cap_curve.min_cap_frac", SK_NUMBER, "1", 0.05, 0.9, 0, 0.42,
+     "0.42 (Zeus A40 BERT lowest measured cap, facts-more.md 1; assumption "
+     "for LLM training)",
+     "< `knee_cap_frac`", "`0.40`",
+     "lowest cap / TDP the throttle may set (its floor)"},
+    {"power.cap_curve.knee_cap_frac", SK_NUMBER, "1", 0.5, 1.2, 0, 0.92,
+     "0.92 (Zeus A40 BERT; assumption for LLM training)", "", "`0.95`",
+     "cap / TDP at and above which throughput is unchanged"},
+    {"power.cap_curve.throughput_at_min", SK_NUMBER, "1", 0.01, 1, 0, 0.38,
+     "0.38 (Zeus A40 BERT; assumption for LLM training)", "", "`0.45`",
+     "relative throughput at `min_cap_frac`"},
     {"reliability.failures", SK_BOOL, "", NAN, NAN, 0, 1, "true", "", "`false`",
      "false: no random interruptions or module outages"},
     {"reliability.interruptions_per_gpu_hour", SK_NUMBER, "1/(GPU h)", 0, 1, 0,

@@ -381,7 +381,9 @@ static void setup_load(run *R)
     R->lsys = sim_xcalloc(R->n_grp, sizeof *R->lsys);
     for (size_t g = 0; g < R->n_grp; g++) {
         const scen_module *sm = &s->modules[g];
-        load_cfg_default(&R->lcfg[g], sm->type->it_power_w);
+        /* The scenario's power group, at this module type's capacity. */
+        R->lcfg[g] = s->power;
+        R->lcfg[g].it_capacity_w = sm->type->it_power_w;
         R->lsys[g].n_gpus = sm->system->gpus;
         R->lsys[g].gpu_tdp_w = sm->gpu->tdp_w;
         R->lsys[g].system_max_w = sm->system->max_power_w;

@@ -98,6 +98,8 @@ static const walk_rule rules[] = {
     {"energy.grid.tod_prices.[].start_h", NULL, NULL, 0, 1, 0}, /* < end_h */
     {"energy.grid.tod_prices.[].end_h", NULL, NULL, 1, 0, 0},   /* > start */
     {"jobs.[].checkpoint.interval_min", NULL, NULL, 0, 0, 0},
+    {"power.gpu_compute_frac_bf16", "power.gpu_idle_frac=0", NULL, 0, 0, 0},
+    {"power.gpu_idle_frac", NULL, "power.gpu_compute_frac_bf16=1.2", 0, 0, 0},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
 
