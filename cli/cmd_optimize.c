@@ -618,6 +618,9 @@ int cmd_optimize(int argc, char **argv)
         o.c[L].n_base = n_base + 1;
         o.c[L].g = g;
         o.c[L].failures = 1;
+        /* As sweep: replications draw the throughput model's uncertainty, so
+         * a design stored by a sweep of the same lattice is found again. */
+        o.c[L].model_uncertainty = 1;
         setup = scenario_load(argv[optind], cat, base_ov[L], n_base + 1,
                               &base[L], &err);
     }
