@@ -193,14 +193,15 @@ static void test_optimize_cli_matches_brute_force(void **state)
              a);
     assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
     assert_string_equal(out1, out2);
-    assert_false(ran_level0(err));
+    if (ran_level0(err))
+        fail_msg("designs run again on the full sweep's database: %s", err);
 
     /* Two objectives: a front of feasible, mutually non-dominated
      * designs, from the full sweep's database (nothing new at level 0). */
     snprintf(args, sizeof args,
              "optimize " SMALL " " VARY
              " --objective site.curtailed_mwh.p50 --objective "
-             "site.co2_t.p50 --constraint 'site.co2_t.p50<=12' " LATTICE
+             "site.co2_t.p50 --constraint 'site.co2_t.p50 <= 12' " LATTICE
              " --format json --jobs 2 --db %s",
              a);
     assert_int_equal(fs_run(args, out2, sizeof out2, NULL, 0), 0);
@@ -254,6 +255,9 @@ static void test_optimize_cli_usage_errors(void **state)
          "--constraint"},
         {"--vary energy.solar.capacity_mw=1:3:1 --objective site.co2_t.p50 "
          "--constraint 'site.co2_t.p50<=x'",
+         "not a finite number"},
+        {"--vary energy.solar.capacity_mw=1:3:1 --objective site.co2_t.p50 "
+         "--constraint 'site.co2_t.p50 <=  '",
          "not a finite number"},
         {"--vary energy.solar.capacity_mw=1:3:1", "--objective"},
         {"--objective site.co2_t.p50", "--vary"},
