@@ -234,10 +234,16 @@ static const char migrate_3_to_4[] = "-- wind_capacity_factor: added below\n";
  * add_missing_columns adds as NULL (rows stored before computed neither). */
 static const char migrate_4_to_5[] = "-- water_m3, gpu_energy_j: added below\n";
 
+/* Version 5 -> 6 (issue 21: training power dynamics): site_reps gains
+ * power_peak_w ... battery_power_for_ramp_limit_w, which
+ * add_missing_columns adds as NULL (rows stored before had no analysis). */
+static const char migrate_5_to_6[] = "-- power_*: added below\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4, migrate_4_to_5,
+    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
+    migrate_4_to_5, migrate_5_to_6,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -268,7 +268,9 @@ typedef struct scenario {
     scen_energy energy;
     size_t n_jobs;
     scen_job *jobs;
-    dispatch_policy policy; /* shortage policy (models/dispatch.h) */
+    dispatch_policy policy;    /* shortage policy (models/dispatch.h) */
+    double gpu_floor_frac;     /* policy.gpu_power_floor_pct / 100 */
+    double ramp_limit_w_per_s; /* policy.ramp_limit_mw_per_s, 0 = none */
     scen_reliability reliability;
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
