@@ -5,7 +5,7 @@
 PKGS     := gsl libconfig sqlite3 plplot jansson
 DEB_PKGS := build-essential pkg-config libgsl-dev libconfig-dev libsqlite3-dev \
             sqlite3 libplplot-dev plplot-driver-cairo libcmocka-dev \
-            fonts-dejavu-core libjansson-dev libcsv-dev
+            fonts-dejavu-core libjansson-dev libcsv-dev libpng-dev
 MPI_PKGS := libopenmpi-dev openmpi-bin
 FUZZ_PKGS := clang libclang-rt-14-dev
 
@@ -69,8 +69,12 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) $(PKG_LIBS) \
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LIB) $(PKG_LIBS) $(TEST_EXTRA_LIBS) \
 	    $(shell pkg-config --libs cmocka 2>/dev/null)
+
+# test_report reads its charts back with libpng (page edges clear, issue 24);
+# only tests link it, the program writes PNG through PLplot's cairo driver.
+$(BUILD)/tests/test_report: TEST_EXTRA_LIBS = $(shell pkg-config --libs libpng)
 
 # The compiled-in data folder: io/datadir.o is rebuilt when PREFIX changes
 # ($(BUILD)/prefix.txt is rewritten only then).

@@ -7,13 +7,17 @@
 #include "app/report_charts.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/sweep_table.h"
+#include "io/cfg.h"
 #include "io/plot_charts.h"
+#include "io/plot_views.h"
 #include "models/resfield.h"
+#include "models/scenkeys.h"
 #include "sim/mem.h"
 
 /* Charts past REPORT_MAX_CHARTS are still drawn, only not listed (see
@@ -24,6 +28,7 @@ void report_out_add(report_out *o, const char *file, const char *what)
         return;
     snprintf(o->file[o->n], sizeof o->file[0], "%s", file);
     snprintf(o->what[o->n], sizeof o->what[0], "%s", what);
+    o->meta[o->n] = *plot_last_meta();
     o->n++;
 }
 
@@ -69,40 +74,159 @@ static const res_rep *series_rep(const db_run *r, size_t *k)
     return NULL;
 }
 
-static int draw_power(const report_src *s, report_out *o, sim_err *e)
+/* The date a key of the stored configuration holds ("YYYY-MM-DD"), as days
+ * since 1970-01-01, searching from *from; advances *from past it. The stored
+ * text is the resolved configuration libconfig wrote, so a plain search for
+ * KEY = "DATE" finds it; 0 when absent. */
+static int find_date(const char *text, const char *key, const char **from,
+                     int64_t *days)
 {
-    static const char what[] =
-        "Power over time by source against the facility load";
-    char file[80], path[1200], title[256];
+    const char *p = text ? strstr(*from ? *from : text, key) : NULL;
+    const char *q;
+    char d[11];
+    if (!p)
+        return 0;
+    q = strchr(p, '"');
+    *from = p + strlen(key);
+    if (!q || strlen(q) < 12 || q[11] != '"')
+        return 0;
+    memcpy(d, q + 1, 10);
+    d[10] = '\0';
+    return cfg_parse_date(d, days) == 0;
+}
+
+/* The scenario's start as Unix seconds (NAN when the stored configuration
+ * has no start date, as hand-made fixtures). */
+static double start_unix_s(const db_run *r)
+{
+    const char *from = NULL;
+    int64_t days;
+    return find_date(r->meta.config_text, "start_date", &from, &days)
+               ? (double)days * 86400.0
+               : (double)NAN;
+}
+
+/* "SCENARIO" or "SCENARIO (case: solar capacity 10 MW)", so a chart from a
+ * sweep case says which case it is, in words rather than key paths. */
+static void who(const db_run *r, char *buf, size_t n)
+{
+    if (r->meta.case_key) {
+        char c[400];
+        scen_case_label(r->meta.case_key, c, sizeof c);
+        snprintf(buf, n, "%.150s (case: %.200s)", r->meta.scenario, c);
+    } else {
+        snprintf(buf, n, "%s", r->meta.scenario);
+    }
+}
+
+/* The series view of replication k with the site's reference lines: IT
+ * capacity from the run, the grid contract as the sum of its grid sources'
+ * power. */
+static plot_series series_of(const db_run *r, const res_rep *ts, size_t k)
+{
+    plot_series ps;
+    ps.steps = ts->steps;
+    ps.dt_s = r->step_dt_s ? r->step_dt_s[k] : NULL;
+    ps.n = ts->n_steps;
+    ps.t0_unix_s = start_unix_s(r);
+    ps.it_capacity_w = r->meta.it_capacity_w;
+    ps.contract_w = 0;
+    for (size_t i = 0; i < r->meta.n_sources; i++)
+        if (r->meta.sources[i].kind &&
+            strcmp(r->meta.sources[i].kind, "grid") == 0)
+            ps.contract_w += r->meta.sources[i].power_w;
+    return ps;
+}
+
+typedef int (*view_fn)(const char *, const plot_series *, const char *,
+                       sim_err *);
+
+/* The series charts share everything but the drawing function, the file
+ * name and the words: find the series, build the title, draw, note. */
+static int draw_view(const report_src *s, report_out *o, const char *base,
+                     const char *what, const char *subject, view_fn fn,
+                     sim_err *e)
+{
+    char file[80], path[1200], title[1024], w[400];
     size_t k = 0;
     const res_rep *ts = series_rep(s->run, &k);
+    plot_series ps;
     if (!ts) {
         report_out_skip(o, what, "no time series stored with this run");
         return SIM_OK;
     }
-    name(o, "power", file, sizeof file, path, sizeof path);
-    snprintf(title, sizeof title, "%s: power by source (replication %u)",
-             s->run->meta.scenario, ts->replication);
-    return noted(plot_power_stack(path, ts->steps, s->run->step_dt_s[k],
-                                  ts->n_steps, title, e),
-                 o, file, what, e);
+    ps = series_of(s->run, ts, k);
+    who(s->run, w, sizeof w);
+    name(o, base, file, sizeof file, path, sizeof path);
+    snprintf(title, sizeof title, "%s: %s (replication %u)", w, subject,
+             ts->replication);
+    return noted(fn(path, &ps, title, e), o, file, what, e);
+}
+
+static int draw_power(const report_src *s, report_out *o, sim_err *e)
+{
+    return draw_view(s, o, "power",
+                     "Power by source (daily means), unserved demand, IT "
+                     "capacity and supply contract",
+                     "power by source", plot_power_stack, e);
+}
+
+static int draw_monthly_energy(const report_src *s, report_out *o, sim_err *e)
+{
+    return draw_view(s, o, "monthly_energy",
+                     "Energy per calendar month by source, with demand and "
+                     "unserved energy",
+                     "energy per month by source", plot_monthly_energy, e);
+}
+
+static int draw_typical_day(const report_src *s, report_out *o, sim_err *e)
+{
+    return draw_view(s, o, "typical_day",
+                     "Typical day of each month: sources, battery charging, "
+                     "demand and unserved power by hour",
+                     "typical day per month", plot_typical_day, e);
+}
+
+static int draw_power_heatmap(const report_src *s, report_out *o, sim_err *e)
+{
+    return draw_view(s, o, "power_heatmap",
+                     "Facility load (and any shortfall) by day and hour",
+                     "load by day and hour", plot_power_heatmap, e);
+}
+
+static int draw_load_duration(const report_src *s, report_out *o, sim_err *e)
+{
+    return draw_view(s, o, "load_duration",
+                     "Load duration curve against IT capacity and supply "
+                     "contract",
+                     "load duration curve", plot_load_duration, e);
+}
+
+static int draw_battery_heatmap(const report_src *s, report_out *o, sim_err *e)
+{
+    return draw_view(s, o, "battery_heatmap",
+                     "Battery state of charge by day and hour, and its health",
+                     "battery state of charge and health", plot_battery_heatmap,
+                     e);
 }
 
 static int draw_battery_soc(const report_src *s, report_out *o, sim_err *e)
 {
     static const char what[] = "Battery state of charge and health";
-    char file[80], path[1200], title[256];
+    char file[80], path[1200], title[1024], w[400];
     size_t k = 0;
     const res_rep *ts = series_rep(s->run, &k);
     if (!ts) {
         report_out_skip(o, what, "no time series stored with this run");
         return SIM_OK;
     }
+    who(s->run, w, sizeof w);
     name(o, "battery_soc", file, sizeof file, path, sizeof path);
-    snprintf(title, sizeof title, "%s: battery (replication %u)",
-             s->run->meta.scenario, ts->replication);
-    return noted(plot_battery_soc(path, ts->steps, ts->n_steps, title, e), o,
-                 file, what, e);
+    snprintf(title, sizeof title, "%s: battery (replication %u)", w,
+             ts->replication);
+    return noted(plot_battery_soc(path, ts->steps, ts->n_steps,
+                                  start_unix_s(s->run), title, e),
+                 o, file, what, e);
 }
 
 /* Job names in scenario order (caller frees the array, not the names). */
@@ -114,25 +238,47 @@ static const char **job_names(const db_run *r)
     return names;
 }
 
+/* The timeline of the first replication that stored its event log; without
+ * one, the bars come from the job results alone and the chart says so in its
+ * title, so missing marks are not read as "no interruptions". Commissioning
+ * dates are read from the stored configuration. */
 static int draw_jobs_gantt(const report_src *s, report_out *o, sim_err *e)
 {
-    static const char what[] = "Job timeline with interruptions and pauses";
     const db_run *r = s->run;
     const res_rep *ev = &r->reps[0];
     const char **names = job_names(r);
-    char file[80], path[1200], title[256];
-    int rc;
+    char file[80], path[1200], title[1024], w[400];
+    double comm[64];
+    const char *from = NULL;
+    int64_t day, start_day;
+    int has_log = 0, rc;
+    plot_gantt_ctx ctx;
     for (size_t k = 0; k < r->n_reps; k++)
         if (r->reps[k].n_events > 0) {
             ev = &r->reps[k];
+            has_log = 1;
             break;
         }
+    ctx.horizon_s = r->meta.horizon_s;
+    ctx.t0_unix_s = start_unix_s(r);
+    ctx.commission_s = comm;
+    ctx.n_commission = 0;
+    if (isfinite(ctx.t0_unix_s)) {
+        start_day = (int64_t)(ctx.t0_unix_s / 86400.0);
+        while (ctx.n_commission < 64 &&
+               find_date(r->meta.config_text, "commission_date", &from, &day))
+            comm[ctx.n_commission++] = (double)(day - start_day) * 86400.0;
+    }
+    who(r, w, sizeof w);
     name(o, "jobs_gantt", file, sizeof file, path, sizeof path);
-    snprintf(title, sizeof title, "%s: job timeline (replication %u)",
-             r->meta.scenario, ev->replication);
+    snprintf(title, sizeof title, "%s: job timeline (replication %u%s)", w,
+             ev->replication, has_log ? "" : ", no event log stored");
     rc = noted(plot_gantt(path, names, ev->jobs, r->meta.n_jobs, ev->events,
-                          ev->n_events, r->meta.horizon_s, title, e),
-               o, file, what, e);
+                          ev->n_events, &ctx, title, e),
+               o, file,
+               has_log ? "Job timeline with interruptions and pauses"
+                       : "Job timeline (no event log stored)",
+               e);
     free(names);
     return rc;
 }
@@ -142,6 +288,9 @@ static int draw_time_to_train(const report_src *s, report_out *o, sim_err *e)
     const db_run *r = s->run;
     double *x = sim_xcalloc(r->n_reps + 1, sizeof *x);
     int rc = SIM_OK;
+    char ttl[1024], w[400];
+    who(r, w, sizeof w);
+    snprintf(ttl, sizeof ttl, "%s: time to train", w);
     for (size_t j = 0; j < r->meta.n_jobs && rc == SIM_OK; j++) {
         char base[40], what[200], file[80], path[1200];
         const char *job = r->meta.jobs[j].name;
@@ -151,9 +300,8 @@ static int draw_time_to_train(const report_src *s, report_out *o, sim_err *e)
         snprintf(what, sizeof what,
                  "Time to train of %.150s across replications", job);
         name(o, base, file, sizeof file, path, sizeof path);
-        rc = noted(
-            plot_time_to_train(path, job, x, r->n_reps, "Time to train", e), o,
-            file, what, e);
+        rc = noted(plot_time_to_train(path, job, x, r->n_reps, ttl, e), o, file,
+                   what, e);
     }
     free(x);
     return rc;
@@ -167,9 +315,10 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
     double *by = sim_xcalloc(nj * SRC_N + 1, sizeof *by);
     stat_summary *fac = sim_xcalloc(nj + 1, sizeof *fac);
     const char **names = job_names(r);
+    char w[400];
     int ffac =
         resfield_find(resfield_job, resfield_n_job, "facility_energy_j", NULL);
-    char file[80], path[1200], title[256];
+    char file[80], path[1200], title[1024];
     int rc;
     for (size_t j = 0; j < nj; j++) {
         for (int k = 0; k < SRC_N; k++) {
@@ -182,8 +331,9 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
         }
         fac[j] = r->job_summary[j * resfield_n_job + (size_t)ffac];
     }
+    who(r, w, sizeof w);
     snprintf(title, sizeof title,
-             "%s: energy per training run by source (mean)", r->meta.scenario);
+             "%s: energy per training run by source (mean)", w);
     name(o, "energy_by_source", file, sizeof file, path, sizeof path);
     rc = noted(plot_energy_by_source(path, names, by, fac, nj, title, e), o,
                file, what, e);
@@ -210,8 +360,8 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
             *q = '_';
     file[strlen(file) - strlen(o->ext) - 1] = '.';
     snprintf(path, sizeof path, "%s/%s", o->dir, file);
-    rc = sweep_chart(s->d, s->run->meta.sweep_key, s->sw_metric, s->sw_by, path,
-                     what, sizeof what, e);
+    rc = sweep_chart(s->d, s->run->meta.sweep_key, s->run->meta.scenario,
+                     s->sw_metric, s->sw_by, path, what, sizeof what, e);
     if (rc == SIM_OK)
         report_out_add(o, file, what);
     else if (rc == SIM_EINVAL ||
@@ -224,9 +374,20 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
 }
 
 const report_chart report_charts[] = {
-    {"power", "power delivered by source, stacked, against load and demand",
+    {"power",
+     "power by source, stacked daily means, unserved demand, IT capacity and "
+     "grid contract",
      draw_power},
+    {"monthly_energy", "energy per calendar month by source, demand, unserved",
+     draw_monthly_energy},
+    {"typical_day", "24-hour profile of each month", draw_typical_day},
+    {"power_heatmap", "facility load and shortfall by day and hour",
+     draw_power_heatmap},
+    {"load_duration", "load duration curve with capacity and contract lines",
+     draw_load_duration},
     {"battery_soc", "battery state of charge and health", draw_battery_soc},
+    {"battery_heatmap", "battery state of charge by day and hour, health",
+     draw_battery_heatmap},
     {"jobs_gantt", "job timeline: queued, training, recovering, paused",
      draw_jobs_gantt},
     {"time_to_train", "one per job: time to train across replications",

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "io/db.h"
+#include "io/plot.h"
 #include "sim/err.h"
 
 #define REPORT_MAX_CHARTS 64 /* listed in summary.md; more are drawn */
@@ -24,6 +25,8 @@ typedef struct report_out {
     int n, n_skipped;
     char file[REPORT_MAX_CHARTS][80];
     char what[REPORT_MAX_CHARTS][200];
+    plot_meta meta[REPORT_MAX_CHARTS]; /* title, labels, legend drawn
+                                        * (charts.json) */
     char skipped[REPORT_MAX_CHARTS][300];
 } report_out;
 
@@ -50,6 +53,8 @@ extern const size_t report_n_charts;
 /* Draws every chart of the list into o. Stops at the first error. */
 int report_draw_all(const report_src *s, report_out *o, sim_err *e);
 
+/* Notes a chart drawn, with the metadata of the chart drawn last in this
+ * process (io/plot.h plot_last_meta): call it right after drawing. */
 void report_out_add(report_out *o, const char *file, const char *what);
 void report_out_skip(report_out *o, const char *what, const char *why);
 

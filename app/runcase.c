@@ -85,6 +85,9 @@ static int run_reps(const runcase_in *in, runcase_out *out, sim_err *err)
     site_rel_from_scenario(&so.rel, out->s);
     if (in->no_failures)
         so.rel.enabled = 0;
+    so.model_uncertainty = !in->no_model_uncertainty;
+    so.fixed_weather = in->fixed_weather;
+    so.no_power_outages = in->no_power_outages;
     so.tp = out->tp;
     so.weather = out->wx;
     so.record_events = in->events != 0;

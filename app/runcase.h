@@ -21,7 +21,9 @@
  *      simulation.replications) from the master seed (in->seed when
  *      in->seed_set, else the scenario's simulation.seed), with random
  *      interruptions and module outages as the scenario says unless
- *      in->no_failures. Replication 0 runs first, then 1 .. R-1.
+ *      in->no_failures, and the throughput model's error drawn per replication
+ *      unless in->no_model_uncertainty. Replication 0 runs first, then
+ *      1 .. R-1.
  *
  * Series kept (which replication's per-step site series the results carry):
  * RUNCASE_SERIES_FIRST keeps replication 0's only (what `run` stores by
@@ -68,17 +70,23 @@ typedef struct runcase_in {
     const char *scenario_path;    /* the scenario file, required */
     const char *const *overrides; /* "key=value" each, in order; may be NULL */
     size_t n_overrides;
-    const catalog *cat;      /* shared catalog, or NULL to load one */
-    const char *catalog_dir; /* with cat NULL: folder (NULL: data home) */
-    const tp_model *tp;      /* shared calibration, or NULL to load one */
-    const char *calibration; /* with tp NULL: file (NULL: the default) */
-    int seed_set;            /* 1: seed replaces simulation.seed */
-    uint64_t seed;           /* master seed, <= RNG_SEED_MAX */
-    size_t replications;     /* R >= 1; 0: simulation.replications */
-    int no_failures;         /* 1: no interruptions or outages; 0: as the
-                                scenario says */
-    runcase_series series;   /* per-step series kept */
-    int events;              /* 1: every replication keeps its event log */
+    const catalog *cat;       /* shared catalog, or NULL to load one */
+    const char *catalog_dir;  /* with cat NULL: folder (NULL: data home) */
+    const tp_model *tp;       /* shared calibration, or NULL to load one */
+    const char *calibration;  /* with tp NULL: file (NULL: the default) */
+    int seed_set;             /* 1: seed replaces simulation.seed */
+    uint64_t seed;            /* master seed, <= RNG_SEED_MAX */
+    size_t replications;      /* R >= 1; 0: simulation.replications */
+    int no_failures;          /* 1: no interruptions or outages; 0: as the
+                                 scenario says */
+    int no_model_uncertainty; /* 1: every job at its point prediction; 0:
+                                 each replication draws the throughput
+                                 model's error (models/site.h) */
+    int fixed_weather;        /* 1: replication 0's weather year in every
+                                 replication (site_opts.fixed_weather) */
+    int no_power_outages;     /* 1: no forced outages of power sources */
+    runcase_series series;    /* per-step series kept */
+    int events;               /* 1: every replication keeps its event log */
     /* Non-NULL (zeroed by the caller): run `check`'s checks and collect
      * every error here; max_memory_mb is their memory limit [MiB]. */
     run_check_errs *check_errs;

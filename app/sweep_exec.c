@@ -129,6 +129,7 @@ int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
     in.cat = c->cat;
     in.tp = c->tp;
     in.no_failures = !c->failures;
+    in.no_model_uncertainty = !c->model_uncertainty;
     in.series = (runcase_series)c->series;
     in.events = c->events;
     rc = runcase_run(&in, &out, err);

@@ -41,9 +41,10 @@ typedef struct sweep_ctx {
     const char *const *base_ov; /* overrides before the grid's (--seed...) */
     size_t n_base;
     const sweep_grid *g;
-    int failures; /* 0: no random interruptions */
-    int series;   /* steps kept: 0 none, 1 replication 0, 2 all */
-    int events;   /* 1: keep the event log */
+    int failures;          /* 0: no random interruptions */
+    int model_uncertainty; /* 0: jobs at the point prediction (site.h) */
+    int series;            /* steps kept: 0 none, 1 replication 0, 2 all */
+    int events;            /* 1: keep the event log */
 } sweep_ctx;
 
 /* One finished case as the writer receives it. */
@@ -69,9 +70,9 @@ int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s /* OUT */,
                         sim_err *err);
 
 /* Computes case i through runcase_run (app/runcase.h) with c's catalog,
- * calibration, failures, series and events: scenario, weather and every
- * replication (OUT: caller frees s with scenario_free, each rep with
- * res_rep_free, reps with free). Errors: as runcase_run. */
+ * calibration, failures, model uncertainty, series and events: scenario,
+ * weather and every replication (OUT: caller frees s with scenario_free, each
+ * rep with res_rep_free, reps with free). Errors: as runcase_run. */
 int sweep_case_compute(const sweep_ctx *c, size_t i, scenario **s,
                        res_rep **reps, size_t *n_reps, sim_err *err);
 

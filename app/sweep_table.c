@@ -14,6 +14,7 @@
 #include "io/json.h"
 #include "io/plot_sweep.h"
 #include "models/resfield.h"
+#include "models/scenkeys.h"
 #include "sim/mem.h"
 
 static const char *const default_specs[] = {"#0.time_to_train_days",
@@ -434,6 +435,17 @@ int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt)
     return write_table(f, t);
 }
 
+/* 1 if every case has the same value of axis k: a key swept over one value
+ * (or set alongside a sweep) tells the lines nothing, so it is left out of
+ * their labels rather than repeated on every one. */
+static int axis_constant(const sweep_table *t, size_t k)
+{
+    for (size_t r = 1; r < t->n_rows; r++)
+        if (strcmp(t->rows[r].values[k], t->rows[0].values[k]) != 0)
+            return 0;
+    return 1;
+}
+
 /* Why shaped so: the chart is the sweep table seen along one axis. The
  * table is loaded with the one metric asked for; each row gives an x (its
  * value of --by, which must be a number) and a y summary, and the values
@@ -441,9 +453,9 @@ int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt)
  * pass (fine for PLOT_SWEEP_MAX_GROUPS lines; a hash would only pay off
  * for charts too crowded to read). Too many lines is refused, not drawn
  * illegibly. */
-int sweep_chart(db *d, const char *sweep_key, const char *metric,
-                const char *by, const char *path, char *what, size_t what_n,
-                sim_err *err)
+int sweep_chart(db *d, const char *sweep_key, const char *scenario,
+                const char *metric, const char *by, const char *path,
+                char *what, size_t what_n, sim_err *err)
 {
     sweep_table *t = NULL;
     double *x = NULL;
@@ -482,12 +494,17 @@ int sweep_chart(db *d, const char *sweep_key, const char *metric,
             goto done;
         }
         y[r] = w->sum[0];
-        /* The line: the other swept keys' values, in axis order. */
-        for (size_t k = 0; k < t->n_axes; k++)
-            if ((int)k != a)
-                snprintf(label + strlen(label), sizeof label - strlen(label),
-                         "%s%s=%s", label[0] ? ", " : "", t->axis_keys[k],
-                         w->values[k]);
+        /* The line: the other swept keys' values, in axis order, in words
+         * ("battery capacity 40 MWh"), never key paths (issue 24). */
+        {
+            char raw[512] = "";
+            for (size_t k = 0; k < t->n_axes; k++)
+                if ((int)k != a && !axis_constant(t, k))
+                    snprintf(raw + strlen(raw), sizeof raw - strlen(raw),
+                             "%s%s=%s", raw[0] ? ";" : "", t->axis_keys[k],
+                             w->values[k]);
+            scen_case_label(raw, label, sizeof label);
+        }
         for (g = 0; g < ng && strcmp(names[g], label) != 0; g++)
             ;
         if (g == ng)
@@ -502,16 +519,28 @@ int sweep_chart(db *d, const char *sweep_key, const char *metric,
                          ng, PLOT_SWEEP_MAX_GROUPS);
         goto done;
     }
-    snprintf(title, sizeof title, "%s against %s", t->metrics[0].name,
-             t->axis_keys[a]);
-    snprintf(ylab, sizeof ylab, "%s [%s]", t->metrics[0].name,
-             t->metrics[0].unit);
-    rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names, ng,
-                    t->axis_keys[a], ylab, title, err);
+    /* Words from the tables: the metric's label (models/resfield.h), the
+     * job it belongs to, and the swept key's label (models/scenkeys.h). */
+    {
+        const sweep_metric_ref *mr = &t->metrics[0];
+        char what_m[256], xl[256];
+        if (mr->site)
+            snprintf(what_m, sizeof what_m, "site %s", mr->field->label);
+        else
+            snprintf(what_m, sizeof what_m, "%s of %.*s", mr->field->label,
+                     (int)(strchr(mr->name, '.')
+                               ? strchr(mr->name, '.') - mr->name
+                               : 0),
+                     mr->name);
+        scen_key_label(t->axis_keys[a], xl, sizeof xl);
+        snprintf(title, sizeof title, "%.120s%s%.150s against %.150s",
+                 scenario ? scenario : "", scenario ? ": " : "", what_m, xl);
+        snprintf(ylab, sizeof ylab, "%.200s [%.40s]", what_m, mr->unit);
+        rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names,
+                        ng, xl, ylab, title, err);
+    }
     if (rc == SIM_OK && what)
-        snprintf(what, what_n,
-                 "Sweep: %s against %s, P50 with the P10-P90 band",
-                 t->metrics[0].name, t->axis_keys[a]);
+        snprintf(what, what_n, "Sweep: %s, P50 with the P10-P90 band", title);
 done:
     for (size_t g = 0; g < ng; g++)
         free(names[g]);

@@ -47,15 +47,24 @@ typedef struct acc_row {
     char name[32];
     size_t n;
     double mape[N_COLS];
+    double mse[N_COLS]; /* mean signed error, % (pred / measured - 1) */
 } acc_row;
 
-static int in_group(const calib_row *r, int g, const char *gpu)
+/* Groups: 0 all, 1-3 classes, 4 .. 4+n_gpus-1 GPUs, then the two
+ * micro-batch groups of issue 18 (few micro-batches per step is where the
+ * exposed DP share of the step is largest). mb = micro-batches per step of
+ * the row's layout. */
+#define MB_FEW 8
+static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
+                    int mb)
 {
     if (g == 0)
         return 1;
     if (g <= 3)
         return (int)r->llm->cls == g - 1;
-    return strcmp(r->gpu->name, gpu) == 0;
+    if (g < 4 + n_gpus)
+        return strcmp(r->gpu->name, gpu) == 0;
+    return g == 4 + n_gpus ? mb <= MB_FEW : mb > MB_FEW;
 }
 
 /* Why one long function: calibrating is one pipeline over the same rows
@@ -65,6 +74,9 @@ static int in_group(const calib_row *r, int g, const char *gpu)
  * arrays the earlier ones made; keeping it in order here, with one `done:`
  * that frees them, shows that nothing is written before the fit and the
  * checks passed. The fit itself is models/calib.c. */
+/* Why one long function: it is a pipeline (read, filter, fit, cross-
+ * validate, tabulate, write, plot, print) whose stages share the row
+ * arrays and predictions; each stage is a block with its own comment. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -88,7 +100,10 @@ int cmd_calibrate(int argc, char **argv)
     tp_model m;
     calib_fit_info fi;
     sim_err err;
-    acc_row acc[3 + 1 + TP_MAX_GPUS];
+    acc_row acc[3 + 1 + TP_MAX_GPUS + 2];
+    int *mbs = NULL;
+    char anom[256] = "";
+    size_t k_anom = 0, n_anom = 0;
     int n_acc = 0;
 
     while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -145,6 +160,17 @@ int cmd_calibrate(int argc, char **argv)
         tp_query q;
         if (!ok[i] || rows[i].meas_tps <= 0)
             continue;
+        if (rows[i].anomalous) {
+            /* One line for all of them (below): stderr stays short. */
+            k_anom += (size_t)snprintf(
+                anom + k_anom, k_anom < sizeof anom ? sizeof anom - k_anom : 0,
+                "%s%d", n_anom ? ", " : "", rows[i].line);
+            if (k_anom >= sizeof anom)
+                k_anom = sizeof anom - 1;
+            n_anom++;
+            n_unpred++;
+            continue;
+        }
         q = rows[i].q;
         q.release = NULL;
         if (tp_predict(&m, &q, &r) != SIM_OK) {
@@ -158,6 +184,11 @@ int cmd_calibrate(int argc, char **argv)
             use_rows[nu].release[0] ? use_rows[nu].release : NULL;
         nu++;
     }
+    if (n_anom)
+        fprintf(stderr,
+                "factorysim: %s: excluded %zu rows whose source marks a known "
+                "performance regression: lines %s\n",
+                t->path, n_anom, anom);
     if (nu < 2 * TP_NPAR) {
         rc = cli_error("%s: only %zu usable measured rows (need at least %d)",
                        t->path, nu, 2 * TP_NPAR);
@@ -196,31 +227,45 @@ int cmd_calibrate(int argc, char **argv)
         if (k)
             m.sigma_log[c] = sqrt(s / (double)k);
     }
-    /* Accuracy table. */
-    for (int g = 0; g < 4 + m.n_gpus; g++) {
+    /* Micro-batches per step of each row's layout (its group below). */
+    mbs = sim_xcalloc(nu, sizeof *mbs);
+    for (size_t i = 0; i < nu; i++) {
+        tp_result r;
+        mbs[i] =
+            tp_predict(&m, &use_rows[i].q, &r) == SIM_OK ? r.microbatches : 0;
+    }
+    /* Accuracy table: MAPE and mean signed error per group. */
+    for (int g = 0; g < 4 + m.n_gpus + 2; g++) {
         acc_row *a = &acc[n_acc];
-        const char *gpu = g >= 4 ? m.gpus[g - 4] : NULL;
+        const char *gpu = g >= 4 && g < 4 + m.n_gpus ? m.gpus[g - 4] : NULL;
         static const char *gn[4] = {"all", "dense", "moe", "hybrid"};
         memset(a, 0, sizeof *a);
-        snprintf(a->name, sizeof a->name, "%s", g < 4 ? gn[g] : gpu);
+        snprintf(a->name, sizeof a->name, "%s",
+                 g < 4               ? gn[g]
+                 : gpu               ? gpu
+                 : g == 4 + m.n_gpus ? "mb_1_8"
+                                     : "mb_over_8");
         for (size_t i = 0; i < nu; i++) {
-            if (!in_group(&use_rows[i], g, gpu))
+            if (!in_group(&use_rows[i], g, gpu, m.n_gpus, mbs[i]))
                 continue;
             a->n++;
             for (int c = 0; c < N_COLS; c++) {
                 double pv = pred[c][i];
                 a->mape[c] +=
                     pv > 0 ? fabs(pv / use_rows[i].meas_tps - 1) : 1.0;
+                a->mse[c] += pv > 0 ? pv / use_rows[i].meas_tps - 1 : -1.0;
             }
         }
         if (!a->n)
             continue;
-        for (int c = 0; c < N_COLS; c++)
+        for (int c = 0; c < N_COLS; c++) {
             a->mape[c] *= 100.0 / (double)a->n;
+            a->mse[c] *= 100.0 / (double)a->n;
+        }
         n_acc++;
     }
     {
-        char hdr[2048], accs[4096];
+        char hdr[2048], accs[8192];
         size_t k = 0;
         const char *base = strrchr(argv[optind], '/');
         base = base ? base + 1 : argv[optind];
@@ -230,15 +275,16 @@ int cmd_calibrate(int argc, char **argv)
             "(docs/throughput-model.md).\n"
             "Made by: factorysim calibrate %s (%zu measured rows used of %zu; "
             "%zu\n"
-            "unparsable, %zu with layouts the model cannot run). Fit: GSL\n"
+            "unparsable, %zu excluded, %zu with layouts the model cannot "
+            "run). Fit: GSL\n"
             "multifit_nlinear, trust-region Levenberg-Marquardt with geodesic\n"
             "acceleration, %d starts (defaults and data-derived), %zu free "
             "parameters,\n"
             "SSR %.6g (ridge terms included), rms log residual %.4f. sd = "
             "standard\n"
             "errors from the fit covariance scaled by SSR/(n-p). %s",
-            base, nu, n, n_bad, n_unpred, fi.starts, fi.n_free, fi.ssr,
-            fi.rms_log,
+            base, nu, n, n_bad, n_anom, n_unpred - n_anom, fi.starts, fi.n_free,
+            fi.ssr, fi.rms_log,
             cv ? "sigma_log from leave-one-configuration-out residuals."
                : "sigma_log from in-sample residuals (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
@@ -252,6 +298,11 @@ int cmd_calibrate(int argc, char **argv)
                     k += (size_t)snprintf(accs + k, sizeof accs - k,
                                           " %s = %.2f;", col_names[c],
                                           acc[a].mape[c]);
+            for (int c = C_IN; c <= C_LOMO && k < sizeof accs; c++)
+                if (cv || c == C_IN)
+                    k += (size_t)snprintf(accs + k, sizeof accs - k,
+                                          " %s_mse = %.2f;", col_names[c],
+                                          acc[a].mse[c]);
             if (k < sizeof accs)
                 k += (size_t)snprintf(accs + k, sizeof accs - k, " };\n");
         }
@@ -298,6 +349,12 @@ int cmd_calibrate(int argc, char **argv)
                        cv || (c != C_LOCO && c != C_LOMO)
                            ? jv_num(acc[a].mape[c])
                            : jv_null());
+            for (int c = C_IN; c <= C_LOMO; c++) {
+                char key[48];
+                snprintf(key, sizeof key, "%s_mse", col_names[c]);
+                jv_set(r, key,
+                       cv || c == C_IN ? jv_num(acc[a].mse[c]) : jv_null());
+            }
             jv_push(arr, r);
         }
         jv_set(root, "mape_pct", arr);
@@ -309,22 +366,30 @@ int cmd_calibrate(int argc, char **argv)
                "rms log residual %.4f\nwrote %s\n\n",
                nu, n - nu, fi.n_free, fi.ssr, fi.rms_log, out_path);
         printf(
-            "MAPE of tokens/s/GPU [%%]   model: in-sample, "
+            "MAPE and mean signed error (MSE, pred/measured - 1) of "
+            "tokens/s/GPU [%%]\n"
+            "model: in-sample, "
             "leave-one-configuration-out,"
             " leave-one-model-out\n                            lookup baseline "
             "(median efficiency per GPU, precision, model): same splits\n\n");
-        printf("%-8s %5s | %9s %7s %7s | %9s %7s %7s\n", "group", "rows",
-               "model in", "LOCO", "LOMO", "lookup in", "LOCO", "LOMO");
+        printf("%-9s %5s | %9s %7s %7s | %9s %7s %7s | %7s %7s %7s\n", "group",
+               "rows", "model in", "LOCO", "LOMO", "lookup in", "LOCO", "LOMO",
+               "MSE in", "LOCO", "LOMO");
         for (int a = 0; a < n_acc; a++) {
-            printf("%-8s %5zu | %9.1f", acc[a].name, acc[a].n,
+            printf("%-9s %5zu | %9.1f", acc[a].name, acc[a].n,
                    acc[a].mape[C_IN]);
             if (cv)
                 printf(" %7.1f %7.1f", acc[a].mape[C_LOCO],
                        acc[a].mape[C_LOMO]);
             else
                 printf(" %7s %7s", "-", "-");
-            printf(" | %9.1f %7.1f %7.1f\n", acc[a].mape[B_IN],
-                   acc[a].mape[B_LOCO], acc[a].mape[B_LOMO]);
+            printf(" | %9.1f %7.1f %7.1f | %+7.1f", acc[a].mape[B_IN],
+                   acc[a].mape[B_LOCO], acc[a].mape[B_LOMO], acc[a].mse[C_IN]);
+            if (cv)
+                printf(" %+7.1f %+7.1f\n", acc[a].mse[C_LOCO],
+                       acc[a].mse[C_LOMO]);
+            else
+                printf(" %7s %7s\n", "-", "-");
         }
         printf("\nparameters (value +- sd from the fit covariance):\n");
         for (int k = 0; k < TP_NPAR; k++)
@@ -333,6 +398,7 @@ int cmd_calibrate(int argc, char **argv)
                    m.p_sd[k] > 0 ? "" : " (fixed, assumption)");
     }
 done:
+    free(mbs);
     for (int c = 0; c < N_COLS; c++)
         free(pred[c]);
     free(use_rows);

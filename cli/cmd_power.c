@@ -36,8 +36,9 @@ static const char power_help[] =
     "the\n"
     "dispatch of every step (solar, geothermal, hydro, batteries, grid, then\n"
     "the shortage policy), and prints energy by source [MWh], curtailment,\n"
-    "hours short, unserved energy, battery cycles and health, PUE, ambient\n"
-    "range, solar capacity factor (AC), renewable share, carbon and cost.\n"
+    "hours short, unserved energy, battery cycles and health, PUE, cooling\n"
+    "water, ambient range, solar capacity factor (AC), renewable share,\n"
+    "carbon and cost.\n"
     "Weather: the scenario's EPW file or hourly CSV, else a synthetic year\n"
     "from its monthly normals.\n"
     "\n"
@@ -444,6 +445,7 @@ int cmd_power(int argc, char **argv)
         {"pue_mean", "PUE mean (facility / IT energy)",
          t->it_j > 0 ? t->facility_j / t->it_j : (double)NAN, ""},
         {"pue_max", "PUE max", t->pue_max, ""},
+        {"water_m3", "cooling water (WUE x IT served)", t->water_m3, "m3"},
         {"ambient_min_c", "ambient dry bulb min", t->t_db_min_c, "degC"},
         {"ambient_max_c", "ambient dry bulb max", t->t_db_max_c, "degC"},
         {"solar_capacity_factor", "solar capacity factor (AC, this run)", cf_ac,

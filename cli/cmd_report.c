@@ -28,6 +28,7 @@
 #include "cli/cli.h"
 #include "io/csv.h"
 #include "io/db.h"
+#include "io/json.h"
 #include "app/sweep_table.h"
 #include "app/report_charts.h"
 #include "models/resfield.h"
@@ -37,11 +38,13 @@ static const char report_help[] =
     "Usage: factorysim report --db FILE --out DIR [OPTIONS]\n"
     "\n"
     "Writes a site-proposal bundle for a stored run into DIR (which must\n"
-    "exist): summary.md, summary.csv and the charts power, battery_soc (when\n"
-    "the site has a battery), jobs_gantt, time_to_train_<N> (one per job)\n"
-    "and energy_by_source. Power and battery charts need the time series\n"
-    "stored with the run; the timeline shows interruptions and pauses when\n"
-    "the event log was stored.\n"
+    "exist): summary.md, summary.csv, charts.json (every chart's file,\n"
+    "title, axis labels and legend) and the charts power, monthly_energy,\n"
+    "typical_day, power_heatmap, load_duration, battery_soc and\n"
+    "battery_heatmap (when the site has a battery), jobs_gantt,\n"
+    "time_to_train_<N> (one per job) and energy_by_source. The series\n"
+    "charts need the time series stored with the run; the timeline shows\n"
+    "interruptions and pauses when the event log was stored.\n"
     "\n"
     "Options:\n"
     "  --db FILE        results database (default output/factorysim.db)\n"
@@ -441,6 +444,40 @@ static int csv_fn(FILE *f, void *ctx)
     return write_csv(f, ctx);
 }
 
+/* charts.json (issue 24): every chart drawn with its file, what it shows,
+ * title, axis labels with units, colour-scale label and legend entries, as
+ * the charts recorded them while drawing (io/plot.h plot_last_meta), so the
+ * list cannot disagree with the pictures; then the charts not drawn and
+ * why. Keys in a fixed order and no paths or times: same run, same bytes. */
+static int charts_json_fn(FILE *f, void *ctx)
+{
+    const report_out *cl = ctx;
+    jv *root = jv_obj(), *arr = jv_arr(), *skip = jv_arr();
+    int rc;
+    for (int i = 0; i < cl->n; i++) {
+        const plot_meta *m = &cl->meta[i];
+        jv *c = jv_obj(), *leg = jv_arr();
+        jv_set(c, "file", jv_str(cl->file[i]));
+        jv_set(c, "what", jv_str(cl->what[i]));
+        jv_set(c, "title", jv_str(m->title));
+        jv_set(c, "x_label", jv_str(m->xlabel));
+        jv_set(c, "y_label", jv_str(m->ylabel));
+        if (m->zlabel[0])
+            jv_set(c, "colour_scale_label", jv_str(m->zlabel));
+        for (int k = 0; k < m->n_legend; k++)
+            jv_push(leg, jv_str(m->legend[k]));
+        jv_set(c, "legend", leg);
+        jv_push(arr, c);
+    }
+    for (int i = 0; i < cl->n_skipped; i++)
+        jv_push(skip, jv_str(cl->skipped[i]));
+    jv_set(root, "charts", arr);
+    jv_set(root, "not_drawn", skip);
+    rc = jv_write(root, f, 1);
+    jv_free(root);
+    return rc;
+}
+
 /* The order keeps "no partial output" cheap: options, then the database opened
  * read-only and the run loaded (a wrong --db or --run fails here with nothing
  * written), then the sweep options checked against the run, then the folder
@@ -557,10 +594,13 @@ int cmd_report(int argc, char **argv)
         md_ctx mc = {r, cl};
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);
         if (rc == SIM_OK)
+            rc = write_file(dir, "charts.json", cl, charts_json_fn, &err);
+        if (rc == SIM_OK)
             rc = write_file(dir, "summary.md", &mc, md_fn, &err);
     }
     if (rc == SIM_OK) {
-        printf("report of run %" PRId64 " (%s) in %s: summary.md, summary.csv",
+        printf("report of run %" PRId64
+               " (%s) in %s: summary.md, summary.csv, charts.json",
                run_id, r->meta.scenario, dir);
         for (int i = 0; i < cl->n; i++)
             printf(", %s", cl->file[i]);

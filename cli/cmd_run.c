@@ -5,6 +5,7 @@
  * the site's metrics with P10-P90 ranges (io/run_out.h). It owns no part of
  * the set-up: a change to how a case runs belongs in app/runcase.c. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,10 @@
 #include "app/run_check.h"
 #include "app/run_store.h"
 #include "app/runcase.h"
+#include "app/vardecomp.h"
 #include "cli/cli.h"
 #include "io/db.h"
+#include "io/json.h"
 #include "io/run_out.h"
 #include "sim/mem.h"
 
@@ -36,6 +39,14 @@ static const char run_help[] =
     "                       --set energy.battery.capacity_mwh=120\n"
     "  --format F           table (default), json or csv\n"
     "  --no-failures        no random interruptions or module outages\n"
+    "  --no-model-uncertainty  every job at the throughput model's point\n"
+    "                       prediction (default: each replication draws the\n"
+    "                       model's error, so ranges include it)\n"
+    "  --variance-decomposition  per job, the share of time-to-train\n"
+    "                       variance from the throughput model, failures,\n"
+    "                       power outages and weather (each switched off\n"
+    "                       with the same seed; 5 runs; table or json;\n"
+    "                       nothing is stored)\n"
     "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB
     ")\n"
     "  --no-db              do not store the run\n"
@@ -79,6 +90,7 @@ typedef struct run_args {
     uint32_t reps;         /* --replications, 0 if not given */
     int fmt;               /* --format, a cli_format */
     run_db rd;             /* --db / --no-db */
+    int vardecomp;         /* --variance-decomposition */
 } run_args;
 
 /* Parses argv into *a; sets (argc + 1 slots, the caller's) receives the
@@ -94,6 +106,8 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
         {"set", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},
         {"no-failures", no_argument, NULL, 'F'},
+        {"no-model-uncertainty", no_argument, NULL, 'U'},
+        {"variance-decomposition", no_argument, NULL, 'V'},
         {"calibration", required_argument, NULL, 'c'},
         {"catalog", required_argument, NULL, 'C'},
         {"db", required_argument, NULL, 'd'},
@@ -138,6 +152,12 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
             break;
         case 'F':
             a->in.no_failures = 1;
+            break;
+        case 'U':
+            a->in.no_model_uncertainty = 1;
+            break;
+        case 'V':
+            a->vardecomp = 1;
             break;
         case 'c':
             a->in.calibration = optarg;
@@ -191,6 +211,11 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
                                optind >= argc ? "missing SCENARIO"
                                               : "unexpected argument '%s'",
                                optind < argc ? argv[optind + 1] : "");
+    if (a->vardecomp && a->fmt == CLI_FMT_CSV)
+        return cli_usage_error(cmd, "--variance-decomposition: expected "
+                                    "--format table or json (got csv)");
+    if (a->vardecomp)
+        a->rd.path = NULL; /* a decomposition is printed, never stored */
     a->in.scenario_path = argv[optind];
     a->in.replications = a->reps;
     /* Series and events are kept only to be stored. */
@@ -242,6 +267,62 @@ static int store_and_print(const run_args *a, const runcase_out *out)
                : cli_error("writing the results failed");
 }
 
+/* Prints a variance decomposition (app/vardecomp.h): per job, the mean and
+ * sd of time to train [days] with every source on, and each source's share
+ * of its variance. Returns the exit status. */
+static int print_vardecomp(const run_args *a, const scenario *s,
+                           const vd_result *v)
+{
+    char name[256];
+    int rc = SIM_OK;
+    run_scenario_name(s, name, sizeof name);
+    if (a->fmt == CLI_FMT_JSON) {
+        jv *root = jv_obj(), *jobs = jv_arr();
+        jv_set(root, "scenario", jv_str(name));
+        jv_set(root, "seed", jv_int((int64_t)v->seed));
+        jv_set(root, "replications", jv_int((int64_t)v->replications));
+        jv_set(root, "method", jv_str("switch-off, common random numbers"));
+        for (size_t i = 0; i < v->n_jobs; i++) {
+            const vd_job *j = &v->jobs[i];
+            jv *o = jv_obj(), *sh = jv_obj();
+            jv_set(o, "name", jv_str(s->jobs[i].name));
+            jv_set(o, "finished", jv_int((int64_t)j->finished));
+            jv_set(o, "time_to_train_mean_days", jv_num(j->mean_s / 86400.0));
+            jv_set(o, "time_to_train_sd_days",
+                   jv_num(sqrt(j->var_s2) / 86400.0));
+            for (int k = 0; k < VD_N; k++)
+                jv_set(sh, vd_source_name[k], jv_num(j->share[k]));
+            jv_set(sh, "interaction", jv_num(j->interaction));
+            jv_set(o, "variance_share", sh);
+            jv_push(jobs, o);
+        }
+        jv_set(root, "jobs", jobs);
+        rc = jv_write(root, stdout, 1);
+        jv_free(root);
+    } else {
+        printf("variance decomposition of time to train: %s, seed %llu, "
+               "%zu replication(s) per variant\n",
+               name, (unsigned long long)v->seed, v->replications);
+        printf("share = 1 - var(source off) / var(all on), same seed "
+               "(docs/site-model.md)\n\n");
+        printf("  %-24s %8s %9s %8s %9s %9s %7s %8s %12s\n", "job", "finished",
+               "mean_days", "sd_days", "tp_model", "failures", "power",
+               "weather", "interaction");
+        for (size_t i = 0; i < v->n_jobs; i++) {
+            const vd_job *j = &v->jobs[i];
+            printf("  %-24s %8zu %9.3f %8.3f %9.3f %9.3f %7.3f %8.3f %12.3f\n",
+                   s->jobs[i].name, j->finished, j->mean_s / 86400.0,
+                   sqrt(j->var_s2) / 86400.0, j->share[VD_MODEL],
+                   j->share[VD_FAILURES], j->share[VD_POWER],
+                   j->share[VD_WEATHER], j->interaction);
+        }
+        rc = ferror(stdout) ? SIM_EIO : SIM_OK;
+    }
+    return rc == SIM_OK && fflush(stdout) == 0
+               ? CLI_EXIT_OK
+               : cli_error("writing the results failed");
+}
+
 /* Options, then the case (app/runcase.h: the database opens in its ready
  * step), then store and print. */
 int cmd_run(int argc, char **argv)
@@ -262,10 +343,25 @@ int cmd_run(int argc, char **argv)
     a.in.check_errs = ce;
     a.in.ready = open_db;
     a.in.ready_arg = &a.rd;
-    /* A failed check lists every problem it found (as `check` does); any
-     * other failure has one error. Nothing is stored and nothing is
-     * printed on stdout in either case. */
-    if (runcase_run(&a.in, &out, &err) != SIM_OK) {
+    if (a.vardecomp) {
+        vd_result v;
+        scenario *s = NULL;
+        memset(&out, 0, sizeof out);
+        if (vardecomp_run(&a.in, &v, &s, &err) != SIM_OK) {
+            if (ce->n > 0)
+                for (size_t i = 0; i < ce->n; i++)
+                    rc = cli_report(&ce->e[i]);
+            else
+                rc = cli_report(&err);
+        } else {
+            rc = print_vardecomp(&a, s, &v);
+        }
+        vd_result_free(&v);
+        scenario_free(s);
+    } else if (runcase_run(&a.in, &out, &err) != SIM_OK) {
+        /* A failed check lists every problem it found (as `check` does);
+         * any other failure has one error. Nothing is stored and nothing
+         * is printed on stdout in either case. */
         if (ce->n > 0)
             for (size_t i = 0; i < ce->n; i++)
                 rc = cli_report(&ce->e[i]);

@@ -64,6 +64,9 @@ static const char sweep_help[] =
     "                        first (replication 0) or all\n"
     "  --events              store the event log of every replication\n"
     "  --no-failures         no random interruptions or module outages\n"
+    "  --no-model-uncertainty  every job at the throughput model's point\n"
+    "                        prediction (default: each replication draws\n"
+    "                        the model's error)\n"
     "  --quiet               no progress on stderr\n"
     "  --max-memory-mb M     refuse a sweep one of whose cases' results\n"
     "                        would need more than M MiB (default 4096; at\n"
@@ -244,11 +247,12 @@ static void sweep_key_of(char key[17], const char *base_text,
                          const char *grid_text, const char *calib_bytes,
                          size_t calib_n, const sweep_ctx *c)
 {
-    char flags[64];
+    char flags[96];
     size_t lb = strlen(base_text), lg = strlen(grid_text), lf, n;
     char *buf;
-    snprintf(flags, sizeof flags, "failures=%d series=%d events=%d",
-             c->failures, c->series, c->events);
+    snprintf(flags, sizeof flags,
+             "failures=%d series=%d events=%d model_uncertainty=%d",
+             c->failures, c->series, c->events, c->model_uncertainty);
     lf = strlen(flags);
     n = 32 + lb + lg + lf + calib_n + 4;
     buf = sim_xmalloc(n);
@@ -355,6 +359,7 @@ int cmd_sweep(int argc, char **argv)
         {"series", required_argument, NULL, 'T'},
         {"events", no_argument, NULL, 'E'},
         {"no-failures", no_argument, NULL, 'F'},
+        {"no-model-uncertainty", no_argument, NULL, 'U'},
         {"quiet", no_argument, NULL, 'q'},
         {"shard", required_argument, NULL, 'P'},
         {"max-memory-mb", required_argument, NULL, 'M'},
@@ -393,6 +398,7 @@ int cmd_sweep(int argc, char **argv)
     memset(&c, 0, sizeof c);
     memset(&pg, 0, sizeof pg);
     c.failures = 1;
+    c.model_uncertainty = 1;
     if (sweep_mpi_init(&argc, &argv, &err) != SIM_OK) {
         free(sets);
         free(metrics);
@@ -451,6 +457,9 @@ int cmd_sweep(int argc, char **argv)
             break;
         case 'F':
             c.failures = 0;
+            break;
+        case 'U':
+            c.model_uncertainty = 0;
             break;
         case 'q':
             quiet = 1;

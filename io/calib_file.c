@@ -26,8 +26,12 @@ const char *tp_model_default_path(void)
 /* The top level and each group's keys: exactly those tp_model_save writes.
  * accuracy is informational (written, not read) and may be absent. */
 static const char *const top_keys[] = {
-    "version",   "params",       "gpus",     "releases", "default_release",
-    "sigma_log", "dp_latency_s", "accuracy", NULL};
+    "version",   "params",       "gpus",   "releases", "default_release",
+    "sigma_log", "dp_latency_s", "domain", "accuracy", NULL};
+/* The calibration set's domain (version 3): predictions outside it are
+ * flagged extrapolated (models/throughput.h TP_EXTRAP_*). */
+static const char *const domain_keys[] = {
+    "active_params_min", "active_params_max", "experts_max", "seq_max", NULL};
 static const char *const param_keys[] = {"value", "sd", "unit", NULL};
 static const char *const gpu_keys[] = {"name", "log_factor", "sd", NULL};
 static const char *const rel_keys[] = {
@@ -211,6 +215,21 @@ static int read_model(cfg_reader *r, tp_model *m)
         (rc = num(r, root, "dp_latency_s", 0, HUGE_VAL, &m->dp_latency_s)) !=
             SIM_OK)
         return rc;
+    {
+        double em, sm;
+        if ((rc = cfg_member(r, root, "domain", CONFIG_TYPE_GROUP, 1, &g)) !=
+                SIM_OK ||
+            (rc = cfg_check_keys(r, g, domain_keys)) != SIM_OK ||
+            (rc = num(r, g, "active_params_min", 0, HUGE_VAL,
+                      &m->dom_active_params_min)) != SIM_OK ||
+            (rc = num(r, g, "active_params_max", m->dom_active_params_min,
+                      HUGE_VAL, &m->dom_active_params_max)) != SIM_OK ||
+            (rc = num(r, g, "experts_max", 0, 1e6, &em)) != SIM_OK ||
+            (rc = num(r, g, "seq_max", 0, 1e9, &sm)) != SIM_OK)
+            return rc;
+        m->dom_experts_max = (int)em;
+        m->dom_seq_max = (int)sm;
+    }
     return SIM_OK;
 }
 
@@ -308,9 +327,14 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
         "# 80%% interval is exp(+-1.2816 sd); extrapolated adds in quadrature\n"
         "sigma_log = { dense = %.6e; moe = %.6e; hybrid = %.6e; extrapolated = "
         "%.6e; };\n"
-        "dp_latency_s = %.6e;\n",
+        "dp_latency_s = %.6e;\n"
+        "\n# the calibration set's domain: outside it a prediction is flagged\n"
+        "# extrapolated (docs/throughput-model.md section 8)\n"
+        "domain = { active_params_min = %.6e; active_params_max = %.6e; "
+        "experts_max = %d; seq_max = %d; };\n",
         m->sigma_log[0], m->sigma_log[1], m->sigma_log[2], m->sigma_extrap,
-        m->dp_latency_s);
+        m->dp_latency_s, m->dom_active_params_min, m->dom_active_params_max,
+        m->dom_experts_max, m->dom_seq_max);
     if (accuracy_cfg)
         fprintf(f,
                 "\n# informational (not read): MAPE of tokens/s/GPU "

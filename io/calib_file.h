@@ -5,7 +5,9 @@
  * Layout: params { NAME = { value = X; sd = S; unit = "U"; }; ... },
  * gpus ( { name; log_factor; sd; } ... ), releases ( { id; dense; moe;
  * hybrid; dense_sd; moe_sd; hybrid_sd; } ... ), default_release,
- * sigma_log { dense; moe; hybrid; extrapolated; }, plus an informational
+ * sigma_log { dense; moe; hybrid; extrapolated; }, dp_latency_s, domain {
+ * active_params_min; active_params_max; experts_max; seq_max; }, plus an
+ * informational
  * accuracy group that is written but not read. A '#' header says how the
  * file was made. Reals are written with 10 significant digits, so a
  * write-read round trip reproduces a prediction to ~1e-9.
@@ -24,8 +26,10 @@
 
 /* Format version written as `version = N;` and the only one read. 2: every
  * key required (version 1 files, which let missing keys fall back to
- * defaults, are refused). */
-#define TP_CALIB_FILE_VERSION 2
+ * defaults, are refused). 3 (issue 18): parameters dp_window (was ovl_dp,
+ * a different meaning) and t_moe_expert_s, and the domain group; version 2
+ * files are refused (their DP overlap means something else). */
+#define TP_CALIB_FILE_VERSION 3
 
 /* Path of the built-in calibration: models/calibration.cfg in the data home
  * (io/datadir.h). Static string. */

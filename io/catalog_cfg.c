@@ -315,14 +315,14 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
     static const char *const keys[] = {
         "name",   "gpu",       "gpus",   "max_power_kw", "typical_fraction",
         "liquid", "announced", "source", "notes",        "assumptions",
-        NULL};
+        "sharp",  NULL};
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         system_spec s;
         const system_spec *base;
         const char *src, *notes;
         char assumed[512], name[32];
-        long long n, liq, ann;
+        long long n, liq, ann, shp;
         int rc, req;
 
         if ((rc = read_name(r, e, name, sizeof name)) != SIM_OK ||
@@ -348,8 +348,10 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_int(r, e, "liquid", req, s.liquid, 0, 1, &liq)) !=
                 SIM_OK ||
             (rc = cfg_int(r, e, "announced", 0, s.announced, 0, 1, &ann)) !=
-                SIM_OK)
+                SIM_OK ||
+            (rc = cfg_int(r, e, "sharp", 0, s.sharp, 0, 1, &shp)) != SIM_OK)
             return rc;
+        s.sharp = (int)shp;
         s.gpus = (int)n;
         s.liquid = (int)liq;
         s.announced = (int)ann;

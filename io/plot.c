@@ -62,6 +62,7 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
     if (!f)
         return sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
     fclose(f);
+    plot_meta_reset();
     plsdev(dev);
     plsfnam(path);
     plspage(0.0, 0.0, w, h, 0, 0);

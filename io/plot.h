@@ -22,4 +22,17 @@
 int plot_parity(const char *path, const calib_row *rows, size_t n,
                 const double *pred, const char *title, sim_err *err);
 
+/* What the last chart drawn in this process shows, as recorded while it
+ * was drawn: title, axis labels (with units), the colour-scale label of a
+ * heat map, and the legend entries in order. For `report`'s charts.json.
+ * Reset when a chart starts; strings are "" when the chart has none. */
+#define PLOT_META_MAX_LEG 24
+typedef struct plot_meta {
+    char title[256], xlabel[160], ylabel[160], zlabel[160];
+    int n_legend;
+    char legend[PLOT_META_MAX_LEG][96];
+} plot_meta;
+
+const plot_meta *plot_last_meta(void);
+
 #endif

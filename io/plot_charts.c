@@ -4,7 +4,7 @@
  * (outside the plot, so it never hides data), light grey grid lines under black
  * axes, and cmap0 colours 2..14 set once per page from the fixed palette below
  * (index 15 stays plot_color's). Nothing depends on time, locale or addresses,
- * so equal inputs give equal bytes. Text passes through text_esc because '#' is
+ * so equal inputs give equal bytes. Text passes through plot_esc because '#' is
  * PLplot's escape character.
  *
  * This file owns how run results look and nothing about where they come from:
@@ -23,82 +23,6 @@
 
 #include "io/plot_int.h"
 #include "sim/mem.h"
-
-enum {
-    C_BLACK = 1,
-    C_GRID = 2,
-    C_RED = 3,
-    C_BLUE,
-    C_QUEUE,
-    C_ORANGE,
-    C_PURPLE,
-    C_GREEN,
-    /* One colour per registry source (models/source.h), after index 15
-     * (plot_color's), so cmap0 grows with the registry. Source colours come
-     * from the registry (source_table[k].rgb), so a source's colour is the same
-     * in every chart and a new source needs no edit here. */
-    C_SRC0 = 16
-};
-
-/* Viewport of every chart, in normalized page coordinates. 0.72 leaves the
- * right 28 % of the page for the legend; 0.08 and 0.11 leave room for the axis
- * labels at CH_BASE. */
-#define VP_X0 0.08
-#define VP_X1 0.72
-#define VP_Y0 0.11
-#define VP_Y1 0.90
-#define CH_BASE 0.8   /* character scale of labels and ticks */
-#define CH_TITLE 1.05 /* and of titles */
-#define VP_ROWS 0.22  /* left edge when rows are labelled with job names */
-
-/* Set on every page: each chart is its own plinit ... plend session, which
- * starts again from PLplot's default colours. */
-static void palette(void)
-{
-    /* cmap0 has 16 colours by default; the sources need SRC_N more. Growing
-     * it resets the background entry, so it is set white again. */
-    plscmap0n(C_SRC0 + SRC_N);
-    plscol0(0, 255, 255, 255);
-    plscol0(C_BLACK, 0, 0, 0);
-    plscol0(C_GRID, 225, 225, 225);
-    for (int k = 0; k < SRC_N; k++)
-        plscol0(C_SRC0 + k, (source_table[k].rgb >> 16) & 0xff,
-                (source_table[k].rgb >> 8) & 0xff, source_table[k].rgb & 0xff);
-    plscol0(C_RED, 200, 30, 30);
-    plscol0(C_BLUE, 40, 110, 190);
-    plscol0(C_QUEUE, 200, 200, 200);
-    plscol0(C_ORANGE, 245, 140, 20);
-    plscol0(C_PURPLE, 120, 60, 170);
-    plscol0(C_GREEN, 20, 130, 60);
-}
-
-/* Copies s into buf with '#' doubled (PLplot's escape character). Scenario, job
- * and source names are user text; an unescaped '#' would start a PLplot escape
- * sequence and garble or drop the following characters. */
-static const char *text_esc(const char *s, char *buf, size_t n)
-{
-    size_t k = 0;
-    for (; s && *s && k + 2 < n; s++) {
-        if (*s == '#')
-            buf[k++] = '#';
-        buf[k++] = *s;
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
-/* Starts a chart page: pre-checks, palette, a larger font than PLplot's
- * default (legible at 1200 px). */
-static int page(const char *path, sim_err *err)
-{
-    int rc = plot_begin(path, PLOT_CHART_W, PLOT_CHART_H, err);
-    if (rc != SIM_OK)
-        return rc;
-    palette();
-    pladv(0);
-    plschr(0.0, CH_BASE);
-    return SIM_OK;
-}
 
 /* Ends the page. cairo numbers SVG surfaces with a process-wide counter (<g
  * id="surfaceN">), so the n-th SVG of a process would differ from the same
@@ -156,76 +80,6 @@ int plot_finish(const char *path, sim_err *err)
                : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
 }
 
-/* Axes with grid lines and labels over the window [x0,x1] x [y0,y1]. Grid
- * first, axes second, so grid lines never draw over the axes. yopt lets row
- * charts (Gantt, energy per job) drop the numeric y axis and its grid, since
- * their rows are labelled with job names. */
-static void frame(double vx0, double x0, double x1, double y0, double y1,
-                  const char *xlab, const char *ylab, const char *title,
-                  const char *yopt)
-{
-    char t[512];
-    plvpor(vx0, VP_X1, VP_Y0, VP_Y1);
-    plwind(x0, x1, y0, y1);
-    plcol0(C_GRID);
-    plwidth(1.0);
-    plbox("g", 0, 0, yopt && strchr(yopt, 'v') == NULL ? "" : "g", 0, 0);
-    plcol0(C_BLACK);
-    plbox("bcnst", 0, 0, yopt ? yopt : "bcnstv", 0, 0);
-    plmtex("b", 3.2, 0.5, 0.5, xlab);
-    if (ylab)
-        plmtex("l", 4.0, 0.5, 0.5, ylab);
-    plschr(0.0, CH_TITLE);
-    plmtex("t", 1.5, 0.5, 0.5, text_esc(title, t, sizeof t));
-    plschr(0.0, CH_BASE);
-}
-
-/* Legend entries: colour boxes, lines or symbols. Fixed capacity of 16 entries
- * and labels copied into buf: the charts add at most SRC_N + a few entries, and
- * owning the strings means a caller's temporary label (snprintf into a local)
- * cannot dangle before leg_draw. */
-typedef struct legend {
-    int n;
-    PLINT opt[16], tcol[16], bcol[16], bpat[16], lcol[16], lsty[16], scol[16],
-        snum[16];
-    PLFLT bscale[16], bwid[16], lwid[16], sscale[16];
-    const char *text[16], *sym[16];
-    char buf[16][96];
-} legend;
-
-static void leg_add(legend *L, PLINT kind, int col, int style, double width,
-                    const char *text)
-{
-    int i = L->n;
-    if (i >= 16)
-        return;
-    L->opt[i] = kind;
-    L->tcol[i] = C_BLACK;
-    L->bcol[i] = L->lcol[i] = L->scol[i] = col;
-    L->bpat[i] = 0;
-    L->bscale[i] = 0.9;
-    L->bwid[i] = 1.0;
-    L->lsty[i] = style;
-    L->lwid[i] = width;
-    L->sscale[i] = 1.2;
-    L->snum[i] = 1;
-    L->sym[i] = "#(852)"; /* a filled triangle */
-    text_esc(text, L->buf[i], sizeof L->buf[i]);
-    L->text[i] = L->buf[i];
-    L->n++;
-}
-
-static void leg_draw(legend *L)
-{
-    PLFLT w, h;
-    plcol0(C_BLACK);
-    pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.015, 0.0, 0.05, 0,
-             C_BLACK, 1, 0, 0, L->n, L->opt, 0.6, 0.75, 2.0, 0.0, L->tcol,
-             L->text, L->bcol, L->bpat, L->bscale, L->bwid, L->lcol, L->lsty,
-             L->lwid, L->scol, L->sscale, L->snum, L->sym);
-}
-
 /* Time axis: hours for spans under two days, else days, so tick labels stay in
  * the tens rather than thousands. */
 static double time_scale(double span_s, const char **label)
@@ -238,136 +92,17 @@ static double time_scale(double span_s, const char **label)
     return 1.0 / 86400.0;
 }
 
-/* MW from 1 MW up, else kW, so a small test site and a 100 MW campus both get
- * axis labels with a few digits. */
-static double power_scale(double max_w, const char **label)
-{
-    if (max_w >= 1e6) {
-        *label = "power [MW]";
-        return 1e-6;
-    }
-    *label = "power [kW]";
-    return 1e-3;
-}
-
-/* One function because the stack needs three passes over the same steps that
- * share their scales: the first finds the y range (and whether demand ever
- * differs from the load served, which decides if the demand line is drawn), the
- * second fills the source bands bottom-up, each on the running sum of the ones
- * below, and the last draws the load lines over the bands. Sources that never
- * produced are skipped entirely, so they take no legend entry. NaN powers count
- * as 0 so that one missing value does not break a band. */
-int plot_power_stack(const char *path, const res_step *steps,
-                     const double *dt_s, size_t n, const char *title,
-                     sim_err *err)
-{
-    double t_end, top = 0, ts, ps, any[SRC_N] = {0};
-    const char *tl, *pl;
-    int demand_differs = 0, rc;
-    PLFLT *x, *y, *lo, *hi;
-    legend L;
-
-    if (n < 2)
-        return sim_err_set(
-            err, SIM_EINVAL, path, 0,
-            "power chart: needs at least 2 time steps (got %zu; store "
-            "the time series with the run)",
-            n);
-    /* The last step extends by its own duration (dt_s when stored, else the
-     * previous spacing), so the chart's time axis covers the whole horizon. */
-    t_end = steps[n - 1].t_s +
-            (dt_s ? dt_s[n - 1] : steps[n - 1].t_s - steps[n - 2].t_s);
-    for (size_t i = 0; i < n; i++) {
-        double sum = 0;
-        for (int k = 0; k < SRC_N; k++) {
-            double v =
-                isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
-            sum += v;
-            any[k] += v;
-        }
-        top =
-            fmax(top, fmax(sum, fmax(steps[i].facility_w, steps[i].demand_w)));
-        /* Relative 1e-6: demand and load served are equal when nothing was
-         * shed, up to rounding; only a real shortfall or shedding shows the red
-         * demand line. */
-        if (fabs(steps[i].demand_w - steps[i].facility_w) >
-            1e-6 * fabs(steps[i].facility_w))
-            demand_differs = 1;
-    }
-    if (!(top > 0))
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "power chart: no power in the series");
-    ts = time_scale(t_end - steps[0].t_s, &tl);
-    ps = power_scale(top, &pl);
-    if ((rc = page(path, err)) != SIM_OK)
-        return rc;
-    frame(VP_X0, steps[0].t_s * ts, t_end * ts, 0, top * ps * 1.08, tl, pl,
-          title, NULL);
-
-    /* Each source is the band between the running sum below it and that sum
-     * plus its power: a polygon out along the top, back along the bottom. lo
-     * holds the running top of the bands drawn so far, starting at zero. */
-    x = sim_xmalloc(2 * n * sizeof *x);
-    y = sim_xmalloc(2 * n * sizeof *y);
-    lo = sim_xcalloc(n, sizeof *lo);
-    hi = sim_xmalloc(n * sizeof *hi);
-    memset(&L, 0, sizeof L);
-    for (int k = 0; k < SRC_N; k++) {
-        if (!(any[k] > 0))
-            continue;
-        for (size_t i = 0; i < n; i++) {
-            double v =
-                isfinite(steps[i].source_w[k]) ? steps[i].source_w[k] : 0;
-            hi[i] = lo[i] + v * ps;
-            x[i] = steps[i].t_s * ts;
-            y[i] = hi[i];
-            x[2 * n - 1 - i] = steps[i].t_s * ts;
-            y[2 * n - 1 - i] = lo[i];
-        }
-        plcol0(C_SRC0 + k);
-        plfill((PLINT)(2 * n), x, y);
-        memcpy(lo, hi, n * sizeof *lo);
-        leg_add(&L, PL_LEGEND_COLOR_BOX, C_SRC0 + k, 1, 1.0,
-                source_table[k].label);
-    }
-    for (size_t i = 0; i < n; i++) {
-        x[i] = steps[i].t_s * ts;
-        y[i] = steps[i].facility_w * ps;
-    }
-    plcol0(C_BLACK);
-    plwidth(1.5);
-    plline((PLINT)n, x, y);
-    leg_add(&L, PL_LEGEND_LINE, C_BLACK, 1, 1.5, "Facility load served");
-    if (demand_differs) {
-        for (size_t i = 0; i < n; i++)
-            y[i] = steps[i].demand_w * ps;
-        plcol0(C_RED);
-        pllsty(2);
-        plline((PLINT)n, x, y);
-        pllsty(1);
-        leg_add(&L, PL_LEGEND_LINE, C_RED, 2, 1.5, "Facility demand");
-    }
-    plwidth(1.0);
-    leg_draw(&L);
-    rc = plot_finish(path, err);
-    free(x);
-    free(y);
-    free(lo);
-    free(hi);
-    return rc;
-}
-
 /* One line per quantity, broken at NaN steps (no battery data stored for them)
  * rather than bridged, so a gap is visible as a gap. */
 int plot_battery_soc(const char *path, const res_step *steps, size_t n,
-                     const char *title, sim_err *err)
+                     double t0_unix_s, const char *title, sim_err *err)
 {
     size_t m = 0;
-    double ts, t0, t1;
-    const char *tl;
+    double ts, t0, t1, off = 0;
+    const char *tl, *xopt = NULL;
     int rc, have_soh = 0;
     PLFLT *x, *y;
-    legend L;
+    plot_legend L;
 
     for (size_t i = 0; i < n; i++)
         if (isfinite(steps[i].soc_frac)) {
@@ -381,18 +116,26 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
             "at this site, or no time series stored)");
     t0 = steps[0].t_s;
     t1 = steps[n - 1].t_s;
-    ts = time_scale(t1 - t0, &tl);
-    if ((rc = page(path, err)) != SIM_OK)
+    if (isfinite(t0_unix_s)) {
+        ts = 1.0;
+        off = t0_unix_s;
+        tl = "date";
+        xopt = "bcnstd";
+        plot_date_ticks(t1 - t0);
+    } else {
+        ts = time_scale(t1 - t0, &tl);
+    }
+    if ((rc = plot_page(path, err)) != SIM_OK)
         return rc;
-    frame(VP_X0, t0 * ts, t1 * ts, 0, 105, tl,
-          "state of charge, state of health [%]", title, NULL);
+    plot_frame(VP_X0, off + t0 * ts, off + t1 * ts, 0, 105, tl,
+               "state of charge, state of health [%]", title, xopt, NULL);
     x = sim_xmalloc(n * sizeof *x);
     y = sim_xmalloc(n * sizeof *y);
     memset(&L, 0, sizeof L);
     for (int pass = 0; pass < 1 + have_soh; pass++) {
         /* A gap (NAN) breaks the line rather than joining across it. */
         size_t k = 0;
-        plcol0(pass == 0 ? C_GREEN : C_PURPLE);
+        plcol0(pass == 0 ? PC_GREEN : PC_PURPLE);
         pllsty(pass == 0 ? 1 : 2);
         plwidth(pass == 0 ? 1.5 : 2.0);
         for (size_t i = 0; i <= n; i++) {
@@ -400,7 +143,7 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
                            ? (pass == 0 ? steps[i].soc_frac : steps[i].soh_frac)
                            : (double)NAN;
             if (isfinite(v)) {
-                x[k] = steps[i].t_s * ts;
+                x[k] = off + steps[i].t_s * ts;
                 y[k++] = 100.0 * v;
             } else {
                 if (k >= 2)
@@ -408,13 +151,13 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
                 k = 0;
             }
         }
-        leg_add(&L, PL_LEGEND_LINE, pass == 0 ? C_GREEN : C_PURPLE,
-                pass == 0 ? 1 : 2, pass == 0 ? 1.5 : 2.0,
-                pass == 0 ? "State of charge" : "State of health");
+        plot_leg_add(&L, PL_LEGEND_LINE, pass == 0 ? PC_GREEN : PC_PURPLE,
+                     pass == 0 ? 1 : 2, pass == 0 ? 1.5 : 2.0,
+                     pass == 0 ? "State of charge" : "State of health");
     }
     pllsty(1);
     plwidth(1.0);
-    leg_draw(&L);
+    plot_leg_draw(&L);
     rc = plot_finish(path, err);
     free(x);
     free(y);
@@ -440,108 +183,189 @@ static void bar(double x0, double x1, double yc, double half, int col)
  * events a run stores. */
 int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
                size_t n_jobs, const res_event *ev, size_t n_ev,
-               double horizon_s, const char *title, sim_err *err)
+               const plot_gantt_ctx *ctx, const char *title, sim_err *err)
 {
-    double ts, t_max = horizon_s;
-    const char *tl;
-    int rc, seen[4] = {0};
-    legend L;
+    double horizon_s = ctx->horizon_s, w0 = INFINITY, w1 = 0, pad, sc, off;
+    const char *tl, *xopt = "bcnst";
+    int rc, seen[4] = {0}, dated = isfinite(ctx->t0_unix_s);
+    plot_legend L;
 
     if (n_jobs == 0)
         return sim_err_set(err, SIM_EINVAL, path, 0, "job timeline: no jobs");
     if (!(horizon_s > 0))
         return sim_err_set(err, SIM_EINVAL, path, 0,
                            "job timeline: horizon must be > 0");
-    /* The axis extends past the horizon when a job ended after it, so no
-     * bar is cut off; the dashed line marks the horizon itself. */
-    for (size_t j = 0; j < n_jobs; j++)
-        if (isfinite(jobs[j].end_s))
-            t_max = fmax(t_max, jobs[j].end_s);
-    ts = time_scale(t_max, &tl);
-    if ((rc = page(path, err)) != SIM_OK)
+    /* The window is the jobs' span (first submission to the last end, or the
+     * horizon for a job still running), padded by 4 %: an 11-day job on a
+     * 240-day horizon fills the chart instead of being a sliver. */
+    for (size_t j = 0; j < n_jobs; j++) {
+        w0 = fmin(w0, jobs[j].submit_s);
+        w1 = fmax(w1, isfinite(jobs[j].end_s) ? jobs[j].end_s : horizon_s);
+    }
+    if (!isfinite(w0))
+        w0 = 0;
+    if (!(w1 > w0))
+        w1 = w0 + 3600.0;
+    pad = 0.04 * (w1 - w0);
+    w0 = fmax(0.0, w0 - pad);
+    w1 += pad;
+    if (dated) {
+        sc = 1.0;
+        off = ctx->t0_unix_s;
+        tl = "date";
+        xopt = "bcnstd";
+        plot_date_ticks(w1 - w0);
+    } else {
+        sc = time_scale(w1, &tl);
+        off = 0;
+    }
+    if ((rc = plot_page(path, err)) != SIM_OK)
         return rc;
     /* Row j is centred at y = n_jobs - j, so the first job is on top. A wider
      * left margin (VP_ROWS) makes room for the job names written to the left of
      * each row. */
-    frame(VP_ROWS, 0, t_max * ts, 0.4, (double)n_jobs + 0.6, tl, NULL, title,
-          "bc");
-    for (size_t j = 0; j < n_jobs; j++) {
-        const res_job *jb = &jobs[j];
-        double yc = (double)(n_jobs - j),
-               end = isfinite(jb->end_s) ? jb->end_s : horizon_s;
-        double open_int = NAN, open_pause = NAN;
-        char nm[160];
-        plcol0(C_BLACK);
-        plmtex("lv", 1.0, (yc - 0.4) / ((double)n_jobs + 0.2), 1.0,
-               text_esc(names[j], nm, sizeof nm));
-        if (isfinite(jb->start_s)) {
-            /* Queued time is a thin bar and training a thick one, so the two
-             * read apart even in greyscale. */
-            bar(jb->submit_s * ts, jb->start_s * ts, yc, 0.12, C_QUEUE);
-            bar(jb->start_s * ts, end * ts, yc, 0.3, C_BLUE);
-            seen[0] = seen[1] = 1;
-        } else {
-            bar(jb->submit_s * ts, horizon_s * ts, yc, 0.12, C_QUEUE);
-            seen[0] = 1;
-        }
-        for (size_t i = 0; i < n_ev; i++) {
-            const res_event *e = &ev[i];
-            if (e->job != (int32_t)j)
-                continue;
-            switch (e->kind) {
-            case RES_EV_INTERRUPT: {
-                PLFLT px = e->t_s * ts, py = yc + 0.42;
-                open_int = e->t_s;
-                plcol0(C_RED);
-                plssym(0.0, 1.1);
-                plstring(1, &px, &py, "#(852)");
-                seen[3] = 1;
-                break;
-            }
-            case RES_EV_PAUSE:
-            case RES_EV_SHED:
-                open_pause = e->t_s;
-                break;
-            case RES_EV_RESTART:
-            case RES_EV_RESUME:
-                if (isfinite(open_int)) {
-                    bar(open_int * ts, e->t_s * ts, yc, 0.3, C_RED);
-                    open_int = NAN;
-                    seen[2] = 1;
-                }
-                if (isfinite(open_pause)) {
-                    bar(open_pause * ts, e->t_s * ts, yc, 0.3, C_ORANGE);
-                    open_pause = NAN;
-                    seen[2] |= 2;
-                }
-                break;
-            default:
-                break;
-            }
-        }
-        if (isfinite(open_int))
-            bar(open_int * ts, end * ts, yc, 0.3, C_RED);
-        if (isfinite(open_pause))
-            bar(open_pause * ts, end * ts, yc, 0.3, C_ORANGE);
-    }
+    plot_frame(VP_ROWS, off + w0 * sc, off + w1 * sc, 0.4, (double)n_jobs + 0.6,
+               tl, NULL, title, xopt, "bc");
+    /* Recovery and pause bars get a minimum width of 0.3 % of the window, so
+     * a 20-minute restart on a month's axis is still a visible red tick. */
+#define TX(t) (off + (t)*sc)
     {
-        PLFLT hx[2] = {horizon_s * ts, horizon_s * ts},
-              hy[2] = {0.4, (double)n_jobs + 0.6};
-        plcol0(C_BLACK);
-        pllsty(2);
-        plline(2, hx, hy);
-        pllsty(1);
+        double minw = 0.003 * (w1 - w0);
+        for (size_t j = 0; j < n_jobs; j++) {
+            const res_job *jb = &jobs[j];
+            double yc = (double)(n_jobs - j),
+                   end = isfinite(jb->end_s) ? jb->end_s : horizon_s;
+            double open_int = NAN, open_pause = NAN;
+            char nm[160];
+            plcol0(PC_BLACK);
+            plmtex("lv", 1.0, (yc - 0.4) / ((double)n_jobs + 0.2), 1.0,
+                   plot_esc(names[j], nm, sizeof nm));
+            if (isfinite(jb->start_s)) {
+                /* Queued time is a thin bar and training a thick one, so the
+                 * two read apart even in greyscale. */
+                bar(TX(jb->submit_s), TX(jb->start_s), yc, 0.12, PC_QUEUE);
+                bar(TX(jb->start_s), TX(end), yc, 0.3, PC_BLUE);
+                seen[0] |= jb->start_s > jb->submit_s;
+                seen[1] = 1;
+            } else {
+                bar(TX(jb->submit_s), TX(horizon_s), yc, 0.12, PC_QUEUE);
+                seen[0] = 1;
+            }
+            for (size_t i = 0; i < n_ev; i++) {
+                const res_event *e = &ev[i];
+                if (e->job != (int32_t)j)
+                    continue;
+                switch (e->kind) {
+                case RES_EV_INTERRUPT: {
+                    PLFLT px = TX(e->t_s), py = yc + 0.38;
+                    open_int = e->t_s;
+                    plcol0(PC_RED);
+                    plssym(0.0, 0.8);
+                    plstring(1, &px, &py, "#(852)");
+                    seen[3] = 1;
+                    break;
+                }
+                case RES_EV_PAUSE:
+                case RES_EV_SHED:
+                    open_pause = e->t_s;
+                    break;
+                case RES_EV_RESTART:
+                case RES_EV_RESUME:
+                    if (isfinite(open_int)) {
+                        bar(TX(open_int), TX(fmax(e->t_s, open_int + minw)), yc,
+                            0.3, PC_RED);
+                        open_int = NAN;
+                        seen[2] |= 1;
+                    }
+                    if (isfinite(open_pause)) {
+                        bar(TX(open_pause), TX(fmax(e->t_s, open_pause + minw)),
+                            yc, 0.3, PC_ORANGE);
+                        open_pause = NAN;
+                        seen[2] |= 2;
+                    }
+                    break;
+                default:
+                    break;
+                }
+            }
+            if (isfinite(open_int)) {
+                bar(TX(open_int), TX(end), yc, 0.3, PC_RED);
+                seen[2] |= 1;
+            }
+            if (isfinite(open_pause)) {
+                bar(TX(open_pause), TX(end), yc, 0.3, PC_ORANGE);
+                seen[2] |= 2;
+            }
+        }
     }
     memset(&L, 0, sizeof L);
-    leg_add(&L, PL_LEGEND_COLOR_BOX, C_QUEUE, 1, 1.0, "Queued");
-    leg_add(&L, PL_LEGEND_COLOR_BOX, C_BLUE, 1, 1.0, "Training");
-    leg_add(&L, PL_LEGEND_COLOR_BOX, C_RED, 1, 1.0, "Recovering (interrupted)");
-    leg_add(&L, PL_LEGEND_COLOR_BOX, C_ORANGE, 1, 1.0,
-            "Paused or shed for power");
-    leg_add(&L, PL_LEGEND_SYMBOL, C_RED, 1, 1.0, "Interruption");
-    leg_add(&L, PL_LEGEND_LINE, C_BLACK, 2, 1.0, "Horizon");
-    leg_draw(&L);
+    if (seen[0])
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_QUEUE, 1, 1.0, "Queued");
+    if (seen[1])
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_BLUE, 1, 1.0, "Training");
+    if (seen[2] & 1)
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_RED, 1, 1.0,
+                     "Recovering (interrupted)");
+    if (seen[2] & 2)
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_ORANGE, 1, 1.0,
+                     "Paused or shed for power");
+    if (seen[3])
+        plot_leg_add(&L, PL_LEGEND_SYMBOL, PC_RED, 1, 1.0, "Interruption");
+    /* Commissioning dates and the horizon, where they fall in the window. */
+    {
+        PLFLT hy[2] = {0.4, (double)n_jobs + 0.6}, hx[2];
+        int any_comm = 0;
+        for (size_t c = 0; c < ctx->n_commission; c++) {
+            double t = ctx->commission_s[c];
+            if (!(t > w0 && t < w1))
+                continue;
+            hx[0] = hx[1] = TX(t);
+            plcol0(PC_GREEN);
+            plwidth(2.0);
+            pllsty(3);
+            plline(2, hx, hy);
+            any_comm = 1;
+        }
+        if (any_comm)
+            plot_leg_add(&L, PL_LEGEND_LINE, PC_GREEN, 3, 2.0,
+                         "Module commissioned");
+        if (horizon_s > w0 && horizon_s < w1) {
+            hx[0] = hx[1] = TX(horizon_s);
+            plcol0(PC_BLACK);
+            plwidth(1.0);
+            pllsty(2);
+            plline(2, hx, hy);
+            plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 2, 1.0,
+                         "End of simulated horizon");
+        }
+        pllsty(1);
+        plwidth(1.0);
+    }
+#undef TX
+    plot_leg_draw(&L);
     return plot_finish(path, err);
+}
+
+/* The fewest decimals (1..6) at which values that differ (after scaling)
+ * also print differently, so P10 and P50 never read the same when they are
+ * not: the precision follows the spread of the data, not a fixed %.3g. */
+static int decimals_apart(const double *v, int n, double scale)
+{
+    for (int d = 1; d < 6; d++) {
+        int ok = 1;
+        for (int i = 0; i < n && ok; i++)
+            for (int j = i + 1; j < n && ok; j++) {
+                char a[64], b[64];
+                if (v[i] == v[j])
+                    continue;
+                snprintf(a, sizeof a, "%.*f", d, v[i] * scale);
+                snprintf(b, sizeof b, "%.*f", d, v[j] * scale);
+                ok = strcmp(a, b) != 0;
+            }
+        if (ok)
+            return d;
+    }
+    return 6;
 }
 
 /* A histogram over replications with the P10, P50 and P90 lines from
@@ -560,7 +384,7 @@ int plot_time_to_train(const char *path, const char *job_name,
     double lo, hi, w, top = 0;
     int nb, rc, *count;
     char t[512], nm[160];
-    legend L;
+    plot_legend L;
 
     if (s.n == 0)
         return sim_err_set(
@@ -590,31 +414,39 @@ int plot_time_to_train(const char *path, const char *job_name,
         }
     for (int b = 0; b < nb; b++)
         top = fmax(top, count[b]);
-    if ((rc = page(path, err)) != SIM_OK) {
+    if ((rc = plot_page(path, err)) != SIM_OK) {
         free(count);
         return rc;
     }
-    snprintf(t, sizeof t, "%s: %s", title, text_esc(job_name, nm, sizeof nm));
-    frame(VP_X0, lo, hi, 0, top * 1.15 + 0.5, "time to train [days]",
-          "replications [count]", t, NULL);
+    snprintf(t, sizeof t, "%s: %s", title, job_name);
+    (void)nm;
+    /* The window is at least +-3 % of the median wide, so a spread of half a
+     * percent looks as small as it is; the bins stay on the data. */
+    {
+        double c = s.p50 / 86400.0;
+        plot_frame(VP_X0, fmin(lo, c * 0.97), fmax(hi, c * 1.03), 0,
+                   top * 1.15 + 0.5, "time to train [days]",
+                   "replications [count]", t, NULL, NULL);
+    }
     for (int b = 0; b < nb; b++) {
         PLFLT x[4] = {lo + b * w, lo + (b + 1) * w, lo + (b + 1) * w,
                       lo + b * w};
         PLFLT y[4] = {0, 0, count[b], count[b]};
         if (!count[b])
             continue;
-        plcol0(C_BLUE);
+        plcol0(PC_BLUE);
         plfill(4, x, y);
-        plcol0(C_BLACK);
+        plcol0(PC_BLACK);
         plline(4, x, y);
     }
     memset(&L, 0, sizeof L);
     snprintf(t, sizeof t, "Replications (%zu/%zu finished)", s.n, n);
-    leg_add(&L, PL_LEGEND_COLOR_BOX, C_BLUE, 1, 1.0, t);
+    plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_BLUE, 1, 1.0, t);
     {
         const double pv[3] = {s.p10, s.p50, s.p90};
         const char *pn[3] = {"P10", "P50", "P90"};
-        const int col[3] = {C_PURPLE, C_GREEN, C_PURPLE}, sty[3] = {2, 1, 2};
+        int dec = decimals_apart(pv, 3, 1.0 / 86400.0);
+        const int col[3] = {PC_PURPLE, PC_GREEN, PC_PURPLE}, sty[3] = {2, 1, 2};
         for (int k = 0; k < 3; k++) {
             PLFLT x[2] = {pv[k] / 86400.0, pv[k] / 86400.0},
                   y[2] = {0, top * 1.15 + 0.5};
@@ -622,13 +454,13 @@ int plot_time_to_train(const char *path, const char *job_name,
             pllsty(sty[k]);
             plwidth(2.5);
             plline(2, x, y);
-            snprintf(t, sizeof t, "%s = %.3g days", pn[k], pv[k] / 86400.0);
-            leg_add(&L, PL_LEGEND_LINE, col[k], sty[k], 2.5, t);
+            snprintf(t, sizeof t, "%s: %.*f days", pn[k], dec, pv[k] / 86400.0);
+            plot_leg_add(&L, PL_LEGEND_LINE, col[k], sty[k], 2.5, t);
         }
         pllsty(1);
         plwidth(1.0);
     }
-    leg_draw(&L);
+    plot_leg_draw(&L);
     rc = plot_finish(path, err);
     free(count);
     return rc;
@@ -646,7 +478,7 @@ int plot_energy_by_source(const char *path, const char *const *names,
     const double mwh = 1.0 / 3.6e9;
     double top = 0, any[SRC_N] = {0};
     int rc;
-    legend L;
+    plot_legend L;
 
     if (n_jobs == 0)
         return sim_err_set(err, SIM_EINVAL, path, 0, "energy chart: no jobs");
@@ -666,21 +498,22 @@ int plot_energy_by_source(const char *path, const char *const *names,
     if (!(top > 0))
         return sim_err_set(err, SIM_EINVAL, path, 0,
                            "energy chart: no energy recorded");
-    if ((rc = page(path, err)) != SIM_OK)
+    if ((rc = plot_page(path, err)) != SIM_OK)
         return rc;
-    frame(VP_ROWS, 0, top * mwh * 1.1, 0.4, (double)n_jobs + 0.6,
-          "facility energy per training run [MWh]", NULL, title, "bc");
+    plot_frame(VP_ROWS, 0, top * mwh * 1.1, 0.4, (double)n_jobs + 0.6,
+               "facility energy per training run [MWh]", NULL, title, NULL,
+               "bc");
     for (size_t j = 0; j < n_jobs; j++) {
         double yc = (double)(n_jobs - j), x0 = 0;
         char nm[160];
-        plcol0(C_BLACK);
+        plcol0(PC_BLACK);
         plmtex("lv", 1.0, (yc - 0.4) / ((double)n_jobs + 0.2), 1.0,
-               text_esc(names[j], nm, sizeof nm));
+               plot_esc(names[j], nm, sizeof nm));
         for (int k = 0; k < SRC_N; k++) {
             double v = by_source_j[j * SRC_N + (size_t)k];
             if (!(isfinite(v) && v > 0))
                 continue;
-            bar(x0, x0 + v * mwh, yc, 0.3, C_SRC0 + k);
+            bar(x0, x0 + v * mwh, yc, 0.3, PC_SRC0 + k);
             x0 += v * mwh;
         }
         if (facility && isfinite(facility[j].p10) &&
@@ -688,7 +521,7 @@ int plot_energy_by_source(const char *path, const char *const *names,
             PLFLT x[2] = {facility[j].p10 * mwh, facility[j].p90 * mwh},
                   y[2] = {yc, yc};
             PLFLT cx[2], cy[2] = {yc - 0.15, yc + 0.15};
-            plcol0(C_BLACK);
+            plcol0(PC_BLACK);
             plwidth(2.0);
             plline(2, x, y);
             for (int e = 0; e < 2; e++) {
@@ -701,10 +534,11 @@ int plot_energy_by_source(const char *path, const char *const *names,
     memset(&L, 0, sizeof L);
     for (int k = 0; k < SRC_N; k++)
         if (any[k] > 0)
-            leg_add(&L, PL_LEGEND_COLOR_BOX, C_SRC0 + k, 1, 1.0,
-                    source_table[k].label);
+            plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_SRC0 + k, 1, 1.0,
+                         source_table[k].label);
     if (facility)
-        leg_add(&L, PL_LEGEND_LINE, C_BLACK, 1, 2.0, "P10-P90 of the total");
-    leg_draw(&L);
+        plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 2.0,
+                     "P10-P90 of the total");
+    plot_leg_draw(&L);
     return plot_finish(path, err);
 }

@@ -28,20 +28,14 @@
 #define PLOT_CHART_W 1200
 #define PLOT_CHART_H 700
 
-/* Power over time: the power delivered to the load stacked by source
- * (solar, wind, geothermal, hydro, battery, grid; sources that deliver
- * nothing are left out), against the facility load served and the demand
- * (dashed, drawn when it differs from the load). dt_s[i] is step i's
- * duration [s] (NULL: up to the next step, the last one as the one before)
- * and only sets the end of the time axis. Needs n >= 2. */
-int plot_power_stack(const char *path, const res_step *steps,
-                     const double *dt_s, size_t n, const char *title,
-                     sim_err *err);
+/* The power stack and the other views over the whole per-step series are in
+ * io/plot_views.h. */
 
-/* Battery state of charge and state of health [%] over time. Errors also
+/* Battery state of charge and state of health [%] over time (calendar
+ * dates when t0_unix_s, the start as Unix seconds, is finite). Errors also
  * SIM_EINVAL when no step has a state of charge (the site has no battery). */
 int plot_battery_soc(const char *path, const res_step *steps, size_t n,
-                     const char *title, sim_err *err);
+                     double t0_unix_s, const char *title, sim_err *err);
 
 /* Job timeline (Gantt), one row per job: queued (submit to start), training,
  * recovering after an interruption (interrupt to restart), paused or shed
@@ -49,10 +43,20 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
  * interruption. ev (the log of one replication, time order, may be NULL
  * with n_ev = 0) supplies interruptions and pauses; without it the bars
  * come from jobs[] alone. A job still running at the horizon is drawn up to
- * horizon_s. names[j] labels job j. */
+ * horizon_s. names[j] labels job j. The time axis spans the jobs (first
+ * submission to last end), in calendar dates when t0_unix_s is known;
+ * commissioning times inside it are marked. Legend entries appear only for
+ * what the chart shows (no "Recovering" without an interruption). */
+typedef struct plot_gantt_ctx {
+    double horizon_s;           /* simulated horizon [s], > 0 */
+    double t0_unix_s;           /* start as Unix seconds; NAN: unknown */
+    const double *commission_s; /* module commissioning times [s] */
+    size_t n_commission;
+} plot_gantt_ctx;
+
 int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
                size_t n_jobs, const res_event *ev, size_t n_ev,
-               double horizon_s, const char *title, sim_err *err);
+               const plot_gantt_ctx *ctx, const char *title, sim_err *err);
 
 /* Distribution of one job's time to train across replications (histogram,
  * in days) with P10, P50 and P90 marked (models/stats.h percentiles) and

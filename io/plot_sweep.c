@@ -84,6 +84,7 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     const char *text[PLOT_SWEEP_MAX_GROUPS + 1],
         *sym[PLOT_SWEEP_MAX_GROUPS + 1];
     char tbuf[PLOT_SWEEP_MAX_GROUPS + 1][128];
+    double tscale;
 
     if (n_groups < 1 || n_groups > PLOT_SWEEP_MAX_GROUPS)
         return sim_err_set(
@@ -142,9 +143,9 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     plbox("bcnst", 0, 0, "bcnstv", 0, 0);
     plmtex("b", 3.2, 0.5, 0.5, esc(x_label, xl, sizeof xl));
     plmtex("l", 5.0, 0.5, 0.5, esc(y_label, yl, sizeof yl));
-    plschr(0.0, 1.05);
-    plmtex("t", 1.5, 0.5, 0.5, esc(title, t, sizeof t));
-    plschr(0.0, 0.8);
+    plot_title(title);
+    (void)t;
+    plot_meta_axes(x_label, y_label);
 
     pts = sim_xcalloc(n + 1, sizeof *pts);
     /* Two passes: every band first, then every line, so no band hides a
@@ -224,12 +225,27 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
                                             : "P50 over replications",
                 tbuf[g], sizeof tbuf[g]);
         text[g] = tbuf[g];
+        plot_meta_legend(band ? tbuf[g]
+                              : (n_groups > 1 && group_names
+                                     ? group_names[g]
+                                     : "P50 over replications"));
     }
+    /* The legend lives in its own column right of the plot, inside the page,
+     * and its text shrinks with the longest label, so a long case label is
+     * never cut at the page edge (issue 24). */
+    {
+        size_t longest = 1;
+        for (size_t g = 0; g <= n_groups; g++)
+            longest = strlen(text[g]) > longest ? strlen(text[g]) : longest;
+        tscale = longest > 30 ? 0.75 * 30.0 / (double)longest : 0.75;
+    }
+    plvpor(0.715, 0.985, 0.11, 0.90);
+    plwind(0, 1, 0, 1);
     plcol0(C_BLACK);
     pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.015, 0.0, 0.05, 0,
-             C_BLACK, 1, 0, 0, (PLINT)(n_groups + 1), opt, 0.6, 0.75, 2.0, 0.0,
-             tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid, scol,
-             sscale, snum, sym);
+             PL_POSITION_LEFT | PL_POSITION_TOP | PL_POSITION_INSIDE, 0.0, 0.0,
+             0.05, 0, C_BLACK, 1, 0, 0, (PLINT)(n_groups + 1), opt, 0.6, tscale,
+             2.0, 0.0, tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid,
+             scol, sscale, snum, sym);
     return plot_finish(path, err);
 }

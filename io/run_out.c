@@ -112,6 +112,10 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
             jv_set(site, resfield_site[k].disp_name,
                    summary_json(
                        resfield_site_summary(&resfield_site[k], reps, n, 1)));
+    if (s->energy.present[SRC_SOLAR])
+        jv_set(site, RUN_OUT_SOLAR_P90,
+               jv_num(res_solar_p90_exceedance_j(reps, n, s->sim.horizon_s) /
+                      3.6e9));
     jv_set(root, "site", site);
     rc = jv_write(root, f, 1);
     jv_free(root);
@@ -165,6 +169,17 @@ int run_out_csv(FILE *f, const run_info *ri, const scenario *s,
             rc = csv_summary_row(
                 f, "site", s->site.name, &resfield_site[k],
                 resfield_site_summary(&resfield_site[k], reps, n, 1));
+    if (rc == SIM_OK && s->energy.present[SRC_SOLAR]) {
+        /* One figure across replications, not a summary: it fills the
+         * mean column; the percentile columns stay empty. */
+        resfield d = {0};
+        stat_summary one = {n, NAN, NAN, NAN, NAN, NAN, NAN};
+        d.disp_name = RUN_OUT_SOLAR_P90;
+        d.disp_unit = "MWh";
+        one.mean =
+            res_solar_p90_exceedance_j(reps, n, s->sim.horizon_s) / 3.6e9;
+        rc = csv_summary_row(f, "site", s->site.name, &d, one);
+    }
     return rc;
 }
 
@@ -246,6 +261,11 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
         if (resfield_site[k].outputs & RESFIELD_RUN)
             table_row(f, &resfield_site[k],
                       resfield_site_summary(&resfield_site[k], reps, n, 1));
+    if (s->energy.present[SRC_SOLAR])
+        fprintf(f, "  %-36s %-12s %11.4g (annual, P10 over %zu years)\n",
+                "solar energy exceeded in 90% of years", "MWh",
+                res_solar_p90_exceedance_j(reps, n, s->sim.horizon_s) / 3.6e9,
+                n);
     return ferror(f) ? SIM_EIO : SIM_OK;
 }
 

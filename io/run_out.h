@@ -35,6 +35,13 @@ void run_out_layout_json(jv *o, const tp_result *r);
  * into buf. Returns buf. */
 char *run_scenario_name(const scenario *s, char *buf, size_t n);
 
+/* The site's solar P90 exceedance (models/results.h
+ * res_solar_p90_exceedance_j) in MWh: in JSON a plain number under "site"
+ * (one figure across replications, not a summary), in CSV a site row with
+ * only the mean column filled, in the table a line below the site metrics.
+ * Written only for a site with solar. */
+#define RUN_OUT_SOLAR_P90 "solar_energy_p90_exceedance_mwh"
+
 /* JSON: {"scenario": ..., "seed": ..., "replications": R, "jobs": [{"name":
  * ..., "model": ..., "gpu": ..., "gpus": ..., "finished": k, "layout":
  * {run_out_layout_json}, "metrics":

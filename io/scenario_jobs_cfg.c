@@ -117,6 +117,7 @@ int scfg_read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                        "recompute",
                                        "distributed_optimizer",
                                        "tokens_per_sec_per_gpu",
+                                       "software_efficiency",
                                        NULL};
     config_setting_t *l;
     char names[2048];
@@ -198,6 +199,8 @@ int scfg_read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
             (rc = geti(r, e, "priority", 0, 0, &j->priority)) != SIM_OK ||
             (rc = num(r, e, "tokens_per_sec_per_gpu", 0, 0.0, 1,
                       &j->tokens_per_sec_per_gpu)) != SIM_OK ||
+            (rc = num(r, e, "software_efficiency", 0, 1, 1,
+                      &j->software_efficiency)) != SIM_OK ||
             (rc = cfg_string(r, e, "release", 0, "", j->release,
                              sizeof j->release)) != SIM_OK ||
             (rc = scfg_read_time(r, e, "submit_date", "submit_h", HOUR_S,

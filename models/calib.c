@@ -39,12 +39,15 @@ double calib_row_peak_fraction(const calib_row *r)
 
 /* Free global parameters and whether each is a fraction (logit) or a
  * positive quantity (log). ETA_HBM and the link efficiencies stay fixed:
- * they are not separable from the elementwise passes and overlaps. */
+ * they are not separable from the elementwise passes and overlaps. The DP
+ * window stays at 1 (Megatron's bucketed overlap, models/tp_comm.c): fitted,
+ * it went to 0.12 to slow rows whose error is their model's (GPT-OSS
+ * 120B, Nemotron-4 15B: docs/throughput-model.md §4), not DP's. */
 static const int fit_par[] = {
-    TP_ETA_BF16, TP_ETA_FP8,     TP_ETA_FP4,     TP_ETA_ATTN, TP_ETA_SSM,
-    TP_GEMM_SAT, TP_ELEM_PASSES, TP_Q_FP8T,      TP_Q_FP8B,   TP_Q_FP4,
-    TP_MOE_PERM, TP_T_LAYER,     TP_OVL_TP,      TP_OVL_CP,   TP_OVL_EP,
-    TP_OVL_DP,   TP_OVL_PP,      TP_T_MOE_LAYER,
+    TP_ETA_BF16, TP_ETA_FP8,     TP_ETA_FP4,      TP_ETA_ATTN, TP_ETA_SSM,
+    TP_GEMM_SAT, TP_ELEM_PASSES, TP_Q_FP8T,       TP_Q_FP8B,   TP_Q_FP4,
+    TP_MOE_PERM, TP_T_LAYER,     TP_OVL_TP,       TP_OVL_CP,   TP_OVL_EP,
+    TP_OVL_PP,   TP_T_MOE_LAYER, TP_T_MOE_EXPERT,
 };
 #define N_FIT ((int)(sizeof fit_par / sizeof fit_par[0]))
 
@@ -391,6 +394,10 @@ static int newer(const char *a, const char *b)
     return a3 > b3;
 }
 
+/* Why this shape: the GPU/release lists and the calibration domain are
+ * rebuilt only for a cold fit (cross-validation refits keep the full
+ * fit's, so held-out rows stay predictable), then two starts run and the
+ * better one keeps its covariance-based standard errors. */
 int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
               tp_model *m, int warm, calib_fit_info *info, sim_err *err)
 {
@@ -425,6 +432,27 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
                 m->n_releases < TP_MAX_RELEASES)
                 snprintf(m->releases[m->n_releases++], sizeof m->releases[0],
                          "%s", r->release);
+        }
+        /* The calibration set's domain (extrapolation flags). */
+        m->dom_active_params_min = m->dom_active_params_max = 0;
+        m->dom_experts_max = m->dom_seq_max = 0;
+        for (size_t i = 0; i < c.n_use; i++) {
+            const calib_row *r = &rows[c.idx[i]];
+            const llm_arch *a = r->llm;
+            double Pd, Pe, act;
+            int seq = r->q.seq_len > 0 ? r->q.seq_len : a->default_seq_len;
+            flops_params(a, 0, &Pd, &Pe);
+            act = Pd + (a->num_experts > 0
+                            ? Pe * a->experts_per_token / a->num_experts
+                            : Pe);
+            if (m->dom_active_params_min <= 0 || act < m->dom_active_params_min)
+                m->dom_active_params_min = act;
+            if (act > m->dom_active_params_max)
+                m->dom_active_params_max = act;
+            if (a->num_experts > m->dom_experts_max)
+                m->dom_experts_max = a->num_experts;
+            if (seq > m->dom_seq_max)
+                m->dom_seq_max = seq;
         }
         m->default_release = -1;
         for (int k = 0; k < m->n_releases; k++)

@@ -38,6 +38,10 @@ typedef struct calib_row {
                          `predict --csv` chooses it instead) */
     double meas_tps;  /* measured tokens/s/GPU; 0 = none */
     char config[512]; /* configuration key (LOCO groups) */
+    int anomalous;    /* 1: the source itself marks the measurement as a
+                         known performance regression (notes say
+                         "regression" and "known issue"); calibrate leaves
+                         it out (docs/throughput-model.md §4, the rule) */
 } calib_row;
 
 /* Measured model FLOP/s per GPU over the GPU's dense peak for the row's

@@ -549,6 +549,7 @@ void job_submit_fn(sim *e, void *ctx, uint64_t arg)
         site_fail_run(R, SIM_EINVAL);
         return;
     }
+    site_apply_model_draw(R, j, &tr);
     j->rate_est = tr.tokens_per_sec_per_gpu * j->sj->gpus;
     job_set_state(j, JS_QUEUED);
     site_log_event(R, j, RES_EV_SUBMIT, RES_CAUSE_NONE, 0);

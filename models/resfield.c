@@ -204,6 +204,11 @@ const resfield resfield_site[] = {
     F(res_site, wind_capacity_factor, "wind_capacity_factor", ratio, ratio, RUN,
       "wind capacity factor",
       "wind generation before curtailment / (nameplate x horizon)"),
+    F(res_site, solar_energy_j, "solar_energy", J, MWh, RUN,
+      "solar generation (AC, before curtailment)",
+      "AC energy the PV plants generate over the horizon, curtailed and "
+      "stored energy included (energy_solar is the part delivered to the "
+      "load)"),
     /* Training power dynamics (issue 21, models/powerdyn.h): over the
      * representative windows of the run, at 100 Hz. */
     F(res_site, power_peak_w, "power_peak", W, MW, RUN, "peak power (100 Hz)",

@@ -2,12 +2,18 @@
  *
  * This file owns the spelling of event kinds and failure causes as they appear
  * in the database, JSON and CSV: the strings are part of the stored format, so
- * a rename here is a schema change. It must never hold model logic; the arrays
- * are sized by the enums' _N members so that adding a kind without a name fails
- * to compile rather than printing NULL. */
+ * a rename here is a schema change. It must never hold model logic (the one
+ * cross-replication figure here, the solar P90 exceedance, is a percentile of
+ * stored fields, kept beside res_rep so run output and reports share it); the
+ * arrays are sized by the enums' _N members so that adding a kind without a
+ * name fails to compile rather than printing NULL. */
 #include "models/results.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+#include "models/stats.h"
+#include "sim/mem.h"
 
 const char *const res_event_name[RES_EV_N] = {
     "submit", "start",  "checkpoint", "interrupt", "restart",
@@ -32,4 +38,19 @@ void res_rep_free(res_rep *r)
     r->steps = NULL;
     r->events = NULL;
     r->n_jobs = r->n_steps = r->n_events = 0;
+}
+
+double res_solar_p90_exceedance_j(const res_rep *reps, size_t n,
+                                  double horizon_s)
+{
+    double *x;
+    stat_summary st;
+    if (n == 0 || !(horizon_s > 0))
+        return (double)NAN;
+    x = sim_xmalloc(n * sizeof *x);
+    for (size_t r = 0; r < n; r++)
+        x[r] = reps[r].site.solar_energy_j * (365.0 * 86400.0 / horizon_s);
+    st = stats_summarize(x, 1, n);
+    free(x);
+    return st.p10;
 }

@@ -104,6 +104,9 @@ typedef struct res_site {
     double solar_capacity_factor; /* AC energy / (AC rating x horizon) */
     double wind_capacity_factor;  /* generation before curtailment /
                                      (nameplate x horizon) */
+    double solar_energy_j;        /* PV AC generation over the horizon before
+                                     curtailment (energy_by_source_j[SRC_SOLAR]
+                                     is the part delivered to the load) */
     /* Training power dynamics over representative windows (issue 21,
      * models/powerdyn.h; site_powerdyn.c): facility power at 100 Hz. */
     double power_peak_w, power_min_w; /* over every window */
@@ -145,5 +148,17 @@ typedef struct res_rep {
 
 /* Frees the arrays of r (not r itself). NULL is a no-op. */
 void res_rep_free(res_rep *r);
+
+/* The annual solar energy exceeded in 90% of years (P90 exceedance, the
+ * figure a lender sizes debt on) [J]: the 10th percentile (stats.h) over
+ * the n replications of site.solar_energy_j annualized to 365 days
+ * (x 365 d / horizon_s). Each replication draws its own weather year
+ * (synthetic normals; see models/climate.h), so the replications are the
+ * years; with one weather file every replication has the same year and
+ * the figure is that year's energy. A horizon longer than a year gives the
+ * exceedance of its mean year, narrower than a single year's. NAN when
+ * n == 0 or horizon_s <= 0. */
+double res_solar_p90_exceedance_j(const res_rep *reps, size_t n,
+                                  double horizon_s);
 
 #endif

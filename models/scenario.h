@@ -202,23 +202,25 @@ typedef struct scen_energy {
 typedef enum ckpt_policy { CKPT_YOUNG_DALY = 0, CKPT_FIXED = 1 } ckpt_policy;
 
 typedef struct scen_job {
-    char name[SCEN_NAME_MAX]; /* unique in the scenario */
-    const llm_arch *model;    /* into the scenario's catalog */
-    const gpu_spec *gpu;      /* GPU type it runs on */
-    char precision[16];       /* label as written, lower case: "bf16",
-                                 "fp8", "fp8-cs", "fp8-mx", "mxfp8",
-                                 "nvfp4" */
-    num_fmt fmt;              /* tensor-core format of the precision */
-    int gpus;                 /* GPUs it needs, >= 1 */
-    double tokens;            /* tokens to train (steps * gbs * seq) */
-    int64_t steps;            /* optimizer steps, >= 1 */
-    int global_batch;         /* sequences per step */
-    int micro_batch;          /* sequences per micro-batch; 0 = not given */
-    int seq_len;              /* tokens per sequence */
-    int tp, pp, cp, ep, vp;   /* parallel layout; 0 = not given */
-    int fsdp;                 /* 1 = FSDP instead of TP/PP */
-    int recompute;            /* tp_recompute; 0 = not given */
-    int distopt;              /* tp_distopt; 0 = not given */
+    char name[SCEN_NAME_MAX];   /* unique in the scenario */
+    const llm_arch *model;      /* into the scenario's catalog */
+    const gpu_spec *gpu;        /* GPU type it runs on */
+    char precision[16];         /* label as written, lower case: "bf16",
+                                   "fp8", "fp8-cs", "fp8-mx", "mxfp8",
+                                   "nvfp4" */
+    num_fmt fmt;                /* tensor-core format of the precision */
+    int gpus;                   /* GPUs it needs, >= 1 */
+    double tokens;              /* tokens to train (steps * gbs * seq) */
+    int64_t steps;              /* optimizer steps, >= 1 */
+    int global_batch;           /* sequences per step */
+    int micro_batch;            /* sequences per micro-batch; 0 = not given */
+    int seq_len;                /* tokens per sequence */
+    int tp, pp, cp, ep, vp;     /* parallel layout; 0 = not given */
+    int fsdp;                   /* 1 = FSDP instead of TP/PP */
+    int recompute;              /* tp_recompute; 0 = not given */
+    int distopt;                /* tp_distopt; 0 = not given */
+    double software_efficiency; /* stack vs the calibrated releases (compute
+                                   times / it), 1 = calibrated */
     ckpt_policy ckpt;
     double ckpt_interval_s;        /* CKPT_FIXED interval [s]; 0 otherwise */
     double ckpt_write_s;           /* blocking time of one checkpoint [s] */

@@ -348,6 +348,11 @@ const scen_key scen_keys[] = {
      "not given (chosen)", "", "`true`",
      "optimizer state sharded over data parallelism"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
+    {"jobs.[].software_efficiency", SK_NUMBER, "", 0.05, 2, 0, 1, "1",
+     "(0.05, 2]", "`0.85`",
+     "the job's software stack against the calibrated NeMo/Megatron "
+     "releases: every compute time is divided by it; != 1 flags the "
+     "prediction extrapolated (docs/throughput-model.md 8)"},
     {"jobs.[].hot_spares", SK_INT, "GPUs", 0, 100000000, 0, 0, "0", "", "`16`",
      "held back to replace failed GPUs"},
     {"jobs.[].tokens_per_sec_per_gpu", SK_NUMBER, "tokens/s", 1e-3, 1e9, 0, 0,
@@ -429,4 +434,104 @@ const scen_key *scen_key_find(const char *path)
         if (strcmp(scen_keys[i].path, norm) == 0)
             return &scen_keys[i];
     return NULL;
+}
+
+/* Unit suffixes a key name may carry, and the unit each stands for; only a
+ * suffix matching the key's own unit is dropped, so "losses_pct" loses "_pct"
+ * (unit "%") but "tilt_deg" keeps nothing it should not. */
+static const char *const unit_suffix[][2] = {
+    {"_mw", "MW"},
+    {"_mwh", "MWh"},
+    {"_kw", "kW"},
+    {"_days", "d"},
+    {"_h", "h"},
+    {"_min", "min"},
+    {"_pct", "%"},
+    {"_deg", "deg"},
+    {"_m", "m"},
+    {"_c", "degC"},
+    {"_gbps", "Gb/s"},
+    {"_us", "us"},
+    {"_usd_per_mwh", "USD/MWh"},
+};
+
+/* Splits the path at dots, keeps the last two parts that are names (not
+ * "[]" or "[N]"), drops the first of them when it is the top-level group
+ * and the path is deeper. Pure string work, no allocation. */
+static void key_words(const char *path, const char **unit, char *buf, size_t n)
+{
+    char norm[256], *parts[16], *save = NULL, *tok;
+    int np = 0, from;
+    const scen_key *k = scen_key_find(path);
+    size_t len = 0;
+    *unit =
+        k && k->unit && *k->unit && strcmp(k->unit, "1") != 0 ? k->unit : NULL;
+    scen_key_normalize(path, norm, sizeof norm);
+    for (tok = strtok_r(norm, ".", &save); tok && np < 16;
+         tok = strtok_r(NULL, ".", &save))
+        if (tok[0] != '[')
+            parts[np++] = tok;
+    if (np == 0) {
+        snprintf(buf, n, "%s", path);
+        return;
+    }
+    from = np >= 3 ? np - 2 : np == 2 ? 1 : 0;
+    if (np == 2 &&
+        (strcmp(parts[0], "jobs") == 0 || strcmp(parts[0], "modules") == 0))
+        from = 0;
+    buf[0] = '\0';
+    for (int i = from; i < np; i++) {
+        char *w = parts[i];
+        size_t wl = strlen(w);
+        if (i == np - 1 && *unit)
+            for (size_t s = 0; s < sizeof unit_suffix / sizeof unit_suffix[0];
+                 s++) {
+                size_t sl = strlen(unit_suffix[s][0]);
+                if (wl > sl && strcmp(w + wl - sl, unit_suffix[s][0]) == 0 &&
+                    strcmp(unit_suffix[s][1], *unit) == 0) {
+                    w[wl - sl] = '\0';
+                    break;
+                }
+            }
+        for (char *c = w; *c; c++)
+            if (*c == '_')
+                *c = ' ';
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s",
+                                len ? " " : "", w);
+        if (len >= n)
+            break;
+    }
+}
+
+void scen_key_label(const char *path, char *buf, size_t n)
+{
+    const char *unit;
+    char w[200];
+    key_words(path, &unit, w, sizeof w);
+    if (unit)
+        snprintf(buf, n, "%s [%s]", w, unit);
+    else
+        snprintf(buf, n, "%s", w);
+}
+
+void scen_case_label(const char *case_key, char *buf, size_t n)
+{
+    char tmp[1024], *save = NULL, *tok;
+    size_t len = 0;
+    snprintf(tmp, sizeof tmp, "%s", case_key ? case_key : "");
+    buf[0] = '\0';
+    for (tok = strtok_r(tmp, ";", &save); tok;
+         tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '='), w[200];
+        const char *unit = NULL;
+        if (!eq)
+            continue;
+        *eq = '\0';
+        key_words(tok, &unit, w, sizeof w);
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s %s%s%s",
+                                len ? ", " : "", w, eq + 1, unit ? " " : "",
+                                unit ? unit : "");
+        if (len >= n)
+            break;
+    }
 }

@@ -55,4 +55,16 @@ const scen_key *scen_key_find(const char *path);
 /* Writes path with every "[N]" as "[]" into buf. */
 void scen_key_normalize(const char *path, char *buf, size_t n);
 
+/* A readable label for a key path, for chart axes and titles (issue 24:
+ * never a raw key path): the last two named parts of the path, a unit
+ * suffix that repeats the unit dropped, underscores as spaces, and the
+ * unit in brackets: "energy.solar.capacity_mw" -> "solar capacity [MW]",
+ * "simulation.horizon_days" -> "horizon [d]". Unknown paths get the same
+ * treatment without a unit. */
+void scen_key_label(const char *path, char *buf, size_t n);
+
+/* "KEY=VALUE;KEY=VALUE" (a sweep case key) as "label VALUE unit, ...":
+ * "energy.solar.capacity_mw=10" -> "solar capacity 10 MW". */
+void scen_case_label(const char *case_key, char *buf, size_t n);
+
 #endif

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+
 #include "models/site_int.h"
 #include "models/site_power_scn.h"
 #include "sim/fsassert.h"
@@ -311,6 +313,7 @@ static void fill_results(run *R)
         t->solar_p_ac0_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
             : (double)NAN;
+    st->solar_energy_j = t->gen_j[SRC_SOLAR];
     site_pd_results(R, st);
     st->wind_capacity_factor =
         t->wind_capacity_w > 0 && t->time_s > 0
@@ -374,6 +377,42 @@ static void setup_modules(run *R)
     free(p);
 }
 
+/* The model-error draw of a job (site.h, "Model uncertainty"): the first
+ * standard normal of the stream "model/<gpu>/<class>/<recipe>" of this
+ * replication. Every job of a group names the same stream, so they share
+ * the draw without a table of groups; a fresh stream per job costs one
+ * seeding (microseconds) per job and replication. An unknown precision
+ * draws 0: site_job_throughput refuses the job before it trains. */
+static double model_draw(const site_opts *o, const scen_job *sj)
+{
+    static const char *const cls_name[] = {"dense", "moe", "hybrid"};
+    precision pr;
+    char name[160];
+    gsl_rng *r;
+    double z;
+    int cls = (int)sj->model->cls;
+    if (!o->model_uncertainty || precision_parse(sj->precision, &pr) != 0)
+        return 0.0;
+    snprintf(name, sizeof name, "model/%s/%s/%s", sj->gpu->name,
+             cls >= 0 && cls < 3 ? cls_name[cls] : "dense",
+             precision_recipe_name(pr.recipe));
+    r = rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+    z = gsl_ran_ugaussian(r);
+    gsl_rng_free(r);
+    return z;
+}
+
+void site_apply_model_draw(const run *R, const sjob *j, tp_result *tr)
+{
+    double f;
+    if (j->model_z == 0.0)
+        return;
+    f = exp(j->model_z * tp_log_sd(R->o->tp, j->sj->model, tr));
+    tr->tokens_per_sec_per_gpu *= f;
+    tr->model_tflops_per_gpu *= f;
+    tr->step_time_s /= f;
+}
+
 /* The jobs, PENDING, each with its stream "job/<name>"; a job's systems
  * are those of the first module group with its GPU. */
 static void setup_jobs(run *R)
@@ -407,6 +446,7 @@ static void setup_jobs(run *R)
         snprintf(name, sizeof name, "job/%s", sj->name);
         j->r =
             rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+        j->model_z = model_draw(o, sj);
     }
 }
 
@@ -464,8 +504,12 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     R.out = out;
     R.step_s = s->sim.step_s;
     R.horizon_s = s->sim.horizon_s;
-    rc = site_power_from_scenario(s, o->weather, o->seed, o->replication,
-                                  o->record_steps, &R.sp, err);
+    rc = site_power_from_scenario(
+        s, o->weather, o->seed, o->replication,
+        (o->record_steps ? SITE_POWER_RECORD : 0) |
+            (o->fixed_weather ? SITE_POWER_WEATHER_REP0 : 0) |
+            (o->no_power_outages ? SITE_POWER_NO_OUTAGES : 0),
+        &R.sp, err);
     if (rc != SIM_OK)
         return rc;
     sim_init(&R.e);

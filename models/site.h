@@ -81,10 +81,27 @@ typedef struct site_opts {
     const tp_model *tp;          /* calibrated throughput model (required) */
     const climate_year *weather; /* the scenario's weather file, loaded by
                                   the caller; NULL for monthly normals */
+    int model_uncertainty;       /* 1: each replication draws the
+                                    throughput model's error (below) */
+    int fixed_weather;           /* 1: every replication has replication
+                                    0's synthetic weather year */
+    int no_power_outages;        /* 1: firm sources without forced
+                                    outages (availability as a derate) */
 } site_opts;
 
+/* Model uncertainty (issue 19). With o->model_uncertainty, a replication
+ * draws one standard normal z per (GPU type, model class, precision recipe)
+ * from its own stream "model/<gpu>/<class>/<recipe>" (e.g.
+ * "model/GB300/moe/MXFP8"), and every job of that group trains at its
+ * predicted throughput x exp(z tp_log_sd): the calibrated predictive
+ * distribution whose 80% interval `predict` prints, shared by the jobs of a
+ * group because they share the model's error. The streams are drawn only
+ * here, so the draws of a job depend only on (seed, replication, group):
+ * changing solar, batteries or failures changes none (common random
+ * numbers), and turning the draws off changes no other stream. */
+
 /* Sets the defaults: seed 0, replication 0, no records, site_rel_default,
- * tp and weather NULL. */
+ * tp and weather NULL, no model uncertainty (the point prediction). */
 void site_opts_default(site_opts *o);
 
 /* Runs one replication of s and fills *out (OUT; free with res_rep_free).

@@ -86,6 +86,8 @@ typedef struct sjob {
     sim_handle timer, fail;
     int timer_kind;
     gsl_rng *r;       /* stream "job/<name>" */
+    double model_z;   /* standard normal of the job's model-error group
+                         (site.h), 0 without model uncertainty */
     double est_end_s; /* for backfill */
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
@@ -140,6 +142,9 @@ typedef struct run {
 void site_log_event(run *R, const sjob *j, int kind, int cause, double value);
 void site_fail_run(run *R, int code); /* records code, stops the engine */
 void site_accrue_util(run *R);        /* utilization integrals up to now */
+/* Applies job j's model-error draw to a throughput prediction of j (scales
+ * tokens/s and TFLOP/s up, the step time down, by exp(model_z sd)). */
+void site_apply_model_draw(const run *R, const sjob *j, tp_result *tr);
 
 /* models/site_sched.c: places queued jobs (FIFO by priority and submit
  * time, EASY backfill); a placed job starts through job_start. */

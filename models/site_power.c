@@ -255,11 +255,14 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
     }
     if (!c->weather) {
         sp->syn = climate_year_new();
-        sp->clim_r = rng_stream_new(NULL, seed, rep, rng_stream_id("climate"));
+        /* The weather's replication: rep, or 0 when the weather is held
+         * fixed (site_power_cfg.weather_rep0). */
+        uint64_t wrep = c->weather_rep0 ? 0 : rep;
+        sp->clim_r = rng_stream_new(NULL, seed, wrep, rng_stream_id("climate"));
         if (c->n_wind) {
             sp->wind_v10 = sim_xcalloc(CLIMATE_HOURS, sizeof(double));
             sp->wind_r =
-                rng_stream_new(NULL, seed, rep, rng_stream_id("climate/wind"));
+                rng_stream_new(NULL, seed, wrep, rng_stream_id("climate/wind"));
         }
     }
     sp->dsrc = sim_xcalloc(c->n_solar + c->n_wind + c->n_source + 1,

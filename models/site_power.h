@@ -109,6 +109,8 @@ typedef struct site_power_cfg {
                                        off-grid site, whose packs can only
                                        have been charged on site) */
     int record;                       /* 1 = keep per-step records */
+    int weather_rep0; /* 1: synthetic weather of replication 0 in every
+                         replication (variance decomposition) */
 } site_power_cfg;
 
 /* One step's record (mean powers over the step). */

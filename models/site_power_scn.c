@@ -30,7 +30,7 @@ static double start_hoy_h(int64_t start_day)
 }
 
 int site_power_from_scenario(const scenario *s, const climate_year *weather,
-                             uint64_t seed, uint64_t rep, int record,
+                             uint64_t seed, uint64_t rep, int flags,
                              site_power **out, sim_err *err)
 {
     site_power_cfg c;
@@ -46,7 +46,8 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     site_power_cfg_default(&c);
     snprintf(c.name, sizeof c.name, "%s", s->site.name);
     c.step_s = s->sim.step_s;
-    c.record = record;
+    c.record = (flags & SITE_POWER_RECORD) != 0;
+    c.weather_rep0 = (flags & SITE_POWER_WEATHER_REP0) != 0;
     c.start_hoy_h = start_hoy_h(s->sim.start_day);
     c.policy = s->policy;
     if (s->site.climate.kind != CLIMATE_NORMALS) {
@@ -164,13 +165,13 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
                 continue;
             u = &sup[n_sup++];
             supply_cfg_default(u, (source_kind)k, en->capacity_w[k]);
-            u->mtbf_s = f->mtbf_s;
+            u->mtbf_s = flags & SITE_POWER_NO_OUTAGES ? 0.0 : f->mtbf_s;
             u->mttr_s = f->mttr_s;
             /* Long-run availability = outage availability A_o = MTBF /
              * (MTBF + MTTR) x derate while up: a lower `availability` than
              * the outages give becomes a derate; without outages it is
              * all derate. */
-            if (f->mtbf_s > 0) {
+            if (u->mtbf_s > 0) {
                 double ao = f->mtbf_s / (f->mtbf_s + f->mttr_s);
                 u->derate = fmin(1.0, f->availability / ao);
             } else {

@@ -46,10 +46,22 @@
 
 /* Builds the site's power model for replication rep of seed into *out
  * (OUT, free with site_power_free). weather: the loaded EPW year when the
- * scenario names one (borrowed; must outlive *out), else NULL. record: keep
- * per-step records. */
+ * scenario names one (borrowed; must outlive *out), else NULL. flags: the
+ * SITE_POWER_* bits below (1, SITE_POWER_RECORD, keeps per-step records, so
+ * a 0/1 "record" argument means what it always meant). */
 int site_power_from_scenario(const scenario *s, const climate_year *weather,
-                             uint64_t seed, uint64_t rep, int record,
+                             uint64_t seed, uint64_t rep, int flags,
                              site_power **out, sim_err *err);
+
+/* Flags of site_power_from_scenario. The last two switch a source of
+ * randomness off for `run --variance-decomposition` (docs/site-model.md):
+ * with SITE_POWER_WEATHER_REP0 every replication synthesises replication
+ * 0's weather year (its streams "climate" and "climate/wind" are seeded as
+ * in replication 0), with SITE_POWER_NO_OUTAGES firm sources have no forced
+ * outages and their availability becomes a constant derate (the same
+ * long-run energy). Neither touches another stream. */
+#define SITE_POWER_RECORD 1
+#define SITE_POWER_WEATHER_REP0 2
+#define SITE_POWER_NO_OUTAGES 4
 
 #endif

@@ -52,6 +52,12 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.layout.recompute = j->recompute;
     q.layout.distopt = j->distopt;
     q.layout.fsdp = j->fsdp;
+    q.software_efficiency = j->software_efficiency;
+    /* In-network reduction is a property of the fabric of the systems the
+     * job's GPUs sit in (systems.cfg `sharp`). */
+    for (size_t i = 0; i < s->n_modules; i++)
+        if (s->modules[i].gpu == j->gpu && s->modules[i].system)
+            q.sharp = s->modules[i].system->sharp;
     {
         /* Scenario releases are written as in the data ("NeMo 26.04");
          * the model keys them by short id ("26.04"). */
@@ -188,6 +194,7 @@ static int try_place(run *R, sjob *j, int need_total)
             site_fail_run(R, SIM_EINVAL);
             return 0;
         }
+        site_apply_model_draw(R, j, &tr);
         /* The spares are the last systems taken, from the last modules. */
         for (size_t m = R->n_mod; m-- > 0 && spares > 0;) {
             int k = R->place_tmp[m] < spares ? R->place_tmp[m] : spares;

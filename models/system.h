@@ -19,6 +19,9 @@ typedef struct system_spec {
     double typical_fraction; /* steady training draw / max_power_w */
     int liquid;              /* 1 liquid-cooled, 0 air-cooled */
     int announced;           /* 1 when figures are announced only */
+    int sharp;               /* 1 when the system's scale-out fabric reduces
+                                in the network (SHARP): a DP all-reduce
+                                sends each byte once (models/tp_comm.c) */
 } system_spec;
 
 #endif

@@ -23,8 +23,6 @@
 
 /* Assumptions (docs/throughput-model.md §4), user-overridable through the
  * calibration file or the query where noted. */
-#define TP_NVLINK_LAT_S 3e-6   /* assumption: NVLink collective step */
-#define TP_SCALEOUT_LAT_S 8e-6 /* assumption: RDMA collective step */
 /* assumption: scale-out bandwidth of a GPU without a NIC figure */
 #define TP_DEFAULT_SCALEOUT_BPS 400e9
 #define TP_OPT_BYTES 30.0 /* assumption: Adam bytes moved per param */
@@ -38,127 +36,6 @@
 #define TP_ACT_FLAGS 0u
 #define TP_TOKENS_PER_STEP 4194304.0 /* assumption: default batch, tokens */
 #define TP_Z80 1.2815515655446004    /* standard normal 90% quantile */
-
-static const char *const par_names[TP_NPAR][2] = {
-    {"eta_bf16", "fraction"},
-    {"eta_fp8", "fraction"},
-    {"eta_fp4", "fraction"},
-    {"eta_attn", "fraction"},
-    {"eta_ssm", "fraction"},
-    {"eta_hbm", "fraction"},
-    {"gemm_sat_dim", "elements"},
-    {"elem_passes", "passes"},
-    {"quant_fp8_tensor", "bytes"},
-    {"quant_fp8_block", "bytes"},
-    {"quant_nvfp4", "bytes"},
-    {"moe_perm_passes", "passes"},
-    {"t_layer_s", "s"},
-    {"ovl_tp", "fraction"},
-    {"ovl_cp", "fraction"},
-    {"ovl_ep", "fraction"},
-    {"ovl_dp", "fraction"},
-    {"ovl_pp", "fraction"},
-    {"bw_nvlink", "fraction"},
-    {"bw_scaleout", "fraction"},
-    {"t_moe_layer_s", "s"},
-};
-
-const char *tp_param_name(int k)
-{
-    return k >= 0 && k < TP_NPAR ? par_names[k][0] : NULL;
-}
-
-const char *tp_param_unit(int k)
-{
-    return k >= 0 && k < TP_NPAR ? par_names[k][1] : NULL;
-}
-
-void tp_model_init(tp_model *m)
-{
-    memset(m, 0, sizeof *m);
-    m->p[TP_ETA_BF16] = 0.75;
-    m->p[TP_ETA_FP8] = 0.65;
-    m->p[TP_ETA_FP4] = 0.45;
-    m->p[TP_ETA_ATTN] = 0.45;
-    m->p[TP_ETA_SSM] = 0.05;
-    m->p[TP_ETA_HBM] = 0.8;
-    m->p[TP_GEMM_SAT] = 64.0;
-    m->p[TP_ELEM_PASSES] = 4.0;
-    m->p[TP_Q_FP8T] = 1.0;
-    m->p[TP_Q_FP8B] = 1.5;
-    m->p[TP_Q_FP4] = 2.0;
-    m->p[TP_MOE_PERM] = 6.0;
-    m->p[TP_T_LAYER] = 100e-6;
-    m->p[TP_OVL_TP] = 0.5;
-    m->p[TP_OVL_CP] = 0.8;
-    m->p[TP_OVL_EP] = 0.3;
-    m->p[TP_OVL_DP] = 0.9;
-    m->p[TP_OVL_PP] = 0.8;
-    m->p[TP_BW_NVLINK] = 0.7;
-    m->p[TP_BW_SCALEOUT] = 0.8;
-    m->p[TP_T_MOE_LAYER] = 200e-6;
-    m->sigma_log[0] = m->sigma_log[1] = m->sigma_log[2] = 0.15;
-    m->sigma_extrap = 0.15;
-    m->dp_latency_s = TP_SCALEOUT_LAT_S;
-    m->default_release = -1;
-}
-
-void tp_model_free(tp_model *m)
-{
-    /* A model is one flat block (io/calib_file.c allocates it). */
-    free(m);
-}
-
-int tp_model_release(const tp_model *m, const char *id)
-{
-    for (int i = 0; i < m->n_releases; i++)
-        if (strcasecmp(m->releases[i], id) == 0)
-            return i;
-    return -1;
-}
-
-int tp_model_gpu(const tp_model *m, const char *name)
-{
-    for (int i = 0; i < m->n_gpus; i++)
-        if (strcasecmp(m->gpus[i], name) == 0)
-            return i;
-    return -1;
-}
-
-char *tp_release_id(const char *label, char *buf, size_t n)
-{
-    const char *p;
-    size_t k;
-    if (!n)
-        return buf;
-    buf[0] = '\0';
-    if (!label)
-        return buf;
-    while (*label == ' ')
-        label++;
-    if (strncasecmp(label, "NeMo ", 5) == 0) {
-        p = label + 5;
-        k = strcspn(p, " ");
-        snprintf(buf, n, "%.*s", (int)k, p);
-        return buf;
-    }
-    if (strncasecmp(label, "dgxc-benchmarking ", 18) == 0) {
-        const char *a = label + 18, *to = strstr(a, " to ");
-        size_t ka = strcspn(a, " ");
-        if (to) {
-            const char *b = to + 4;
-            snprintf(buf, n, "dgxc %.*s-%.*s", (int)ka, a, (int)strcspn(b, " "),
-                     b);
-        } else {
-            snprintf(buf, n, "dgxc %.*s", (int)ka, a);
-        }
-        return buf;
-    }
-    p = strstr(label, " (");
-    k = p ? (size_t)(p - label) : strlen(label);
-    snprintf(buf, n, "%.*s", (int)k, label);
-    return buf;
-}
 
 /* Rates and constants of one evaluation. */
 typedef struct ev {
@@ -179,222 +56,10 @@ static double gemm_t(const ev *e, double M, double K, double N)
     return 2.0 * M * K * N / (e->rate * sat) + bytes / e->bw;
 }
 
-static double log2d(double x)
-{
-    return x > 1 ? log(x) / log(2.0) : 0.0;
-}
-
-/* Smooth-free overlap: the overlapped part of t hides behind window. */
-static double exposed(double t, double ovl, double window)
-{
-    double hide = ovl * t;
-    if (hide > window)
-        hide = window;
-    return t - hide;
-}
-
-/* Time of a collective moving vol bytes per GPU (ring volume) over a group
- * of g ranks with stride st. Inside one NVLink domain it runs on NVLink;
- * across domains it is hierarchical (NCCL's intra-domain reduce-scatter,
- * inter-domain exchange of a 1/k shard, intra-domain all-gather), k being
- * the group members per domain, so scale-out carries vol / k. */
-static double coll_t(double vol, int g, int st, int domain, double nvl,
-                     double so, double lat_so, int steps)
-{
-    double k;
-    if (g <= 1)
-        return 0.0;
-    if ((double)g * st <= domain)
-        return vol / nvl + steps * TP_NVLINK_LAT_S;
-    k = (double)domain / st;
-    if (k < 1)
-        k = 1;
-    if (k > g)
-        k = g;
-    return (k > 1 ? vol / nvl : 0.0) + vol / k / so + steps * lat_so;
-}
-
-/* All-to-all over g consecutive ranks (stride 1): peers inside the domain
- * over NVLink, the rest over scale-out, concurrently. */
-static double a2a_t(double vol, int g, int domain, double nvl, double so,
-                    double lat_so)
-{
-    double f_loc, tl, tr;
-    if (g <= 1)
-        return 0.0;
-    if (g <= domain)
-        return vol / nvl + TP_NVLINK_LAT_S;
-    f_loc = (double)domain / g;
-    tl = vol * f_loc / nvl;
-    tr = vol * (1.0 - f_loc) / so;
-    return (tl > tr ? tl : tr) + lat_so;
-}
-
 static int fail(tp_result *out, int code, const char *msg, int a, int b)
 {
     snprintf(out->why, sizeof out->why, msg, a, b);
     return code;
-}
-
-/* ---- layout fields, names ---- */
-
-static const char *const field_names[TP_NFIELDS] = {
-    "tp", "pp", "vp", "cp", "ep", "mbs", "recompute", "distributed_optimizer"};
-
-const char *tp_field_name(int k)
-{
-    return k >= 0 && k < TP_NFIELDS ? field_names[k] : NULL;
-}
-
-static const char *const rc_names[] = {"", "none", "selective", "full"};
-
-const char *tp_recompute_name(int mode)
-{
-    return mode >= 0 && mode <= TP_RECOMPUTE_FULL ? rc_names[mode] : "";
-}
-
-int tp_recompute_parse(const char *name)
-{
-    for (int k = TP_RECOMPUTE_NONE; k <= TP_RECOMPUTE_FULL; k++)
-        if (name && strcasecmp(name, rc_names[k]) == 0)
-            return k;
-    return TP_RECOMPUTE_CHOOSE;
-}
-
-char *tp_chosen_list(unsigned mask, char *buf, size_t n)
-{
-    size_t k = 0;
-    if (!n)
-        return buf;
-    buf[0] = '\0';
-    for (int f = 0; f < TP_NFIELDS; f++)
-        if (mask & (1u << f) && k < n)
-            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "",
-                                  field_names[f]);
-    return buf;
-}
-
-/* ---- memory model (docs/throughput-model.md §7) ----
- *
- * Activation bytes per token and layer follow Korthikanti et al. 2022
- * ("Reducing Activation Recomputation in Large Transformer Models", §4 and
- * Table 2), written per block so that they hold for GQA, MLA, gated MLPs,
- * MoE and Mamba: a block stores its norm's input (2h), its first GEMM's
- * input (the norm's output) and, with dropout, a 1-byte mask, which tensor
- * parallelism does not split unless sequence parallelism is on, plus 2 bytes
- * per element of every tensor kept inside the block, which it does. For
- * MHA with F = 4h this is their 34h + 5as (attention 11h + 5as plus 2h of
- * layer norm, MLP 19h plus 2h), where 5as is the s x s attention scores,
- * softmax and its dropout mask.
- *
- * What Megatron-LM with Transformer Engine stores differs in three ways,
- * all modelled:
- *  - Fused (flash) attention, the default of every calibrated recipe,
- *    never materialises the s x s scores: the 5as term is absent even
- *    without recomputation (Dao et al. 2022, §3.1; Korthikanti's selective
- *    recomputation is what it does). TP_ACT_UNFUSED_ATTN restores it.
- *  - Selective recomputation is Megatron's output-discarding modules
- *    (transformer_config.py recompute_modules): "layernorm" (the norms
- *    that are separate modules: the MoE pre-MLP norm, which the router
- *    shares with the experts, and the MLA input norm; the others are
- *    fused into their first GEMM by TE's LayerNormLinear and keep their
- *    output for the weight gradient), "moe_act" (the experts' activation
- *    output, fc2's input) and "mla_up_proj" (MLA's Q, K, V, recomputed
- *    from the latents), the modules the Megatron-Bridge MoE recipes set.
- *    For a dense GQA model it stores what "none" stores.
- *  - Full recomputation keeps only each layer's input (2h/t per token with
- *    SP) plus one layer's working set. */
-
-/* Activation bytes per token of one average layer [B]; sp = sequence
- * parallel; s = tokens of a sequence on this GPU (seq / cp); gi = bytes per
- * stored GEMM input element (2 in BF16; 1 when Transformer Engine keeps
- * the FP8 copy it casts for the weight-gradient GEMM); flags TP_ACT_*. */
-double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
-                              int sp, int recompute, double s, double gi,
-                              unsigned flags)
-{
-    double h = a->hidden_size, hd = flops_head_dim(a),
-           nh = a->num_attention_heads, g = a->gated_linear_unit ? 2 : 1;
-    double L = nl->total > 0 ? nl->total : 1, t = tp, rep = 0, shard = 0,
-           scores = 0;
-    int sel =
-        recompute == TP_RECOMPUTE_SELECTIVE || recompute == TP_RECOMPUTE_CHOOSE;
-    /* Outside the GEMMs each block keeps its norm's input (2h, bf16), its
-     * first GEMM's input (gi h; gathered without SP) and, with dropout, its
-     * output mask (h); a separate norm's output is dropped by selective
-     * recomputation ("layernorm"). */
-    double drop = flags & TP_ACT_DROPOUT ? h : 0;
-    double blk = 2 * h + gi * h + drop, blk_sep = sel ? 2 * h + drop : blk;
-    if (nl->attn > 0) {
-        double in;
-        if (a->kv_lora_rank > 0) {
-            double dqk = hd + FLOPS_MLA_ROPE_DIM;
-            /* Q and K (qk dims) and V for the fused attention unless
-             * "mla_up_proj" recomputes them, the output projection's input,
-             * the latent q and kv inputs of the up-projections. */
-            in = (sel ? 0 : 2 * (2 * nh * dqk + nh * hd)) + gi * nh * hd +
-                 gi * (a->q_lora_rank + a->kv_lora_rank);
-            rep += nl->attn * blk_sep;
-        } else {
-            double qw = nh * hd, kvw = flops_kv_heads(a) * hd;
-            /* Q, K, V (bf16, Korthikanti's 4sbh + 2sbh) and the output
-             * projection's input (his 2sbh). */
-            in = 2 * (qw + 2 * kvw) + gi * qw;
-            rep += nl->attn * blk;
-        }
-        shard += nl->attn * in;
-        /* scores 2as, softmax 2as, its dropout mask as (Korthikanti), kept
-         * only by an unfused attention without recomputation */
-        if (flags & TP_ACT_UNFUSED_ATTN && recompute == TP_RECOMPUTE_NONE)
-            scores += nl->attn * 5 * nh * s;
-    }
-    if (nl->dense > 0) {
-        double F = a->ffn_hidden_size;
-        rep += nl->dense * blk;
-        shard += nl->dense * (2 * g * F + gi * F); /* fc1 out, fc2 in */
-    }
-    if (nl->moe > 0) {
-        double k = a->experts_per_token,
-               w = a->moe_latent_size > 0 ? a->moe_latent_size : h,
-               Fm = a->moe_ffn_hidden_size,
-               Fs = a->shared_expert_ffn_hidden_size;
-        rep += nl->moe * blk_sep;
-        /* k token copies routed (balanced), each an expert input and its
-         * fc1 output and fc2 input (the activation's output, recomputed by
-         * "moe_act"); the shared expert like a dense MLP. */
-        shard += nl->moe * (k * (gi * w + 2 * g * Fm + (sel ? 0 : gi * Fm)) +
-                            (Fs > 0 ? 2 * g * Fs + gi * Fs : 0));
-    }
-    if (nl->mamba > 0) {
-        double din = flops_mamba_d_inner(a), Ns = flops_mamba_state(a);
-        double nhm = a->mamba_num_heads > 0 ? a->mamba_num_heads : din / 64;
-        rep += nl->mamba * blk;
-        shard +=
-            nl->mamba * (2 * (2 * din + 2 * FLOPS_MAMBA_GROUPS * Ns + nhm) +
-                         2 * din + gi * din);
-    }
-    if (recompute == TP_RECOMPUTE_FULL)
-        return 2.0 * h / (sp ? t : 1.0);
-    return (rep / (sp ? t : 1.0) + (shard + scores) / t) / L;
-}
-
-/* Micro-batches whose activations pipeline rank r (0 first .. pp-1 last)
- * holds at the peak of the schedule (Narayanan et al. 2021 §2.2;
- * Megatron-LM schedules.py, warm-up counts): 1F1B holds min(pp - r, m);
- * the interleaved schedule warms up (pp - r - 1) * 2 + (vp - 1) * pp + 1
- * chunks of 1/vp stage each, i.e. pp + (pp-1)/vp stages' worth on the first
- * rank (Megatron's 1 + (pp-1)/(pp vp) penalty, theoretical_memory_usage.py)
- * and pp - (pp-1)/vp on the last. Never more than the m micro-batches. */
-double tp_inflight(int pp, int vp, int m, int r)
-{
-    double x;
-    if (pp <= 1)
-        x = 1;
-    else if (vp <= 1)
-        x = pp - r;
-    else
-        x = ((pp - r - 1) * 2.0 + (vp - 1.0) * pp + 1.0) / vp;
-    return x < m ? x : m;
 }
 
 /* Transformer layers per pipeline stage when the split is uneven
@@ -439,8 +104,10 @@ typedef struct stagec {
     int pp, micro, dp_cross;
     double t_mb; /* compute of one micro-batch on the bottleneck stage */
     double t_tp, t_cp, t_ep; /* exposed, per micro-batch */
-    double t_pp1; /* exposed pipeline sends per micro-batch at vp = 1 */
-    double t_dp, t_dp_raw, t_opt;
+    double t_pp1;  /* exposed pipeline sends per micro-batch at vp = 1 */
+    double t_fwd;  /* forward share of t_mb (the gather's window) */
+    tp_dp_cost dp; /* DP collectives before overlap */
+    double dp_window, t_opt;
     /* Memory of the first rank, the fullest middle one (rank 1) and the
      * last: weights, grads and optimizer state; activations of one
      * micro-batch; one-off activation buffers [B]. */
@@ -452,25 +119,12 @@ typedef struct stagec {
                                           last) */
 } stagec;
 
-/* Bytes per parameter of mixed-precision Adam with 16-bit gradient
- * buffers (bf16 weight 2 + bf16 grad 2 + fp32 main grad, master, m and v
- * 16), by sharding over a DP group of g ranks: 20, or 4 + 16/g with the
- * distributed optimizer (Megatron-LM docs/user-guide/features/
- * dist_optimizer.md, "16-bit parameters, 16-bit gradients"); FSDP shards
- * all 20 (ZeRO-3). Assumption: gradients are reduced in bf16, as every
- * Megatron-Bridge benchmark recipe sets (perf_recipes/_common.py,
- * grad_reduce_in_fp32 = False); fp32 gradients would be Megatron's 18 or
- * 6 + 12/g (theoretical_memory_usage.py). */
-static double bytes_per_param(int distopt, int fsdp, int g)
-{
-    if (g < 1)
-        g = 1;
-    if (fsdp)
-        return 20.0 / g;
-    return distopt == TP_DISTOPT_ON ? 4.0 + 16.0 / g : 20.0;
-}
-
-/* Evaluates ly without vp; fills *sc. ly's fields are all >= 1 here. */
+/* Evaluates ly without vp; fills *sc. ly's fields are all >= 1 here.
+ * Why one long function: every term shares the same per-evaluation
+ * quantities (tokens per micro-batch, the layer split, rates), and the
+ * chooser calls it in its inner loop, so it walks the layer kinds once and
+ * hands the collectives to models/tp_comm.c and the memory pieces to
+ * models/tp_memory.c rather than recomputing them per concern. */
 static int stage_costs(const tp_model *m, const tp_query *q,
                        const tp_layout *ly, int gbs, int seq, double relf,
                        double gpuf, stagec *sc, tp_result *out)
@@ -491,7 +145,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                   f_up = 0 /* MLA up-projections, forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
-    double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_dp_d, t_dp_e, t_dp, t_opt;
+    double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0;
     int fmt = q->prec.fmt, nf, nlast, n1;
     /* Stored GEMM inputs: FP8 copies under a quantized recipe. */
     double gin = q->prec.recipe == PREC_BF16 ? 2.0 : 1.0;
@@ -577,7 +231,12 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         vol_tp += nl.dense * 4.0;
     }
     /* MoE blocks: sequence-parallel tokens are dispatched to E/ep local
-     * experts each (balanced routing, as the benchmarks force). */
+     * experts each (balanced routing, as the benchmarks force). The fixed
+     * work follows what runs (issue 18): a per-layer part (router top-k,
+     * the host sync of dropless routing's token counts), a part per local
+     * expert (grouped-GEMM setup and tails) and the permutation passes per
+     * routed token copy on this GPU (Ts k), instead of one constant that
+     * overcharged models with few local experts or few tokens per GPU. */
     if (nl.moe > 0) {
         double E = a->num_experts > 0 ? a->num_experts : 1,
                k = a->experts_per_token;
@@ -593,9 +252,17 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         f += nloc * (gemm_t(&e, Me, w, glu * Fm) + gemm_t(&e, Me, Fm, w));
         f += p[TP_MOE_PERM] * Ts * k * w * 2.0 / e.bw;
         fwd += nl.moe * f;
+        moe_fix = nl.moe * (p[TP_T_MOE_LAYER] + p[TP_T_MOE_EXPERT] * nloc);
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
-        vol_ep += nl.moe * 4.0 * Ts * k * w * 2.0 * (ep - 1) / ep;
+        /* Dispatch and combine, forward and backward: the all-to-all sends
+         * each routed copy to its expert's rank ((ep-1)/ep of them leave);
+         * the all-gather dispatcher gathers every token of the EP group and
+         * reduce-scatters the outputs back, k-independent. With expert
+         * tensor parallelism 1 and ep = 1 every expert is local: none. */
+        vol_ep += nl.moe * 4.0 *
+                  (q->moe_allgather ? Ts * w * 2.0 * (ep - 1)
+                                    : Ts * k * w * 2.0 * (ep - 1) / ep);
     }
     if (nl.mamba > 0) {
         double din = flops_mamba_d_inner(a), Ns = flops_mamba_state(a);
@@ -619,33 +286,39 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         t_rec = nl.attn * f_up;
 
     /* One average layer and the output layer, forward + backward [s]. */
-    t_lay = (3.0 * fwd + t_rec + nl.total * p[TP_T_LAYER] +
-             nl.moe * p[TP_T_MOE_LAYER]) /
-            L * relf;
+    t_lay = (3.0 * fwd + t_rec + nl.total * p[TP_T_LAYER] + moe_fix) / L * relf;
     t_out = 3.0 * gemm_t(&e, T, h, V / tp) * relf;
     stage_l = tp_stage_split(L, pp, t_out / t_lay, &nf, &nlast);
     /* The bottleneck stage sets the pipeline's pace; its collectives are
      * its share of the layers (the fullest stage's layer count). */
     frac = (double)(nf > nlast ? nf : nlast) / L;
     sc->t_mb = stage_l * t_lay;
+    /* The forward share of it: the window of the parameter gather; the
+     * rest (backward, recomputation) is that of the gradient reduction. */
+    sc->t_fwd =
+        stage_l * (fwd + (nl.total * p[TP_T_LAYER] + moe_fix) / 3.0) / L * relf;
     t_core = core_all * 3.0 * frac * relf;
 
     /* Tensor parallel: AG + RS of the T x h activation per collective. */
     vol_tp *= frac;
-    t_tp = tp > 1 ? coll_t(vol_tp * T * h * 2.0 * (tp - 1) / tp, tp, 1, domain,
+    t_tp = tp > 1
+               ? tp_coll_t(vol_tp * T * h * 2.0 * (tp - 1) / tp, tp, 1, domain,
                            nvl, so, m->dp_latency_s, (int)(vol_tp + 0.5))
-                  : 0.0;
-    sc->t_tp = exposed(t_tp * cs, p[TP_OVL_TP], 1e300);
-    t_cp = cp > 1
-               ? coll_t(vol_cp * frac, cp, tp, domain, nvl, so, m->dp_latency_s,
-                        (int)(3 * (cp - 1) * nl.attn * frac))
                : 0.0;
-    sc->t_cp = exposed(t_cp * cs, p[TP_OVL_CP], t_core);
-    t_ep = ep > 1 ? a2a_t(vol_ep * frac, ep, domain, nvl, so, m->dp_latency_s)
+    sc->t_tp = tp_exposed(t_tp * cs, p[TP_OVL_TP], 1e300);
+    t_cp = cp > 1 ? tp_coll_t(vol_cp * frac, cp, tp, domain, nvl, so,
+                              m->dp_latency_s,
+                              (int)(3 * (cp - 1) * nl.attn * frac))
                   : 0.0;
+    sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
+    t_ep = ep <= 1 ? 0.0
+           : q->moe_allgather
+               ? tp_coll_t(vol_ep * frac, ep, 1, domain, nvl, so,
+                           m->dp_latency_s, 4 * (int)(nl.moe * frac + 0.5))
+               : tp_a2a_t(vol_ep * frac, ep, domain, nvl, so, m->dp_latency_s);
     /* The overlapped all-to-all hides behind at most one micro-batch's
      * compute (the other micro-batch in flight, 1F1B EP overlap). */
-    sc->t_ep = exposed(t_ep * cs, p[TP_OVL_EP], sc->t_mb);
+    sc->t_ep = tp_exposed(t_ep * cs, p[TP_OVL_EP], sc->t_mb);
     /* Pipeline point-to-point: 2 sends per virtual stage per micro-batch,
      * so linear in vp (stage_combine multiplies). */
     t_pp = 0.0;
@@ -654,12 +327,13 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         double vol = 2.0 * Ts * h * 2.0;
         t_pp = st >= domain ? vol / so + 2 * m->dp_latency_s
                             : vol / nvl + 2 * TP_NVLINK_LAT_S;
-        t_pp = exposed(t_pp * cs, p[TP_OVL_PP], 1e300);
+        t_pp = tp_exposed(t_pp * cs, p[TP_OVL_PP], 1e300);
     }
     sc->t_pp1 = t_pp;
 
-    /* Data parallel: RS of gradients + AG of parameters (2 bytes each),
-     * dense params over dp*cp ranks (stride tp), experts over N/(pp*ep). */
+    /* Data parallel (models/tp_comm.c): gradient reduce-scatter and
+     * parameter all-gather in buckets, dense parameters over dp*cp ranks
+     * (stride tp), experts over N/(pp*ep) (stride ep), bytes by recipe. */
     flops_params(a, q->layers_run, &Pd, &Pe);
     Pd_loc = Pd / (tp * pp);
     Pe_loc = Pe / (ep * pp);
@@ -667,22 +341,37 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     Pl_e = Pe / L;
     {
         int gd = dp * cp, ge = N / (pp * ep);
-        double fs = ly->fsdp ? 1.5 : 1.0;
-        double vd = fs * 2.0 * (gd - 1) / (gd > 0 ? gd : 1) * Pd_loc * 2.0;
-        double ve = fs * 2.0 * (ge - 1) / (ge > 0 ? ge : 1) * Pe_loc * 2.0;
-        double bd = bytes_per_param(ly->distopt, ly->fsdp, gd),
-               be = bytes_per_param(ly->distopt, ly->fsdp, ge);
+        tp_dp_in di;
+        double bd = tp_bytes_per_param(ly->distopt, ly->fsdp, gd,
+                                       q->grad_reduce_fp32),
+               be = tp_bytes_per_param(ly->distopt, ly->fsdp, ge,
+                                       q->grad_reduce_fp32);
         double act_tok = tp_act_bytes_per_token(
             a, &nl, tp, tp > 1, ly->recompute, seq / cp, gin, TP_ACT_FLAGS);
-        t_dp_d = coll_t(vd, gd, tp, domain, nvl, so_dp, lat_dp,
-                        (int)(2 * log2d(gd)));
-        t_dp_e = Pe > 0 ? coll_t(ve, ge, ep, domain, nvl, so_dp, lat_dp,
-                                 (int)(2 * log2d(ge)))
-                        : 0.0;
+        di.p_dense = Pd_loc;
+        di.p_expert = Pe_loc;
+        di.g_dense = gd;
+        di.g_expert = Pe > 0 ? ge : 1;
+        di.st_dense = tp;
+        di.st_expert = ep;
+        di.domain = domain;
+        di.nvl_Bps = nvl / cs;
+        di.so_Bps = so_dp / cs;
+        di.lat_so_s = lat_dp * cs;
+        di.grad_bytes = q->grad_reduce_fp32 ? 4.0 : 2.0;
+        /* fp8_param_gather: Megatron-Bridge's FP8 (tensor scaling) and
+         * MXFP8 recipes gather FP8 parameters (MXFP8 with one scale byte
+         * per 32 elements); BF16 and NVFP4 gather bf16 (tp_comm.c). */
+        di.param_bytes = q->prec.recipe == PREC_FP8_TENSOR  ? 1.0
+                         : q->prec.recipe == PREC_FP8_BLOCK ? 1.0 + 1.0 / 32
+                                                            : 2.0;
+        di.distopt = ly->distopt;
+        di.fsdp = ly->fsdp;
+        di.sharp = q->sharp;
+        di.bucket_params = gd * 1e6 > 40e6 ? gd * 1e6 : 40e6;
+        tp_dp_cost_of(&di, &sc->dp);
         sc->dp_cross = (double)N / pp > domain && (gd > 1 || ge > 1);
-        t_dp = (t_dp_d + t_dp_e) * cs;
-        sc->t_dp_raw = t_dp;
-        sc->t_dp = exposed(t_dp, p[TP_OVL_DP], sc->t_mb);
+        sc->dp_window = p[TP_DP_WINDOW];
         /* Adam reads and writes its state once per step: the local shard
          * with the distributed optimizer (or FSDP), everything without. */
         t_opt = ly->distopt == TP_DISTOPT_ON || ly->fsdp
@@ -773,11 +462,23 @@ static double stage_mem(const stagec *sc, int vp, double *states, double *act)
 
 /* Step time with vp [s] (Narayanan et al. 2021 §2.2: the interleaved
  * bubble is (pp-1)/vp micro-batch times, (pp-1)/(vp m) of the ideal). */
+/* Exposed DP time with vp: the gradient reduction behind the last
+ * micro-batch's backward, the parameter gather behind the first one's
+ * forward, bucket by bucket and chunk by chunk (tp_dp_exposed). */
+static double stage_dp(const stagec *sc, int vp)
+{
+    double w = sc->dp_window;
+    return tp_dp_exposed(sc->dp.t_grad_s, sc->dp.buckets, vp, sc->pp,
+                         w * (sc->t_mb - sc->t_fwd)) +
+           tp_dp_exposed(sc->dp.t_param_s, sc->dp.buckets, vp, sc->pp,
+                         w * sc->t_fwd);
+}
+
 static double stage_step(const stagec *sc, int vp)
 {
     double per = sc->t_mb + sc->t_tp + sc->t_cp + sc->t_ep + vp * sc->t_pp1;
-    return sc->micro * per + (sc->pp - 1) / (double)vp * per + sc->t_dp +
-           sc->t_opt;
+    return sc->micro * per + (sc->pp - 1) / (double)vp * per +
+           stage_dp(sc, vp) + sc->t_opt;
 }
 
 static void stage_fill(const stagec *sc, const tp_layout *ly, double usable,
@@ -793,8 +494,9 @@ static void stage_fill(const stagec *sc, const tp_layout *ly, double usable,
     out->t_ep_s = sc->micro * sc->t_ep;
     out->t_pp_s = sc->micro * vp * sc->t_pp1;
     out->t_bubble_s = (sc->pp - 1) / (double)vp * per;
-    out->t_dp_s = sc->t_dp;
-    out->t_dp_raw_s = sc->t_dp_raw;
+    out->t_dp_s = stage_dp(sc, vp);
+    out->t_dp_raw_s = sc->dp.t_grad_s + sc->dp.t_param_s;
+    out->dp_buckets = (int)sc->dp.buckets;
     out->t_optimizer_s = sc->t_opt;
     out->dp_crosses_scaleout = sc->dp_cross;
     out->mem_bytes_per_gpu =
@@ -907,11 +609,62 @@ static void try_layout(search *S, tp_layout ly, int L)
     }
 }
 
+/* Why a prediction leaves the calibration set (TP_EXTRAP_* bits,
+ * docs/throughput-model.md §8): the GPU has no calibration rows (or is
+ * announced only); the sequence is long context (>= 32k, where the data
+ * hold one row) or above the calibrated maximum; the active parameters are
+ * outside half the smallest .. twice the largest calibrated model; the
+ * experts exceed the calibrated maximum; the stack is not a calibrated
+ * release (software_efficiency given and != 1). */
+static unsigned extrap_reasons(const tp_model *m, const tp_query *q,
+                               const llm_arch *a, int seq, int gpu_uncal)
+{
+    unsigned why = gpu_uncal ? TP_EXTRAP_GPU : 0;
+    double Pd, Pe, act;
+    if (seq >= TP_EXTRAP_SEQ_LONG ||
+        (m->dom_seq_max > 0 && seq > m->dom_seq_max))
+        why |= TP_EXTRAP_SEQ;
+    flops_params(a, 0, &Pd, &Pe);
+    act = Pd + (a->num_experts > 0 ? Pe * a->experts_per_token / a->num_experts
+                                   : Pe);
+    if (m->dom_active_params_max > 0 && (act < 0.5 * m->dom_active_params_min ||
+                                         act > 2.0 * m->dom_active_params_max))
+        why |= TP_EXTRAP_PARAMS;
+    if (m->dom_experts_max > 0 && a->num_experts > m->dom_experts_max)
+        why |= TP_EXTRAP_EXPERTS;
+    if (q->software_efficiency > 0 && q->software_efficiency != 1.0)
+        why |= TP_EXTRAP_STACK;
+    return why;
+}
+
 static int is_divisor(int d, int n)
 {
     return d >= 1 && n % d == 0;
 }
 
+/* The predictive log-sd of a prediction (throughput.h): the one
+ * definition the 80% interval below and the site's per-replication
+ * throughput draw (models/site.c) share, so a range from `run` and an
+ * interval from `predict` can never disagree about the spread. */
+double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r)
+{
+    int cls = a ? (int)a->cls : 0;
+    double sd;
+    if (cls < 0 || cls >= TP_NCLASS)
+        cls = 0;
+    sd = m->sigma_log[cls];
+    /* Each extrapolation reason widens the spread by sigma_extrap in
+     * quadrature (TP_EXTRAP_* bits of r->extrap_why). */
+    for (unsigned b = r->extrap_why; b; b &= b - 1)
+        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
+    return sd;
+}
+
+/* Why this shape: validation with precise messages first (a query comes
+ * from users), then a fully given layout takes the one-evaluation hot path
+ * (site simulation, calibration), and only blank fields enter the
+ * enumeration; the interval and extrapolation flags come last because
+ * they depend on nothing the search chose. */
 int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
 {
     static const int tps[] = {1, 2, 4, 8}, cps[] = {1, 2, 4, 8, 16, 32},
@@ -978,6 +731,10 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
     relf = rel >= 0 ? exp(m->rel_log[rel][cls]) : 1.0;
     if (q->compute_slowdown > 0)
         relf *= q->compute_slowdown;
+    /* A stack other than the calibrated releases runs every kernel at
+     * software_efficiency of theirs (job key, docs §8). */
+    if (q->software_efficiency > 0)
+        relf /= q->software_efficiency;
     gi = tp_model_gpu(m, g->name);
     gpuf = gi >= 0 ? exp(m->gpu_log[gi]) : 1.0;
     flops_layers(a, q->layers_run, &nl);
@@ -1091,16 +848,15 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
 done:
     stage_fill(&S.best_sc, &S.best, S.usable, out);
     out->chosen = chosen;
-    out->extrapolated = gi < 0 || g->announced;
+    out->extrap_why = extrap_reasons(m, q, a, seq, gi < 0 || g->announced);
+    out->extrapolated = out->extrap_why != 0;
     out->gbs = gbs;
     out->seq_len = seq;
     out->flops_per_token = flops_per_token(a, seq, q->layers_run, NULL);
     out->tokens_per_sec_per_gpu = (double)gbs * seq / (out->step_time_s * N);
     out->model_tflops_per_gpu =
         out->tokens_per_sec_per_gpu * out->flops_per_token / 1e12;
-    sd = m->sigma_log[cls];
-    if (out->extrapolated)
-        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
+    sd = tp_log_sd(m, a, out);
     out->low_tokens_per_sec_per_gpu =
         out->tokens_per_sec_per_gpu * exp(-TP_Z80 * sd);
     out->high_tokens_per_sec_per_gpu =

@@ -8,9 +8,11 @@
  * at calibrated fractions of the BF16 peak; a fixed time per layer covers
  * launch and synchronization. Communication: tensor-, context- and
  * expert-parallel traffic inside the NVLink domain or across the scale-out
- * fabric, data-parallel gradient reduce-scatter + parameter all-gather over
- * the slowest link the DP group crosses (tp_query.dp_link_bps), pipeline
- * point-to-point; each has a calibrated overlapped fraction. The bubble is
+ * fabric and pipeline point-to-point, each with a calibrated overlapped
+ * fraction; data-parallel gradient reduce-scatter + parameter all-gather
+ * over the slowest link the DP group crosses (tp_query.dp_link_bps) in
+ * buckets hidden as Megatron hides them (behind the last micro-batch's
+ * backward and the first one's forward, models/tp_comm.c). The bubble is
  * (pp-1)/vp micro-batch times (interleaved 1F1B). Parameters belong to
  * formats, recipes, GPUs, releases x model class and physical effects, never
  * to a model or a row (tp_model).
@@ -119,6 +121,18 @@ typedef struct tp_query {
                                  overlap (TP, CP, EP, PP, DP), as if every link
                                  ran 1/x of its bandwidth and x times its
                                  latency; 0 = 1 */
+    double software_efficiency; /* the job's stack against the calibrated
+                                   NeMo/Megatron releases: every compute time
+                                   is divided by it; 0 = 1 */
+    int grad_reduce_fp32;       /* 1: gradients reduced in fp32 (Megatron's
+                                   grad_reduce_in_fp32); 0: bf16, as every
+                                   Megatron-Bridge benchmark recipe */
+    int sharp;                  /* 1: the scale-out fabric reduces in the
+                                   network (SHARP; systems.cfg `sharp`) */
+    int moe_allgather;          /* 1: MoE tokens dispatched by all-gather over
+                                   the EP group (Megatron's "allgather"
+                                   dispatcher); 0: all-to-all ("alltoall",
+                                   "flex") */
 } tp_query;
 
 typedef struct tp_result {
@@ -137,7 +151,9 @@ typedef struct tp_result {
     double t_pp_s;        /* exposed pipeline point-to-point */
     double t_bubble_s;    /* pipeline fill and drain */
     double t_optimizer_s; /* optimizer step (HBM-bound) */
-    double t_dp_raw_s;    /* DP reduction before overlap [s] */
+    double t_dp_raw_s;    /* DP gradient reduction + parameter gather before
+                             overlap [s] */
+    int dp_buckets;       /* gradient buckets per model chunk (vp = 1) */
     int dp_crosses_scaleout; /* 1 if the DP group leaves one NVLink domain */
     tp_layout layout;        /* the layout used, every field resolved */
     unsigned chosen;         /* bit TP_FIELD_k set: field k was chosen */
@@ -155,9 +171,22 @@ typedef struct tp_result {
     int fits;               /* 1 if mem_bytes_per_gpu <= mem_usable_bytes;
                                0 only for a fully given layout */
     double flops_per_token; /* training FLOPs per token (flops.h) */
-    int extrapolated;       /* 1: GPU not calibrated or announced-only */
+    int extrapolated;       /* 1: any TP_EXTRAP_* reason below holds */
+    unsigned extrap_why;    /* bit set of TP_EXTRAP_* reasons */
     char why[160];          /* reason when tp_predict fails, else "" */
 } tp_result;
+
+/* Why a prediction is extrapolated (tp_result.extrap_why bits); each
+ * reason widens the interval by tp_model.sigma_extrap in quadrature
+ * (docs/throughput-model.md §8). */
+#define TP_EXTRAP_GPU 1u /* GPU without calibration rows or announced */
+#define TP_EXTRAP_SEQ 2u /* sequence >= 32k or above the calibrated max */
+#define TP_EXTRAP_PARAMS                                                       \
+    4u                       /* active parameters outside the calibrated       \
+                                range (x1/2 .. x2) */
+#define TP_EXTRAP_EXPERTS 8u /* experts outside the calibrated range */
+#define TP_EXTRAP_STACK 16u  /* software_efficiency != 1 */
+#define TP_EXTRAP_SEQ_LONG 32768
 
 /* Parameters. Indices of tp_model.p; see docs/throughput-model.md §3. */
 enum {
@@ -177,13 +206,18 @@ enum {
     TP_OVL_TP,       /* overlapped fraction of TP collectives */
     TP_OVL_CP,       /* ... of CP exchange (hidden behind attention) */
     TP_OVL_EP,       /* ... of EP all-to-all */
-    TP_OVL_DP,       /* ... of DP reduction (hidden behind one micro-batch) */
+    TP_DP_WINDOW,    /* fraction of the compute window (last micro-batch's
+                        backward, first one's forward) that the bucketed DP
+                        reduce-scatter / all-gather can hide behind */
     TP_OVL_PP,       /* ... of PP point-to-point */
     TP_BW_NVLINK,    /* achieved fraction of NVLink bandwidth */
     TP_BW_SCALEOUT,  /* achieved fraction of scale-out bandwidth */
     TP_T_MOE_LAYER,  /* extra fixed time per MoE layer per micro-batch
                         (fwd+bwd): router, token-count host sync of
-                        dropless routing, permutation launches [s] */
+                        dropless routing [s] */
+    TP_T_MOE_EXPERT, /* fixed time per local expert per MoE layer per
+                        micro-batch (fwd+bwd): grouped-GEMM setup and the
+                        per-expert tails [s] */
     TP_NPAR
 };
 
@@ -208,6 +242,11 @@ typedef struct tp_model {
     double sigma_log[TP_NCLASS]; /* log-error sd per class (cross-validated) */
     double sigma_extrap;         /* added in quadrature when extrapolated */
     double dp_latency_s;         /* default link latency [s] (assumption) */
+    /* The calibration set's domain (calibrate writes it): a query outside
+     * it is flagged extrapolated. 0 = unknown (nothing flagged). */
+    double dom_active_params_min, dom_active_params_max; /* [parameters] */
+    int dom_experts_max;                                 /* routed experts */
+    int dom_seq_max;                                     /* [tokens] */
 } tp_model;
 
 /* Name of parameter k ("eta_bf16", ...) as written in calibration.cfg, and
@@ -245,6 +284,18 @@ char *tp_release_id(const char *label, char *buf, size_t n);
  * (unknown release), with the reason in out->why. Pure; never allocates;
  * thread-safe. */
 int tp_predict(const tp_model *m, const tp_query *q, tp_result *out);
+
+/* The sd of the log of a prediction's error: the spread of the calibrated
+ * predictive distribution, log-normal with its median at r's point
+ * prediction. It is the class's cross-validated log error
+ * (tp_model.sigma_log: leave-one-configuration-out refits, so the error of
+ * the fitted parameters is inside it and the covariance p_sd is not added
+ * a second time), widened by sigma_extrap in quadrature once per
+ * extrapolation reason of r (TP_EXTRAP_* bits). tp_predict's 80% interval is
+ * exp(+-1.2816 tp_log_sd) and the site's per-replication throughput draw
+ * (models/site.h) uses the same value: one definition of the spread. r must
+ * come from tp_predict for a query with the same llm a. Pure, never fails. */
+double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r);
 
 /* Frees a model from tp_model_load/tp_model_default (io/calib_file.h).
  * tp_model_free(NULL) is a no-op. */

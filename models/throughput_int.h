@@ -37,4 +37,63 @@ double tp_inflight(int pp, int vp, int m, int r);
 double tp_stage_split(int L, int pp, double out_layers, int *n_other,
                       int *n_last);
 
+/* Latency of one collective step (assumptions, docs §2). */
+#define TP_NVLINK_LAT_S 3e-6   /* NVLink */
+#define TP_SCALEOUT_LAT_S 8e-6 /* RDMA over the scale-out fabric */
+
+/* ---- models/tp_memory.c ---- */
+
+/* Bytes per parameter of weights, gradients and Adam state sharded over a
+ * DP group of g ranks (distopt a tp_distopt, fsdp 0/1, grad32 1 when
+ * gradients are kept and reduced in fp32): 20 or 4 + 16/g (bf16
+ * gradients), 18 or 6 + 12/g (fp32), all / g with FSDP. */
+double tp_bytes_per_param(int distopt, int fsdp, int g, int grad32);
+
+/* ---- models/tp_comm.c ---- */
+
+double tp_log2d(double x); /* log2 x, 0 for x <= 1 */
+
+/* t less the part ovl * t that hides behind window [s]. */
+double tp_exposed(double t, double ovl, double window);
+
+/* Collective of vol bytes per GPU (ring volume) over g ranks of stride st:
+ * NVLink inside one domain, hierarchical across domains (scale-out
+ * carries vol / k, k members per domain), plus steps latencies [s]. */
+double tp_coll_t(double vol, int g, int st, int domain, double nvl, double so,
+                 double lat_so, int steps);
+
+/* All-to-all of vol bytes per GPU over g consecutive ranks [s]. */
+double tp_a2a_t(double vol, int g, int domain, double nvl, double so,
+                double lat_so);
+
+/* Data-parallel traffic of one step (docs/throughput-model.md §2, DP). */
+typedef struct tp_dp_in {
+    double p_dense, p_expert; /* parameters held per GPU [parameters] */
+    int g_dense, g_expert;    /* DP group sizes (dp x cp; N / (pp ep)) */
+    int st_dense, st_expert;  /* their rank strides (tp; ep) */
+    int domain;               /* GPUs per NVLink domain */
+    double nvl_Bps, so_Bps;   /* achieved NVLink, scale-out [B/s] */
+    double lat_so_s;          /* scale-out latency per step [s] */
+    double grad_bytes;        /* per reduced gradient element: 2 or 4 */
+    double param_bytes;       /* per gathered parameter: 2, or 1 (+1/32
+                                 MXFP8 scales) with fp8_param_gather */
+    int distopt, fsdp, sharp; /* tp_distopt; 0/1; 0/1 */
+    double bucket_params;     /* Megatron bucket size [parameters] */
+} tp_dp_in;
+
+typedef struct tp_dp_cost {
+    double t_grad_s;  /* gradient reduce-scatter (all-reduce without the
+                         distributed optimizer), before overlap [s] */
+    double t_param_s; /* parameter all-gather (0 without it) [s] */
+    double buckets;   /* buckets per model chunk at vp = 1 */
+} tp_dp_cost;
+
+void tp_dp_cost_of(const tp_dp_in *in, tp_dp_cost *out);
+
+/* Exposed part of t_comm spread over the buckets of vp chunks behind a
+ * window t_win (one micro-batch's backward or forward on the stage),
+ * chunks pp window shares apart; at least one bucket's time. */
+double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
+                     double t_win);
+
 #endif

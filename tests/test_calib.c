@@ -121,6 +121,10 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
                       0,
                       0,
                       0,
+                      0,
+                      0,
+                      0,
+                      0,
                       0};
         assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
         assert_int_equal(tp_predict(back, &q, &r2), SIM_OK);
@@ -213,7 +217,7 @@ static void expect_refused(const char *path, int line, const char *want)
     remove(path);
 }
 
-static void test_calib_bundled_file_is_version_2_and_loads(void **state)
+static void test_calib_bundled_file_is_version_3_and_loads(void **state)
 {
     tp_model *m = NULL;
     sim_err e;
@@ -221,30 +225,35 @@ static void test_calib_bundled_file_is_version_2_and_loads(void **state)
     unsigned char *text = test_slurp("models/calibration.cfg", &n);
     (void)state;
     assert_non_null(text);
-    assert_non_null(strstr((char *)text, "\nversion = 2;\n"));
+    assert_non_null(strstr((char *)text, "\nversion = 3;\n"));
     free(text);
     assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
     assert_true(m->n_gpus > 0 && m->n_releases > 0);
     assert_true(m->default_release >= 0);
+    /* The calibration set's domain (extrapolation flags) is read. */
+    assert_true(m->dom_active_params_min > 0 &&
+                m->dom_active_params_max > m->dom_active_params_min);
+    assert_true(m->dom_experts_max > 0 && m->dom_seq_max > 0);
     tp_model_free(m);
 }
 
 static void test_calib_file_of_another_version_is_refused(void **state)
 {
     (void)state;
-    bundled_with("build/tests/calib_v1.cfg", "\nversion = 2;",
+    bundled_with("build/tests/calib_v1.cfg", "\nversion = 3;",
                  "\nversion = 1;");
     expect_refused("build/tests/calib_v1.cfg", 9,
                    "version: unsupported calibration file format (got "
-                   "version 1, expected 2)");
-    bundled_with("build/tests/calib_v3.cfg", "\nversion = 2;",
-                 "\nversion = 3;");
-    expect_refused("build/tests/calib_v3.cfg", 9, "got version 3, expected 2");
+                   "version 1, expected 3)");
+    /* Version 2 files mean something else by the DP overlap (ovl_dp). */
+    bundled_with("build/tests/calib_v2.cfg", "\nversion = 3;",
+                 "\nversion = 2;");
+    expect_refused("build/tests/calib_v2.cfg", 9, "got version 2, expected 3");
     /* Files from before versioning have no version at all. */
-    bundled_with("build/tests/calib_nover.cfg", "\nversion = 2;", "\n");
+    bundled_with("build/tests/calib_nover.cfg", "\nversion = 3;", "\n");
     expect_refused("build/tests/calib_nover.cfg", 1,
                    "version: missing key (got a file without a format "
-                   "version, expected version = 2)");
+                   "version, expected version = 3)");
 }
 
 static void test_calib_file_with_an_unknown_key_is_refused(void **state)
@@ -252,7 +261,7 @@ static void test_calib_file_with_an_unknown_key_is_refused(void **state)
     (void)state;
     bundled_with("build/tests/calib_unk.cfg",
                  "dp_latency_s =", "dp_latency_us = 8.0;\ndp_latency_s =");
-    expect_refused("build/tests/calib_unk.cfg", 102,
+    expect_refused("build/tests/calib_unk.cfg", 103,
                    "dp_latency_us: unknown key (got 'dp_latency_us'");
     bundled_with("build/tests/calib_unk2.cfg", "eta_hbm = { value",
                  "eta_hbn = { value = 0.8; sd = 0; unit = \"fraction\"; };\n"
@@ -261,7 +270,7 @@ static void test_calib_file_with_an_unknown_key_is_refused(void **state)
                    "params.eta_hbn: unknown key");
     bundled_with("build/tests/calib_unk3.cfg",
                  "log_factor = ", "logfactor = 1.0; log_factor = ");
-    expect_refused("build/tests/calib_unk3.cfg", 37,
+    expect_refused("build/tests/calib_unk3.cfg", 38,
                    "gpus.[0].logfactor: unknown key");
 }
 
@@ -274,15 +283,22 @@ static void test_calib_file_with_a_missing_key_is_refused(void **state)
     expect_refused("build/tests/calib_nomoe.cfg", 11,
                    "params.t_moe_layer_s: missing key");
     bundled_cut("build/tests/calib_nosd.cfg", "moe_sd = ", "; ");
-    expect_refused("build/tests/calib_nosd.cfg", 46,
+    expect_refused("build/tests/calib_nosd.cfg", 47,
                    "releases.[0].moe_sd: missing key");
     bundled_with("build/tests/calib_nosig.cfg", "sigma_log = {",
                  "sigma_log_unused = {");
-    expect_refused("build/tests/calib_nosig.cfg", 101,
+    expect_refused("build/tests/calib_nosig.cfg", 102,
                    "sigma_log_unused: unknown key");
     bundled_with("build/tests/calib_nosig2.cfg", "\nsigma_log = {",
                  "\n#sigma_log = {");
     expect_refused("build/tests/calib_nosig2.cfg", 1, "sigma_log: missing key");
+    /* Version 3 requires the domain group and every key in it. */
+    bundled_with("build/tests/calib_nodom.cfg", "\ndomain = {",
+                 "\n#domain = {");
+    expect_refused("build/tests/calib_nodom.cfg", 1, "domain: missing key");
+    bundled_cut("build/tests/calib_nodom2.cfg", "experts_max = ", "; ");
+    expect_refused("build/tests/calib_nodom2.cfg", 107,
+                   "domain.experts_max: missing key");
     bundled_with("build/tests/calib_nodef.cfg", "default_release = \"26.08\";",
                  "");
     expect_refused("build/tests/calib_nodef.cfg", 1,
@@ -303,7 +319,7 @@ static void test_calib_empty_file_is_refused(void **state)
     fclose(f);
     expect_refused("build/tests/calib_empty.cfg", 1,
                    "empty calibration file (got no settings, expected "
-                   "version = 2");
+                   "version = 3");
     /* Comments only: still no settings. */
     f = fopen("build/tests/calib_comments.cfg", "w");
     fputs("# a header and nothing else\n", f);
@@ -319,7 +335,7 @@ int main(void)
         cmocka_unit_test(test_calib_boxbod_start2),
         cmocka_unit_test(test_calib_file_round_trip_keeps_predictions),
         cmocka_unit_test(test_calib_file_errors_name_file_and_line),
-        cmocka_unit_test(test_calib_bundled_file_is_version_2_and_loads),
+        cmocka_unit_test(test_calib_bundled_file_is_version_3_and_loads),
         cmocka_unit_test(test_calib_file_of_another_version_is_refused),
         cmocka_unit_test(test_calib_file_with_an_unknown_key_is_refused),
         cmocka_unit_test(test_calib_file_with_a_missing_key_is_refused),

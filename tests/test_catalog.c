@@ -95,8 +95,8 @@ static void test_catalog_gpus_match_gpu_specs_csv(void **state)
         checked++;
     }
     fclose(f);
-    assert_int_equal(checked, 7);
-    assert_int_equal(catalog_n_gpus(cat), 7);
+    assert_int_equal(checked, 9);
+    assert_int_equal(catalog_n_gpus(cat), 9);
 }
 
 static void test_catalog_vera_rubin_is_announced_and_filled(void **state)
@@ -251,7 +251,8 @@ static void test_catalog_names_lists_valid_ones(void **state)
     char buf[4096];
     (void)state;
     catalog_names(cat, "gpus", buf, sizeof buf);
-    assert_string_equal(buf, "H100, H200, B200, B300, GB200, GB300, VR200");
+    assert_string_equal(
+        buf, "H100, H200, B200, B300, GB200, GB300, VR200, A100, H800");
     catalog_names(cat, "modules", buf, sizeof buf);
     assert_string_equal(buf, "spark-air, spark-liquid");
     catalog_names(cat, "llms", buf, sizeof buf);

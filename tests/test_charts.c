@@ -13,6 +13,7 @@
 
 #include "fixture_results.h"
 #include "io/plot_charts.h"
+#include "io/plot_views.h"
 #include "models/stats.h"
 #include "testutil.h"
 
@@ -89,21 +90,32 @@ static void assert_same_bytes(const char *a, const char *b)
 
 typedef int (*chart_fn)(const char *path, sim_err *err);
 
+/* The fixture's series, on a calendar from 2027-03-01 (Unix day 20878),
+ * with a 3.5 MW IT capacity and a 5 MW grid contract. */
+static plot_series fx_series(const res_rep *r)
+{
+    plot_series s = {r->steps, NULL, r->n_steps, 20878.0 * 86400.0, 3.5e6, 5e6};
+    return s;
+}
+
 static int c_power(const char *p, sim_err *e)
 {
-    return plot_power_stack(p, reps[0].steps, NULL, reps[0].n_steps,
-                            "Power by source", e);
+    plot_series s = fx_series(&reps[0]);
+    return plot_power_stack(p, &s, "Power by source", e);
 }
 
 static int c_soc(const char *p, sim_err *e)
 {
-    return plot_battery_soc(p, reps[0].steps, reps[0].n_steps, "Battery", e);
+    return plot_battery_soc(p, reps[0].steps, reps[0].n_steps, NAN, "Battery",
+                            e);
 }
+
+static const plot_gantt_ctx gantt_ctx = {N_STEPS * FX_STEP_S, NAN, NULL, 0};
 
 static int c_gantt(const char *p, sim_err *e)
 {
     return plot_gantt(p, names, reps[0].jobs, FX_N_JOBS, reps[0].events,
-                      reps[0].n_events, N_STEPS * FX_STEP_S, "Job timeline", e);
+                      reps[0].n_events, &gantt_ctx, "Job timeline", e);
 }
 
 static int c_ttt(const char *p, sim_err *e)
@@ -219,17 +231,21 @@ static void test_charts_nothing_to_draw_is_an_error(void **state)
     for (size_t i = 0; i < r.n_steps; i++)
         r.steps[i].soc_frac = NAN;
     assert_int_equal(
-        plot_battery_soc(out("x.png"), r.steps, r.n_steps, "B", &e),
+        plot_battery_soc(out("x.png"), r.steps, r.n_steps, NAN, "B", &e),
         SIM_EINVAL);
     assert_non_null(strstr(e.msg, "no battery"));
-    assert_int_equal(plot_power_stack(out("x.png"), r.steps, NULL, 1, "P", &e),
-                     SIM_EINVAL);
+    {
+        plot_series one = fx_series(&r);
+        one.n = 1;
+        assert_int_equal(plot_power_stack(out("x.png"), &one, "P", &e),
+                         SIM_EINVAL);
+    }
     assert_int_equal(plot_time_to_train(out("x.png"), "job", t, 3, "T", &e),
                      SIM_EINVAL);
     assert_non_null(strstr(e.msg, "finished in none of 3"));
-    assert_int_equal(
-        plot_gantt(out("x.png"), names, r.jobs, 0, NULL, 0, 1.0, "G", &e),
-        SIM_EINVAL);
+    assert_int_equal(plot_gantt(out("x.png"), names, r.jobs, 0, NULL, 0,
+                                &gantt_ctx, "G", &e),
+                     SIM_EINVAL);
     res_rep_free(&r);
 }
 
@@ -238,8 +254,7 @@ static void test_charts_gantt_without_event_log_still_draws(void **state)
     sim_err e;
     (void)state;
     assert_int_equal(plot_gantt(out("g0.png"), names, reps[3].jobs, FX_N_JOBS,
-                                NULL, 0, N_STEPS * FX_STEP_S, "Job timeline",
-                                &e),
+                                NULL, 0, &gantt_ctx, "Job timeline", &e),
                      SIM_OK);
     assert_png(out("g0.png"));
 }

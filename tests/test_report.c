@@ -8,6 +8,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <png.h>
+#include <regex.h>
 #include <sys/stat.h>
 
 #include "cli_util.h"
@@ -84,6 +87,8 @@ static int run(const char *fmt, ...)
     va_end(ap);
     return fs_run(args, out, sizeof out, err, sizeof err);
 }
+
+static void assert_png_page_clear(const char *path);
 
 static void assert_files_equal(const char *a, const char *b)
 {
@@ -229,7 +234,7 @@ test_report_latest_run_without_series_notes_skipped_charts(void **state)
     mkdir(d1, 0755);
     assert_int_equal(run("report --db %s --out %s", dbp, d1), 0);
     assert_non_null(strstr(out, "report of run 2"));
-    assert_non_null(strstr(out, "not drawn: Power over time by source"));
+    assert_non_null(strstr(out, "not drawn: Power by source (daily means)"));
     assert_non_null(strstr(out, "not drawn: Battery state of charge"));
     snprintf(p, sizeof p, "%s/power.png", d1);
     assert_int_equal(access(p, F_OK), -1);
@@ -239,8 +244,9 @@ test_report_latest_run_without_series_notes_skipped_charts(void **state)
     md = (char *)test_slurp(p, &n);
     assert_non_null(md);
     assert_non_null(
-        strstr(md, "- Not drawn: Power over time by source against the "
-                   "facility load (no time series stored with this run)"));
+        strstr(md, "- Not drawn: Power by source (daily means), unserved "
+                   "demand, IT capacity and supply contract (no time series "
+                   "stored with this run)"));
     free(md);
 }
 
@@ -589,7 +595,244 @@ static void test_report_chart_sweep(void **state)
     o = draw_one(sp, 2, 0, "sweep", &rc);
     assert_int_equal(rc, SIM_OK);
     assert_drew(o, "sweep.png");
+    /* Words, not key paths: the swept key by its label and unit, the case
+     * named in no title as "key=value"; the long title stays on the page. */
+    assert_string_equal(o->meta[0].xlabel, "solar capacity [MW]");
+    assert_null(strchr(o->meta[0].title, '='));
+    assert_null(strstr(o->meta[0].title, "energy.solar"));
+    {
+        char p[600];
+        snprintf(p, sizeof p, "%s/sweep.png", o->dir);
+        assert_png_page_clear(p);
+    }
     free_out(o);
+}
+
+/* A run of the fixture stored with a start date in its configuration, so
+ * the calendar views have months: dated.db run 1. */
+static const char *dated_db(void)
+{
+    static char p[400];
+    static int made;
+    if (!made) {
+        db_run_meta m = fx_meta(N_REPS, N_STEPS);
+        db *d;
+        sim_err e;
+        snprintf(p, sizeof p, "%s/dated.db", dir);
+        m.config_text = "name = \"fixture-site\";\nsimulation = { start_date "
+                        "= \"2027-03-20\"; };\n";
+        assert_int_equal(db_open(p, &d, &e), SIM_OK);
+        assert_int_equal(db_store_run(d, &m, reps, N_REPS, NULL, &e), SIM_OK);
+        db_close(d);
+        made = 1;
+    }
+    return p;
+}
+
+/* Draws chart id from the dated run and checks the PNG; returns what was
+ * recorded about it. */
+static void check_view(const char *id, const char *legend_has)
+{
+    int rc;
+    char file[80];
+    report_out *o = draw_one(dated_db(), 1, DB_LOAD_STEPS, id, &rc);
+    assert_int_equal(rc, SIM_OK);
+    snprintf(file, sizeof file, "%s.png", id);
+    assert_drew(o, file);
+    assert_non_null(strstr(o->meta[0].title, "fixture-site"));
+    if (legend_has) {
+        int found = 0;
+        for (int k = 0; k < o->meta[0].n_legend; k++)
+            found |= strcmp(o->meta[0].legend[k], legend_has) == 0;
+        if (!found)
+            fail_msg("%s: no legend entry '%s'", id, legend_has);
+    }
+    free_out(o);
+    /* Run 2 of a.db stored no series: noted as not drawn. */
+    o = draw_one(dbp, 2, DB_LOAD_STEPS, id, &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_int_equal(o->n_skipped, 1);
+    free_out(o);
+}
+
+/* Months March and April 2027 (the fixture's 30 days from 2027-03-20). */
+static void test_report_chart_monthly_energy(void **state)
+{
+    int rc;
+    report_out *o;
+    (void)state;
+    check_view("monthly_energy", "Solar");
+    /* Without a start date the months are unknown: noted, not guessed. */
+    o = draw_one(dbp, 1, DB_LOAD_STEPS, "monthly_energy", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_non_null(strstr(o->skipped[0], "start date"));
+    free_out(o);
+}
+
+static void test_report_chart_typical_day(void **state)
+{
+    (void)state;
+    check_view("typical_day", "Facility demand");
+}
+
+static void test_report_chart_power_heatmap(void **state)
+{
+    int rc;
+    report_out *o;
+    (void)state;
+    check_view("power_heatmap", NULL);
+    o = draw_one(dated_db(), 1, DB_LOAD_STEPS, "power_heatmap", &rc);
+    assert_non_null(strstr(o->meta[0].zlabel, "[MW]"));
+    free_out(o);
+}
+
+/* The reference lines are in the legend with their values. */
+static void test_report_chart_load_duration(void **state)
+{
+    (void)state;
+    check_view("load_duration", "IT capacity (3.5 MW)");
+}
+
+static void test_report_chart_battery_heatmap(void **state)
+{
+    (void)state;
+    check_view("battery_heatmap", NULL);
+}
+
+/* ---- every chart of every bundled scenario (issue 24.4) ---- */
+
+/* Reads path with libpng's simplified API and checks the page: PLOT_CHART
+ * size, and the outermost 3 pixels on every side are all background white,
+ * so no legend or title runs past the edge of the page. */
+static void assert_png_page_clear(const char *path)
+{
+    png_image im;
+    unsigned char *px;
+    memset(&im, 0, sizeof im);
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, path))
+        fail_msg("%s: not a PNG libpng reads (%s)", path, im.message);
+    im.format = PNG_FORMAT_RGB;
+    assert_int_equal(im.width, 1200);
+    assert_int_equal(im.height, 700);
+    px = malloc(PNG_IMAGE_SIZE(im));
+    assert_non_null(px);
+    if (!png_image_finish_read(&im, NULL, px, 0, NULL))
+        fail_msg("%s: %s", path, im.message);
+    for (unsigned y = 0; y < im.height; y++)
+        for (unsigned x = 0; x < im.width; x++) {
+            const unsigned char *c = px + 3 * ((size_t)y * im.width + x);
+            int edge =
+                x < 3 || y < 3 || x >= im.width - 3 || y >= im.height - 3;
+            if (edge && (c[0] != 255 || c[1] != 255 || c[2] != 255))
+                fail_msg("%s: pixel (%u, %u) at the page edge is drawn "
+                         "(%d,%d,%d)",
+                         path, x, y, c[0], c[1], c[2]);
+        }
+    free(px);
+}
+
+/* A raw key path: an identifier, a dot, an identifier ("energy.solar"),
+ * or any '='. Numbers ("4.5 MW") and ordinary words pass. */
+static void assert_no_key_path(regex_t *re, const char *what, const char *s)
+{
+    if (s && (regexec(re, s, 0, NULL, 0) == 0 || strchr(s, '=')))
+        fail_msg("%s is a raw key path: '%s'", what, s);
+}
+
+/* Reads DIR/charts.json: every chart listed exists with a title and axis
+ * labels, no text is a raw key path, every file is within size bounds.
+ * Returns the number of charts listed. */
+static size_t check_charts_json(const char *d1, const char *ext)
+{
+    char p[600];
+    size_t n = 0, nc;
+    char *txt;
+    jv *root = NULL;
+    const jv *charts;
+    regex_t re;
+    sim_err e;
+    assert_int_equal(regcomp(&re, "[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_]",
+                             REG_EXTENDED | REG_NOSUB),
+                     0);
+    snprintf(p, sizeof p, "%s/charts.json", d1);
+    txt = (char *)test_slurp(p, &n);
+    assert_non_null(txt);
+    assert_int_equal(jv_parse(txt, &root, &e), SIM_OK);
+    charts = jv_get(root, "charts");
+    nc = jv_len(charts);
+    for (size_t i = 0; i < nc; i++) {
+        const jv *c = jv_at(charts, i), *leg = jv_get(c, "legend");
+        const char *file = jv_string(jv_get(c, "file"));
+        const char *title = jv_string(jv_get(c, "title"));
+        struct stat sb;
+        assert_non_null(file);
+        assert_non_null(strstr(file, ext));
+        assert_true(title && *title);
+        assert_true(strlen(jv_string(jv_get(c, "x_label"))) > 0);
+        assert_no_key_path(&re, "title", title);
+        assert_no_key_path(&re, "x label", jv_string(jv_get(c, "x_label")));
+        assert_no_key_path(&re, "y label", jv_string(jv_get(c, "y_label")));
+        for (size_t k = 0; k < jv_len(leg); k++)
+            assert_no_key_path(&re, "legend entry", jv_string(jv_at(leg, k)));
+        snprintf(p, sizeof p, "%s/%s", d1, file);
+        assert_int_equal(stat(p, &sb), 0);
+        /* A real chart is tens of kB; a blank page is under 10 kB, and
+         * nothing a report draws should reach 5 MB. */
+        if (sb.st_size < 8000 || sb.st_size > 5000000)
+            fail_msg("%s: %lld bytes, outside 8 kB..5 MB", p,
+                     (long long)sb.st_size);
+        if (strcmp(ext, "png") == 0)
+            assert_png_page_clear(p);
+    }
+    regfree(&re);
+    jv_free(root);
+    free(txt);
+    return nc;
+}
+
+/* Every bundled scenario, 35 days and 2 replications (enough for two
+ * calendar months and a time-to-train range, and quick), reported as PNG
+ * and SVG: every chart of the list that applies is drawn, listed in
+ * charts.json with words rather than key paths, and stays inside its
+ * page. A scenario without a battery notes the battery charts as not
+ * drawn. */
+static void test_report_every_bundled_scenario_renders(void **state)
+{
+    DIR *dd = opendir("scenarios");
+    struct dirent *de;
+    int n_scen = 0;
+    (void)state;
+    assert_non_null(dd);
+    while ((de = readdir(dd)) != NULL) {
+        char sdb[500], d1[600];
+        size_t len = strlen(de->d_name), np, ns;
+        if (len < 5 || strcmp(de->d_name + len - 4, ".cfg") != 0)
+            continue;
+        snprintf(sdb, sizeof sdb, "%s/scen-%s.db", dir, de->d_name);
+        if (run("run scenarios/%s --replications 2 --set "
+                "simulation.horizon_days=35 --db %s",
+                de->d_name, sdb) != 0)
+            fail_msg("run %s: %s", de->d_name, err);
+        snprintf(d1, sizeof d1, "%s/scen-%s-png", dir, de->d_name);
+        assert_int_equal(run("report --db %s --out %s", sdb, d1), 0);
+        np = check_charts_json(d1, "png");
+        snprintf(d1, sizeof d1, "%s/scen-%s-svg", dir, de->d_name);
+        assert_int_equal(run("report --db %s --out %s --format svg", sdb, d1),
+                         0);
+        ns = check_charts_json(d1, "svg");
+        assert_int_equal(np, ns);
+        /* The series views every scenario has: power, monthly_energy,
+         * typical_day, power_heatmap, load_duration, jobs_gantt,
+         * energy_by_source. */
+        if (np < 7)
+            fail_msg("%s: only %zu charts drawn:\n%s", de->d_name, np, out);
+        n_scen++;
+    }
+    closedir(dd);
+    assert_true(n_scen >= 5);
 }
 
 /* Every chart of the list has a test of its own above, and every such
@@ -600,6 +843,11 @@ static const struct {
     void (*test)(void **);
 } chart_tests[] = {
     {"power", test_report_chart_power},
+    {"monthly_energy", test_report_chart_monthly_energy},
+    {"typical_day", test_report_chart_typical_day},
+    {"power_heatmap", test_report_chart_power_heatmap},
+    {"load_duration", test_report_chart_load_duration},
+    {"battery_heatmap", test_report_chart_battery_heatmap},
     {"battery_soc", test_report_chart_battery_soc},
     {"jobs_gantt", test_report_chart_jobs_gantt},
     {"time_to_train", test_report_chart_time_to_train},
@@ -636,12 +884,18 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_chart_power),
+        cmocka_unit_test(test_report_chart_monthly_energy),
+        cmocka_unit_test(test_report_chart_typical_day),
+        cmocka_unit_test(test_report_chart_power_heatmap),
+        cmocka_unit_test(test_report_chart_load_duration),
+        cmocka_unit_test(test_report_chart_battery_heatmap),
         cmocka_unit_test(test_report_chart_battery_soc),
         cmocka_unit_test(test_report_chart_jobs_gantt),
         cmocka_unit_test(test_report_chart_time_to_train),
         cmocka_unit_test(test_report_chart_energy_by_source),
         cmocka_unit_test(test_report_chart_sweep),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
+        cmocka_unit_test(test_report_every_bundled_scenario_renders),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
         cmocka_unit_test(test_report_summary_csv_reads_back_with_units),
         cmocka_unit_test(test_report_is_byte_identical_on_repeat),

@@ -210,6 +210,7 @@ static void test_runcase_sweep_case_equals_the_case_run_alone(void **state)
     c.n_base = 1;
     c.g = g;
     c.failures = 1;
+    c.model_uncertainty = 1;
     assert_int_equal(sweep_case_compute(&c, 1, &s, &reps, &n, &e), SIM_OK);
     base_in(&in);
     in.overrides = alone;

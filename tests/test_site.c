@@ -272,15 +272,19 @@ static void test_site_spanning_job_follows_link_and_commissioning(void **state)
     scenario_free(b);
 }
 
-/* GPU power follows the step (models/load.h): halving the link a spanning
+/* GPU power follows the step (models/load.h): thinning the link a spanning
  * job's data-parallel traffic crosses lengthens only its exposed
  * communication, which draws u_comm of TDP, so the job's IT energy grows by
  * the extra time at that power plus its non-GPU part, much less than its
  * time (before issue 20 both grew by the same 8.3 %). Hand-computed:
- * E_half = E_full + dT (n_gpu TDP u_comm + n_sys rest nongpu_train_frac). */
+ * E_half = E_full + dT (n_gpu TDP u_comm + n_sys rest nongpu_train_frac).
+ * The link is cut to an eighth (6400 of 51200 Gb/s): since issue 18 the
+ * bucketed DP reduction hides behind the backward pass as Megatron hides
+ * it, so halving the link lengthens this job by only 0.5 %, too little for
+ * the comparison; an eighth lengthens it by about 15 %. */
 static void test_site_link_energy_follows_the_step(void **state)
 {
-    const char *half[] = {"fabric.links.[0].bandwidth_gbps=25600.0"};
+    const char *half[] = {"fabric.links.[0].bandwidth_gbps=6400.0"};
     scenario *a = load_scn(&W, "tests/data/run/two-groups.cfg", NULL, 0);
     scenario *b = load_scn(&W, "tests/data/run/two-groups.cfg", half, 1);
     res_rep *ra = run_reps(&W, a, 1, 0, 0), *rb = run_reps(&W, b, 1, 0, 0);

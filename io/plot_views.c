@@ -1,0 +1,948 @@
+/* io/plot_views.c: the views of io/plot_views.h over a stored per-step
+ * series, drawn with the kit of io/plot_int.h.
+ *
+ * Every view first reduces the steps to a small table (days x sources, months
+ * x sources, months x 24 hours, days x 24 hours, sorted values), each step
+ * weighted by its duration so a downsampled or uneven series averages right,
+ * and only then starts a page: a refused chart writes no file. Energies are
+ * sums of power x duration; means are energies over the time covered; a cell
+ * no step covers is left empty (NAN), never drawn as zero.
+ *
+ * Time: steps are seconds since the simulation start, which the loader puts at
+ * local midnight of the start date; calendar days, months and hours of day are
+ * counted from there, and dates are drawn as UTC so no time zone moves them.
+ * This file never opens the database or chooses file names (the report does)
+ * and never draws outside the page (plot_leg_draw keeps legends inside). */
+#include "io/plot_views.h"
+
+#include <math.h>
+#include <plplot.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/plot_charts.h"
+#include "io/plot_int.h"
+#include "models/source.h"
+#include "sim/mem.h"
+
+#define DAY_S 86400.0
+#define MAX_MONTHS 240 /* twenty years; longer series are cut with a note */
+
+static double step_dt(const plot_series *s, size_t i)
+{
+    if (s->dt_s && isfinite(s->dt_s[i]) && s->dt_s[i] > 0)
+        return s->dt_s[i];
+    if (i + 1 < s->n)
+        return s->steps[i + 1].t_s - s->steps[i].t_s;
+    return s->n >= 2 ? s->steps[i].t_s - s->steps[i - 1].t_s : 3600.0;
+}
+
+static double fin(double v)
+{
+    return isfinite(v) ? v : 0.0;
+}
+
+static int dated(const plot_series *s)
+{
+    return isfinite(s->t0_unix_s);
+}
+
+/* MW from 1 MW up, else kW, so a small test site and a 100 MW campus both get
+ * tick labels with a few digits. */
+static double power_scale(double max_w, const char **unit)
+{
+    if (max_w >= 1e6) {
+        *unit = "MW";
+        return 1e-6;
+    }
+    *unit = "kW";
+    return 1e-3;
+}
+
+/* The x value of time t_s since the start: Unix seconds on a date axis,
+ * else days (hours below two days of span). */
+typedef struct taxis {
+    double scale, off; /* x = off + t_s * scale */
+    const char *label, *opt;
+} taxis;
+
+static taxis time_axis(const plot_series *s, double span_s)
+{
+    taxis a;
+    if (dated(s)) {
+        a.scale = 1.0;
+        a.off = s->t0_unix_s;
+        a.label = "date";
+        a.opt = "bcnstd";
+        plot_date_ticks(span_s);
+    } else if (span_s < 2 * DAY_S) {
+        a.scale = 1.0 / 3600.0;
+        a.off = 0;
+        a.label = "time since simulation start [h]";
+        a.opt = "bcnst";
+    } else {
+        a.scale = 1.0 / DAY_S;
+        a.off = 0;
+        a.label = "time since simulation start [days]";
+        a.opt = "bcnst";
+    }
+    return a;
+}
+
+/* Index in models/source.h of the grid, -1 if the registry has none. */
+static int grid_index(void)
+{
+    for (int k = 0; k < SRC_N; k++)
+        if (strcmp(source_table[k].name, "grid") == 0)
+            return k;
+    return -1;
+}
+
+/* Horizontal reference lines across the window, with legend entries: the IT
+ * capacity the modules can draw and the grid supply contract. */
+static void ref_lines(const plot_series *s, double x0, double x1, double ps,
+                      const char *unit, plot_legend *L)
+{
+    char t[96];
+    int g = grid_index();
+    PLFLT x[2] = {x0, x1}, y[2];
+    plwidth(2.0);
+    if (isfinite(s->it_capacity_w) && s->it_capacity_w > 0) {
+        y[0] = y[1] = s->it_capacity_w * ps;
+        plcol0(PC_GREY);
+        pllsty(2);
+        plline(2, x, y);
+        snprintf(t, sizeof t, "IT capacity (%.3g %s)", y[0], unit);
+        plot_leg_add(L, PL_LEGEND_LINE, PC_GREY, 2, 2.0, t);
+    }
+    if (isfinite(s->contract_w) && s->contract_w > 0 && g >= 0) {
+        y[0] = y[1] = s->contract_w * ps;
+        plcol0(PC_SRC0 + g);
+        pllsty(4);
+        plline(2, x, y);
+        snprintf(t, sizeof t, "Grid supply contract (%.3g %s)", y[0], unit);
+        plot_leg_add(L, PL_LEGEND_LINE, PC_SRC0 + g, 4, 2.0, t);
+    }
+    pllsty(1);
+    plwidth(1.0);
+}
+
+/* Time-binned means of every quantity a stack draws, bins of bin_s from
+ * the first step (bin_s 0: one bin per step). */
+typedef struct bins {
+    size_t nb;
+    double *x0, *x1; /* bin edges, seconds since start */
+    double *src;     /* nb x SRC_N mean power [W] */
+    double *fac, *dem, *uns, *w;
+} bins;
+
+static void bins_free(bins *b)
+{
+    free(b->x0);
+    free(b->x1);
+    free(b->src);
+    free(b->fac);
+    free(b->dem);
+    free(b->uns);
+    free(b->w);
+}
+
+static void bin_series(const plot_series *s, double bin_s, bins *b)
+{
+    double t_first = s->steps[0].t_s, t_end;
+    t_end = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1);
+    b->nb = bin_s > 0 ? (size_t)ceil((t_end - t_first) / bin_s - 1e-9) : s->n;
+    if (b->nb == 0)
+        b->nb = 1;
+    b->x0 = sim_xcalloc(b->nb, sizeof *b->x0);
+    b->x1 = sim_xcalloc(b->nb, sizeof *b->x1);
+    b->src = sim_xcalloc(b->nb * SRC_N, sizeof *b->src);
+    b->fac = sim_xcalloc(b->nb, sizeof *b->fac);
+    b->dem = sim_xcalloc(b->nb, sizeof *b->dem);
+    b->uns = sim_xcalloc(b->nb, sizeof *b->uns);
+    b->w = sim_xcalloc(b->nb, sizeof *b->w);
+    for (size_t i = 0; i < b->nb; i++) {
+        b->x0[i] = bin_s > 0 ? t_first + (double)i * bin_s : s->steps[i].t_s;
+        b->x1[i] = bin_s > 0 ? fmin(t_end, b->x0[i] + bin_s)
+                             : s->steps[i].t_s + step_dt(s, i);
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *p = &s->steps[i];
+        double dt = step_dt(s, i);
+        size_t k = bin_s > 0 ? (size_t)floor((p->t_s - t_first) / bin_s) : i;
+        if (k >= b->nb)
+            k = b->nb - 1;
+        for (int q = 0; q < SRC_N; q++)
+            b->src[k * SRC_N + (size_t)q] += fin(p->source_w[q]) * dt;
+        b->fac[k] += fin(p->facility_w) * dt;
+        b->dem[k] += fin(p->demand_w) * dt;
+        b->uns[k] += fmax(0.0, fin(p->shortfall_w)) * dt;
+        b->w[k] += dt;
+    }
+    for (size_t k = 0; k < b->nb; k++) {
+        double w = b->w[k] > 0 ? b->w[k] : 1.0;
+        for (int q = 0; q < SRC_N; q++)
+            b->src[k * SRC_N + (size_t)q] /= w;
+        b->fac[k] /= w;
+        b->dem[k] /= w;
+        b->uns[k] /= w;
+    }
+}
+
+/* Fills the band between lo[] and lo[] + v[] as stairs (flat across each
+ * bin), then raises lo. */
+static void stair_band(const bins *b, const taxis *a, const double *v,
+                       size_t stride, double *lo, double ps, PLFLT *x, PLFLT *y)
+{
+    size_t nb = b->nb, m = 4 * nb;
+    for (size_t i = 0; i < nb; i++) {
+        double top = lo[i] + fin(v[i * stride]) * ps;
+        x[2 * i] = a->off + b->x0[i] * a->scale;
+        x[2 * i + 1] = a->off + b->x1[i] * a->scale;
+        y[2 * i] = y[2 * i + 1] = top;
+        x[m - 1 - 2 * i] = x[2 * i];
+        x[m - 2 - 2 * i] = x[2 * i + 1];
+        y[m - 1 - 2 * i] = y[m - 2 - 2 * i] = lo[i];
+        lo[i] = top;
+    }
+    plfill((PLINT)m, x, y);
+}
+
+static void stair_line(const bins *b, const taxis *a, const double *v,
+                       double ps, PLFLT *x, PLFLT *y)
+{
+    for (size_t i = 0; i < b->nb; i++) {
+        x[2 * i] = a->off + b->x0[i] * a->scale;
+        x[2 * i + 1] = a->off + b->x1[i] * a->scale;
+        y[2 * i] = y[2 * i + 1] = v[i] * ps;
+    }
+    plline((PLINT)(2 * b->nb), x, y);
+}
+
+/* One function because the stack's passes share bins and scales: bins first
+ * (daily over ten days of span, so a year is 365 stairs instead of 35,040
+ * lines, and solar's daily energy shows as a band), then the y range over
+ * stack, demand and reference lines, then bands bottom-up in registry order,
+ * unserved on top, lines last. A source that never delivered takes no band
+ * and no legend entry. */
+int plot_power_stack(const char *path, const plot_series *s, const char *title,
+                     sim_err *err)
+{
+    double span, bin_s, top = 0, ps, any[SRC_N] = {0}, any_uns = 0;
+    int demand_differs = 0, rc;
+    const char *unit;
+    char ylab[96], t[160];
+    bins b;
+    taxis a;
+    PLFLT *x, *y;
+    double *lo;
+    plot_legend L;
+
+    if (s->n < 2)
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "power chart: needs at least 2 time steps (got %zu; store "
+            "the time series with the run)",
+            s->n);
+    span = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1) - s->steps[0].t_s;
+    bin_s = span > 10 * DAY_S ? DAY_S : span > DAY_S ? 3600.0 : 0.0;
+    bin_series(s, bin_s, &b);
+    for (size_t i = 0; i < b.nb; i++) {
+        double sum = b.uns[i];
+        for (int k = 0; k < SRC_N; k++) {
+            sum += b.src[i * SRC_N + (size_t)k];
+            any[k] += b.src[i * SRC_N + (size_t)k];
+        }
+        any_uns += b.uns[i];
+        top = fmax(top, fmax(sum, fmax(b.fac[i], b.dem[i])));
+        /* Relative 1e-6: equal up to rounding when nothing was shed. */
+        if (fabs(b.dem[i] - b.fac[i]) > 1e-6 * fabs(b.fac[i]))
+            demand_differs = 1;
+    }
+    if (!(top > 0)) {
+        bins_free(&b);
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "power chart: no power in the series");
+    }
+    if (isfinite(s->it_capacity_w))
+        top = fmax(top, s->it_capacity_w);
+    if (isfinite(s->contract_w))
+        top = fmax(top, s->contract_w);
+    ps = power_scale(top, &unit);
+    if ((rc = plot_page(path, err)) != SIM_OK) {
+        bins_free(&b);
+        return rc;
+    }
+    a = time_axis(s, span);
+    snprintf(ylab, sizeof ylab, "%s power [%s]",
+             bin_s >= DAY_S    ? "daily mean"
+             : bin_s >= 3600.0 ? "hourly mean"
+                               : "",
+             unit);
+    plot_frame(VP_X0, a.off + s->steps[0].t_s * a.scale,
+               a.off + (s->steps[0].t_s + span) * a.scale, 0, top * ps * 1.1,
+               a.label, ylab[0] == ' ' ? ylab + 1 : ylab, title, a.opt, NULL);
+    x = sim_xmalloc(4 * b.nb * sizeof *x);
+    y = sim_xmalloc(4 * b.nb * sizeof *y);
+    lo = sim_xcalloc(b.nb, sizeof *lo);
+    memset(&L, 0, sizeof L);
+    for (int k = 0; k < SRC_N; k++) {
+        if (!(any[k] > 0))
+            continue;
+        plcol0(PC_SRC0 + k);
+        stair_band(&b, &a, b.src + k, SRC_N, lo, ps, x, y);
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_SRC0 + k, 1, 1.0,
+                     source_table[k].label);
+    }
+    if (any_uns > 0) {
+        plcol0(PC_RED);
+        stair_band(&b, &a, b.uns, 1, lo, ps, x, y);
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_RED, 1, 1.0,
+                     "Unserved demand");
+    }
+    plcol0(PC_BLACK);
+    plwidth(1.5);
+    stair_line(&b, &a, b.fac, ps, x, y);
+    plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 1.5, "Facility load served");
+    if (demand_differs) {
+        plcol0(PC_RED);
+        pllsty(2);
+        stair_line(&b, &a, b.dem, ps, x, y);
+        pllsty(1);
+        plot_leg_add(&L, PL_LEGEND_LINE, PC_RED, 2, 1.5, "Facility demand");
+    }
+    ref_lines(s, a.off + s->steps[0].t_s * a.scale,
+              a.off + (s->steps[0].t_s + span) * a.scale, ps, unit, &L);
+    if (bin_s > 0) {
+        /* Say what a stair is, so a daily mean is not read as a peak. */
+        snprintf(t, sizeof t, "Stairs: %s means",
+                 bin_s >= DAY_S ? "daily" : "hourly");
+        plot_leg_add(&L, PL_LEGEND_NONE, PC_BLACK, 1, 1.0, t);
+    }
+    plwidth(1.0);
+    plot_leg_draw(&L);
+    rc = plot_finish(path, err);
+    free(x);
+    free(y);
+    free(lo);
+    bins_free(&b);
+    return rc;
+}
+
+/* Calendar month (year * 12 + month - 1) of time t_s since the start. */
+static int month_of(const plot_series *s, double t_s)
+{
+    time_t u = (time_t)floor(s->t0_unix_s + t_s);
+    struct tm tm;
+    gmtime_r(&u, &tm);
+    return (tm.tm_year + 1900) * 12 + tm.tm_mon;
+}
+
+static const char *const month_abbr[12] = {"Jan", "Feb", "Mar", "Apr",
+                                           "May", "Jun", "Jul", "Aug",
+                                           "Sep", "Oct", "Nov", "Dec"};
+
+/* Months the series covers, from the first step's month: *first and the
+ * count (capped at MAX_MONTHS). */
+static size_t month_span(const plot_series *s, int *first)
+{
+    int last;
+    *first = month_of(s, s->steps[0].t_s);
+    last = month_of(s, s->steps[s->n - 1].t_s);
+    return (size_t)(last - *first + 1) > MAX_MONTHS
+               ? MAX_MONTHS
+               : (size_t)(last - *first + 1);
+}
+
+static int need_dated(const plot_series *s, const char *path, const char *what,
+                      sim_err *err)
+{
+    if (s->n < 2)
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "%s: needs the time series stored with the run",
+                           what);
+    if (!dated(s))
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "%s: the scenario's start date is not stored with "
+                           "the run, so calendar months are unknown",
+                           what);
+    return SIM_OK;
+}
+
+/* Bars of monthly energy: the reduction is a months x (sources, unserved,
+ * demand) table of sums; bars stack sources in registry order with unserved
+ * on top, and a black tick across each bar marks the demand, so a month whose
+ * supply fell short shows red up to the tick. Month names are written under
+ * each bar (every k-th when there are many). */
+int plot_monthly_energy(const char *path, const plot_series *s,
+                        const char *title, sim_err *err)
+{
+    int first, rc;
+    size_t nm;
+    double *e, top = 0, any[SRC_N + 1] = {0}, es;
+    const char *unit;
+    char ylab[64];
+    plot_legend L;
+
+    if ((rc = need_dated(s, path, "monthly energy chart", err)) != SIM_OK)
+        return rc;
+    nm = month_span(s, &first);
+    /* Row layout: SRC_N sources, unserved, demand. */
+    e = sim_xcalloc(nm * (SRC_N + 2), sizeof *e);
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *p = &s->steps[i];
+        int m = month_of(s, p->t_s) - first;
+        double dt = step_dt(s, i), *row;
+        if (m < 0 || (size_t)m >= nm)
+            continue;
+        row = e + (size_t)m * (SRC_N + 2);
+        for (int k = 0; k < SRC_N; k++)
+            row[k] += fin(p->source_w[k]) * dt;
+        row[SRC_N] += fmax(0.0, fin(p->shortfall_w)) * dt;
+        row[SRC_N + 1] += fin(p->demand_w) * dt;
+    }
+    for (size_t m = 0; m < nm; m++) {
+        double sum = 0, *row = e + m * (SRC_N + 2);
+        for (int k = 0; k <= SRC_N; k++) {
+            sum += row[k];
+            any[k] += row[k];
+        }
+        top = fmax(top, fmax(sum, row[SRC_N + 1]));
+    }
+    if (!(top > 0)) {
+        free(e);
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "monthly energy chart: no energy in the series");
+    }
+    es = top >= 5e3 * 3.6e9 ? 1.0 / 3.6e12 : 1.0 / 3.6e9;
+    unit = es < 1.0 / 3.6e10 ? "GWh" : "MWh";
+    snprintf(ylab, sizeof ylab, "energy per month [%s]", unit);
+    if ((rc = plot_page(path, err)) != SIM_OK) {
+        free(e);
+        return rc;
+    }
+    plot_frame(VP_X0, -0.6, (double)nm - 0.4, 0, top * es * 1.1,
+               "calendar month (first and last may be partial)", ylab, title,
+               "bc", NULL);
+    {
+        size_t every = nm > 16 ? (nm + 15) / 16 : 1;
+        for (size_t m = 0; m < nm; m += every) {
+            char lab[32];
+            int mk = first + (int)m;
+            snprintf(lab, sizeof lab, "%s %d", month_abbr[mk % 12], mk / 12);
+            plcol0(PC_BLACK);
+            plmtex("b", 1.3, ((double)m + 0.6) / ((double)nm + 0.2), 0.5, lab);
+        }
+    }
+    for (size_t m = 0; m < nm; m++) {
+        double *row = e + m * (SRC_N + 2), lo = 0, xc = (double)m;
+        for (int k = 0; k <= SRC_N; k++) {
+            PLFLT bx[4] = {xc - 0.35, xc + 0.35, xc + 0.35, xc - 0.35}, by[4];
+            if (!(row[k] > 0))
+                continue;
+            by[0] = by[1] = lo;
+            by[2] = by[3] = lo + row[k] * es;
+            plcol0(k < SRC_N ? PC_SRC0 + k : PC_RED);
+            plfill(4, bx, by);
+            lo += row[k] * es;
+        }
+        {
+            PLFLT dx[2] = {xc - 0.45, xc + 0.45},
+                  dy[2] = {row[SRC_N + 1] * es, row[SRC_N + 1] * es};
+            plcol0(PC_BLACK);
+            plwidth(3.0);
+            plline(2, dx, dy);
+            plwidth(1.0);
+        }
+    }
+    memset(&L, 0, sizeof L);
+    for (int k = 0; k < SRC_N; k++)
+        if (any[k] > 0)
+            plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_SRC0 + k, 1, 1.0,
+                         source_table[k].label);
+    if (any[SRC_N] > 0)
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_RED, 1, 1.0,
+                     "Unserved demand");
+    plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 3.0, "Facility demand");
+    plot_leg_draw(&L);
+    free(e);
+    return plot_finish(path, err);
+}
+
+/* One function for the grid of panels because every panel shares one y scale
+ * (so months compare at a glance) and one legend. The reduction is months x
+ * 24 hours x quantities of duration-weighted sums; an hour of a month no step
+ * covers is skipped. Panels are laid out 4 wide (fewer when there are fewer
+ * months), tick labels only on the outer edges to keep panels large. */
+int plot_typical_day(const char *path, const plot_series *s, const char *title,
+                     sim_err *err)
+{
+    enum { Q_UNS = SRC_N, Q_DEM, Q_CHG, Q_W, NQ };
+    int first, rc, cols, rows;
+    size_t nm;
+    double *a, top = 0, any[NQ] = {0}, ps;
+    const char *unit;
+    char ylab[64];
+    plot_legend L;
+
+    if ((rc = need_dated(s, path, "typical day chart", err)) != SIM_OK)
+        return rc;
+    nm = month_span(s, &first);
+    if (nm > 12)
+        nm = 12; /* a 4 x 3 grid; later months are in the other charts */
+    a = sim_xcalloc(nm * 24 * NQ, sizeof *a);
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *p = &s->steps[i];
+        int m = month_of(s, p->t_s) - first;
+        int h = (int)floor(fmod(p->t_s, DAY_S) / 3600.0);
+        double dt = step_dt(s, i), *c;
+        if (m < 0 || (size_t)m >= nm || h < 0 || h > 23)
+            continue;
+        c = a + ((size_t)m * 24 + (size_t)h) * NQ;
+        for (int k = 0; k < SRC_N; k++)
+            c[k] += fin(p->source_w[k]) * dt;
+        c[Q_UNS] += fmax(0.0, fin(p->shortfall_w)) * dt;
+        c[Q_DEM] += fin(p->demand_w) * dt;
+        c[Q_CHG] += fmax(0.0, fin(p->battery_charge_w)) * dt;
+        c[Q_W] += dt;
+    }
+    for (size_t c = 0; c < nm * 24; c++) {
+        double *q = a + c * NQ, sum = 0;
+        if (!(q[Q_W] > 0))
+            continue;
+        for (int k = 0; k < Q_W; k++) {
+            q[k] /= q[Q_W];
+            any[k] += q[k];
+        }
+        for (int k = 0; k <= Q_UNS; k++)
+            sum += q[k];
+        top = fmax(top, fmax(sum, fmax(q[Q_DEM], q[Q_CHG])));
+    }
+    if (!(top > 0)) {
+        free(a);
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "typical day chart: no power in the series");
+    }
+    ps = power_scale(top, &unit);
+    snprintf(ylab, sizeof ylab, "mean power [%s]", unit);
+    cols = nm <= 4 ? (int)nm : nm <= 6 ? 3 : 4;
+    rows = (int)((nm + (size_t)cols - 1) / (size_t)cols);
+    if ((rc = plot_page(path, err)) != SIM_OK) {
+        free(a);
+        return rc;
+    }
+    plot_page_title(title);
+    plschr(0.0, 0.7);
+    for (size_t m = 0; m < nm; m++) {
+        int col = (int)m % cols, row = (int)m / cols, mk = first + (int)m;
+        double gx0 = 0.07, gx1 = 0.78, gy0 = 0.08, gy1 = 0.91;
+        double pw = (gx1 - gx0) / cols, ph = (gy1 - gy0) / rows;
+        double vx0 = gx0 + col * pw + 0.012, vx1 = gx0 + (col + 1) * pw - 0.012;
+        double vy1 = gy1 - row * ph - 0.035, vy0 = gy1 - (row + 1) * ph + 0.03;
+        int bottom = (int)m + cols >= (int)nm, left = col == 0;
+        char pt[32];
+        PLFLT hx[50], hy[50], lo[24] = {0};
+        snprintf(pt, sizeof pt, "%s %d", month_abbr[mk % 12], mk / 12);
+        plot_panel(vx0, vx1, vy0, vy1, 0, 24, 0, top * ps * 1.1,
+                   bottom ? "hour of day" : NULL, left ? ylab : NULL, pt,
+                   bottom ? "bcnst" : "bcst", left ? "bcnstv" : "bcstv");
+        /* Hourly cells as stairs: each hour's band is flat across it. */
+        for (int k = 0; k <= Q_UNS; k++) {
+            if (!(any[k] > 0))
+                continue;
+            for (int h = 0; h < 24; h++) {
+                double v = a[((size_t)m * 24 + (size_t)h) * NQ + (size_t)k];
+                hx[2 * h] = h;
+                hx[2 * h + 1] = h + 1;
+                hy[2 * h] = hy[2 * h + 1] = lo[h] + fin(v) * ps;
+            }
+            /* The band: the top stairs out, the bottom stairs back. */
+            {
+                PLFLT px[96], py[96];
+                int np = 0;
+                for (int h = 0; h < 24; h++) {
+                    px[np] = h;
+                    py[np++] = hy[2 * h];
+                    px[np] = h + 1;
+                    py[np++] = hy[2 * h + 1];
+                }
+                for (int h = 23; h >= 0; h--) {
+                    px[np] = h + 1;
+                    py[np++] = lo[h];
+                    px[np] = h;
+                    py[np++] = lo[h];
+                }
+                plcol0(k < SRC_N ? PC_SRC0 + k : PC_RED);
+                plfill(np, px, py);
+            }
+            for (int h = 0; h < 24; h++)
+                lo[h] = hy[2 * h];
+        }
+        for (int q = Q_DEM; q <= Q_CHG; q++) {
+            if (!(any[q] > 0))
+                continue;
+            for (int h = 0; h < 24; h++) {
+                hx[2 * h] = h;
+                hx[2 * h + 1] = h + 1;
+                hy[2 * h] = hy[2 * h + 1] =
+                    a[((size_t)m * 24 + (size_t)h) * NQ + (size_t)q] * ps;
+            }
+            plcol0(q == Q_DEM ? PC_BLACK : PC_PURPLE);
+            pllsty(q == Q_DEM ? 1 : 2);
+            plwidth(q == Q_DEM ? 1.5 : 2.0);
+            plline(48, hx, hy);
+            pllsty(1);
+            plwidth(1.0);
+        }
+    }
+    plschr(0.0, CH_BASE);
+    memset(&L, 0, sizeof L);
+    for (int k = 0; k < SRC_N; k++)
+        if (any[k] > 0)
+            plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_SRC0 + k, 1, 1.0,
+                         source_table[k].label);
+    if (any[Q_UNS] > 0)
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_RED, 1, 1.0,
+                     "Unserved demand");
+    plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 1.5, "Facility demand");
+    if (any[Q_CHG] > 0)
+        plot_leg_add(&L, PL_LEGEND_LINE, PC_PURPLE, 2, 2.0, "Battery charging");
+    plot_leg_draw_in(&L, 0.795, 0.99, 0.08, 0.91);
+    free(a);
+    return plot_finish(path, err);
+}
+
+/* cmap1 ramps: a perceptually ordered blue-green-yellow for levels (power,
+ * state of charge) and white-orange-red for shortfall, so "more" reads the
+ * same way in every heat map. */
+static void ramp(int shortfall)
+{
+    static const PLFLT pos[5] = {0, 0.25, 0.5, 0.75, 1.0};
+    static const PLFLT lr[5] = {0.27, 0.23, 0.13, 0.37, 0.99},
+                       lg[5] = {0.00, 0.32, 0.57, 0.79, 0.91},
+                       lb[5] = {0.33, 0.55, 0.55, 0.38, 0.14};
+    static const PLFLT sr[5] = {1.0, 1.0, 0.99, 0.89, 0.5},
+                       sg[5] = {1.0, 0.85, 0.55, 0.10, 0.0},
+                       sb[5] = {0.9, 0.45, 0.24, 0.11, 0.15};
+    plscmap1n(128);
+    if (shortfall)
+        plscmap1l(1, 5, pos, sr, sg, sb, NULL);
+    else
+        plscmap1l(1, 5, pos, lr, lg, lb, NULL);
+}
+
+/* Day x hour means of one quantity: z[d * 24 + h], NAN where no step. */
+static double *day_hour(const plot_series *s, int which, size_t *nd)
+{
+    double *z, *w, t_end = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1);
+    size_t d0 = (size_t)floor(s->steps[0].t_s / DAY_S);
+    *nd = (size_t)ceil(t_end / DAY_S - 1e-9) - d0;
+    if (*nd == 0)
+        *nd = 1;
+    z = sim_xcalloc(*nd * 24, sizeof *z);
+    w = sim_xcalloc(*nd * 24, sizeof *w);
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *p = &s->steps[i];
+        size_t d = (size_t)floor(p->t_s / DAY_S) - d0;
+        int h = (int)floor(fmod(p->t_s, DAY_S) / 3600.0);
+        double v = which == 0   ? p->facility_w
+                   : which == 1 ? fmax(0.0, fin(p->shortfall_w))
+                                : 100.0 * p->soc_frac;
+        double dt = step_dt(s, i);
+        if (d >= *nd || h < 0 || h > 23 || !isfinite(v))
+            continue;
+        z[d * 24 + (size_t)h] += v * dt;
+        w[d * 24 + (size_t)h] += dt;
+    }
+    for (size_t c = 0; c < *nd * 24; c++)
+        z[c] = w[c] > 0 ? z[c] / w[c] : (double)NAN;
+    free(w);
+    return z;
+}
+
+/* One heat map panel with its colour bar to the right. Cells without data
+ * are set above zmax, which plimage leaves undrawn (white). */
+static void heat_panel(const plot_series *s, const double *z, size_t nd,
+                       double vy0, double vy1, double zmin, double zmax,
+                       double zscale, const char *zlab, const char *ptitle,
+                       int shortfall, int xlabels)
+{
+    double d0 = floor(s->steps[0].t_s / DAY_S);
+    double x0 = dated(s) ? s->t0_unix_s + d0 * DAY_S : d0;
+    double x1 = dated(s) ? x0 + (double)nd * DAY_S : d0 + (double)nd; /* days */
+    PLFLT **img = sim_xcalloc(nd, sizeof *img);
+    const char *xopt = dated(s) ? "bcnstd" : "bcnst";
+    for (size_t d = 0; d < nd; d++) {
+        img[d] = sim_xcalloc(24, sizeof **img);
+        for (int h = 0; h < 24; h++) {
+            double v = z[d * 24 + (size_t)h];
+            img[d][h] = isfinite(v) ? v * zscale : zmax + 1.0;
+        }
+    }
+    if (dated(s))
+        plot_date_ticks((double)nd * DAY_S);
+    ramp(shortfall);
+    plot_panel(VP_X0, 0.84, vy0, vy1, x0, x1, 0, 24,
+               xlabels ? (dated(s) ? "date" : "day since simulation start")
+                       : NULL,
+               "hour of day", ptitle, xlabels ? xopt : "bcst", "bcnstv");
+    plimage((const PLFLT *const *)img, (PLINT)nd, 24, x0, x1, 0, 24, zmin, zmax,
+            x0, x1, 0, 24);
+    /* Axes again on top: the image covers the frame's inner ticks. */
+    plcol0(PC_BLACK);
+    plbox(xlabels ? xopt : "bcst",
+          dated(s) ? plot_date_ticks((double)nd * DAY_S) : 0, 0, "bcstv", 6, 0);
+    {
+        PLFLT cw, ch, vals[2] = {zmin, zmax};
+        const PLFLT *vp[1] = {vals};
+        PLINT lopt[1] = {PL_COLORBAR_LABEL_TOP}, nv[1] = {2}, sub[1] = {0};
+        PLFLT ticks[1] = {0.0};
+        const char *labs[1] = {zlab}, *aopt[1] = {"bcvtm"};
+        plcolorbar(&cw, &ch, PL_COLORBAR_IMAGE, PL_POSITION_RIGHT, 0.03, 0.0,
+                   0.03, 0.85, 0, PC_BLACK, 1, 0.0, 0.0, 0, 0.0, 1, lopt, labs,
+                   1, aopt, ticks, sub, nv, vp);
+    }
+    plot_meta_z(zlab);
+    for (size_t d = 0; d < nd; d++)
+        free(img[d]);
+    free(img);
+}
+
+/* The load heat map, and below it the shortfall map when any demand went
+ * unserved: the pair shows when the site draws most and when it ran short,
+ * on the same day axis. */
+int plot_power_heatmap(const char *path, const plot_series *s,
+                       const char *title, sim_err *err)
+{
+    size_t nd = 0, nd2 = 0;
+    double *z, *u = NULL, zmax = 0, umax = 0, ps, us;
+    const char *unit, *uunit;
+    char zl[64], ul[64];
+    int rc;
+
+    if (s->n < 2)
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "power heat map: needs the time series stored "
+                           "with the run");
+    z = day_hour(s, 0, &nd);
+    for (size_t c = 0; c < nd * 24; c++)
+        if (isfinite(z[c]))
+            zmax = fmax(zmax, z[c]);
+    for (size_t i = 0; i < s->n; i++)
+        umax = fmax(umax, fin(s->steps[i].shortfall_w));
+    if (!(zmax > 0)) {
+        free(z);
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "power heat map: no power in the series");
+    }
+    if (umax > 0)
+        u = day_hour(s, 1, &nd2);
+    ps = power_scale(zmax, &unit);
+    us = power_scale(umax, &uunit);
+    snprintf(zl, sizeof zl, "load [%s]", unit);
+    snprintf(ul, sizeof ul, "unserved [%s]", uunit);
+    if ((rc = plot_page(path, err)) != SIM_OK) {
+        free(z);
+        free(u);
+        return rc;
+    }
+    plot_page_title(title);
+    if (u) {
+        heat_panel(s, z, nd, 0.55, 0.90, 0, zmax * ps, ps, zl,
+                   "facility load served (hourly mean)", 0, 0);
+        umax = 0;
+        for (size_t c = 0; c < nd2 * 24; c++)
+            if (isfinite(u[c]))
+                umax = fmax(umax, u[c]);
+        heat_panel(s, u, nd2, 0.11, 0.46, 0, umax * us, us, ul,
+                   "unserved demand (hourly mean)", 1, 1);
+    } else {
+        heat_panel(s, z, nd, 0.11, 0.90, 0, zmax * ps, ps, zl,
+                   "facility load served (hourly mean); no demand went "
+                   "unserved",
+                   0, 1);
+    }
+    free(z);
+    free(u);
+    return plot_finish(path, err);
+}
+
+typedef struct vw {
+    double v, w;
+} vw;
+
+static int cmp_desc(const void *a, const void *b)
+{
+    const vw *p = a, *q = b;
+    return p->v > q->v ? -1 : p->v < q->v;
+}
+
+/* Sorts (value, duration) pairs high to low and turns them into a curve
+ * against the cumulative share of time [%]: stairs over buckets of at most
+ * n/1000 steps, each at its first (highest) value, so the curve is an upper
+ * envelope at the chart's resolution and a year of 15-minute steps is 2,000
+ * points rather than 70,000 (an SVG of 100 kB, not 2.4 MB). Returns the
+ * point count. */
+static PLINT duration_curve(const plot_series *s, int which, double ps,
+                            PLFLT *x, PLFLT *y)
+{
+    vw *p = sim_xcalloc(s->n, sizeof *p);
+    double total = 0, acc = 0;
+    size_t stride = s->n / 1000 + 1, m = 0;
+    int g = grid_index();
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *q = &s->steps[i];
+        p[i].v = fin(which == 0   ? q->demand_w
+                     : which == 1 ? q->facility_w
+                                  : (g >= 0 ? q->source_w[g] : 0.0));
+        p[i].w = step_dt(s, i);
+        total += p[i].w;
+    }
+    qsort(p, s->n, sizeof *p, cmp_desc);
+    for (size_t i = 0; i < s->n; i += stride) {
+        double v = p[i].v;
+        x[m] = 100.0 * acc / total;
+        for (size_t k = i; k < i + stride && k < s->n; k++)
+            acc += p[k].w;
+        x[m + 1] = 100.0 * acc / total;
+        y[m] = y[m + 1] = v * ps;
+        m += 2;
+    }
+    free(p);
+    return (PLINT)m;
+}
+
+/* Sorting each quantity on its own is what a load duration curve is: the
+ * share of time the load is at least y. Demand and load served coincide when
+ * nothing was shed, so the served line is drawn only when they differ. */
+int plot_load_duration(const char *path, const plot_series *s,
+                       const char *title, sim_err *err)
+{
+    double top = 0, any_grid = 0, ps;
+    int differs = 0, rc, g = grid_index();
+    const char *unit;
+    char ylab[64];
+    PLFLT *x, *y;
+    PLINT np;
+    plot_legend L;
+
+    if (s->n < 2)
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "load duration curve: needs the time series "
+                           "stored with the run");
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *p = &s->steps[i];
+        top = fmax(top, fmax(fin(p->demand_w), fin(p->facility_w)));
+        if (g >= 0)
+            any_grid += fin(p->source_w[g]);
+        if (fabs(fin(p->demand_w) - fin(p->facility_w)) >
+            1e-6 * fabs(fin(p->facility_w)))
+            differs = 1;
+    }
+    if (!(top > 0))
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "load duration curve: no power in the series");
+    if (isfinite(s->it_capacity_w))
+        top = fmax(top, s->it_capacity_w);
+    if (isfinite(s->contract_w))
+        top = fmax(top, s->contract_w);
+    ps = power_scale(top, &unit);
+    snprintf(ylab, sizeof ylab, "power [%s]", unit);
+    if ((rc = plot_page(path, err)) != SIM_OK)
+        return rc;
+    plot_frame(VP_X0, 0, 100, 0, top * ps * 1.1,
+               "share of time at or above the power [%]", ylab, title, NULL,
+               NULL);
+    x = sim_xmalloc(2 * s->n * sizeof *x);
+    y = sim_xmalloc(2 * s->n * sizeof *y);
+    memset(&L, 0, sizeof L);
+    np = duration_curve(s, 0, ps, x, y);
+    plcol0(PC_BLACK);
+    plwidth(2.5);
+    plline(np, x, y);
+    plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 2.5, "Facility demand");
+    if (differs) {
+        np = duration_curve(s, 1, ps, x, y);
+        plcol0(PC_BLUE);
+        pllsty(2);
+        plline(np, x, y);
+        pllsty(1);
+        plot_leg_add(&L, PL_LEGEND_LINE, PC_BLUE, 2, 2.5,
+                     "Facility load served");
+    }
+    if (any_grid > 0) {
+        np = duration_curve(s, 2, ps, x, y);
+        plcol0(PC_SRC0 + g);
+        plline(np, x, y);
+        plot_leg_add(&L, PL_LEGEND_LINE, PC_SRC0 + g, 1, 2.5, "Grid import");
+    }
+    ref_lines(s, 0, 100, ps, unit, &L);
+    plot_leg_draw(&L);
+    free(x);
+    free(y);
+    return plot_finish(path, err);
+}
+
+/* State of charge as a heat map (when in the day the battery is full or
+ * empty, across the season) over the state of health as a line on a y range
+ * fitted to it, since health moves by a few percent a year and would be a
+ * flat line on 0..100 %. */
+int plot_battery_heatmap(const char *path, const plot_series *s,
+                         const char *title, sim_err *err)
+{
+    size_t nd = 0, m = 0, nsoh = 0;
+    double *z, hlo = INFINITY, hhi = -INFINITY, span;
+    int rc;
+    PLFLT *x, *y;
+    taxis a;
+
+    for (size_t i = 0; i < s->n; i++) {
+        if (isfinite(s->steps[i].soc_frac))
+            m++;
+        if (isfinite(s->steps[i].soh_frac)) {
+            nsoh++;
+            hlo = fmin(hlo, 100.0 * s->steps[i].soh_frac);
+            hhi = fmax(hhi, 100.0 * s->steps[i].soh_frac);
+        }
+    }
+    if (m < 2)
+        return sim_err_set(
+            err, SIM_EINVAL, path, 0,
+            "battery heat map: no state of charge in the series (no battery "
+            "at this site, or no time series stored)");
+    z = day_hour(s, 2, &nd);
+    span = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1) - s->steps[0].t_s;
+    if ((rc = plot_page(path, err)) != SIM_OK) {
+        free(z);
+        return rc;
+    }
+    plot_page_title(title);
+    heat_panel(s, z, nd, nsoh >= 2 ? 0.45 : 0.11, 0.90, 0, 100, 1.0, "SoC [%]",
+               "state of charge, SoC (hourly mean)", 0, nsoh < 2);
+    free(z);
+    if (nsoh >= 2) {
+        size_t k = 0;
+        double pad = fmax(0.05, 0.1 * (hhi - hlo));
+        a = time_axis(s, span);
+        plot_panel(VP_X0, 0.84, 0.11, 0.33, a.off + s->steps[0].t_s * a.scale,
+                   a.off + (s->steps[0].t_s + span) * a.scale, hlo - pad,
+                   hhi + pad, a.label, "state of health [%]",
+                   "state of health (capacity left of new)", a.opt, NULL);
+        x = sim_xmalloc(s->n * sizeof *x);
+        y = sim_xmalloc(s->n * sizeof *y);
+        for (size_t i = 0; i < s->n; i++)
+            if (isfinite(s->steps[i].soh_frac)) {
+                x[k] = a.off + s->steps[i].t_s * a.scale;
+                y[k++] = 100.0 * s->steps[i].soh_frac;
+            }
+        plcol0(PC_PURPLE);
+        plwidth(2.0);
+        plline((PLINT)k, x, y);
+        plwidth(1.0);
+        free(x);
+        free(y);
+    }
+    return plot_finish(path, err);
+}

@@ -1,0 +1,183 @@
+/* models/tp_comm.c: the communication terms of the throughput model
+ * (docs/throughput-model.md §2): collective times over NVLink and the
+ * scale-out fabric, the expert all-to-all, and data-parallel (DP) gradient
+ * reduction and parameter gather as Megatron-LM runs them.
+ *
+ * Owns: how many bytes each collective moves, over which link, and how much
+ * of it a compute window hides. It must never decide a layout, never touch
+ * compute efficiencies (models/throughput.c owns both), never allocate and
+ * never read a file: the chooser calls these in its inner loop.
+ *
+ * DP as Megatron does it (megatron/core/distributed/, commit d98e8a6 of
+ * NVIDIA/Megatron-LM, read for facts only):
+ *  - gradients are accumulated over the step's micro-batches without
+ *    synchronisation (DistributedDataParallel.no_sync sets
+ *    is_last_microbatch = False); in the last micro-batch a backward hook
+ *    marks each parameter ready and a bucket's reduce-scatter (all-reduce
+ *    without the distributed optimizer) is dispatched as soon as its
+ *    gradients are complete (_ParamAndGradBucketGroup.register_grad_ready,
+ *    overlap_grad_reduce). So the reduction hides behind the last
+ *    micro-batch's backward only, bucket by bucket, and the last bucket
+ *    (the first layers, whose gradients come last) is always exposed. With
+ *    interleaving each model chunk has its own buffers and its gradients
+ *    are complete when the chunk's last backward ends, up to pp chunk
+ *    backwards apart, so the earlier chunks' reductions also hide behind
+ *    the later chunks' backward work (the schedule allows it);
+ *  - with overlap_param_gather a forward pre-hook waits for its bucket's
+ *    parameter all-gather and dispatches the next one
+ *    (finish_param_sync), so the gather hides behind the first
+ *    micro-batch's forward the same way, the first bucket exposed;
+ *  - bucket size max(40e6, 1e6 x dp) parameters
+ *    (DistributedDataParallel.__init__, DistributedDataParallelConfig.
+ *    bucket_size);
+ *  - bytes: gradients in the gradient buffer's dtype (bf16, or fp32 with
+ *    grad_reduce_in_fp32; Megatron-Bridge's benchmark recipes set False,
+ *    perf_recipes/_common.py), parameters gathered in fp8 with
+ *    fp8_param_gather, which Megatron-Bridge's FP8 delayed/current-scaling
+ *    and MXFP8 recipes set and its subchannel and NVFP4 recipes do not
+ *    (src/megatron/bridge/training/mixed_precision.py, commit 067f987);
+ *  - hierarchical: a group that leaves the NVLink domain reduces inside the
+ *    domain first (NCCL's tree/ring over NVLink), so scale-out carries 1/k
+ *    of the volume (k members per domain); in-network reduction (SHARP) on
+ *    the scale-out fabric sends each byte of an all-reduce once instead of
+ *    the ring's 2(g-1)/g and needs one round trip; a reduce-scatter or
+ *    all-gather moves as much either way, so SHARP does not change them.
+ */
+#include <math.h>
+
+#include "models/throughput_int.h"
+
+double tp_log2d(double x)
+{
+    return x > 1 ? log(x) / log(2.0) : 0.0;
+}
+
+/* Smooth-free overlap: the overlapped part of t hides behind window. */
+double tp_exposed(double t, double ovl, double window)
+{
+    double hide = ovl * t;
+    if (hide > window)
+        hide = window;
+    return t - hide;
+}
+
+/* Time of a collective moving vol bytes per GPU (ring volume) over a group
+ * of g ranks with stride st. Inside one NVLink domain it runs on NVLink;
+ * across domains it is hierarchical (NCCL's intra-domain reduce-scatter,
+ * inter-domain exchange of a 1/k shard, intra-domain all-gather), k being
+ * the group members per domain, so scale-out carries vol / k. so_share
+ * scales the scale-out part (1, or 1/2 for an all-reduce reduced in the
+ * network). */
+double tp_coll_t(double vol, int g, int st, int domain, double nvl, double so,
+                 double lat_so, int steps)
+{
+    double k;
+    if (g <= 1)
+        return 0.0;
+    if ((double)g * st <= domain)
+        return vol / nvl + steps * TP_NVLINK_LAT_S;
+    k = (double)domain / st;
+    if (k < 1)
+        k = 1;
+    if (k > g)
+        k = g;
+    return (k > 1 ? vol / nvl : 0.0) + vol / k / so + steps * lat_so;
+}
+
+/* All-to-all over g consecutive ranks (stride 1): peers inside the domain
+ * over NVLink, the rest over scale-out, concurrently. */
+double tp_a2a_t(double vol, int g, int domain, double nvl, double so,
+                double lat_so)
+{
+    double f_loc, tl, tr;
+    if (g <= 1)
+        return 0.0;
+    if (g <= domain)
+        return vol / nvl + TP_NVLINK_LAT_S;
+    f_loc = (double)domain / g;
+    tl = vol * f_loc / nvl;
+    tr = vol * (1.0 - f_loc) / so;
+    return (tl > tr ? tl : tr) + lat_so;
+}
+
+/* One DP group's reduction: a reduce-scatter or all-reduce of P parameters
+ * of eb bytes over g ranks with stride st, in nb buckets (each pays the
+ * collective's latency steps). An all-reduce with SHARP halves the
+ * scale-out part and needs 2 latency steps instead of the ring's. */
+static double dp_group_t(const tp_dp_in *in, double P, double eb, int g, int st,
+                         int allreduce, double nb)
+{
+    double ring, vol, t, so = in->so_Bps;
+    int steps;
+    if (g <= 1 || P <= 0)
+        return 0.0;
+    ring = (double)(g - 1) / g * (allreduce ? 2.0 : 1.0);
+    vol = ring * P * eb;
+    steps = (int)(2 * tp_log2d(g));
+    if (allreduce && in->sharp && (double)g * st > in->domain) {
+        so *= 2.0;
+        steps = 2;
+    }
+    t = tp_coll_t(vol, g, st, in->domain, in->nvl_Bps, so, in->lat_so_s, 0);
+    return t +
+           nb * steps *
+               ((double)g * st <= in->domain ? TP_NVLINK_LAT_S : in->lat_so_s);
+}
+
+void tp_dp_cost_of(const tp_dp_in *in, tp_dp_cost *out)
+{
+    int ar = in->distopt != TP_DISTOPT_ON && !in->fsdp;
+    /* FSDP gathers the parameters for the forward and again for the
+     * backward: 1.5 x the distributed optimizer's volume, as before. */
+    double fs = in->fsdp ? 1.5 : 1.0;
+    double bucket = in->bucket_params > 0 ? in->bucket_params : 40e6;
+    double nb = ceil((in->p_dense + in->p_expert) / bucket);
+    if (nb < 1)
+        nb = 1;
+    out->buckets = nb;
+    out->t_grad_s = fs * (dp_group_t(in, in->p_dense, in->grad_bytes,
+                                     in->g_dense, in->st_dense, ar, nb) +
+                          dp_group_t(in, in->p_expert, in->grad_bytes,
+                                     in->g_expert, in->st_expert, ar, nb));
+    out->t_param_s = ar ? 0.0
+                        : fs * (dp_group_t(in, in->p_dense, in->param_bytes,
+                                           in->g_dense, in->st_dense, 0, nb) +
+                                dp_group_t(in, in->p_expert, in->param_bytes,
+                                           in->g_expert, in->st_expert, 0, nb));
+}
+
+/* Exposed time of t_comm [s] spread over the buckets of vp model chunks,
+ * each chunk's buckets becoming ready evenly over that chunk's share of the
+ * window (t_win / vp: one micro-batch's backward for gradients, forward
+ * for parameters), chunks pp such shares apart (the interleaved schedule's
+ * cool-down or warm-up runs pp micro-batches per chunk); the communication
+ * stream takes buckets in ready order. The queue finishes at the latest
+ * (ready time + work from that bucket on), which is linear inside a chunk,
+ * so only each chunk's first and last bucket need checking: O(vp).
+ * Measured from the end of the window; never below one bucket (the last
+ * gradient bucket, or the first parameter bucket, cannot overlap). */
+double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
+                     double t_win)
+{
+    double tb, G, W, w, nbc, worst = 0;
+    if (t_comm <= 0)
+        return 0.0;
+    if (vp < 1)
+        vp = 1;
+    tb = t_win / vp;
+    G = vp > 1 ? pp * tb : 0.0;
+    W = t_comm / vp;
+    nbc = ceil(buckets / vp);
+    if (nbc < 1)
+        nbc = 1;
+    w = W / nbc;
+    for (int c = 0; c < vp; c++) {
+        double first = -c * G - tb + tb / nbc + nbc * w + c * W,
+               last = -c * G + w + c * W;
+        if (first > worst)
+            worst = first;
+        if (last > worst)
+            worst = last;
+    }
+    return worst < t_comm ? worst : t_comm;
+}

@@ -1,0 +1,170 @@
+/* tests/test_extrap.c: the extrapolation flags, widened intervals and the
+ * job-level software_efficiency of issue 18 (models/throughput.h
+ * TP_EXTRAP_*, docs/throughput-model.md §8). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "models/flops.h"
+#include "models/throughput.h"
+
+static gpu_spec h100(void)
+{
+    gpu_spec g;
+    memset(&g, 0, sizeof g);
+    strcpy(g.name, "H100");
+    g.peak_flops[NUM_BF16] = 989e12;
+    g.peak_flops[NUM_FP8] = 1979e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.nvlink_Bps = 450e9;
+    g.nvlink_domain = 8;
+    g.scaleout_bps = 400e9;
+    return g;
+}
+
+static llm_arch llama8(void)
+{
+    llm_arch a;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "Llama 3 8B");
+    a.cls = LLM_DENSE;
+    a.num_layers = 32;
+    a.hidden_size = 4096;
+    a.ffn_hidden_size = 14336;
+    a.num_attention_heads = 32;
+    a.num_kv_heads = 8;
+    a.head_dim = 128;
+    a.vocab_size = 128256;
+    a.gated_linear_unit = 1;
+    a.default_seq_len = 8192;
+    return a;
+}
+
+/* A model calibrated on "H100" only, with a domain around an 8B model. */
+static tp_model calibrated(void)
+{
+    tp_model m;
+    tp_model_init(&m);
+    m.n_gpus = 1;
+    strcpy(m.gpus[0], "H100");
+    m.sigma_log[LLM_DENSE] = 0.08;
+    m.sigma_extrap = 0.15;
+    m.dom_active_params_min = 7e9;
+    m.dom_active_params_max = 70e9;
+    m.dom_experts_max = 256;
+    m.dom_seq_max = 16384;
+    return m;
+}
+
+static tp_query query(const gpu_spec *g, const llm_arch *a)
+{
+    tp_query q;
+    memset(&q, 0, sizeof q);
+    q.gpu = g;
+    q.llm = a;
+    q.prec.recipe = PREC_BF16;
+    q.prec.fmt = NUM_BF16;
+    q.n_gpus = 8;
+    q.gbs = 64;
+    q.seq_len = 8192;
+    q.layout =
+        (tp_layout){1, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_NONE, TP_DISTOPT_ON};
+    return q;
+}
+
+/* ln(high / point) of the 80% interval = 1.2816 sd. */
+static double half_width(const tp_result *r)
+{
+    return log(r->high_tokens_per_sec_per_gpu / r->tokens_per_sec_per_gpu);
+}
+
+static void test_extrap_inside_the_domain_is_not_flagged(void **state)
+{
+    gpu_spec g = h100();
+    llm_arch a = llama8();
+    tp_model m = calibrated();
+    tp_query q = query(&g, &a);
+    tp_result r;
+    (void)state;
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrapolated, 0);
+    assert_int_equal(r.extrap_why, 0);
+    assert_true(fabs(half_width(&r) - 1.2815515655 * 0.08) < 1e-9);
+}
+
+static void test_extrap_each_reason_flags_and_widens(void **state)
+{
+    gpu_spec g = h100(), a100 = h100();
+    llm_arch a = llama8();
+    tp_model m = calibrated();
+    tp_query q;
+    tp_result r;
+    (void)state;
+    /* A GPU without calibration rows. */
+    strcpy(a100.name, "A100");
+    q = query(&a100, &a);
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrap_why, TP_EXTRAP_GPU);
+    assert_true(fabs(half_width(&r) -
+                     1.2815515655 * sqrt(0.08 * 0.08 + 0.15 * 0.15)) < 1e-9);
+    /* Long context: 32k tokens is extrapolation whatever the domain. */
+    q = query(&g, &a);
+    q.seq_len = 32768;
+    q.gbs = 16;
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_true(r.extrap_why & TP_EXTRAP_SEQ);
+    /* Active parameters outside 0.5 x min .. 2 x max: a domain of
+     * 30e9 .. 70e9 leaves the 8B model (8.0e9 < 15e9) out. */
+    m.dom_active_params_min = 30e9;
+    q = query(&g, &a);
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrap_why, TP_EXTRAP_PARAMS);
+    /* Two reasons widen twice in quadrature: A100 and the domain. */
+    q = query(&a100, &a);
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrap_why, TP_EXTRAP_GPU | TP_EXTRAP_PARAMS);
+    assert_true(fabs(half_width(&r) -
+                     1.2815515655 * sqrt(0.08 * 0.08 + 2 * 0.15 * 0.15)) <
+                1e-9);
+}
+
+static void test_extrap_software_efficiency_scales_compute_only(void **state)
+{
+    gpu_spec g = h100();
+    llm_arch a = llama8();
+    tp_model m = calibrated();
+    tp_query q = query(&g, &a);
+    tp_result r1, r2;
+    (void)state;
+    q.layout.tp = 2; /* so that there is a TP collective to keep */
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    assert_true(r1.t_tp_s > 0);
+    q.software_efficiency = 0.5;
+    assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
+    /* Compute (and the optimizer step, an HBM kernel) take twice as long;
+     * the collectives keep the fabric's speed. */
+    assert_true(fabs(r2.t_compute_s - 2 * r1.t_compute_s) <
+                1e-9 * r1.t_compute_s);
+    assert_true(fabs(r2.t_tp_s - r1.t_tp_s) < 1e-12 * r1.t_tp_s);
+    assert_true(r2.extrap_why == TP_EXTRAP_STACK);
+    q.software_efficiency = 1.0;
+    assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
+    assert_int_equal(r2.extrap_why, 0);
+    assert_true(r2.step_time_s == r1.step_time_s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_extrap_inside_the_domain_is_not_flagged),
+        cmocka_unit_test(test_extrap_each_reason_flags_and_widens),
+        cmocka_unit_test(test_extrap_software_efficiency_scales_compute_only),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
