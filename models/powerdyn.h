@@ -1,7 +1,7 @@
 /* models/powerdyn.h: training power dynamics (issue 21), an analysis of a
  * site's sub-second power over short representative windows, fed by the
  * run's jobs, step phases and events; never a year at millisecond
- * resolution. See docs/power-model.md 9.
+ * resolution. See docs/power-model.md 14.
  *
  * Model. A training job's IT power is a periodic, piecewise-constant
  * waveform (pd_wave): each step of period T = compute_s + comm_s +

@@ -38,11 +38,14 @@ struct site_pd {
     gsl_rng **r;       /* [n_job] */
     double *off;       /* [n_job] this window's offset draw, [0, 1) */
     unsigned char *ev; /* [n_job * SPD_EV_KINDS] event windows done */
+    double ev_step_w[SPD_EV_KINDS]; /* largest step analysed per kind */
     uint64_t seen[SPD_MAX_STEADY];
     int n_seen, n_mixes_skipped;
-    pd_wave *w;     /* [n_job * n_grp + 1] the last step's waves */
-    size_t n_w;     /* waves of the last step */
-    size_t *w_job;  /* [n_job * n_grp + 1] owner job of each wave */
+    pd_wave *w;                 /* [n_job * n_grp + 1] the last step's waves */
+    size_t n_w;                 /* waves of the last step */
+    size_t *w_job;              /* [n_job * n_grp + 1] owner job of each wave */
+    unsigned char *train;       /* [n_job * n_grp + 1] entry trains */
+    const dispatch_out *last_o; /* the last step's dispatch (R->sp's) */
     double const_w; /* the last step's load that does not follow the step */
     double *x;      /* [PD_N] */
     int any;        /* a window has been analysed */
@@ -59,6 +62,7 @@ void site_pd_new(run *R)
     p->ev = sim_xcalloc(nj * SPD_EV_KINDS, 1);
     p->w = sim_xcalloc(nw, sizeof *p->w);
     p->w_job = sim_xcalloc(nw, sizeof *p->w_job);
+    p->train = sim_xcalloc(nw, 1);
     p->x = sim_xcalloc(PD_N, sizeof *p->x);
     for (size_t k = 0; k < R->n_job; k++) {
         char name[112];
@@ -81,6 +85,7 @@ void site_pd_free(run *R)
     free(p->ev);
     free(p->w);
     free(p->w_job);
+    free(p->train);
     free(p->x);
     free(p);
     R->pd = NULL;
@@ -103,15 +108,33 @@ static void draw_offsets(site_pd *p, const run *R)
         p->off[k] = gsl_rng_uniform(p->r[k]);
 }
 
-/* The training wave of job j's GPUs in group g (nsys systems) at GPU
- * power gpu_w and non-GPU power other_w, at this window's offset. */
+/* Systems of job k in group g. */
+static double job_sys_in_grp(const run *R, size_t k, size_t g)
+{
+    double n = 0;
+    for (size_t m = 0; m < R->n_mod; m++)
+        if (R->mod[m].grp == g)
+            n += R->job[k].take[m];
+    return n;
+}
+
+/* The training wave of job k's GPUs in group g at GPU power gpu_w and
+ * non-GPU power other_w, at this window's offset. The systems' own
+ * storage (rack_storage_j) smooths it: what is left of the deviation is
+ * pd_rack_smooth of the storage against each system's excess energy per
+ * step (all systems of a job swing together). */
 static void job_wave(const run *R, const site_pd *p, size_t k, size_t g,
                      double gpu_w, double other_w, pd_wave *w)
 {
     const sjob *j = &R->job[k];
     double T = j->ph.compute_s + j->ph.comm_s + j->ph.bubble_s;
-    pd_wave_step(w, &R->lcfg[g], j->sj->fmt, &j->ph, gpu_w, other_w, 1.0,
-                 p->off[k] * (T > 0 ? T : 0));
+    double off = p->off[k] * (T > 0 ? T : 0);
+    double store = R->s->modules[g].system->rack_storage_j;
+    double nsys = job_sys_in_grp(R, k, g);
+    pd_wave_step(w, &R->lcfg[g], j->sj->fmt, &j->ph, gpu_w, other_w, 1.0, off);
+    if (store > 0 && nsys > 0)
+        pd_wave_step(w, &R->lcfg[g], j->sj->fmt, &j->ph, gpu_w, other_w,
+                     pd_rack_smooth(store, pd_wave_excess_j(w) / nsys), off);
 }
 
 /* Folds one window's figures into the site's. steady: also the swing,
@@ -180,12 +203,10 @@ static void largest_drop(run *R, size_t nd)
                 grp_sys += R->mod[q].n_sys;
         for (size_t i = 0; i < nd; i++) {
             const sjob *j = &R->job[R->dj_job[i]];
-            double nsys = 0;
+            double nsys;
             if (R->dj[i].module != g || j->take[m] <= 0)
                 continue;
-            for (size_t q = 0; q < R->n_mod; q++)
-                if (R->mod[q].grp == g)
-                    nsys += j->take[q];
+            nsys = job_sys_in_grp(R, R->dj_job[i], g);
             peak += pd_wave_hi_w(&p->w[i]) * j->take[m] / nsys;
         }
         if (!md->up)
@@ -196,10 +217,29 @@ static void largest_drop(run *R, size_t nd)
     }
 }
 
-/* Why one function per step: the step's waves are built once from the
- * dispatch (they are kept for the event windows until the next step), and
- * only a mix not seen before is analysed, so a year of steps costs a scan
- * of the entries per step plus at most SPD_MAX_STEADY windows. */
+/* Builds the last step's waves (at fresh offsets) into p->w, from the
+ * dispatch kept in p->last_o and the training flags of the step. */
+static void build_waves(run *R)
+{
+    site_pd *p = R->pd;
+    draw_offsets(p, R);
+    for (size_t i = 0; i < p->n_w; i++) {
+        const dispatch_job *d = &R->dj[i];
+        const dispatch_job_out *jo = &p->last_o->job[i];
+        double gpu = d->gpu_w * jo->power_frac;
+        if (p->train[i])
+            job_wave(R, p, p->w_job[i], d->module, gpu, jo->it_w - gpu,
+                     &p->w[i]);
+        else
+            pd_wave_const(&p->w[i], jo->it_w);
+    }
+}
+
+/* Why the step only hashes: a year has 35,040 steps and few distinct
+ * mixes, so a step costs a scan of its entries; the waves are built and
+ * analysed only for a mix not seen before (at most SPD_MAX_STEADY), and
+ * for an event window (built then from the step's dispatch, which stays
+ * valid until the next step). */
 void site_pd_step(run *R, const dispatch_out *o)
 {
     site_pd *p = R->pd;
@@ -208,28 +248,23 @@ void site_pd_step(run *R, const dispatch_out *o)
     double it = 0;
     int seen = 0;
     /* build_demand's entries are still in R->dj, in dispatch order. */
-    draw_offsets(p, R);
     for (size_t i = 0; i < nd; i++) {
         const dispatch_job *d = &R->dj[i];
         const dispatch_job_out *jo = &o->job[i];
         size_t k = R->dj_job[i];
-        const sjob *j = &R->job[k];
         double gpu = d->gpu_w * jo->power_frac;
         int train =
-            j->state == JS_RUN && d->gpu_w > 0 &&
+            R->job[k].state == JS_RUN && d->gpu_w > 0 &&
             (jo->state == DISPATCH_RUN || jo->state == DISPATCH_THROTTLED);
-        if (train)
-            job_wave(R, p, k, d->module, gpu, jo->it_w - gpu, &p->w[i]);
-        else
-            pd_wave_const(&p->w[i], jo->it_w);
+        p->train[i] = (unsigned char)train;
         p->w_job[i] = k;
         it += jo->it_w;
         h = mix64(h, k * 1000003u + d->module);
         h = mix64(h, (uint64_t)llround(train ? gpu : -jo->it_w));
     }
     p->n_w = nd;
+    p->last_o = o;
     p->const_w = o->load_w - it;
-    largest_drop(R, nd);
     h = mix64(h, (uint64_t)llround(p->const_w));
     for (int q = 0; q < p->n_seen; q++)
         seen |= p->seen[q] == h;
@@ -240,6 +275,8 @@ void site_pd_step(run *R, const dispatch_out *o)
         return;
     }
     p->seen[p->n_seen++] = h;
+    build_waves(R);
+    largest_drop(R, nd);
     analyse(R, p->w, p->n_w, p->const_w, 1, 1);
 }
 
@@ -253,6 +290,7 @@ void site_pd_event(run *R, const sjob *j, int kind)
 {
     site_pd *p = R->pd;
     size_t k = (size_t)(j - R->job), n = 0;
+    double step_w = 0; /* mean power the job leaves (or takes up) */
     int slot = kind == RES_EV_INTERRUPT    ? 0
                : kind == RES_EV_CHECKPOINT ? 1
                : kind == RES_EV_RESTART    ? 2
@@ -263,17 +301,17 @@ void site_pd_event(run *R, const sjob *j, int kind)
         (slot == 1 && !(j->sj->ckpt_write_s > 0)))
         return;
     p->ev[k * SPD_EV_KINDS + (size_t)slot] = 1;
+    if (p->last_o)
+        build_waves(R); /* draws this window's offsets */
+    else
+        draw_offsets(p, R);
     w = sim_xcalloc(p->n_w + R->n_grp + 1, sizeof *w);
     for (size_t i = 0; i < p->n_w; i++)
         if (p->w_job[i] != k)
             w[n++] = p->w[i];
-    draw_offsets(p, R);
     for (size_t g = 0; g < R->n_grp; g++) {
         load_demand d, c;
-        double nsys = 0, ck;
-        for (size_t m = 0; m < R->n_mod; m++)
-            if (R->mod[m].grp == g)
-                nsys += j->take[m];
+        double nsys = job_sys_in_grp(R, k, g), ck;
         if (nsys <= 0)
             continue;
         load_training_demand_f(
@@ -283,6 +321,7 @@ void site_pd_event(run *R, const sjob *j, int kind)
                                nsys * R->lsys[g].n_gpus,
                                load_ckpt_gpu_frac(&R->lcfg[g], j->sj->fmt), &c);
         ck = c.gpu_w + c.other_w;
+        step_w += d.gpu_w + d.other_w - (slot == 1 ? ck : d.idle_w);
         job_wave(R, p, k, g, d.gpu_w, d.other_w, &w[n]);
         w[n].hold_from_s = slot == 2 ? 0.0 : mid;
         w[n].hold_to_s = slot == 0   ? (double)INFINITY
@@ -291,6 +330,14 @@ void site_pd_event(run *R, const sjob *j, int kind)
         w[n].hold_w = slot == 1 ? ck : d.idle_w;
         n++;
     }
+    /* A job whose step is no larger than one already analysed for this
+     * kind is skipped: its window cannot show a larger excursion of its
+     * own (the rest of the mix is a steady window's). */
+    if (!(step_w > p->ev_step_w[slot])) {
+        free(w);
+        return;
+    }
+    p->ev_step_w[slot] = step_w;
     /* Event windows: peak and minimum; a failure is no ramp to plan for
      * (it is power_largest_drop), checkpoints and restarts are. */
     analyse(R, w, n, p->const_w, 0, slot != 0);
