@@ -269,6 +269,19 @@ static int draw_jobs_gantt(const report_src *s, report_out *o, sim_err *e)
                find_date(r->meta.config_text, "commission_date", &from, &day))
             comm[ctx.n_commission++] = (double)(day - start_day) * 86400.0;
     }
+    /* Modules given as days after the start (commission_days = 20.0). */
+    for (const char *q = r->meta.config_text;
+         q && (q = strstr(q, "commission_days")) != NULL &&
+         ctx.n_commission < 64;) {
+        char *end;
+        double d;
+        q += strlen("commission_days");
+        while (*q == ' ' || *q == '=' || *q == ':')
+            q++;
+        d = strtod(q, &end);
+        if (end != q && isfinite(d))
+            comm[ctx.n_commission++] = d * 86400.0;
+    }
     who(r, w, sizeof w);
     name(o, "jobs_gantt", file, sizeof file, path, sizeof path);
     snprintf(title, sizeof title, "%s: job timeline (replication %u%s)", w,

@@ -90,6 +90,9 @@ static int run_reps(const runcase_in *in, runcase_out *out, sim_err *err)
     so.no_power_outages = in->no_power_outages;
     so.tp = out->tp;
     so.weather = out->wx;
+    so.n_weather = out->wx && out->s->site.climate.n_files > 1
+                       ? (size_t)out->s->site.climate.n_files
+                       : 1;
     so.record_events = in->events != 0;
     out->seed = so.seed;
     t0 = wall_s();

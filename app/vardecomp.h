@@ -12,7 +12,7 @@
  *   power             no forced outages of firm power sources, their
  *                     availability kept as a derate (no_power_outages);
  *   weather           replication 0's synthetic year in every replication
- *                     (fixed_weather; a weather file is one year already).
+ *                     (fixed_weather; the first of a list of weather files).
  * The share of source k is 1 - Var(without k) / Var(all): the fraction of
  * the variance that goes away when k is fixed, k's own effect plus its
  * interactions with the others. For independent, additive sources the

@@ -11,29 +11,25 @@
 
 #include "io/epw.h"
 #include "io/profile.h"
+#include "sim/mem.h"
 
-int climate_load_for_scenario(const scenario *s, climate_year **out,
-                              sim_err *err)
+/* One weather file of s (EPW or hourly CSV, by the scenario's kind) into
+ * *y, with the column cross-checks. */
+static int load_one(const scenario *s, const char *path, climate_year *y,
+                    sim_err *err)
 {
     const scen_climate *c = &s->site.climate;
-    climate_year *y;
     int rc;
-    *out = NULL;
-    /* NULL means "synthesise from normals": the run layer draws the year from
-     * its own stream, so nothing is read here. */
-    if (c->kind == CLIMATE_NORMALS)
-        return SIM_OK;
-    y = climate_year_new();
-    if (c->kind == CLIMATE_EPW) {
-        rc = epw_read(c->path, y, err);
-    } else {
+    if (c->kind == CLIMATE_EPW)
+        return epw_read(path, y, err);
+    {
         profile_site site;
         profile_info info;
         profile_site_default(&site, s->site.latitude_deg, s->site.longitude_deg,
                              s->site.utc_offset_s / 3600.0,
                              s->site.elevation_m);
         site.name = s->site.name;
-        rc = profile_read(c->path, &site, y, &info, err);
+        rc = profile_read(path, &site, y, &info, err);
         /* Checked here, after reading, because only the file tells which
          * columns it has; a CSV without irradiance is valid for a site without
          * solar, so the profile reader itself cannot refuse it. */
@@ -44,18 +40,37 @@ int climate_load_for_scenario(const scenario *s, climate_year **out,
                 "site.climate.hourly_csv: '%s' has no ghi_w_m2 column, but "
                 "energy.solar needs irradiance (got dry bulb only, expected "
                 "ghi_w_m2 [and dni_w_m2, dhi_w_m2])",
-                c->path);
+                path);
         else if (rc == SIM_OK && !info.has_wind && s->energy.present[SRC_WIND])
             rc = sim_err_set(
                 err, SIM_ECONFIG, s->path, 0,
                 "site.climate.hourly_csv: '%s' has no wind_m_s column, but "
                 "energy.wind needs hourly wind speed (got no wind column, "
                 "expected wind_m_s at 10 m)",
-                c->path);
+                path);
     }
-    if (rc != SIM_OK) {
-        climate_year_free(y);
-        return rc;
+    return rc;
+}
+
+int climate_load_for_scenario(const scenario *s, climate_year **out,
+                              sim_err *err)
+{
+    const scen_climate *c = &s->site.climate;
+    int n = c->n_files > 1 ? c->n_files : 1;
+    climate_year *y;
+    *out = NULL;
+    /* NULL means "synthesise from normals": the run layer draws the year from
+     * its own stream, so nothing is read here. */
+    if (c->kind == CLIMATE_NORMALS)
+        return SIM_OK;
+    /* One block of n years, so climate_year_free (free) releases them all. */
+    y = sim_xcalloc((size_t)n, sizeof *y);
+    for (int i = 0; i < n; i++) {
+        int rc = load_one(s, i ? c->more[i - 1] : c->path, &y[i], err);
+        if (rc != SIM_OK) {
+            climate_year_free(y);
+            return rc;
+        }
     }
     *out = y;
     return SIM_OK;

@@ -17,6 +17,9 @@
 
 /* Loads the weather of s into *out (OUT: caller frees with
  * climate_year_free; NULL for CLIMATE_NORMALS, which is not an error).
+ * With several files (s->site.climate.n_files > 1) *out is an array of
+ * n_files years in the scenario's order, one allocation; a caller that
+ * needs one year uses (*out)[0].
  * Errors: SIM_EIO (cannot open the file), SIM_ECONFIG ("FILE:LINE: ..." from
  * the reader; a CSV without ghi_w_m2 for a site with solar, naming
  * site.climate.hourly_csv). Nothing is allocated on failure. */

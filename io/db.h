@@ -49,7 +49,11 @@
  * 4, onshore wind (issue 15: site_reps gains wind_capacity_factor); 5,
  * cooling water and GPU energy (issue 20: site_reps water_m3, job_reps
  * gpu_energy_j); 6, solar generation before curtailment (issue 19:
- * site_reps gains solar_energy_j); 7, training power dynamics (issue 21:
+ * site_reps gains solar_energy_j); 7, costs (issue 22: job_reps gains
+ * cost_per_run_usd, paused_s, paused_fraction, throttled_fraction;
+ * site_reps gains curtailed_fraction, battery_replacements, grid_peak_w,
+ * capex_usd, annualized_cost_usd, lcoe_usd_per_j, npv_usd and the
+ * annualized_<item>_usd breakdown); 8, training power dynamics (issue 21:
  * site_reps power_peak_w, power_min_w, power_swing_w, power_std_w,
  * power_max_ramp_w_per_s, power_band_0p1_2hz_rms_w,
  * power_band_3_30hz_rms_w, power_largest_drop_w,
@@ -57,8 +61,8 @@
  * when opened for writing (db_open); db_open_readonly refuses it with what
  * to do.
  */
-#define DB_SCHEMA_VERSION 7
-#define DB_SCHEMA_FIELDS_HASH 0xb44556e9d07119c9ULL
+#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_FIELDS_HASH 0xccd58694fef7b610ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

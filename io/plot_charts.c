@@ -226,11 +226,11 @@ int plot_gantt(const char *path, const char *const *names, const res_job *jobs,
      * each row. */
     plot_frame(VP_ROWS, off + w0 * sc, off + w1 * sc, 0.4, (double)n_jobs + 0.6,
                tl, NULL, title, xopt, "bc");
-    /* Recovery and pause bars get a minimum width of 0.3 % of the window, so
+    /* Recovery and pause bars get a minimum width of 0.15 % of the window, so
      * a 20-minute restart on a month's axis is still a visible red tick. */
 #define TX(t) (off + (t)*sc)
     {
-        double minw = 0.003 * (w1 - w0);
+        double minw = 0.0015 * (w1 - w0);
         for (size_t j = 0; j < n_jobs; j++) {
             const res_job *jb = &jobs[j];
             double yc = (double)(n_jobs - j),

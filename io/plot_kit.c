@@ -239,14 +239,14 @@ void plot_leg_add(plot_legend *L, PLINT kind, int col, int style, double width,
 
 /* Text scale from the longest label and the column's width, so a long job
  * or site name shrinks its legend instead of running past the page edge:
- * 26 characters fit a column of a quarter page at 0.75 (measured on the
+ * 23 characters fit a column of a quarter page at 0.75 (measured on the
  * widest DejaVu labels; tests/test_report.c checks the page edges). */
 void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
                       double vy1)
 {
     PLFLT w, h;
     size_t longest = 1;
-    double scale = 0.75, fit = 26.0 * (vx1 - vx0) / 0.25;
+    double scale = 0.75, fit = 23.0 * (vx1 - vx0) / 0.25;
     for (int i = 0; i < L->n; i++)
         longest = strlen(L->text[i]) > longest ? strlen(L->text[i]) : longest;
     if ((double)longest > fit)

@@ -21,11 +21,14 @@
 #include <stdint.h>
 
 #include "models/catalog.h"
+#include "models/cooling.h"
+#include "models/cost.h"
 #include "models/dispatch.h"
 #include "sim/err.h"
 
 #define SCEN_NAME_MAX 64
 #define SCEN_PATH_MAX 1024
+#define SCEN_WEATHER_MAX 16 /* weather files (years) of one scenario */
 
 typedef enum climate_kind {
     CLIMATE_NORMALS = 0,   /* 12 monthly means + a diurnal range */
@@ -41,6 +44,12 @@ typedef struct scen_climate {
     double diurnal_range_k;    /* daily max - min [K] (NORMALS) */
     char path[SCEN_PATH_MAX];  /* EPW/CSV file, resolved against the
                                   scenario's folder; "" for NORMALS */
+    /* Several weather years (issue 19.3): `epw` or `hourly_csv` given as a
+     * list of files, one year each; a replication draws one of them
+     * (models/site.h). n_files is 1 for one file (more[] unused), 0 for
+     * NORMALS; the first file is `path`, the others more[0..n_files-2]. */
+    int n_files;
+    char more[SCEN_WEATHER_MAX - 1][SCEN_PATH_MAX];
 } scen_climate;
 
 typedef struct scen_site {
@@ -66,6 +75,12 @@ typedef struct scen_module {
                                   `cooling`, by default from the module type
                                   (liquid: COOLING_LIQUID_DRY, else
                                   COOLING_AIR_ECONOMIZER) */
+    cooling_cfg cool;          /* that design's parameters: its defaults
+                                  (cooling_cfg_default) with the keys
+                                  cooling_fixed_frac, cooling_wue_*,
+                                  cooling_evap_threshold_c applied; all
+                                  zero in a scenario built in memory, which
+                                  scenario_finish fills with the defaults */
     int64_t gpus;              /* count * units * system->gpus */
     double it_power_w;         /* count * units * system->max_power_w [W] */
     double it_capacity_w;      /* count * type->it_power_w [W] */
@@ -271,9 +286,16 @@ typedef struct scenario {
     size_t n_jobs;
     scen_job *jobs;
     dispatch_policy policy;    /* shortage policy (models/dispatch.h) */
+    load_cfg power;            /* the `power` group: GPU and system power by
+                                  step phase (models/load.h; it_capacity_w is
+                                  unused here, each module sets its own); all
+                                  zero in a scenario built in memory, which
+                                  scenario_finish fills with the defaults */
+    load_cap_curve cap_curve;  /* power.cap_curve (models/load.h) */
     double gpu_floor_frac;     /* policy.gpu_power_floor_pct / 100 */
     double ramp_limit_w_per_s; /* policy.ramp_limit_mw_per_s, 0 = none */
     scen_reliability reliability;
+    cost_params costs; /* the `costs` group (models/cost.h) */
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
 } scenario;
@@ -283,7 +305,10 @@ typedef struct scenario {
  * names (module groups and jobs unique, a link joins two groups); modules (the
  * module-fit rule: the type hosts the system and at most floor(type IT power /
  * system max power) units fit, units 0 = that many; then gpu, gpus, it_power_w,
- * it_capacity_w); energy (PV inverter limit and DC/AC ratio from each other,
+ * it_capacity_w; the cooling design's defaults in memory and its fixed
+ * fraction within the design's overhead); power (its defaults in memory,
+ * idle GPU power at most the BF16 compute level, the cap curve's floor
+ * below its knee); energy (PV inverter limit and DC/AC ratio from each other,
  * battery SOH, reserve, C-rate and power/energy pairing, firm MTBF/MTTR
  * pairing, disjoint price windows, present[] from capacity_w[], at least one
  * source that is not storage); jobs (GPU type: given or the site's only one,

@@ -87,6 +87,10 @@ typedef struct site_opts {
                                     0's synthetic weather year */
     int no_power_outages;        /* 1: firm sources without forced
                                     outages (availability as a derate) */
+    size_t n_weather;            /* years in weather[] (0 or 1: one year);
+                                    with more, each replication draws one
+                                    from its stream "climate/year" (year 0
+                                    under fixed_weather) */
 } site_opts;
 
 /* Model uncertainty (issue 19). With o->model_uncertainty, a replication

@@ -793,7 +793,7 @@ static size_t check_charts_json(const char *d1, const char *ext)
     return nc;
 }
 
-/* Every bundled scenario, 35 days and 2 replications (enough for two
+/* Every bundled scenario, 45 days and 2 replications (enough for two
  * calendar months and a time-to-train range, and quick), reported as PNG
  * and SVG: every chart of the list that applies is drawn, listed in
  * charts.json with words rather than key paths, and stays inside its
@@ -813,7 +813,7 @@ static void test_report_every_bundled_scenario_renders(void **state)
             continue;
         snprintf(sdb, sizeof sdb, "%s/scen-%s.db", dir, de->d_name);
         if (run("run scenarios/%s --replications 2 --set "
-                "simulation.horizon_days=35 --db %s",
+                "simulation.horizon_days=45 --db %s",
                 de->d_name, sdb) != 0)
             fail_msg("run %s: %s", de->d_name, err);
         snprintf(d1, sizeof d1, "%s/scen-%s-png", dir, de->d_name);

@@ -236,6 +236,57 @@ static void test_site_unc_weather_new_year_per_replication(void **state)
     scenario_free(s);
 }
 
+/* "a file-based scenario may give several years drawn per replication":
+ * with two weather files, every replication's solar generation is one of
+ * the two years' (the run through runcase, as `run` does it), both years
+ * are drawn, the draw repeats with the seed, and fixed weather (the
+ * decomposition's switch) gives the first year in every replication. */
+static void test_site_unc_weather_files_drawn_per_replication(void **state)
+{
+    enum { N = 10 };
+    const char *sets[] = {"simulation.horizon_days=2"};
+    runcase_in in;
+    runcase_out a, b, f;
+    sim_err e;
+    char buf[2200];
+    double y0 = NAN, y1 = NAN;
+    size_t n0 = 0, n1 = 0;
+    (void)state;
+    memset(&in, 0, sizeof in);
+    in.scenario_path = "tests/data/run/epw-years.cfg";
+    in.cat = W.cat;
+    in.tp = W.tp;
+    in.overrides = sets;
+    in.n_overrides = 1;
+    in.replications = N;
+    if (runcase_run(&in, &a, &e) != SIM_OK ||
+        runcase_run(&in, &b, &e) != SIM_OK)
+        fail_msg("%s", sim_err_format(&e, buf, sizeof buf));
+    in.fixed_weather = 1;
+    if (runcase_run(&in, &f, &e) != SIM_OK)
+        fail_msg("%s", sim_err_format(&e, buf, sizeof buf));
+    assert_int_equal(a.s->site.climate.n_files, 2);
+    for (size_t i = 0; i < N; i++) {
+        double x = a.reps[i].site.solar_energy_j;
+        assert_true(x > 0);
+        assert_true(x == b.reps[i].site.solar_energy_j);
+        if (i == 0)
+            y0 = f.reps[0].site.solar_energy_j;
+        assert_true(f.reps[i].site.solar_energy_j == y0);
+        if (x == y0)
+            n0++;
+        else if (isnan(y1) || x == y1) {
+            y1 = x;
+            n1++;
+        }
+    }
+    assert_int_equal(n0 + n1, N);
+    assert_true(n0 > 0 && n1 > 0);
+    runcase_out_free(&a);
+    runcase_out_free(&b);
+    runcase_out_free(&f);
+}
+
 /* "run --variance-decomposition": on a grid-fed site (no weather or power
  * randomness reaches the job) with failures off, all of the variance is the
  * throughput model's: its share is exactly 1 (switched off, every
@@ -292,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_site_unc_common_random_numbers),
         cmocka_unit_test(test_site_unc_shared_per_group),
         cmocka_unit_test(test_site_unc_weather_new_year_per_replication),
+        cmocka_unit_test(test_site_unc_weather_files_drawn_per_replication),
         cmocka_unit_test(test_site_unc_variance_decomposition),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
