@@ -24,7 +24,9 @@
 #include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/json.h"
+#include "io/site_calib_file.h"
 #include "models/exemplar.h"
+#include "models/site_calib.h"
 #include "sim/mem.h"
 
 static const char exemplar_help[] =
@@ -56,6 +58,11 @@ static const char exemplar_help[] =
     "  --calibration FILE   calibration file (default: built-in)\n"
     "  --format F           table (default), json or csv\n"
     "  --strict             an inconclusive row fails the check (exit 3)\n"
+    "  --write-site-calibration FILE  fit the cluster's compute and\n"
+    "                       communication speeds per GPU type (and class x\n"
+    "                       precision) from the rows, a Bayesian update of\n"
+    "                       the model's spread, and write them to FILE for\n"
+    "                       predict --site-calibration / site.calibration\n"
     "  -h, --help           this help\n";
 
 /* The copy in the data home (io/datadir.h). Static string. Resolved through the
@@ -318,6 +325,62 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g,
     jv_free(root);
 }
 
+/* The site calibration's posterior per group, in words a user can act on:
+ * the factor that explains a shortfall with its 80% interval, whether the
+ * rows could tell compute from communication apart (else the joint
+ * statement only: the throughput factor they measured), and a residual
+ * larger than measurement noise (EXEMPLAR_NOISE_SD), which neither factor
+ * explains. Goes to stdout after the table, or stderr for json/csv so those
+ * stay machine-readable. */
+static void print_site_calib(FILE *o, const site_calib *sc)
+{
+    fputs("\nSite calibration (posterior median and 80% interval of each "
+          "speed; 1 = reference):\n",
+          o);
+    for (int j = 0; j < sc->n; j++) {
+        const site_calib_entry *e = &sc->e[j];
+        double c, cl, ch, m, ml, mh, tl, th;
+        site_calib_speed(e, 0, &c, &cl, &ch);
+        site_calib_speed(e, 1, &m, &ml, &mh);
+        fprintf(o,
+                "  %s %s %s (%d rows): compute %.3f [%.3f, %.3f], "
+                "communication %.3f [%.3f, %.3f]\n",
+                e->gpu, site_calib_cls_name(e->cls),
+                site_calib_recipe_name(e->recipe), e->n_rows, c, cl, ch, m, ml,
+                mh);
+        if (!e->separable) {
+            /* The measured direction: throughput as a whole. */
+            tl = exp(-SITE_CALIB_Z80 * e->log_sd);
+            th = exp(SITE_CALIB_Z80 * e->log_sd);
+            fprintf(o,
+                    "    the rows cannot tell compute from communication "
+                    "apart: only their joint effect is measured (throughput "
+                    "spread x%.3f-x%.3f); more rows with different "
+                    "communication shares (single- and multi-node) would "
+                    "separate them\n",
+                    tl, th);
+        } else if (ch < 1.0 && (mh >= 1.0 || fabs(log(c)) > fabs(log(m))))
+            fprintf(o,
+                    "    shortfall explained by compute: speed %.3f "
+                    "[%.3f, %.3f]\n",
+                    c, cl, ch);
+        else if (mh < 1.0)
+            fprintf(o,
+                    "    shortfall explained by communication: speed "
+                    "%.3f [%.3f, %.3f]\n",
+                    m, ml, mh);
+        else
+            fprintf(o, "    no shortfall beyond the interval of either "
+                       "factor\n");
+        if (e->rms_resid > EXEMPLAR_NOISE_SD)
+            fprintf(o,
+                    "    unexplained residual: rms log residual %.3f > "
+                    "measurement noise %.3f (neither factor explains the "
+                    "rows' differences)\n",
+                    e->rms_resid, EXEMPLAR_NOISE_SD);
+    }
+}
+
 /* The order is forced by the data: the calibration and both tables are loaded
  * before any row is judged (any load failure ends the command with exit 1
  * before output starts), every row is compared before the diagnosis (the group
@@ -331,10 +394,13 @@ int cmd_exemplar(int argc, char **argv)
         {"calibration", required_argument, NULL, 'C'},
         {"format", required_argument, NULL, 'f'},
         {"strict", no_argument, NULL, 'S'},
+        {"write-site-calibration", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown;
+    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown,
+               *site_out = NULL;
+    site_calib *sc = NULL;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK, strict = 0;
     size_t n_fail = 0, n_inconclusive = 0;
     catalog *cat = NULL;
@@ -364,6 +430,9 @@ int cmd_exemplar(int argc, char **argv)
             break;
         case 'S':
             strict = 1;
+            break;
+        case 'W':
+            site_out = optarg;
             break;
         case 'h':
             fputs(exemplar_help, stdout);
@@ -432,6 +501,38 @@ int cmd_exemplar(int argc, char **argv)
     /* The diagnosis runs after all verdicts and does not change them; it only
      * adds cause and basis to failing rows. */
     exemplar_diagnose(m, ex, done, n, &groups, &ng);
+    /* The site calibration is fitted from every judged row (passing ones
+     * too: a row at the reference is evidence of speed 1). Its file is
+     * written before the report, and a failure to write it is exit 1. */
+    {
+        int *lines = sim_xcalloc(n ? n : 1, sizeof *lines);
+        sim_err e2;
+        sim_err_clear(&e2);
+        for (size_t i = 0; i < n; i++)
+            lines[i] = t->line[i];
+        sc = sim_xcalloc(1, sizeof *sc);
+        if (site_calib_fit(m, ex, done, lines, n, sc, &e2) != SIM_OK) {
+            if (site_out) {
+                rc = cli_report(&e2);
+                free(lines);
+                goto done;
+            }
+            sc->n = 0;
+        }
+        free(lines);
+        if (site_out) {
+            snprintf(sc->source_file, sizeof sc->source_file, "%.255s",
+                     basename_of(argv[optind]));
+            snprintf(sc->reference_file, sizeof sc->reference_file, "%.255s",
+                     basename_of(ref_path));
+            if (site_calib_sha256(argv[optind], sc->source_sha256, &e2) !=
+                    SIM_OK ||
+                site_calib_save(sc, site_out, &e2) != SIM_OK) {
+                rc = cli_report(&e2);
+                goto done;
+            }
+        }
+    }
     cs = sim_xcalloc(n ? n : 1, sizeof *cs);
     for (size_t i = 0; i < n; i++)
         fill(&cs[i], t, i, &rows[i], ok[i], &ex[i], done[i], refs, rt);
@@ -448,7 +549,13 @@ int cmd_exemplar(int argc, char **argv)
     } else {
         print_table(cs, n, groups, ng, argv[optind], ref_shown);
     }
+    if (sc && sc->n)
+        print_site_calib(fmt == CLI_FMT_TABLE ? stdout : stderr, sc);
+    if (site_out)
+        fprintf(fmt == CLI_FMT_TABLE ? stdout : stderr,
+                "site calibration written to %s\n", site_out);
 done:
+    free(sc);
     free(cs);
     free(groups);
     free(ex);
