@@ -17,6 +17,7 @@
 #include "app/tp_common.h"
 #include "io/calib_file.h"
 #include "io/catalog_cfg.h"
+#include "io/site_calib_file.h"
 #include "models/exemplar.h"
 #include "models/site_calib.h"
 #include "tests/testutil.h"
@@ -246,6 +247,52 @@ static void test_site_calib_unslowed_changes_nothing(void **state)
     }
 }
 
+/* The file round-trips (speeds, sds, correlation, lines) and refuses
+ * another version, an unknown key and another format with FILE:LINE. */
+static void test_site_calib_file_round_trip_and_refusals(void **state)
+{
+    fixture *f = *state;
+    size_t k = slowed(f, "GB200", LLM_MOE, PREC_FP8_BLOCK, 0.90, 1.0, 1, 1, 4);
+    site_calib *back = NULL;
+    sim_err e;
+    const char *path = "build/tests/site_calib_rt.cfg";
+    FILE *o;
+    assert_int_equal(
+        site_calib_fit(f->m, f->ex, NULL, f->line, k, &f->sc, NULL), SIM_OK);
+    snprintf(f->sc.source_file, sizeof f->sc.source_file, "m.csv");
+    snprintf(f->sc.reference_file, sizeof f->sc.reference_file, "r.csv");
+    assert_int_equal(site_calib_sha256(REF_CSV, f->sc.source_sha256, &e),
+                     SIM_OK);
+    assert_int_equal(strlen(f->sc.source_sha256), 64);
+    assert_int_equal(site_calib_save(&f->sc, path, &e), SIM_OK);
+    assert_int_equal(site_calib_load(path, &back, &e), SIM_OK);
+    assert_int_equal(back->n, f->sc.n);
+    for (int j = 0; j < back->n; j++) {
+        assert_close(back->e[j].mean[0], f->sc.e[j].mean[0], 1e-8);
+        assert_close(back->e[j].cov[0][1], f->sc.e[j].cov[0][1], 1e-7);
+        assert_int_equal(back->e[j].lines[0], f->sc.e[j].lines[0]);
+        assert_int_equal(back->e[j].cls, f->sc.e[j].cls);
+    }
+    free(back);
+    back = NULL;
+    o = fopen(path, "w");
+    fputs("format = \"factorysim-site-calibration\";\nversion = 2;\n", o);
+    fclose(o);
+    assert_int_equal(site_calib_load(path, &back, &e), SIM_ECONFIG);
+    assert_int_equal(e.line, 2);
+    assert_non_null(strstr(e.msg, "got 2, expected 1"));
+    o = fopen(path, "w");
+    fputs("format = \"factorysim-site-calibration\";\nversion = 1;\n"
+          "colour = 3;\n",
+          o);
+    fclose(o);
+    assert_int_equal(site_calib_load(path, &back, &e), SIM_ECONFIG);
+    assert_non_null(strstr(e.msg, "colour"));
+    assert_int_equal(site_calib_load("models/calibration.cfg", &back, &e),
+                     SIM_ECONFIG);
+    assert_null(back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_site_calib_multinode_comm_is_communication),
         cmocka_unit_test(test_site_calib_one_row_does_not_identify),
         cmocka_unit_test(test_site_calib_unslowed_changes_nothing),
+        cmocka_unit_test(test_site_calib_file_round_trip_and_refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
