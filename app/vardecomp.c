@@ -79,6 +79,11 @@ static int run_variant(const runcase_in *in, int k, runcase_out *o,
     return runcase_run(&v, o, err);
 }
 
+/* Why this shape: the case as given runs first and alone keeps the checks
+ * and the caller's ready hook, so a bad scenario fails once with every
+ * error, exactly as `run` would; each variant then runs and is reduced to
+ * one variance per job at once, so at most two runs' results are held at
+ * a time whatever the number of sources. */
 int vardecomp_run(const runcase_in *in, vd_result *out, scenario **s_out,
                   sim_err *err)
 {

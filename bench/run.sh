@@ -28,3 +28,16 @@ sweep_rate() {  # $1 = --jobs; prints cases/s
 r1=$(sweep_rate 1)
 r2=$(sweep_rate 2)
 awk -v a="$r1" -v b="$r2" 'BEGIN { printf "   --jobs 1: %.2f cases/s   --jobs 2: %.2f cases/s   speed-up %.2fx\n", a, b, b / a }'
+echo "== optimize: 3 variables of scenarios/nevada-solar.cfg, 180 days, 10 replications per design, --jobs 2 (target < 120 s on 2 cores)"
+echo "   minimise site.co2_t.p50 subject to llama405b-fp8.time_to_train_days.p50 <= 32 over a 6 x 5 x 4 lattice (120 designs)"
+db=$(mktemp -u /tmp/factorysim-bench-opt-XXXXXX.db)
+t0=$(date +%s.%N)
+$bin optimize scenarios/nevada-solar.cfg --vary energy.solar.capacity_mw=10:60:10 \
+    --vary energy.battery.capacity_mwh=60:180:30 --vary modules.[0].count=3:6:1 \
+    --objective site.co2_t.p50 --constraint 'llama405b-fp8.time_to_train_days.p50<=32' \
+    --replications 10 --jobs 2 --quiet --format json --db "$db" >"$db.json"
+t1=$(date +%s.%N)
+ev=$(sed -n 's/^ *"evaluations": \([0-9]*\).*/\1/p' "$db.json")
+rm -f "$db" "$db-wal" "$db-shm" "$db.json"
+load=$(cut -d' ' -f1 /proc/loadavg)
+awk -v a="$t0" -v b="$t1" -v e="$ev" -v l="$load" 'BEGIN { printf "   %s designs evaluated in %.1f s (%.2f s per design); load average at the end %s\n", e, b - a, (b - a) / e, l }'

@@ -108,6 +108,8 @@ static jv *systems_json(const catalog *c)
         jv_set(o, "typical_fraction", jv_num(s->typical_fraction));
         jv_set(o, "liquid", jv_bool(s->liquid));
         jv_set(o, "announced", jv_bool(s->announced));
+        jv_set(o, "capex_usd", jv_num(s->capex_usd));
+        jv_set(o, "life_s", jv_num(s->life_s));
         jv_set(o, "source", jv_str(catalog_cite(c, "systems", i, "source")));
         jv_push(a, o);
     }
@@ -144,6 +146,7 @@ static jv *modules_json(const catalog *c)
         jv_set(o, "liquid", jv_bool(m->liquid));
         jv_set(o, "containers", jv_int(m->containers));
         jv_set(o, "pue_ref", jv_num(m->pue_ref));
+        jv_set(o, "capex_usd_per_w", jv_num(m->capex_usd_per_w));
         for (size_t k = 0; k < m->n_hosts; k++) {
             const system_spec *s = catalog_system(c, m->hosts[k]);
             jv *x = jv_obj();

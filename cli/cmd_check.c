@@ -240,11 +240,15 @@ static jv *err_json(const sim_err *e)
 /* The resolved scenario in SI units, for --format json. SI names and values
  * throughout, unlike the table: this is the machine-readable form, and scripts
  * should not have to parse units. The path is the one given on the command
- * line, as the table prints it. */
+ * line, as the table prints it. One block per section in the file's order,
+ * as the table; the energy models' parameters (each module's cooling, the
+ * solar sky, the battery enclosure, the power group) sit in the object of
+ * what they belong to, under their keys' names, so a script can confirm
+ * the assumptions a run will use without running it. */
 static jv *summary_json(const scenario *s, const run_check_opts *co)
 {
     jv *o = jv_obj(), *sim = jv_obj(), *site = jv_obj(), *mods = jv_arr(),
-       *jobs = jv_arr(), *src = jv_arr();
+       *jobs = jv_arr(), *src = jv_arr(), *th;
     const scen_energy *e = &s->energy;
     jv_set(o, "scenario", jv_str(s->path));
     jv_set(o, "description", jv_str(s->description));
@@ -279,6 +283,19 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_set(mo, "hosts", jv_str(m->system->name));
         jv_set(mo, "gpus", jv_int(m->gpus));
         jv_set(mo, "it_power_w", jv_num(m->it_power_w));
+        /* The cooling design and the figures that are assumptions a user
+         * may have changed (modules.[].cooling_*), as the run will use them.
+         * Water per kWh stays in L/kWh, the unit every cited WUE uses. */
+        jv_set(mo, "cooling", jv_str(cooling_type_name(m->cool.type)));
+        jv_set(mo, "cooling_fixed_frac", jv_num(m->cool.fixed_frac));
+        jv_set(mo, "cooling_wue_evap_l_per_kwh",
+               jv_num(m->cool.wue_evap_l_kwh));
+        jv_set(mo, "cooling_wue_dry_l_per_kwh", jv_num(m->cool.wue_dry_l_kwh));
+        jv_set(mo, "cooling_evap_threshold_c", jv_num(m->cool.t_evap_c));
+        jv_set(mo, "cooling_adiabatic_wb_limit_c",
+               jv_num(m->cool.t_wb_limit_c));
+        jv_set(mo, "cooling_chiller_ramp_k", jv_num(m->cool.chiller_ramp_k));
+        jv_set(mo, "cooling_chiller_cop", jv_num(m->cool.chiller_cop));
         jv_push(mods, mo);
     }
     jv_set(o, "modules", mods);
@@ -287,6 +304,8 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_set(x, "source", jv_str("solar"));
         jv_set(x, "capacity_dc_w", jv_num(e->capacity_w[SRC_SOLAR]));
         jv_set(x, "capacity_ac_w", jv_num(e->solar.inverter_limit_w));
+        jv_set(x, "sky_model",
+               jv_str(solar_sky_name((solar_sky)e->solar.sky_model)));
         jv_push(src, x);
     }
     if (e->present[SRC_WIND]) {
@@ -302,6 +321,20 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_set(x, "source", jv_str("battery"));
         jv_set(x, "capacity_j", jv_num(e->battery.capacity_j));
         jv_set(x, "power_w", jv_num(e->capacity_w[SRC_BATTERY]));
+        /* The enclosure sets the cell temperature (wear) and, with HVAC, a
+         * site load: both modes' parameters in the keys' own names. */
+        th = jv_obj();
+        if (e->battery.thermal_mode == BATTERY_THERMAL_HVAC) {
+            jv_set(th, "mode", jv_str("hvac"));
+            jv_set(th, "setpoint_c", jv_num(e->battery.setpoint_c));
+            jv_set(th, "hvac_cop", jv_num(e->battery.hvac_cop));
+            jv_set(th, "ua_w_per_k_per_mwh",
+                   jv_num(e->battery.hvac_ua_w_per_k_per_j * 3.6e9));
+        } else {
+            jv_set(th, "mode", jv_str("ambient-rise"));
+            jv_set(th, "rise_c", jv_num(e->battery.rise_c));
+        }
+        jv_set(x, "thermal", th);
         jv_push(src, x);
     }
     for (int k = 0; k < SRC_N; k++) {
@@ -320,6 +353,27 @@ static jv *summary_json(const scenario *s, const run_check_opts *co)
         jv_push(src, x);
     }
     jv_set(o, "energy", src);
+    {
+        /* The power group (models/load.h): GPU power by step phase and the
+         * cap curve, under the keys' names. */
+        const load_cfg *p = &s->power;
+        jv *pw = jv_obj(), *cc = jv_obj();
+        jv_set(pw, "gpu_compute_frac_bf16", jv_num(p->u_compute[NUM_BF16]));
+        jv_set(pw, "gpu_compute_frac_fp8", jv_num(p->u_compute[NUM_FP8]));
+        jv_set(pw, "gpu_compute_frac_fp4", jv_num(p->u_compute[NUM_FP4]));
+        jv_set(pw, "gpu_comm_frac", jv_num(p->u_comm));
+        jv_set(pw, "gpu_bubble_frac", jv_num(p->u_bubble));
+        jv_set(pw, "gpu_checkpoint_frac", jv_num(p->u_ckpt));
+        jv_set(pw, "gpu_idle_frac", jv_num(p->idle_gpu_frac));
+        jv_set(pw, "nongpu_train_frac", jv_num(p->nongpu_train_frac));
+        jv_set(pw, "nongpu_idle_frac", jv_num(p->nongpu_idle_frac));
+        jv_set(pw, "module_overhead_frac", jv_num(p->module_overhead_frac));
+        jv_set(cc, "min_cap_frac", jv_num(s->cap_curve.min_x));
+        jv_set(cc, "knee_cap_frac", jv_num(s->cap_curve.knee_x));
+        jv_set(cc, "throughput_at_min", jv_num(s->cap_curve.r_min));
+        jv_set(pw, "cap_curve", cc);
+        jv_set(o, "power", pw);
+    }
     for (size_t i = 0; i < s->n_jobs; i++) {
         const scen_job *j = &s->jobs[i];
         jv *x = jv_obj();

@@ -132,12 +132,76 @@ static void md_cell(FILE *f, const char *s)
     }
 }
 
+/* Issue 22: the cost model's figures (models/cost.h): capital, the
+ * annualised cost and its breakdown by item, LCOE and NPV of the site, then
+ * each job's cost per run and its power-shortage shares. A run stored
+ * before the cost fields existed has them NULL (n = 0): the section says so
+ * instead of printing zeros. */
+static void write_md_costs(FILE *f, const db_run_meta *m, const db_run *r)
+{
+    static const char *const site_rows[] = {
+        "capex_usd",
+        "annualized_cost_usd",
+        "annualized_gpus_usd",
+        "annualized_modules_usd",
+        "annualized_solar_usd",
+        "annualized_battery_usd",
+        "annualized_wind_usd",
+        "annualized_grid_usd",
+        "annualized_om_usd",
+        "annualized_energy_usd",
+        "lcoe_usd_per_j",
+        "npv_usd",
+        "battery_replacements",
+        "curtailed_fraction",
+    };
+    char b[96];
+    const stat_summary *cx = site_sum(r, "capex_usd");
+    fputs("\n## Costs\n\n", f);
+    if (!cx || cx->n == 0) {
+        fputs("Not costed: the run was stored before the cost model "
+              "(docs/cost-model.md).\n",
+              f);
+        return;
+    }
+    fputs("Annual figures are per year: capital x capital recovery factor, "
+          "O&M, and energy scaled from the horizon (docs/cost-model.md).\n\n"
+          "| cost | value |\n|---|---|\n",
+          f);
+    for (size_t i = 0; i < sizeof site_rows / sizeof site_rows[0]; i++) {
+        const resfield *d = site_field(site_rows[i]);
+        fprintf(f, "| %s [%s] | %s |\n", d->label, d->disp_unit,
+                range_str(site_sum(r, site_rows[i]), 1.0 / d->disp_per, b,
+                          sizeof b));
+    }
+    fputs("\n| job | cost per run [USD] | energy cost [USD] | paused [h] | "
+          "paused [%] | throttled [%] |\n|---|---|---|---|---|---|\n",
+          f);
+    for (size_t j = 0; j < m->n_jobs; j++) {
+        fputs("| ", f);
+        md_cell(f, m->jobs[j].name);
+        fprintf(f, " | %s",
+                range_str(job_sum(r, j, "cost_per_run_usd"), 1.0, b, sizeof b));
+        fprintf(f, " | %s",
+                range_str(job_sum(r, j, "cost_usd"), 1.0, b, sizeof b));
+        fprintf(
+            f, " | %s",
+            range_str(job_sum(r, j, "paused_s"), 1.0 / 3600.0, b, sizeof b));
+        fprintf(
+            f, " | %s",
+            range_str(job_sum(r, j, "paused_fraction"), 100.0, b, sizeof b));
+        fprintf(
+            f, " | %s |\n",
+            range_str(job_sum(r, j, "throttled_fraction"), 100.0, b, sizeof b));
+    }
+}
+
 /* One function that writes the document top to bottom in reading order (run,
- * site, energy mix, site metrics, jobs, charts), so the source reads like the
- * output it produces; each section is a few fprintf calls with no state shared
- * between them beyond the run. The chart list comes last and is taken from what
- * report_draw_all actually drew, including the ones it skipped and why, so the
- * document never links a chart that does not exist. */
+ * site, energy mix, site metrics, costs, jobs, charts), so the source reads
+ * like the output it produces; each section is a few fprintf calls with no
+ * state shared between them beyond the run. The chart list comes last and is
+ * taken from what report_draw_all actually drew, including the ones it skipped
+ * and why, so the document never links a chart that does not exist. */
 static void write_md(FILE *f, const db_run *r, const report_out *cl)
 {
     const db_run_meta *m = &r->meta;
@@ -240,6 +304,7 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
                               sizeof b));
         }
     }
+    write_md_costs(f, m, r);
     fputs("\n## Training jobs\n\n| job | model | GPUs | finished | time to "
           "train [days] | "
           "facility energy per run [MWh] | carbon [tCO2e] | energy cost [USD] "

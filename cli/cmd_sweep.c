@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/sweep_cli.h"
 #include "app/run_check.h"
 #include "app/run_store.h"
 #include "app/sweep_exec.h"
@@ -84,15 +85,7 @@ static const char sweep_help[] =
 
 /* ---- progress on stderr ---- */
 
-typedef struct progress {
-    int tty, quiet;
-    size_t total, skipped, done, failed;
-    size_t elsewhere; /* run here, but stored first by another process */
-    double t0;
-    int last_step; /* plain mode: last 5% step printed */
-} progress;
-
-static double now_s(void)
+double sweep_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -113,11 +106,11 @@ static void fmt_eta(char *b, size_t n, double s)
 
 /* Shows the progress: a bar redrawn in place on a terminal, else a line
  * at every 5 %. final ends the bar's line. */
-static void progress_show(progress *p, int final)
+void sweep_progress_show(sweep_progress *p, int final)
 {
     size_t run = p->done + p->failed + p->elsewhere,
            todo = p->total - p->skipped;
-    double el = now_s() - p->t0,
+    double el = sweep_now_s() - p->t0,
            eta = run ? el / (double)run * (double)(todo - run) : -1;
     char e[32];
     if (p->quiet || todo == 0)
@@ -150,18 +143,8 @@ static void progress_show(progress *p, int final)
 
 /* ---- storing a finished case (rank 0's main thread) ---- */
 
-typedef struct store_ctx {
-    const sweep_ctx *c;
-    db *d;
-    const char *sweep_key;
-    int mpi; /* 1: record the rank */
-    progress *pg;
-    size_t n_failed;
-    char first_fail[2048];
-} store_ctx;
-
 /* The case's overrides as a JSON object {"key": value}. */
-static char *overrides_json(const sweep_grid *g, size_t i)
+char *sweep_overrides_json(const sweep_grid *g, size_t i)
 {
     jv *o = jv_obj();
     char *s;
@@ -186,9 +169,9 @@ static char *overrides_json(const sweep_grid *g, size_t i)
     return s;
 }
 
-static int store_case(void *arg, sweep_result *r, sim_err *err)
+int sweep_store_case(void *arg, sweep_result *r, sim_err *err)
 {
-    store_ctx *sc = arg;
+    sweep_store_ctx *sc = arg;
     const sweep_ctx *c = sc->c;
     char *ck = sweep_case_key(c->g, r->case_i), *ov = NULL, name[256];
     run_store_opts st;
@@ -203,7 +186,7 @@ static int store_case(void *arg, sweep_result *r, sim_err *err)
             fputc('\n', stderr);
         fprintf(stderr, "factorysim: case %s failed: %s\n", ck, msg);
         sc->pg->failed++;
-        progress_show(sc->pg, 0);
+        sweep_progress_show(sc->pg, 0);
         free(ck);
         return SIM_OK;
     }
@@ -211,7 +194,7 @@ static int store_case(void *arg, sweep_result *r, sim_err *err)
      * next to the run) for what the store records about the site. */
     if (!r->s && (rc = sweep_case_scenario(c, r->case_i, &r->s, err)) != SIM_OK)
         goto done;
-    ov = overrides_json(c->g, r->case_i);
+    ov = sweep_overrides_json(c->g, r->case_i);
     run_store_opts_default(&st);
     st.scenario_name = run_scenario_name(r->s, name, sizeof name);
     st.seed = r->s->sim.seed;
@@ -228,11 +211,11 @@ static int store_case(void *arg, sweep_result *r, sim_err *err)
         /* Another process running the same sweep into this database
          * stored the case meanwhile: its copy counts, ours is dropped. */
         sc->pg->elsewhere++;
-        progress_show(sc->pg, 0);
+        sweep_progress_show(sc->pg, 0);
         rc = SIM_OK;
     } else if (rc == SIM_OK) {
         sc->pg->done++;
-        progress_show(sc->pg, 0);
+        sweep_progress_show(sc->pg, 0);
     }
 done:
     free(ov);
@@ -243,9 +226,8 @@ done:
 /* ---- the sweep key ---- */
 
 /* FNV-1a-64 over the parts, NUL-separated, as 16 hex digits. */
-static void sweep_key_of(char key[17], const char *base_text,
-                         const char *grid_text, const char *calib_bytes,
-                         size_t calib_n, const sweep_ctx *c)
+void sweep_key_of(char key[17], const char *base_text, const char *grid_text,
+                  const char *calib_bytes, size_t calib_n, const sweep_ctx *c)
 {
     char flags[96];
     size_t lb = strlen(base_text), lg = strlen(grid_text), lf, n;
@@ -272,7 +254,7 @@ static void sweep_key_of(char key[17], const char *base_text,
 }
 
 /* Reads a whole file (the calibration, for the sweep key). */
-static char *read_all(const char *path, size_t *n)
+char *sweep_read_file(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
     char *b = NULL;
@@ -299,7 +281,7 @@ static char *read_all(const char *path, size_t *n)
  * other axes at their first) as `run` would: the scenario loads, and the
  * checks run and check share (app/run_check.h: weather, throughput of
  * every job, fabric groups, and one case's results within max_mb). */
-static int validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
+int sweep_validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
 {
     const sweep_grid *g = c->g;
     for (size_t a = 0; a < g->n_axes; a++)
@@ -390,8 +372,8 @@ int cmd_sweep(int argc, char **argv)
     scenario *base = NULL;
     db *d = NULL;
     sweep_table *tab = NULL;
-    progress pg;
-    store_ctx sc;
+    sweep_progress pg;
+    sweep_store_ctx sc;
     sim_err err;
 
     sim_err_clear(&err);
@@ -560,9 +542,9 @@ int cmd_sweep(int argc, char **argv)
         run_store_meta_free(&rm);
     }
     if (setup == SIM_OK && rank == 0 &&
-        (setup = validate_grid(&c, max_mem_mb, &err)) == SIM_OK) {
+        (setup = sweep_validate_grid(&c, max_mem_mb, &err)) == SIM_OK) {
         calib_bytes =
-            read_all(calib ? calib : tp_model_default_path(), &calib_n);
+            sweep_read_file(calib ? calib : tp_model_default_path(), &calib_n);
         grid_text = sweep_grid_text(g);
         sweep_key_of(sweep_key, scenario_resolved_text(base), grid_text,
                      calib_bytes, calib_n, &c);
@@ -622,7 +604,7 @@ int cmd_sweep(int argc, char **argv)
     pg.tty = isatty(STDERR_FILENO);
     pg.quiet = quiet || rank != 0;
     pg.last_step = -1;
-    pg.t0 = now_s();
+    pg.t0 = sweep_now_s();
     if (!pg.quiet) {
         fprintf(stderr,
                 "factorysim: sweep %s: %zu case(s), %zu already stored, %ld to "
@@ -642,14 +624,14 @@ int cmd_sweep(int argc, char **argv)
     sc.pg = &pg;
     sweep_exec_install_signals();
     {
-        int xr =
-            sweep_exec(&c, todo, (size_t)ntodo, jobs, store_case, &sc, &err);
+        int xr = sweep_exec(&c, todo, (size_t)ntodo, jobs, sweep_store_case,
+                            &sc, &err);
         if (rank != 0) {
             rc = xr == SIM_OK ? CLI_EXIT_OK : CLI_EXIT_ERR;
             goto done;
         }
         if (ntodo > 0)
-            progress_show(&pg, 1);
+            sweep_progress_show(&pg, 1);
         if (xr == SIM_EINTR) {
             size_t stored = pg.skipped + pg.done + pg.elsewhere;
             rc = cli_error("interrupted: %zu of %zu cases are stored in %s "

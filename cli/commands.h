@@ -24,5 +24,7 @@ CMD(exemplar, "check measured throughput against the Exemplar bar (95% of "
               "reference); diagnose shortfalls")
 CMD(sweep, "what-if sweep: a grid of scenario overrides on every core (and MPI "
            "ranks), resumable")
+CMD(optimize, "the best design of a lattice of overrides under constraints "
+              "(coarse lattice + compass search on the sweep machinery)")
 CMD(schema, "list every result field: database/export name and SI unit, "
             "run/sweep name and unit")

@@ -306,6 +306,25 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
     return SIM_OK;
 }
 
+/* A system's capital cost and depreciation life. A new entry without them
+ * gets n x USD 50k per GPU all-in and 5 years (facts-costs.md 1.8: H100-class
+ * all-in per GPU incl. fabric; Meta/Amazon 5-year server lives); its GPU
+ * count is read first so the default scales with it. */
+static int read_system_cost(cfg_reader *r, const config_setting_t *e,
+                            const system_spec *base, system_spec *s)
+{
+    long long n;
+    int rc = cfg_int(r, e, "gpus", base == NULL, s->gpus, 1, 100000, &n);
+    if (rc != SIM_OK)
+        return rc;
+    if ((rc = cfg_double(r, e, "capex_usd", 0,
+                         base ? s->capex_usd : (double)n * 50e3, 0, 1e9, 1.0,
+                         &s->capex_usd)) != SIM_OK)
+        return rc;
+    return cfg_double(r, e, "life_years", 0, base ? s->life_s / YEAR_S : 5.0,
+                      0.5, 50, YEAR_S, &s->life_s);
+}
+
 /* systems: the GPU is kept as the name written; catalog_add_system
  * resolves it, stores the catalog's spelling and derives the power split,
  * so a system defined in memory gets the same. typical_fraction defaults
@@ -313,9 +332,9 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
 static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
-        "name",   "gpu",       "gpus",   "max_power_kw", "typical_fraction",
-        "liquid", "announced", "source", "notes",        "assumptions",
-        "sharp",  NULL};
+        "name",   "gpu",       "gpus",       "max_power_kw", "typical_fraction",
+        "liquid", "announced", "source",     "notes",        "assumptions",
+        "sharp",  "capex_usd", "life_years", "cost_source",  NULL};
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         system_spec s;
@@ -349,7 +368,8 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
                 SIM_OK ||
             (rc = cfg_int(r, e, "announced", 0, s.announced, 0, 1, &ann)) !=
                 SIM_OK ||
-            (rc = cfg_int(r, e, "sharp", 0, s.sharp, 0, 1, &shp)) != SIM_OK)
+            (rc = cfg_int(r, e, "sharp", 0, s.sharp, 0, 1, &shp)) != SIM_OK ||
+            (rc = read_system_cost(r, e, base, &s)) != SIM_OK)
             return rc;
         s.sharp = (int)shp;
         s.gpus = (int)n;
@@ -367,9 +387,11 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
 static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
 {
     static const char *const keys[] = {
-        "name",       "it_power_kw", "it_power_mw", "liquid",
-        "containers", "pue_ref",     "hosts",       "source",
-        "notes",      "assumptions", NULL};
+        "name",        "it_power_kw",      "it_power_mw",
+        "liquid",      "containers",       "pue_ref",
+        "hosts",       "source",           "notes",
+        "assumptions", "capex_usd_per_mw", "cost_source",
+        NULL};
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         config_setting_t *h;
@@ -409,6 +431,13 @@ static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
                           1000, &cont)) != SIM_OK ||
             (rc = cfg_double(r, e, "pue_ref", 0, base ? m.pue_ref : 1.2, 1.0,
                              3.0, 1.0, &m.pue_ref)) != SIM_OK ||
+            /* A new type without a cost: USD 11.7 M per MW of IT (C&W 2025
+             * US average), x1.085 when liquid-cooled (Turner & Townsend
+             * +7-10 %, midpoint); facts-costs.md 1.7. */
+            (rc = cfg_double(r, e, "capex_usd_per_mw", 0,
+                             base ? m.capex_usd_per_w * 1e6
+                                  : (liq ? 11.7e6 * 1.085 : 11.7e6),
+                             0, 1e9, 1e-6, &m.capex_usd_per_w)) != SIM_OK ||
             (rc = cfg_member(r, e, "hosts", CONFIG_TYPE_ARRAY, req, &h)) !=
                 SIM_OK)
             return rc;

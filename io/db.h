@@ -49,11 +49,16 @@
  * 4, onshore wind (issue 15: site_reps gains wind_capacity_factor); 5,
  * cooling water and GPU energy (issue 20: site_reps water_m3, job_reps
  * gpu_energy_j); 6, solar generation before curtailment (issue 19:
- * site_reps gains solar_energy_j). An older database is upgraded in place when
- * opened for writing (db_open); db_open_readonly refuses it with what to do.
+ * site_reps gains solar_energy_j); 7, costs (issue 22: job_reps gains
+ * cost_per_run_usd, paused_s, paused_fraction, throttled_fraction;
+ * site_reps gains curtailed_fraction, battery_replacements, grid_peak_w,
+ * capex_usd, annualized_cost_usd, lcoe_usd_per_j, npv_usd and the
+ * annualized_<item>_usd breakdown). An older database is upgraded in place
+ * when opened for writing (db_open); db_open_readonly refuses it with what
+ * to do.
  */
-#define DB_SCHEMA_VERSION 6
-#define DB_SCHEMA_FIELDS_HASH 0x7a8decfd7556d041ULL
+#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_FIELDS_HASH 0x4dc54ed6d2b6f19cULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

@@ -20,6 +20,7 @@
 #include "models/throughput.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "models/scenkeys.h"
 #include "models/climate.h"
 #include "models/cooling.h"
+#include "sim/fsassert.h"
 #include "sim/mem.h"
 #include "sim/rng.h"
 
@@ -270,6 +272,35 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
     return read_climate(r, g, s);
 }
 
+/* A module's cooling parameters: the chosen design's defaults
+ * (models/cooling.c), each replaced by its key when written. The water
+ * figures' defaults depend on the design, so they come from it rather than
+ * the key table; the rule tying fixed_frac to the design's PUE is
+ * scenario_finish's. */
+static int read_module_cooling(cfg_reader *r, const config_setting_t *e,
+                               scen_module *m)
+{
+    cooling_cfg *c = &m->cool;
+    int rc;
+    cooling_cfg_default(c, (cooling_type)m->cooling);
+    if ((rc = num(r, e, "cooling_fixed_frac", 0, c->fixed_frac, 1,
+                  &c->fixed_frac)) != SIM_OK ||
+        (rc = num(r, e, "cooling_wue_evap_l_per_kwh", 0, c->wue_evap_l_kwh, 1,
+                  &c->wue_evap_l_kwh)) != SIM_OK ||
+        (rc = num(r, e, "cooling_wue_dry_l_per_kwh", 0, c->wue_dry_l_kwh, 1,
+                  &c->wue_dry_l_kwh)) != SIM_OK ||
+        (rc = num(r, e, "cooling_evap_threshold_c", 0, c->t_evap_c, 1,
+                  &c->t_evap_c)) != SIM_OK ||
+        (rc = num(r, e, "cooling_adiabatic_wb_limit_c", 0, c->t_wb_limit_c, 1,
+                  &c->t_wb_limit_c)) != SIM_OK ||
+        (rc = num(r, e, "cooling_chiller_ramp_k", 0, c->chiller_ramp_k, 1,
+                  &c->chiller_ramp_k)) != SIM_OK ||
+        (rc = num(r, e, "cooling_chiller_cop", 0, c->chiller_cop, 1,
+                  &c->chiller_cop)) != SIM_OK)
+        return rc;
+    return SIM_OK;
+}
+
 /* modules: names, the catalog references (type, hosted system) resolved
  * to pointers, count, commissioning time and units as written (0 = not
  * written). The module-fit rule and the GPUs and IT power that follow are
@@ -285,6 +316,13 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                                        "hosts",
                                        "units",
                                        "cooling",
+                                       "cooling_fixed_frac",
+                                       "cooling_wue_evap_l_per_kwh",
+                                       "cooling_wue_dry_l_per_kwh",
+                                       "cooling_evap_threshold_c",
+                                       "cooling_adiabatic_wb_limit_c",
+                                       "cooling_chiller_ramp_k",
+                                       "cooling_chiller_cop",
                                        NULL};
     /* The first three cooling_type names, in enum order (cooling.h). */
     static const char *const coolings[] = {"air-economizer", "adiabatic",
@@ -343,7 +381,8 @@ static int read_modules(cfg_reader *r, const config_setting_t *root,
                             host, names);
         }
         /* 0 = as many as fit: the module-fit rule is scenario_finish's. */
-        if ((rc = geti(r, e, "units", 0, 0, &m->units)) != SIM_OK)
+        if ((rc = geti(r, e, "units", 0, 0, &m->units)) != SIM_OK ||
+            (rc = read_module_cooling(r, e, m)) != SIM_OK)
             return rc;
         s->n_modules++;
     }
@@ -453,6 +492,74 @@ static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
     return SIM_OK;
 }
 
+/* power: GPU and system power by step phase and the power-cap curve
+ * (models/load.h). Every default is the key table's, which cites or marks
+ * it as an assumption; the rules between keys are scenario_finish's. */
+static int read_power(cfg_reader *r, const config_setting_t *root, scenario *s)
+{
+    static const char *const keys[] = {"gpu_compute_frac_bf16",
+                                       "gpu_compute_frac_fp8",
+                                       "gpu_compute_frac_fp4",
+                                       "gpu_comm_frac",
+                                       "gpu_bubble_frac",
+                                       "gpu_checkpoint_frac",
+                                       "gpu_idle_frac",
+                                       "nongpu_train_frac",
+                                       "nongpu_idle_frac",
+                                       "module_overhead_frac",
+                                       "cap_curve",
+                                       NULL};
+    static const char *const ckeys[] = {"min_cap_frac", "knee_cap_frac",
+                                        "throughput_at_min", NULL};
+    static const char *const fmt_keys[NUM_FMT_N] = {"gpu_compute_frac_bf16",
+                                                    "gpu_compute_frac_fp8",
+                                                    "gpu_compute_frac_fp4"};
+    config_setting_t *g, *cg = NULL;
+    load_cfg *p = &s->power;
+    load_cap_curve *c = &s->cap_curve;
+    int rc;
+
+    load_cfg_default(p, 0);
+    load_cap_curve_default(c);
+    if ((rc = cfg_member(r, root, "power", CONFIG_TYPE_GROUP, 0, &g)) !=
+            SIM_OK ||
+        !g)
+        return rc;
+    if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
+        return rc;
+    for (int f = 0; f < NUM_FMT_N; f++)
+        if ((rc = num(r, g, fmt_keys[f], 0, p->u_compute[f], 1,
+                      &p->u_compute[f])) != SIM_OK)
+            return rc;
+    if ((rc = num(r, g, "gpu_comm_frac", 0, p->u_comm, 1, &p->u_comm)) !=
+            SIM_OK ||
+        (rc = num(r, g, "gpu_bubble_frac", 0, p->u_bubble, 1, &p->u_bubble)) !=
+            SIM_OK ||
+        (rc = num(r, g, "gpu_checkpoint_frac", 0, p->u_ckpt, 1, &p->u_ckpt)) !=
+            SIM_OK ||
+        (rc = num(r, g, "gpu_idle_frac", 0, p->idle_gpu_frac, 1,
+                  &p->idle_gpu_frac)) != SIM_OK ||
+        (rc = num(r, g, "nongpu_train_frac", 0, p->nongpu_train_frac, 1,
+                  &p->nongpu_train_frac)) != SIM_OK ||
+        (rc = num(r, g, "nongpu_idle_frac", 0, p->nongpu_idle_frac, 1,
+                  &p->nongpu_idle_frac)) != SIM_OK ||
+        (rc = num(r, g, "module_overhead_frac", 0, p->module_overhead_frac, 1,
+                  &p->module_overhead_frac)) != SIM_OK ||
+        (rc = cfg_member(r, g, "cap_curve", CONFIG_TYPE_GROUP, 0, &cg)) !=
+            SIM_OK)
+        return rc;
+    if (cg &&
+        ((rc = cfg_check_keys(r, cg, ckeys)) != SIM_OK ||
+         (rc = num(r, cg, "min_cap_frac", 0, c->min_x, 1, &c->min_x)) !=
+             SIM_OK ||
+         (rc = num(r, cg, "knee_cap_frac", 0, c->knee_x, 1, &c->knee_x)) !=
+             SIM_OK ||
+         (rc = num(r, cg, "throughput_at_min", 0, c->r_min, 1, &c->r_min)) !=
+             SIM_OK))
+        return rc;
+    return SIM_OK;
+}
+
 static int read_reliability(cfg_reader *r, const config_setting_t *root,
                             scenario *s)
 {
@@ -486,6 +593,49 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
         (rc = num(r, g, "module_mttr_h", 0, REL_MODULE_MTTR_S_DEFAULT / 3600.0,
                   3600.0, &y->module_mttr_s)) != SIM_OK)
         return rc;
+    return SIM_OK;
+}
+
+/* costs: every key has a static default in the key table (models/scenkeys.c,
+ * with its source or "assumption"), so a scenario without the group is
+ * costed with the documented defaults. Scales turn the file's units into
+ * SI: USD/W from USD/kW or USD/W, USD/J from USD/kWh, seconds from years. */
+static int read_costs(cfg_reader *r, const config_setting_t *root, scenario *s)
+{
+    config_setting_t *g;
+    int rc;
+    /* The table's defaults apply with or without the group; the key list
+     * comes from models/cost.c's table, so the two cannot disagree. */
+    if ((rc = cfg_member(r, root, "costs", CONFIG_TYPE_GROUP, 0, &g)) != SIM_OK)
+        return rc;
+    if (g) {
+        const char *keys[64];
+        FS_ASSERT(cost_n_keys < 64);
+        for (size_t i = 0; i < cost_n_keys; i++)
+            keys[i] = cost_keys[i].key;
+        keys[cost_n_keys] = NULL;
+        if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < cost_n_keys; i++) {
+        const cost_key *f = &cost_keys[i];
+        double *out = (double *)((char *)&s->costs + f->off);
+        const scen_key *k;
+        char path[64];
+        snprintf(path, sizeof path, "costs.%s", f->key);
+        k = scen_key_find(path);
+        if (!k)
+            return cfg_fail(r, root, "costs",
+                            "internal error: key %s is not in "
+                            "models/scenkeys.c",
+                            path);
+        if (g) {
+            if ((rc = num(r, g, f->key, 0, k->def, f->scale, out)) != SIM_OK)
+                return rc;
+        } else {
+            *out = k->def * f->scale;
+        }
+    }
     return SIM_OK;
 }
 
@@ -532,8 +682,9 @@ int scenario_load(const char *path, const catalog *cat,
                   scenario **out, sim_err *err)
 {
     static const char *const keys[] = {
-        "description", "site",        "modules",    "fabric",  "energy", "jobs",
-        "policy",      "reliability", "simulation", "catalog", NULL};
+        "description", "site",   "modules",     "fabric",     "energy",
+        "jobs",        "policy", "reliability", "simulation", "catalog",
+        "costs",       "power",  NULL};
     cfg_reader r;
     sim_err why;
     scenario *s = NULL;
@@ -607,7 +758,9 @@ int scenario_load(const char *path, const catalog *cat,
         (rc = scfg_read_energy(&r, root, s)) != SIM_OK ||
         (rc = scfg_read_jobs(&r, root, s)) != SIM_OK ||
         (rc = read_policy(&r, root, s)) != SIM_OK ||
-        (rc = read_reliability(&r, root, s)) != SIM_OK)
+        (rc = read_power(&r, root, s)) != SIM_OK ||
+        (rc = read_reliability(&r, root, s)) != SIM_OK ||
+        (rc = read_costs(&r, root, s)) != SIM_OK)
         goto fail;
     /* The model's rules, its refusal placed at the key it names. */
     if ((rc = rule(&r, root, scenario_finish(s, &why), &why)) != SIM_OK)

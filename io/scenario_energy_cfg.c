@@ -165,17 +165,53 @@ static int read_battery_thermal(cfg_reader *r, const config_setting_t *bg,
     return SIM_OK;
 }
 
+/* The battery's power: power_mw, or capacity / duration_h, exactly one of
+ * them. duration_h exists so that a sweep over capacity_mwh keeps the power
+ * in step with it (the C-rate rule holds for every case, and capacity 0 is
+ * no battery) instead of tripping the C-rate check at small capacities. */
+static int read_battery_power(cfg_reader *r, const config_setting_t *g,
+                              scenario *s)
+{
+    double dur_s;
+    int rc, hp = config_setting_get_member(g, "power_mw") != NULL,
+            hd = config_setting_get_member(g, "duration_h") != NULL;
+    if (hp == hd)
+        return cfg_fail(r, g, "power_mw",
+                        "%s (expected exactly one of power_mw and "
+                        "duration_h)",
+                        hp ? "given together with duration_h" : "missing");
+    if (hp)
+        return num(r, g, "power_mw", 1, 0, MW,
+                   &s->energy.capacity_w[SRC_BATTERY]);
+    if ((rc = num(r, g, "duration_h", 1, 0, HOUR_S, &dur_s)) != SIM_OK)
+        return rc;
+    s->energy.capacity_w[SRC_BATTERY] = s->energy.battery.capacity_j / dur_s;
+    return SIM_OK;
+}
+
 /* energy.battery: every key with its catalog default; its power goes to
  * capacity_w[SRC_BATTERY] like every kind's nameplate. SOH bounds, the
  * reserve floor, the C-rate limit and the power/energy pairing are checked
  * by scenario_finish. */
 static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
 {
-    static const char *const keys[] = {
-        "capacity_mwh",    "power_mw",    "round_trip_eff", "reserve_floor_pct",
-        "initial_soc_pct", "c_rate_max",  "packs",          "soh_dist",
-        "soh_mean",        "soh_sd",      "soh_min",        "soh_max",
-        "gco2_per_kwh",    "usd_per_mwh", "thermal",        NULL};
+    static const char *const keys[] = {"capacity_mwh",
+                                       "power_mw",
+                                       "duration_h",
+                                       "round_trip_eff",
+                                       "reserve_floor_pct",
+                                       "initial_soc_pct",
+                                       "c_rate_max",
+                                       "packs",
+                                       "soh_dist",
+                                       "soh_mean",
+                                       "soh_sd",
+                                       "soh_min",
+                                       "soh_max",
+                                       "gco2_per_kwh",
+                                       "usd_per_mwh",
+                                       "thermal",
+                                       NULL};
     static const char *const dists[] = {"normal", "uniform", NULL};
     const source_defaults *d = catalog_source(s->cat, SRC_BATTERY);
     scen_battery *b = &s->energy.battery;
@@ -185,8 +221,7 @@ static int read_battery(cfg_reader *r, const config_setting_t *g, scenario *s)
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = num(r, g, "capacity_mwh", 1, 0, MWH_J, &b->capacity_j)) !=
             SIM_OK ||
-        (rc = num(r, g, "power_mw", 1, 0, MW,
-                  &s->energy.capacity_w[SRC_BATTERY])) != SIM_OK ||
+        (rc = read_battery_power(r, g, s)) != SIM_OK ||
         (rc = num(r, g, "round_trip_eff", 0, d->round_trip_eff, 1,
                   &b->round_trip_eff)) != SIM_OK ||
         (rc = num(r, g, "reserve_floor_pct", 0, d->reserve_floor * 100, 0.01,

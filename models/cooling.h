@@ -55,7 +55,11 @@
  * assumption"). In cold climates the evaporative designs fall towards 0,
  * as the table's "Iceland/Norway ~0.1 L/kWh (assumption)" says.
  *
- * Every number is a config field with the default above. PUE >= 1 always.
+ * Every number is a config field with the default above; fixed_frac,
+ * t_evap_c and the two WUEs are also scenario keys per module group
+ * (modules.[i].cooling_fixed_frac, cooling_evap_threshold_c,
+ * cooling_wue_evap_l_per_kwh, cooling_wue_dry_l_per_kwh; models/scenkeys.c
+ * cites each or marks it an assumption). PUE >= 1 always.
  * Pure and O(1).
  */
 #ifndef MODELS_COOLING_H

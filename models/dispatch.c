@@ -230,7 +230,8 @@ static double apply_policy(const dispatch_in *in, dispatch_out *o, double s_max)
                  * TDP (the lowest measured cap, load.h), expressed as a
                  * fraction of this job's nominal power. The highest floor among
                  * running jobs binds, since y is uniform. */
-                double yf = LOAD_CAP_MIN / j->gpu_frac_tdp;
+                double yf =
+                    (in->cap ? in->cap->min_x : LOAD_CAP_MIN) / j->gpu_frac_tdp;
                 if (yf > y_floor)
                     y_floor = yf;
             }
@@ -329,10 +330,11 @@ int dispatch_step(const dispatch_in *in, dispatch_out *o, sim_err *err)
                          : jo->state == DISPATCH_THROTTLED ? y
                                                            : 0.0;
         jo->cap_frac_tdp = jo->power_frac * j->gpu_frac_tdp;
-        jo->throughput = jo->state == DISPATCH_RUN ? 1.0
-                         : jo->state == DISPATCH_THROTTLED
-                             ? load_throttle_throughput(y, j->gpu_frac_tdp)
-                             : 0.0;
+        jo->throughput =
+            jo->state == DISPATCH_RUN ? 1.0
+            : jo->state == DISPATCH_THROTTLED
+                ? load_throttle_throughput_c(in->cap, y, j->gpu_frac_tdp)
+                : 0.0;
         o->n_throttled += jo->state == DISPATCH_THROTTLED;
         o->n_paused += jo->state == DISPATCH_PAUSED;
         o->n_shed += jo->state == DISPATCH_SHED;

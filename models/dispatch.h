@@ -18,7 +18,8 @@
  *      DISPATCH_POLICY_THROTTLE caps every running job's GPU power at the same
  *        fraction y of its nominal training power, the largest y that fits,
  *        with throughput r(y f_gpu) / r(f_gpu) (models/load.h); if even
- *        y_min = LOAD_CAP_MIN / f_gpu does not fit, jobs are paused lowest
+ *        y_min = min_x / f_gpu (the cap curve's floor, LOAD_CAP_MIN by
+ *        default) does not fit, jobs are paused lowest
  *        priority first until it does;
  *      DISPATCH_POLICY_PAUSE pauses jobs (GPUs idle, job checkpoints and
  * waits), lowest priority first, until the demand fits; DISPATCH_POLICY_SHED
@@ -52,6 +53,7 @@
 
 #include <stddef.h>
 
+#include "models/load.h"
 #include "models/source.h"
 #include "sim/err.h"
 
@@ -145,6 +147,8 @@ typedef struct dispatch_in {
                      HVAC), >= 0: in the demand and the load like a base
                      load, never in IT; its served part is in aux_served_w
                      and base_energy_j */
+    const load_cap_curve *cap; /* the power-cap curve and its floor min_x
+                                  (models/load.h); NULL: the defaults */
 } dispatch_in;
 
 typedef struct dispatch_out {

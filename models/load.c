@@ -170,3 +170,61 @@ double load_throttle_throughput(double y, double f_gpu)
     double r = load_cap_throughput(y * f_gpu) / r0;
     return r > 1 ? 1 : r;
 }
+
+void load_cap_curve_default(load_cap_curve *c)
+{
+    c->min_x = LOAD_CAP_MIN;
+    c->knee_x = LOAD_CAP_KNEE;
+    c->r_min = LOAD_CAP_R_MIN;
+}
+
+int load_cap_curve_check(const load_cap_curve *c, sim_err *err)
+{
+    if (!(c->min_x > 0 && c->min_x < c->knee_x && c->knee_x <= 1.2 &&
+          c->r_min > 0 && c->r_min <= 1))
+        return sim_err_set(err, SIM_EINVAL, NULL, 0,
+                           "power.cap_curve: out of range (min_x %g, knee_x "
+                           "%g, r_min %g; expected 0 < min_x < knee_x <= "
+                           "1.2, 0 < r_min <= 1)",
+                           c->min_x, c->knee_x, c->r_min);
+    return SIM_OK;
+}
+
+static int cap_is_default(const load_cap_curve *c)
+{
+    return !c || (c->min_x == LOAD_CAP_MIN && c->knee_x == LOAD_CAP_KNEE &&
+                  c->r_min == LOAD_CAP_R_MIN);
+}
+
+double load_cap_throughput_c(const load_cap_curve *c, double x)
+{
+    /* The table verbatim at the defaults: the stretch below is exact in
+     * real numbers but not in doubles, and default runs keep their bytes. */
+    if (cap_is_default(c))
+        return load_cap_throughput(x);
+    if (x >= c->knee_x)
+        return 1.0;
+    if (x <= 0)
+        return 0.0;
+    if (x < c->min_x)
+        return c->r_min * x / c->min_x;
+    /* x on [min_x, knee_x] -> the table's [LOAD_CAP_MIN, LOAD_CAP_KNEE],
+     * its r on [LOAD_CAP_R_MIN, 1] -> [r_min, 1]. */
+    double u = LOAD_CAP_MIN + (x - c->min_x) * (LOAD_CAP_KNEE - LOAD_CAP_MIN) /
+                                  (c->knee_x - c->min_x);
+    double r = load_cap_throughput(u);
+    return c->r_min +
+           (r - LOAD_CAP_R_MIN) * (1.0 - c->r_min) / (1.0 - LOAD_CAP_R_MIN);
+}
+
+double load_throttle_throughput_c(const load_cap_curve *c, double y,
+                                  double f_gpu)
+{
+    if (cap_is_default(c))
+        return load_throttle_throughput(y, f_gpu);
+    double r0 = load_cap_throughput_c(c, f_gpu);
+    if (r0 <= 0)
+        return 0;
+    double r = load_cap_throughput_c(c, y * f_gpu) / r0;
+    return r > 1 ? 1 : r;
+}

@@ -48,6 +48,9 @@
  * cross-checks are NVIDIA's Max-Q training profile (>= 0.97 throughput)
  * and Meta's 80 % cap on GB200. Below x = 0.42 there is no data: the cap
  * cannot go lower.
+ * Every fraction above and the curve's shape (load_cap_curve) are keys of
+ * the scenario's `power` group (models/scenkeys.c gives each one's source
+ * or marks it an assumption); load_cfg_default holds the same defaults.
  * All functions are pure and O(1).
  */
 #ifndef MODELS_LOAD_H
@@ -57,6 +60,8 @@
 #include "sim/err.h"
 
 #define LOAD_CAP_MIN 0.42             /* lowest measured cap / TDP */
+#define LOAD_CAP_KNEE 0.92            /* highest cap that slows (Zeus) */
+#define LOAD_CAP_R_MIN 0.38           /* throughput at LOAD_CAP_MIN */
 #define LOAD_DEFAULT_COMPUTE_FRAC 1.0 /* the nominal step: all compute */
 
 typedef enum load_state {
@@ -85,6 +90,18 @@ typedef struct load_cfg {
     double nongpu_idle_frac;     /* 0.35 (assumption) */
     double module_overhead_frac; /* 0.08 [U] */
 } load_cfg;
+
+/* The power-cap curve's shape (scenario keys power.cap_curve.*). The Zeus
+ * table's points between min_x and knee_x are stretched linearly onto
+ * [min_x, knee_x] in x and onto [r_min, 1] in r: a later knee means
+ * throughput falls sooner as the cap drops, a lower r_min that it falls
+ * further. At the defaults (0.42, 0.92, 0.38) the table itself is used, so
+ * a run that sets none of the keys keeps its bytes. */
+typedef struct load_cap_curve {
+    double min_x;  /* lowest allowed cap / TDP, LOAD_CAP_MIN */
+    double knee_x; /* cap / TDP at and above which throughput is 1 */
+    double r_min;  /* relative throughput at min_x */
+} load_cap_curve;
 
 /* A set of GPUs' demand in three states, for the dispatch. */
 typedef struct load_demand {
@@ -149,5 +166,20 @@ double load_cap_throughput(double x);
  * their power is scaled to y x that (cap x = y f_gpu): r(y f_gpu) /
  * r(f_gpu), at most 1. */
 double load_throttle_throughput(double y, double f_gpu);
+
+/* The defaults: min_x LOAD_CAP_MIN, knee_x LOAD_CAP_KNEE, r_min
+ * LOAD_CAP_R_MIN. */
+void load_cap_curve_default(load_cap_curve *c);
+
+/* Checks 0 < min_x < knee_x <= 1.2 and 0 < r_min <= 1. Errors: SIM_EINVAL
+ * naming the field. */
+int load_cap_curve_check(const load_cap_curve *c, sim_err *err);
+
+/* As load_cap_throughput and load_throttle_throughput on curve c (NULL:
+ * the defaults). Below min_x r falls linearly to 0 at 0, above knee_x it
+ * is 1; non-decreasing in x. Pure. */
+double load_cap_throughput_c(const load_cap_curve *c, double x);
+double load_throttle_throughput_c(const load_cap_curve *c, double y,
+                                  double f_gpu);
 
 #endif

@@ -14,12 +14,14 @@
 #define MODULE_MAX_HOSTS 8
 
 typedef struct module_type {
-    char name[32];     /* catalog id, e.g. "spark-air" */
-    double it_power_w; /* IT power budget of one module [W], > 0 */
-    int liquid;        /* 1 liquid-cooled, 0 air-cooled */
-    int containers;    /* shipping-container modules per unit */
-    double pue_ref;    /* reference annual PUE for its cooling */
-    size_t n_hosts;    /* entries in hosts, 1..MODULE_MAX_HOSTS */
+    char name[32];          /* catalog id, e.g. "spark-air" */
+    double it_power_w;      /* IT power budget of one module [W], > 0 */
+    int liquid;             /* 1 liquid-cooled, 0 air-cooled */
+    int containers;         /* shipping-container modules per unit */
+    double pue_ref;         /* reference annual PUE for its cooling */
+    double capex_usd_per_w; /* capital cost per W of IT budget (shell,
+                               power, cooling; models/cost.h) [USD/W] */
+    size_t n_hosts;         /* entries in hosts, 1..MODULE_MAX_HOSTS */
     char hosts[MODULE_MAX_HOSTS][32]; /* system names it can host */
     int max_units[MODULE_MAX_HOSTS];  /* units of hosts[i] that fit, >= 0 */
 } module_type;

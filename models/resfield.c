@@ -42,6 +42,8 @@
 #define SFX_ratio ""
 #define SFX_count ""
 #define SFX_rate ""
+#define SFX_USDpJ "_usd_per_j"
+#define SFX_USDpMWh "_usd_per_mwh"
 #define UNIT_s "s"
 #define UNIT_d "d"
 #define UNIT_h "h"
@@ -56,6 +58,8 @@
 #define UNIT_ratio "1"
 #define UNIT_count "count"
 #define UNIT_rate "1/s"
+#define UNIT_USDpJ "USD/J"
+#define UNIT_USDpMWh "USD/MWh"
 #define PER_s 1.0
 #define PER_d 86400.0
 #define PER_h 3600.0
@@ -70,6 +74,8 @@
 #define PER_ratio 1.0
 #define PER_count 1.0
 #define PER_rate 1.0
+#define PER_USDpJ 1.0
+#define PER_USDpMWh (1.0 / 3.6e9)
 
 /* Rows are compile-time initialisers rather than code building an array at
  * start-up, so the tables are const, shared by every thread of a sweep without
@@ -102,6 +108,14 @@
 #define STEP_SRC_(k, name, l, c, r, ren, mr)                                   \
     SRC(res_step, source_w, k, name, "", W, W, 0, "power from",                \
         "power delivered to the load by this source"),
+
+/* One item of the annualised cost breakdown (models/cost.h cost_item order),
+ * element k of res_site.annualized_item_usd. */
+#define COST_ROW(k, item, what)                                                \
+    ROW(res_site, "annualized_item_usd[" #k "]",                               \
+        offsetof(res_site, annualized_item_usd) + (k) * sizeof(double),        \
+        RESFIELD_DOUBLE, "annualized_" item, USD, USD, RUN,                    \
+        "annualised " what, "annualised cost of " what ", per year")
 
 /* RUN marks the rows that appear in run output (JSON, tables); rows with 0 are
  * stored and exported but not printed by default. */
@@ -153,7 +167,22 @@ const resfield resfield_job[] = {
          "GPUs held, hot spares excluded"),
     F(res_job, gpu_energy_j, "gpu_energy", J, MWh, 0, "GPU energy",
       "energy drawn by the job's GPUs (part of its IT energy)"),
-    SOURCE_TABLE(JOB_SRC_)};
+    SOURCE_TABLE(JOB_SRC_)
+    /* Issue 22: cost per run and the power-shortage times. */
+    F(res_job, cost_per_run_usd, "cost_per_run", USD, USD, RUN,
+      "cost per run (capital + O&M + energy)",
+      "the job's share of the site's annualised capital, fixed O&M and "
+      "demand charges while it holds GPUs, plus its purchased energy and "
+      "variable O&M (docs/cost-model.md)"),
+    F(res_job, paused_s, "paused", s, h, RUN, "time paused for lack of power",
+      "time the job was paused or shed for lack of power"),
+    F(res_job, paused_fraction, "paused_fraction", ratio, ratio, RUN,
+      "paused share", "time paused or shed / time holding power"),
+    F(res_job, throttled_fraction, "throttled_fraction", ratio, ratio, RUN,
+      "throttled share",
+      "time throttled (running below full power) / "
+      "time holding power"),
+};
 const size_t resfield_n_job = sizeof resfield_job / sizeof resfield_job[0];
 
 const resfield resfield_site[] = {
@@ -200,6 +229,34 @@ const resfield resfield_site[] = {
       "AC energy the PV plants generate over the horizon, curtailed and "
       "stored energy included (energy_solar is the part delivered to the "
       "load)"),
+    /* Issue 22: sizing figures and the cost model (models/cost.h). */
+    F(res_site, curtailed_fraction, "curtailed_fraction", ratio, ratio, RUN,
+      "curtailed share", "curtailed / solar and wind generation"),
+    F(res_site, battery_replacements, "battery_replacements", count, count, RUN,
+      "battery packs replaced",
+      "packs whose health fell below costs.battery_replace_soh"),
+    F(res_site, grid_peak_w, "grid_peak", W, W, RUN, "peak grid import",
+      "peak grid import (demand charges)"),
+    F(res_site, capex_usd, "capex", USD, USD, RUN, "capital cost",
+      "capital of GPU systems, modules, solar, battery, wind and grid"),
+    F(res_site, annualized_cost_usd, "annualized_cost", USD, USD, RUN,
+      "annualised cost (per year)",
+      "capital x capital recovery factor + O&M + energy, per year"),
+    F(res_site, lcoe_usd_per_j, "lcoe", USDpJ, USDpMWh, RUN,
+      "LCOE of the energy supply",
+      "annualised cost of solar, battery, wind, grid, their O&M and "
+      "purchased energy / facility energy per year"),
+    F(res_site, npv_usd, "npv", USD, USD, RUN, "NPV of costs",
+      "minus the present value of the annualised cost over "
+      "costs.npv_horizon_years"),
+    COST_ROW(0, "gpus", "GPU systems"),
+    COST_ROW(1, "modules", "modules"),
+    COST_ROW(2, "solar", "solar"),
+    COST_ROW(3, "battery", "battery (incl. replacements)"),
+    COST_ROW(4, "wind", "wind"),
+    COST_ROW(5, "grid", "grid interconnection"),
+    COST_ROW(6, "om", "O&M"),
+    COST_ROW(7, "energy", "purchased energy and demand charges"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/cost.h"
 #include "models/source.h"
 
 /* Energy sources: per-source arrays are indexed by source_kind, in the
@@ -82,7 +83,13 @@ typedef struct res_job {
     double energy_by_source_j[SRC_N]; /* facility energy by source */
     double renewable_fraction; /* share of facility energy from renewables */
     double co2_kg;             /* lifecycle CO2e of that energy */
-    double cost_usd;           /* energy cost */
+    double cost_usd;           /* energy cost (every source at its price) */
+    double cost_per_run_usd;   /* share of the site's annualised capital and
+                                  fixed O&M while holding GPUs, plus its
+                                  purchased energy (models/cost.h) */
+    double paused_s;           /* time paused or shed for lack of power */
+    double paused_fraction;    /* paused_s / time holding power, 0..1 */
+    double throttled_fraction; /* time throttled / time holding power */
 } res_job;
 
 /* Site totals of one replication. */
@@ -107,6 +114,16 @@ typedef struct res_site {
     double solar_energy_j;        /* PV AC generation over the horizon before
                                      curtailment (energy_by_source_j[SRC_SOLAR]
                                      is the part delivered to the load) */
+    double curtailed_fraction;    /* curtailed / solar + wind generation */
+    double battery_replacements;  /* packs below costs.battery_replace_soh */
+    double grid_peak_w;           /* peak grid import */
+    /* The cost model (models/cost.h): annual figures per year. */
+    double capex_usd;
+    double annualized_cost_usd;
+    double lcoe_usd_per_j; /* energy supply's annual cost / energy */
+    double npv_usd;        /* -(PV of the annualised cost over
+                              costs.npv_horizon_years) */
+    double annualized_item_usd[COST_N]; /* by cost_item */
 } res_site;
 
 /* One step of the site time series. */

@@ -175,10 +175,44 @@ static int finish_module(scenario *s, size_t i, sim_err *err)
                     m->system->max_power_w / 1e3,
                     m->units * m->system->max_power_w / 1e3, fits,
                     m->type->it_power_w / 1e3);
+    /* A module built in memory has no cooling parameters yet: its design's
+     * defaults (pue_base >= 1 in every resolved design). The loader's keys
+     * keep their own ranges; what is left is the rule that ties the fixed
+     * part of the overhead to the design's mild-weather PUE. */
+    if (m->cool.pue_base == 0)
+        cooling_cfg_default(&m->cool, (cooling_type)m->cooling);
+    if (m->cool.pue_base - m->cool.fixed_frac < 1.0)
+        return FAIL(SIM_ERR_AT_KEY,
+                    "modules.[%zu].cooling_fixed_frac: larger than the %s "
+                    "design's whole overhead (got %g, expected <= %g)",
+                    i, cooling_type_name(m->cool.type), m->cool.fixed_frac,
+                    m->cool.pue_base - 1.0);
     m->gpu = catalog_gpu(s->cat, m->system->gpu);
     m->gpus = (int64_t)m->count * m->units * m->system->gpus;
     m->it_power_w = (double)m->count * m->units * m->system->max_power_w;
     m->it_capacity_w = (double)m->count * m->type->it_power_w;
+    return SIM_OK;
+}
+
+/* power: defaults for a scenario built in memory (u_compute 0 is outside
+ * its range, so all-zero means "not given"), then the rules between keys. */
+static int finish_power(scenario *s, sim_err *err)
+{
+    load_cfg *p = &s->power;
+    if (p->u_compute[NUM_BF16] == 0) {
+        load_cfg_default(p, 0);
+        load_cap_curve_default(&s->cap_curve);
+    }
+    if (p->idle_gpu_frac > p->u_compute[NUM_BF16])
+        return FAIL(SIM_ERR_AT_KEY,
+                    "power.gpu_idle_frac: above the BF16 compute level (got "
+                    "%g, expected <= power.gpu_compute_frac_bf16 = %g)",
+                    p->idle_gpu_frac, p->u_compute[NUM_BF16]);
+    if (!(s->cap_curve.min_x < s->cap_curve.knee_x))
+        return FAIL(SIM_ERR_AT_KEY,
+                    "power.cap_curve.min_cap_frac: not below the knee (got "
+                    "%g, expected < power.cap_curve.knee_cap_frac = %g)",
+                    s->cap_curve.min_x, s->cap_curve.knee_x);
     return SIM_OK;
 }
 
@@ -406,10 +440,16 @@ int scenario_finish(scenario *s, sim_err *err)
     for (size_t i = 0; i < s->n_modules; i++)
         if ((rc = finish_module(s, i, err)) != SIM_OK)
             return rc;
-    if ((rc = finish_energy(s, err)) != SIM_OK)
+    if ((rc = finish_energy(s, err)) != SIM_OK ||
+        (rc = finish_power(s, err)) != SIM_OK)
         return rc;
     for (size_t i = 0; i < s->n_jobs; i++)
         if ((rc = finish_job(s, i, err)) != SIM_OK)
             return rc;
+    /* A scenario built in memory leaves its costs zero: it gets the key
+     * table's defaults, as a file without a `costs` group does (the loader
+     * always sets a horizon > 0). */
+    if (!(s->costs.npv_horizon_s > 0))
+        cost_params_default(&s->costs);
     return SIM_OK;
 }

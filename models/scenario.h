@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 #include "models/catalog.h"
+#include "models/cooling.h"
+#include "models/cost.h"
 #include "models/dispatch.h"
 #include "sim/err.h"
 
@@ -73,6 +75,12 @@ typedef struct scen_module {
                                   `cooling`, by default from the module type
                                   (liquid: COOLING_LIQUID_DRY, else
                                   COOLING_AIR_ECONOMIZER) */
+    cooling_cfg cool;          /* that design's parameters: its defaults
+                                  (cooling_cfg_default) with the keys
+                                  cooling_fixed_frac, cooling_wue_*,
+                                  cooling_evap_threshold_c applied; all
+                                  zero in a scenario built in memory, which
+                                  scenario_finish fills with the defaults */
     int64_t gpus;              /* count * units * system->gpus */
     double it_power_w;         /* count * units * system->max_power_w [W] */
     double it_capacity_w;      /* count * type->it_power_w [W] */
@@ -277,8 +285,15 @@ typedef struct scenario {
     scen_energy energy;
     size_t n_jobs;
     scen_job *jobs;
-    dispatch_policy policy; /* shortage policy (models/dispatch.h) */
+    dispatch_policy policy;   /* shortage policy (models/dispatch.h) */
+    load_cfg power;           /* the `power` group: GPU and system power by
+                                 step phase (models/load.h; it_capacity_w is
+                                 unused here, each module sets its own); all
+                                 zero in a scenario built in memory, which
+                                 scenario_finish fills with the defaults */
+    load_cap_curve cap_curve; /* power.cap_curve (models/load.h) */
     scen_reliability reliability;
+    cost_params costs; /* the `costs` group (models/cost.h) */
     scen_sim sim;
     char *resolved_text; /* see scenario_resolved_text */
 } scenario;
@@ -288,7 +303,10 @@ typedef struct scenario {
  * names (module groups and jobs unique, a link joins two groups); modules (the
  * module-fit rule: the type hosts the system and at most floor(type IT power /
  * system max power) units fit, units 0 = that many; then gpu, gpus, it_power_w,
- * it_capacity_w); energy (PV inverter limit and DC/AC ratio from each other,
+ * it_capacity_w; the cooling design's defaults in memory and its fixed
+ * fraction within the design's overhead); power (its defaults in memory,
+ * idle GPU power at most the BF16 compute level, the cap curve's floor
+ * below its knee); energy (PV inverter limit and DC/AC ratio from each other,
  * battery SOH, reserve, C-rate and power/energy pairing, firm MTBF/MTTR
  * pairing, disjoint price windows, present[] from capacity_w[], at least one
  * source that is not storage); jobs (GPU type: given or the site's only one,

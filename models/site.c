@@ -19,6 +19,8 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "models/battery.h"
+#include "models/cost.h"
 #include "models/site_int.h"
 #include "models/site_power_scn.h"
 #include "sim/fsassert.h"
@@ -273,6 +275,58 @@ static void fill_job(run *R, sjob *j, res_job *rj, int all_ren)
         j->fac_j > 0 ? (all_ren ? 1.0 : j->ren_j / j->fac_j) : (double)NAN;
     rj->co2_kg = j->co2_g / 1000.0;
     rj->cost_usd = j->cost;
+    rj->paused_s = j->paused_s;
+    rj->paused_fraction = j->power_s > 0 ? j->paused_s / j->power_s : 0.0;
+    rj->throttled_fraction = j->power_s > 0 ? j->throttled_s / j->power_s : 0.0;
+}
+
+/* Packs of every bank whose health is below the replacement threshold at
+ * the end: health only falls, so each crossed it once during the run. */
+static double packs_below(const site_power *sp, double soh)
+{
+    double n = 0;
+    for (size_t b = 0; b < site_power_n_batteries(sp); b++) {
+        const battery *bt = site_power_battery(sp, b);
+        for (size_t i = 0; i < battery_n_packs(bt); i++)
+            n += battery_pack_soh(bt, i) < soh;
+    }
+    return n;
+}
+
+/* The cost model's figures (models/cost.h) from the run's totals, then each
+ * job's cost per run from the site's per-GPU rate. */
+static void fill_costs(run *R, const site_power_totals *t)
+{
+    res_rep *out = R->out;
+    res_site *st = &out->site;
+    cost_run_in in;
+    cost_site c;
+    double ren = t->gen_j[SRC_SOLAR] + t->gen_j[SRC_WIND];
+    st->curtailed_fraction = ren > 0 ? t->curtailed_j / ren : (double)NAN;
+    st->battery_replacements =
+        packs_below(R->sp, R->s->costs.battery_replace_soh);
+    st->grid_peak_w = t->grid_max_w;
+    memset(&in, 0, sizeof in);
+    /* The span the energies were integrated over (the run may stop early
+     * once every job is done), so energy per year is scaled correctly. */
+    in.horizon_s = t->time_s > 0 ? t->time_s : R->horizon_s;
+    in.facility_j = st->facility_energy_j;
+    memcpy(in.energy_by_source_j, st->energy_by_source_j,
+           sizeof in.energy_by_source_j);
+    in.grid_peak_w = st->grid_peak_w;
+    in.battery_replacements = st->battery_replacements;
+    cost_site_compute(R->s, &in, &c);
+    st->capex_usd = c.capex_usd;
+    st->annualized_cost_usd = c.annualized_usd;
+    st->lcoe_usd_per_j = c.lcoe_usd_per_j;
+    st->npv_usd = c.npv_usd;
+    memcpy(st->annualized_item_usd, c.annual_item_usd,
+           sizeof st->annualized_item_usd);
+    for (size_t k = 0; k < out->n_jobs; k++) {
+        res_job *rj = &out->jobs[k];
+        rj->cost_per_run_usd =
+            cost_job_run_usd(R->s, &c, rj->gpu_s, rj->energy_by_source_j);
+    }
 }
 
 /* The run's results: each job's, then the site's totals. */
@@ -315,6 +369,7 @@ static void fill_results(run *R)
         t->wind_capacity_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
             : (double)NAN;
+    fill_costs(R, t);
 }
 
 /* The load model of each power-model module (scenario group). */
@@ -326,7 +381,9 @@ static void setup_load(run *R)
     R->lsys = sim_xcalloc(R->n_grp, sizeof *R->lsys);
     for (size_t g = 0; g < R->n_grp; g++) {
         const scen_module *sm = &s->modules[g];
-        load_cfg_default(&R->lcfg[g], sm->type->it_power_w);
+        /* The scenario's power group, at this module type's capacity. */
+        R->lcfg[g] = s->power;
+        R->lcfg[g].it_capacity_w = sm->type->it_power_w;
         R->lsys[g].n_gpus = sm->system->gpus;
         R->lsys[g].gpu_tdp_w = sm->gpu->tdp_w;
         R->lsys[g].system_max_w = sm->system->max_power_w;

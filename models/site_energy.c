@@ -10,9 +10,10 @@
  * refunds and the modules' base loads still sum to the audited step totals
  * (site_energy_closes checks it in a checked build).
  *
- * It owns the sjob charge fields (it_j, gpu_j ... st_charged) and
- * run.src_site_j, unattributed_j and base_j. It must never change a job's state
- * or its systems: the decision of the dispatch is handed to job_apply_decision
+ * It owns the sjob charge fields (it_j, gpu_j ... st_charged), the
+ * shortage times (power_s, paused_s, throttled_s) and run.src_site_j,
+ * unattributed_j and base_j. It must never change a job's state or its
+ * systems: the decision of the dispatch is handed to job_apply_decision
  * (job_fsm.c), in entry order.
  */
 #include <math.h>
@@ -229,6 +230,13 @@ int site_energy_step(run *R, const dispatch_out **o, double srcw[SRC_N])
             i = k;
         }
         jobs_j += jo.energy_j;
+        /* The shortage times a sizing question asks for: per step the job
+         * holds power, paused/shed or throttled by this step's decision. */
+        j->power_s += R->step_s;
+        if (jo.state == DISPATCH_PAUSED || jo.state == DISPATCH_SHED)
+            j->paused_s += R->step_s;
+        else if (jo.throughput < 1.0)
+            j->throttled_s += R->step_s;
         charge_job(R, j, &jo, gpu_w, mix);
         job_apply_decision(R, j, &jo);
     }

@@ -92,6 +92,8 @@ typedef struct sjob {
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
+    double power_s, paused_s, throttled_s; /* steps holding power; of them
+                                              paused or shed; throttled */
     double it_j, fac_j, ren_j, co2_g, cost, src_j[SRC_N];
     double gpu_j; /* of it_j, drawn by its GPUs */
     /* The current step's charge, for refunds when systems are released. */

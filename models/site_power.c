@@ -67,6 +67,7 @@ void site_power_cfg_default(site_power_cfg *c)
     c->normals = *climate_builtin("las-vegas");
     c->step_s = 900.0;
     c->policy = DISPATCH_POLICY_THROTTLE;
+    load_cap_curve_default(&c->cap);
     c->solar_carbon_g_per_j = 48.0 / J_PER_KWH;
     c->solar_price_usd_per_j = 58.0 / 1e3 / J_PER_KWH;
 }
@@ -169,6 +170,8 @@ site_power *site_power_new(const site_power_cfg *c, uint64_t seed, uint64_t rep,
         return sim_err_set(err, SIM_EINVAL, NULL, 0,
                            "site.policy: unknown (%d)", (int)c->policy),
                NULL;
+    if (load_cap_curve_check(&c->cap, err) != SIM_OK)
+        return NULL;
     if (!(c->solar_degradation_per_s >= 0 &&
           c->solar_degradation_per_s < 1e-6) ||
         !(c->battery_carbon_g_per_j >= 0 &&
@@ -478,7 +481,7 @@ int site_power_step(site_power *sp, double t_s, const dispatch_job *jobs,
     }
     dispatch_in in = {dt,      c->policy,    sp->dsrc, k,
                       sp->dst, c->n_battery, sp->dmod, c->n_module,
-                      jobs,    n_jobs,       aux_w};
+                      jobs,    n_jobs,       aux_w,    &c->cap};
     dispatch_out *o = sp->out;
     rc = dispatch_step(&in, o, err);
     if (rc != SIM_OK)

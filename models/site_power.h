@@ -75,6 +75,9 @@ typedef struct site_power_cfg {
     double start_hoy_h;          /* hour of year at t = 0, [0, 8760) */
     double step_s;               /* dispatch step, 900 s */
     dispatch_policy policy;      /* shortage policy */
+    load_cap_curve cap;          /* the throttle's power-cap curve
+                                    (models/load.h); defaults from
+                                    site_power_cfg_default */
     const solar_cfg *solar;
     size_t n_solar;
     const wind_cfg *wind; /* wind plants (models/wind.h), each carrying its

@@ -46,6 +46,7 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
     site_power_cfg_default(&c);
     snprintf(c.name, sizeof c.name, "%s", s->site.name);
     c.step_s = s->sim.step_s;
+    c.cap = s->cap_curve;
     c.record = (flags & SITE_POWER_RECORD) != 0;
     c.weather_rep0 = (flags & SITE_POWER_WEATHER_REP0) != 0;
     c.start_hoy_h = start_hoy_h(s->sim.start_day);
@@ -210,12 +211,13 @@ int site_power_from_scenario(const scenario *s, const climate_year *weather,
         const scen_module *sm = &s->modules[i];
         site_power_module *pm = &mods[i];
         snprintf(pm->name, sizeof pm->name, "%s", sm->name);
-        load_cfg_default(&pm->load, sm->it_capacity_w);
+        pm->load = s->power; /* the power group, at this group's capacity */
+        pm->load.it_capacity_w = sm->it_capacity_w;
         pm->system.n_gpus = sm->system->gpus;
         pm->system.gpu_tdp_w = sm->gpu->tdp_w;
         pm->system.system_max_w = sm->system->max_power_w;
         pm->n_systems = (double)sm->count * sm->units;
-        cooling_cfg_default(&pm->cooling, (cooling_type)sm->cooling);
+        pm->cooling = sm->cool; /* the design with its keys applied */
         pm->online_s = sm->commission_t_s;
     }
     c.module = mods;

@@ -22,6 +22,9 @@ typedef struct system_spec {
     int sharp;               /* 1 when the system's scale-out fabric reduces
                                 in the network (SHARP): a DP all-reduce
                                 sends each byte once (models/tp_comm.c) */
+    double capex_usd;        /* capital cost of one unit incl. its share of
+                                the scale-out fabric [USD], >= 0 */
+    double life_s;           /* depreciation lifetime [s], > 0 */
 } system_spec;
 
 #endif

@@ -36,8 +36,8 @@ static void test_dispatch_surplus_charges_then_curtails(void **state)
                             src(DISPATCH_GRID, 5e6, 481, 0)};
     dispatch_store b[1] = {store(0.5e6, 1e6)};
     dispatch_module m[1] = {{1e6, 1.25}};
-    dispatch_in in = {900, DISPATCH_POLICY_THROTTLE, s, 2, b, 1, m, 1, NULL, 0,
-                      0};
+    dispatch_in in = {
+        900, DISPATCH_POLICY_THROTTLE, s, 2, b, 1, m, 1, NULL, 0, 0, NULL};
     dispatch_out *o = dispatch_out_new(2, 1, 1, 0);
     sim_err e;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
@@ -60,7 +60,8 @@ static void test_dispatch_deficit_battery_then_grid_then_policy(void **state)
     dispatch_module m[1] = {{0, 1.0}};
     dispatch_job j[2] = {{0, 2.0e6, 0.25e6, 0.4e6, 0.9, 5},
                          {0, 0.5e6, 0.05e6, 0.1e6, 0.9, 1}};
-    dispatch_in in = {900, DISPATCH_POLICY_PAUSE, s, 3, b, 1, m, 1, j, 2, 0};
+    dispatch_in in = {900, DISPATCH_POLICY_PAUSE, s, 3, b, 1, m, 1, j, 2, 0,
+                      NULL};
     dispatch_out *o = dispatch_out_new(3, 1, 1, 2);
     sim_err e;
     /* Demand 2.8 MW vs 3.25 MW available: all served, merit order. */
@@ -148,7 +149,8 @@ static void test_dispatch_never_violates_a_limit(void **state)
                           3,
                           j,
                           8,
-                          it % 2 ? 3.7e4 * (double)(it % 7) : 0.0};
+                          it % 2 ? 3.7e4 * (double)(it % 7) : 0.0,
+                          NULL};
         assert_int_equal(dispatch_step(&in, o, &e), SIM_OK);
         for (int i = 0; i < 5; i++) {
             assert_true(o->src_w[i] <= s[i].avail_w * (1 + 1e-12));
@@ -192,7 +194,8 @@ static void test_dispatch_rejects_bad_input(void **state)
     dispatch_source s[1] = {src(DISPATCH_GRID, -1, 0, 0)};
     dispatch_out *o = dispatch_out_new(1, 0, 0, 0);
     dispatch_in in = {
-        900, DISPATCH_POLICY_THROTTLE, s, 1, NULL, 0, NULL, 0, NULL, 0, 0};
+        900, DISPATCH_POLICY_THROTTLE, s, 1, NULL, 0, NULL, 0, NULL, 0, 0,
+        NULL};
     sim_err e;
     assert_int_equal(dispatch_step(&in, o, &e), SIM_EINVAL);
     s[0].avail_w = 1;

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "models/resfield.h"
@@ -307,6 +310,88 @@ static void test_check_json_summary_when_calibration_fails(void **state)
     assert_string_equal(good, bad);
 }
 
+/* Finds the energy object of source name in a check summary. */
+static json_t *source_of(json_t *summary, const char *name)
+{
+    json_t *e = json_object_get(summary, "energy"), *x;
+    size_t i;
+    json_array_foreach(e, i, x)
+    {
+        if (strcmp(json_string_value(json_object_get(x, "source")), name) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+/* check --format json carries what the run will use for issue 20's models:
+ * each module's cooling design and its assumption keys, the solar sky
+ * model, the battery enclosure, and the power group (a --set shows). */
+static void test_check_json_energy_models(void **state)
+{
+    json_error_t je;
+    json_t *root, *sum, *m0, *m1, *th, *pw;
+    (void)state;
+    assert_int_equal(fs_run("check tests/data/keys/base-a.cfg --format json "
+                            "--set power.gpu_comm_frac=0.3",
+                            a, sizeof a, err, sizeof err),
+                     0);
+    root = json_loads(a, 0, &je);
+    assert_non_null(root);
+    sum = json_object_get(root, "summary");
+    m0 = json_array_get(json_object_get(sum, "modules"), 0);
+    m1 = json_array_get(json_object_get(sum, "modules"), 1);
+    assert_string_equal(json_string_value(json_object_get(m0, "cooling")),
+                        "adiabatic");
+    assert_true(json_real_value(json_object_get(m0, "cooling_fixed_frac")) ==
+                0.05);
+    assert_true(json_real_value(
+                    json_object_get(m0, "cooling_evap_threshold_c")) == 25.0);
+    assert_true(json_number_value(
+                    json_object_get(m0, "cooling_wue_evap_l_per_kwh")) == 2.5);
+    assert_true(json_number_value(json_object_get(
+                    m0, "cooling_adiabatic_wb_limit_c")) == 20.0);
+    /* Module b is liquid: its design's water defaults, its chiller keys. */
+    assert_string_equal(json_string_value(json_object_get(m1, "cooling")),
+                        "liquid-dry-cooler");
+    assert_true(json_number_value(
+                    json_object_get(m1, "cooling_wue_evap_l_per_kwh")) == 0.0);
+    assert_true(json_number_value(
+                    json_object_get(m1, "cooling_wue_dry_l_per_kwh")) == 0.05);
+    assert_true(json_number_value(json_object_get(m1, "cooling_fixed_frac")) ==
+                0.04);
+    assert_true(json_number_value(json_object_get(m1, "cooling_chiller_cop")) ==
+                4.5);
+    assert_string_equal(json_string_value(json_object_get(
+                            source_of(sum, "solar"), "sky_model")),
+                        "isotropic");
+    th = json_object_get(source_of(sum, "battery"), "thermal");
+    assert_string_equal(json_string_value(json_object_get(th, "mode")), "hvac");
+    assert_true(
+        fabs(json_real_value(json_object_get(th, "ua_w_per_k_per_mwh")) -
+             12.0) < 1e-9);
+    pw = json_object_get(sum, "power");
+    assert_true(json_real_value(json_object_get(pw, "gpu_comm_frac")) == 0.3);
+    assert_true(
+        json_real_value(json_object_get(json_object_get(pw, "cap_curve"),
+                                        "knee_cap_frac")) == 0.95);
+    json_decref(root);
+    /* The defaults: Perez sky, ambient-rise enclosure at 3 K. */
+    assert_int_equal(fs_run("check scenarios/nevada-solar.cfg --format json", a,
+                            sizeof a, err, sizeof err),
+                     0);
+    root = json_loads(a, 0, &je);
+    assert_non_null(root);
+    sum = json_object_get(root, "summary");
+    assert_string_equal(json_string_value(json_object_get(
+                            source_of(sum, "solar"), "sky_model")),
+                        "perez");
+    th = json_object_get(source_of(sum, "battery"), "thermal");
+    assert_string_equal(json_string_value(json_object_get(th, "mode")),
+                        "ambient-rise");
+    assert_true(json_real_value(json_object_get(th, "rise_c")) == 3.0);
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest run_cli_tests[] = {
@@ -323,6 +408,7 @@ int main(void)
             test_check_and_run_refuse_results_beyond_max_memory_mb),
         cmocka_unit_test(test_check_json_lists_every_error_as_objects),
         cmocka_unit_test(test_check_json_summary_when_calibration_fails),
+        cmocka_unit_test(test_check_json_energy_models),
     };
     return cmocka_run_group_tests_name("run_cli", run_cli_tests, NULL, NULL);
 }

@@ -118,6 +118,12 @@ static const bad_case bad[] = {
     /* Issue 20: modules.[i].cooling names one of the three designs. */
     {"cooling-unknown.cfg", SIM_ECONFIG, "bad/cooling-unknown.cfg", 9,
      "modules.[0].cooling"},
+    /* Issue 19: a list of weather files, every one readable and a name. */
+    {"weather-list-unreadable.cfg", SIM_ECONFIG,
+     "bad/weather-list-unreadable.cfg", 6,
+     "site.climate.epw.[1]: cannot read the weather file"},
+    {"weather-list-type.cfg", SIM_ECONFIG, "bad/weather-list-type.cfg", 6,
+     "site.climate.epw.[1]: wrong type"},
     {"no-such-file.cfg", SIM_EIO, "bad/no-such-file.cfg", 0, "cannot open"},
 };
 

@@ -77,6 +77,8 @@ static const walk_rule rules[] = {
     {"energy.battery.power_mw", "energy.battery.capacity_mwh=0",
      "energy.battery.capacity_mwh=1e6", 0, 0, 1},
     {"energy.battery.capacity_mwh", "energy.battery.power_mw=0", NULL, 0, 0, 0},
+    {"energy.battery.duration_h", "energy.battery.c_rate_max=100", NULL, 0, 0,
+     0},
     {"energy.battery.c_rate_max", "energy.battery.power_mw=0.004", NULL, 0, 0,
      0},
     {"energy.battery.reserve_floor_pct", NULL,
@@ -96,6 +98,8 @@ static const walk_rule rules[] = {
     {"energy.grid.tod_prices.[].start_h", NULL, NULL, 0, 1, 0}, /* < end_h */
     {"energy.grid.tod_prices.[].end_h", NULL, NULL, 1, 0, 0},   /* > start */
     {"jobs.[].checkpoint.interval_min", NULL, NULL, 0, 0, 0},
+    {"power.gpu_compute_frac_bf16", "power.gpu_idle_frac=0", NULL, 0, 0, 0},
+    {"power.gpu_idle_frac", NULL, "power.gpu_compute_frac_bf16=1.2", 0, 0, 0},
 };
 #define N_RULES (sizeof rules / sizeof rules[0])
 

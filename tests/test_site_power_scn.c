@@ -97,7 +97,10 @@ static void short_step(const char *policy, const char *power_mw, size_t *thr,
 {
     char pol[64], pw[64];
     snprintf(pol, sizeof pol, "policy.shortage=\"%s\"", policy);
-    snprintf(pw, sizeof pw, "energy.battery.power_mw=%s", power_mw);
+    /* The bundled scenario sizes its 63 MWh battery by duration_h (power_mw
+     * and duration_h are exclusive), so the power is set through it. */
+    snprintf(pw, sizeof pw, "energy.battery.duration_h=%.17g",
+             63.0 / strtod(power_mw, NULL));
     const char *sets[] = {pol, pw, NULL};
     scenario *s;
     site_power *sp = load(NEVADA, sets, &s);

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <string.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -347,6 +349,48 @@ static void test_sweep_cli_refuses_what_run_would(void **state)
     assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
 }
 
+/* Issue 22: a capacity sweep of the bundled Nevada scenario (battery sized
+ * by duration_h) runs every case, 0 = no battery, without tripping the
+ * C-rate check; the cost fields are --metric names, and a bigger battery
+ * costs more capital. */
+static void test_sweep_cli_battery_capacity_sweep_runs_every_case(void **state)
+{
+    const char *a = tpath("cap.db");
+    char args[900], *line, *save = NULL;
+    double capex_prev = -1;
+    long rows = 0;
+    size_t dump_len;
+    (void)state;
+    rm_db(a);
+    snprintf(args, sizeof args,
+             "sweep scenarios/nevada-solar.cfg --set "
+             "energy.battery.capacity_mwh=0:200:20 --replications 1 "
+             "--format csv --metric site.capex_usd --metric "
+             "llama405b-fp8.paused_fraction --metric "
+             "llama405b-fp8.cost_per_run_usd --quiet --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    free(dump_n(a, &dump_len, 11));
+    /* CSV: a header, then one row per case in order (index, case key,
+     * capacity, then the first metric's mean...); the capex grows with the
+     * capacity. */
+    for (line = strtok_r(out1, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        double cap, capex;
+        long idx;
+        if (sscanf(line, "%ld,%*[^,],%lf,%lf", &idx, &cap, &capex) != 3)
+            continue;
+        assert_int_equal(idx, rows);
+        assert_true(fabs(cap - 20.0 * (double)rows) < 1e-9);
+        assert_true(capex > capex_prev);
+        capex_prev = capex;
+        rows++;
+    }
+    if (rows != 11)
+        fail_msg("expected 11 case rows, got %ld:\n%s", rows, out1);
+    rm_db(a);
+}
+
 static void test_sweep_cli_errors(void **state)
 {
     const char *a = tpath("err.db");
@@ -564,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_sweep_cli_errors),
         cmocka_unit_test(test_sweep_cli_refuses_what_run_would),
         cmocka_unit_test(test_sweep_cli_json_summary),
+        cmocka_unit_test(test_sweep_cli_battery_capacity_sweep_runs_every_case),
         cmocka_unit_test(test_sweep_cli_report_draws_the_sweep_chart),
         cmocka_unit_test(
             test_sweep_cli_report_too_many_lines_still_writes_summary),

@@ -82,11 +82,63 @@ static void test_sweep_mpi_two_ranks_store_what_one_process_stores(void **state)
     remove(b);
 }
 
+/* `optimize` under MPI (docs/optimize.md): every batch of designs is
+ * spread over the ranks, rank 0 shares the values, and every rank takes
+ * the same decisions: the JSON is the same bytes as one process's, both
+ * ranks ran designs, and as many designs are stored. */
+#define OPT_ARGS                                                               \
+    "optimize tests/data/sweep/small.cfg --vary "                              \
+    "energy.solar.capacity_mw=1:6:1 --vary "                                   \
+    "energy.battery.capacity_mwh=4:14:2 "                                      \
+    "--objective site.curtailed_mwh.p50 --constraint 'site.co2_t.p50<=11.5' "  \
+    "--replications 2 --format json --quiet"
+
+static void test_sweep_mpi_optimize_same_as_one_process(void **state)
+{
+    char a[128], b[128], cmd[2048], *da = NULL, *dbuf = NULL;
+    size_t la = 0, lb = 0;
+    unsigned ranks_b = 0;
+    const char *req = getenv("FACTORYSIM_REQUIRE_MPI");
+    (void)state;
+    if (access(mpi_bin(), X_OK) != 0 ||
+        system("command -v mpirun >/dev/null 2>&1") != 0) {
+        if (req && strcmp(req, "1") == 0)
+            fail_msg("%s or mpirun missing (make mpi)", mpi_bin());
+        skip();
+    }
+    snprintf(a, sizeof a, "/tmp/factorysim-mpiopt-%ld-1.db", (long)getpid());
+    snprintf(b, sizeof b, "/tmp/factorysim-mpiopt-%ld-2.db", (long)getpid());
+    remove(a);
+    remove(b);
+    snprintf(cmd, sizeof cmd, "%s " OPT_ARGS " --jobs 2 --db %s", fs_bin(), a);
+    assert_int_equal(run_cmd(cmd, out1, sizeof out1), 0);
+    snprintf(cmd, sizeof cmd,
+             "mpirun --allow-run-as-root --oversubscribe -n 2 %s " OPT_ARGS
+             " --jobs 1 --db %s",
+             mpi_bin(), b);
+    assert_int_equal(run_cmd(cmd, out2, sizeof out2), 0);
+    assert_non_null(strstr(out1, "\"evaluations\""));
+    assert_string_equal(out1, out2);
+    {
+        long na = sweep_dump(a, &da, &la, NULL);
+        assert_true(na > 4);
+        assert_int_equal(sweep_dump(b, &dbuf, &lb, &ranks_b), na);
+    }
+    assert_int_equal(ranks_b, 3);
+    assert_int_equal(la, lb);
+    assert_true(memcmp(da, dbuf, la) == 0);
+    free(da);
+    free(dbuf);
+    remove(a);
+    remove(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(
             test_sweep_mpi_two_ranks_store_what_one_process_stores),
+        cmocka_unit_test(test_sweep_mpi_optimize_same_as_one_process),
     };
     return cmocka_run_group_tests_name("sweep_mpi", tests, NULL, NULL);
 }
