@@ -334,31 +334,35 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g,
  * stay machine-readable. */
 static void print_site_calib(FILE *o, const site_calib *sc)
 {
-    fputs("\nSite calibration (posterior median and 80% interval of each "
-          "speed; 1 = reference):\n",
+    int unsep = 0;
+    fputs("\nSite calibration (posterior median and 80% interval; 1 = the "
+          "reference):\n",
           o);
     for (int j = 0; j < sc->n; j++) {
         const site_calib_entry *e = &sc->e[j];
-        double c, cl, ch, m, ml, mh, tl, th;
+        double c, cl, ch, m, ml, mh,
+            tl = exp(e->log_tput - SITE_CALIB_Z80 * e->log_sd),
+            th = exp(e->log_tput + SITE_CALIB_Z80 * e->log_sd);
         site_calib_speed(e, 0, &c, &cl, &ch);
         site_calib_speed(e, 1, &m, &ml, &mh);
         fprintf(o,
-                "  %s %s %s (%d rows): compute %.3f [%.3f, %.3f], "
-                "communication %.3f [%.3f, %.3f]\n",
+                "  %s %s %s, %d row%s: throughput x%.3f [%.3f, %.3f]; "
+                "compute speed %.3f [%.3f, %.3f], communication speed "
+                "%.3f [%.3f, %.3f]\n",
                 e->gpu, site_calib_cls_name(e->cls),
-                site_calib_recipe_name(e->recipe), e->n_rows, c, cl, ch, m, ml,
-                mh);
+                site_calib_recipe_name(e->recipe), e->n_rows,
+                e->n_rows == 1 ? "" : "s", exp(e->log_tput), tl, th, c, cl, ch,
+                m, ml, mh);
+        /* Naming a cause needs both: the rows separate the factors, and
+         * the factor's interval excludes 1. Otherwise the joint statement
+         * is all the rows support. */
         if (!e->separable) {
-            /* The measured direction: throughput as a whole. */
-            tl = exp(-SITE_CALIB_Z80 * e->log_sd);
-            th = exp(SITE_CALIB_Z80 * e->log_sd);
+            unsep++;
             fprintf(o,
-                    "    the rows cannot tell compute from communication "
-                    "apart: only their joint effect is measured (throughput "
-                    "spread x%.3f-x%.3f); more rows with different "
-                    "communication shares (single- and multi-node) would "
-                    "separate them\n",
-                    tl, th);
+                    "    cannot tell compute from communication apart: "
+                    "%s\n",
+                    th < 1.0 ? "a shortfall of the throughput as a whole"
+                             : "only the throughput as a whole is measured");
         } else if (ch < 1.0 && (mh >= 1.0 || fabs(log(c)) > fabs(log(m))))
             fprintf(o,
                     "    shortfall explained by compute: speed %.3f "
@@ -369,9 +373,6 @@ static void print_site_calib(FILE *o, const site_calib *sc)
                     "    shortfall explained by communication: speed "
                     "%.3f [%.3f, %.3f]\n",
                     m, ml, mh);
-        else
-            fprintf(o, "    no shortfall beyond the interval of either "
-                       "factor\n");
         if (e->rms_resid > EXEMPLAR_NOISE_SD)
             fprintf(o,
                     "    unexplained residual: rms log residual %.3f > "
@@ -379,6 +380,12 @@ static void print_site_calib(FILE *o, const site_calib *sc)
                     "rows' differences)\n",
                     e->rms_resid, EXEMPLAR_NOISE_SD);
     }
+    if (unsep)
+        fprintf(o,
+                "  (%d group%s: rows of one kind slow compute and "
+                "communication alike; rows with different communication "
+                "shares, single- and multi-node, separate them)\n",
+                unsep, unsep == 1 ? "" : "s");
 }
 
 /* The order is forced by the data: the calibration and both tables are loaded

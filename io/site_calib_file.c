@@ -35,6 +35,7 @@ static const char *const fac_keys[] = {"gpu",
                                        "comm_speed",
                                        "comm_log_sd",
                                        "correlation",
+                                       "throughput_factor",
                                        "throughput_log_sd",
                                        "rms_log_residual",
                                        "separable",
@@ -96,11 +97,13 @@ int site_calib_save(const site_calib *c, const char *path, sim_err *err)
                 "];\n    prior_log_sd = %.10g;\n"
                 "    compute_speed = %.10g; compute_log_sd = %.10g;\n"
                 "    comm_speed = %.10g; comm_log_sd = %.10g;\n"
-                "    correlation = %.10g; throughput_log_sd = %.10g;\n"
+                "    correlation = %.10g; throughput_factor = %.10g;\n"
+                "    throughput_log_sd = %.10g;\n"
                 "    rms_log_residual = %.10g; separable = %s; }%s\n",
                 e->prior_sd, exp(e->mean[0]), sc, exp(e->mean[1]), sm,
-                e->cov[0][1] / (sc * sm), e->log_sd, e->rms_resid,
-                e->separable ? "true" : "false", j + 1 < c->n ? "," : "");
+                e->cov[0][1] / (sc * sm), exp(e->log_tput), e->log_sd,
+                e->rms_resid, e->separable ? "true" : "false",
+                j + 1 < c->n ? "," : "");
     }
     fprintf(f, ");\n");
     bad = ferror(f);
@@ -127,7 +130,7 @@ static int read_factor(cfg_reader *r, const config_setting_t *s,
 {
     char cls[16], rec[16];
     long long rows;
-    double cs, csd, ms, msd, rho;
+    double cs, csd, ms, msd, rho, tf;
     size_t nl = 0;
     double lines[64];
     int rc;
@@ -154,6 +157,8 @@ static int read_factor(cfg_reader *r, const config_setting_t *s,
             SIM_OK ||
         (rc = cfg_double(r, s, "correlation", 1, 0, -1, 1, 1, &rho)) !=
             SIM_OK ||
+        (rc = cfg_double(r, s, "throughput_factor", 1, 0, 0.01, 100, 1, &tf)) !=
+            SIM_OK ||
         (rc = cfg_double(r, s, "throughput_log_sd", 1, 0, 0, 10, 1,
                          &e->log_sd)) != SIM_OK ||
         (rc = cfg_double(r, s, "rms_log_residual", 1, 0, 0, 100, 1,
@@ -176,6 +181,7 @@ static int read_factor(cfg_reader *r, const config_setting_t *s,
     e->n_lines = (int)nl;
     for (size_t i = 0; i < nl; i++)
         e->lines[i] = (int)lines[i];
+    e->log_tput = log(tf);
     e->mean[0] = log(cs);
     e->mean[1] = log(ms);
     e->cov[0][0] = csd * csd;
@@ -192,6 +198,11 @@ static int read_all(cfg_reader *r, site_calib *c)
     char fmt[64];
     long long ver;
     int rc, n;
+    if (!config_setting_get_member(root, "format"))
+        return sim_err_set(r->err, SIM_ECONFIG, r->top_file, 1,
+                           "format: not a site calibration (got no format "
+                           "key, expected format = \"%s\")",
+                           SC_FORMAT);
     if ((rc = cfg_string(r, root, "format", 1, "", fmt, sizeof fmt)) != SIM_OK)
         return rc;
     if (strcmp(fmt, SC_FORMAT) != 0)

@@ -64,14 +64,14 @@ typedef struct sc_row {
  * one the Laplace covariance, the identifiability test and the predictive
  * spread all use, so they are computed from it after the loop. */
 static void fit_group(const tp_model *m, const sc_row *rs, size_t n,
-                      site_calib_entry *e)
+                      double prior_scale, site_calib_entry *e)
 {
     double th[2] = {0, 0}, s0 = 0, P, H[3], D[3], gm[2] = {0, 0}, ssr = 0;
     size_t used = 0;
     for (size_t i = 0; i < n; i++)
         s0 += rs[i].sd;
     s0 = n ? s0 / (double)n : 0.1;
-    P = 1.0 / (s0 * s0);
+    P = prior_scale / (s0 * s0);
     for (int it = 0; it < SC_ITERS; it++) {
         double gr[2] = {-P * th[0], -P * th[1]}, det, d0, d1;
         H[0] = H[2] = P;
@@ -122,12 +122,13 @@ static void fit_group(const tp_model *m, const sc_row *rs, size_t n,
         e->cov[1][1] = H[0] / det;
         e->cov[0][1] = e->cov[1][0] = -H[1] / det;
         e->n_rows = (int)used;
-        e->separable = used > 0 && lmin >= 0.5 * P;
+        e->separable = used > 0 && lmin >= 0.5 / (s0 * s0);
         e->rms_resid = used ? sqrt(ssr / (double)used) : 0;
         if (used) {
             gm[0] /= (double)used;
             gm[1] /= (double)used;
         }
+        e->log_tput = -(gm[0] * th[0] + gm[1] * th[1]);
         e->log_sd = sqrt(fmax(0.0, gm[0] * gm[0] * e->cov[0][0] +
                                        2 * gm[0] * gm[1] * e->cov[0][1] +
                                        gm[1] * gm[1] * e->cov[1][1]));
@@ -196,7 +197,16 @@ int site_calib_fit(const tp_model *m, const exemplar_row *rows,
                 if (e->n_lines < (int)(sizeof e->lines / sizeof e->lines[0]))
                     e->lines[e->n_lines++] = rs[i].line;
             }
-        fit_group(m, sub, ns, e);
+        /* The residual the factors cannot explain is measured without the
+         * prior (a 1e-6 weight keeps the normal equations regular): with
+         * the prior, a few rows' shortfall is partly shrunk back towards 1
+         * and would look like an unexplained residual. */
+        {
+            site_calib_entry free_fit = *e;
+            fit_group(m, sub, ns, 1e-6, &free_fit);
+            fit_group(m, sub, ns, 1.0, e);
+            e->rms_resid = free_fit.rms_resid;
+        }
         free(sub);
     }
     free(rs);

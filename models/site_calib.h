@@ -61,7 +61,10 @@ typedef struct site_calib_entry {
     double log_sd;    /* posterior sd of the group's log throughput: sqrt(g'
                          cov g), g the rows' mean sensitivity of log
                          throughput to theta; replaces tp_log_sd */
-    double rms_resid; /* rms log residual of the rows at the mean */
+    double log_tput;  /* posterior mean of the group's log throughput
+                         change: -g' mean (what the rows measured) */
+    double rms_resid; /* rms log residual of the rows at the best fit
+                         without the prior: what neither factor explains */
     int separable;    /* 1: rows tell compute from communication apart */
     int n_lines;      /* source lines of the rows (first lines[] used) */
     int lines[64];    /* their line numbers in the source (first 64) */

@@ -20,6 +20,7 @@
 #include "io/site_calib_file.h"
 #include "models/exemplar.h"
 #include "models/site_calib.h"
+#include "tests/cli_util.h"
 #include "tests/testutil.h"
 
 #define REF_CSV "data/calibration/megatron_throughput.csv"
@@ -146,6 +147,14 @@ static void test_site_calib_recovers_compute_090(void **state)
     assert_true(inside(e, 0, 0.90));
     assert_true(fabs(exp(e->mean[0]) - 0.90) < 0.02);
     assert_true(e->log_sd < e->prior_sd / 2); /* the rows narrowed it */
+    /* The spread the replications draw: the posterior for the measured
+     * group, the model's for a class no row measured (dense here). */
+    {
+        tp_query qq = f->ex[0].q;
+        assert_close(site_calib_log_sd(&f->sc, &qq, 0.5), e->log_sd, 1e-12);
+        qq.prec.recipe = PREC_BF16;
+        assert_close(site_calib_log_sd(&f->sc, &qq, 0.5), 0.5, 1e-12);
+    }
     /* An unmeasured configuration: the first row's model at another GPU
      * count, the layout chosen afresh. */
     memset(&q, 0, sizeof q);
@@ -293,6 +302,91 @@ static void test_site_calib_file_round_trip_and_refusals(void **state)
     assert_null(back);
 }
 
+/* The CLI: exemplar writes the file (exit 3: rows fail), predict applies
+ * it (slower, narrower interval for the measured class), run names it in
+ * its header and JSON; bad paths and files are refused with FILE:LINE. */
+static void test_site_calib_cli(void **state)
+{
+    static char out[65536], err[8192], out2[65536];
+    const char *p;
+    double t0, t1;
+    (void)state;
+    assert_int_equal(fs_run("exemplar scenarios/norway-measured.csv "
+                            "--write-site-calibration "
+                            "build/tests/site_calib_cli.cfg",
+                            out, sizeof out, err, sizeof err),
+                     3);
+    assert_non_null(strstr(out, "GB300 moe MXFP8, 2 rows: throughput x"));
+    assert_non_null(strstr(out, "cannot tell compute from communication"));
+    assert_non_null(strstr(out, "unexplained residual"));
+    /* Same rows, same bytes: the file carries no time. */
+    assert_int_equal(fs_run("exemplar scenarios/norway-measured.csv "
+                            "--write-site-calibration "
+                            "build/tests/site_calib_cli2.cfg",
+                            out, sizeof out, err, sizeof err),
+                     3);
+    {
+        FILE *a = fopen("build/tests/site_calib_cli.cfg", "r"),
+             *b = fopen("build/tests/site_calib_cli2.cfg", "r");
+        static char ta[65536], tb[65536];
+        size_t na, nb;
+        assert_non_null(a);
+        assert_non_null(b);
+        na = fread(ta, 1, sizeof ta, a);
+        nb = fread(tb, 1, sizeof tb, b);
+        fclose(a);
+        fclose(b);
+        assert_int_equal(na, nb);
+        assert_memory_equal(ta, tb, na);
+        assert_non_null(strstr(ta, "file = \"norway-measured.csv\""));
+        assert_non_null(strstr(ta, "lines = [8, 9]"));
+    }
+    assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
+                            "--precision MXFP8 --gpus 2048 --format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
+                            "--precision MXFP8 --gpus 2048 --format json "
+                            "--site-calibration "
+                            "scenarios/norway-site-calibration.cfg",
+                            out2, sizeof out2, err, sizeof err),
+                     0);
+    p = strstr(out, "\"tokens_per_sec_per_gpu\":");
+    assert_non_null(p);
+    t0 = strtod(strchr(p, ':') + 1, NULL);
+    p = strstr(out2, "\"tokens_per_sec_per_gpu\":");
+    assert_non_null(p);
+    t1 = strtod(strchr(p, ':') + 1, NULL);
+    assert_true(t1 < 0.97 * t0 && t1 > 0.8 * t0);
+    assert_non_null(
+        strstr(out2, "\"site_calibration\": \"norway-site-calibration.cfg\""));
+    assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
+                            "--precision MXFP8 --gpus 2048 --site-calibration "
+                            "models/calibration.cfg",
+                            out, sizeof out, err, sizeof err),
+                     1);
+    assert_non_null(strstr(err, "models/calibration.cfg:1: format: not a site "
+                                "calibration"));
+    assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
+                            "--precision MXFP8 --gpus 8 --site-calibration",
+                            out, sizeof out, err, sizeof err),
+                     2);
+    assert_int_equal(fs_run("exemplar scenarios/norway-measured.csv "
+                            "--write-site-calibration",
+                            out, sizeof out, err, sizeof err),
+                     2);
+    assert_int_equal(fs_run("run tests/data/keys/base-a.cfg --no-db --format "
+                            "json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(
+        strstr(out, "\"site_calibration\": \"site-calibration.cfg\""));
+    assert_int_equal(fs_run("run tests/data/keys/base-a.cfg --no-db", out,
+                            sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "site calibration site-calibration.cfg"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_site_calib_one_row_does_not_identify),
         cmocka_unit_test(test_site_calib_unslowed_changes_nothing),
         cmocka_unit_test(test_site_calib_file_round_trip_and_refusals),
+        cmocka_unit_test(test_site_calib_cli),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
