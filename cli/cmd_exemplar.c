@@ -282,8 +282,39 @@ static void print_table(const cells *cs, size_t n, const exemplar_group *g,
 /* Numeric cells go back to numbers through strtod so JSON consumers get
  * numbers, not strings; they were formatted with fixed precision in fill(),
  * which is the precision the other formats show too. */
+/* The site calibration's groups as JSON: speeds are posterior medians
+ * with their 80% intervals, as the table prints them. */
+static jv *site_calib_json(const site_calib *sc)
+{
+    jv *arr = jv_arr();
+    for (int j = 0; sc && j < sc->n; j++) {
+        const site_calib_entry *e = &sc->e[j];
+        jv *o = jv_obj();
+        double v[3];
+        jv_set(o, "gpu", jv_str(e->gpu));
+        jv_set(o, "class", jv_str(site_calib_cls_name(e->cls)));
+        jv_set(o, "precision", jv_str(site_calib_recipe_name(e->recipe)));
+        jv_set(o, "rows", jv_int(e->n_rows));
+        for (int k = 0; k < 2; k++) {
+            site_calib_speed(e, k, &v[0], &v[1], &v[2]);
+            jv_set(o, k ? "comm_speed" : "compute_speed", jv_num(v[0]));
+            jv_set(o, k ? "comm_speed_low" : "compute_speed_low", jv_num(v[1]));
+            jv_set(o, k ? "comm_speed_high" : "compute_speed_high",
+                   jv_num(v[2]));
+        }
+        jv_set(o, "throughput_factor", jv_num(exp(e->log_tput)));
+        jv_set(o, "throughput_log_sd", jv_num(e->log_sd));
+        jv_set(o, "separable", jv_bool(e->separable));
+        jv_set(o, "rms_log_residual", jv_num(e->rms_resid));
+        jv_set(o, "unexplained_residual",
+               jv_bool(e->rms_resid > EXEMPLAR_NOISE_SD));
+        jv_push(arr, o);
+    }
+    return arr;
+}
+
 static void print_json(const cells *cs, size_t n, const exemplar_group *g,
-                       size_t ng, const char *ref)
+                       size_t ng, const char *ref, const site_calib *sc)
 {
     jv *root = jv_obj(), *arr = jv_arr(), *ga = jv_arr();
     jv_set(root, "criterion", jv_num(EXEMPLAR_BAR));
@@ -321,6 +352,7 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g,
         jv_push(ga, o);
     }
     jv_set(root, "groups", ga);
+    jv_set(root, "site_calibration", site_calib_json(sc));
     jv_write(root, stdout, 1);
     jv_free(root);
 }
@@ -552,11 +584,13 @@ int cmd_exemplar(int argc, char **argv)
             csvt_write_row(stdout, cells_p, O_N);
         }
     } else if (fmt == CLI_FMT_JSON) {
-        print_json(cs, n, groups, ng, ref_path);
+        print_json(cs, n, groups, ng, ref_path, sc);
     } else {
         print_table(cs, n, groups, ng, argv[optind], ref_shown);
     }
-    if (sc && sc->n)
+    /* JSON carries the groups itself; CSV is one row per input row, so
+     * the groups go to stderr there. */
+    if (sc && sc->n && fmt != CLI_FMT_JSON)
         print_site_calib(fmt == CLI_FMT_TABLE ? stdout : stderr, sc);
     if (site_out)
         fprintf(fmt == CLI_FMT_TABLE ? stdout : stderr,
