@@ -2,10 +2,10 @@
 # build/libfactorysim.a, which the tests link too. `make deps` installs what a
 # fresh Debian machine lacks; `make test` and `make demo` call it first.
 
-PKGS     := gsl libconfig sqlite3 plplot jansson
+PKGS     := gsl libconfig sqlite3 plplot jansson nettle
 DEB_PKGS := build-essential pkg-config libgsl-dev libconfig-dev libsqlite3-dev \
             sqlite3 libplplot-dev plplot-driver-cairo libcmocka-dev \
-            fonts-dejavu-core libjansson-dev libcsv-dev libpng-dev
+            fonts-dejavu-core libjansson-dev libcsv-dev libpng-dev nettle-dev
 MPI_PKGS := libopenmpi-dev openmpi-bin
 FUZZ_PKGS := clang libclang-rt-14-dev
 

@@ -24,7 +24,9 @@
 #include "io/catalog_cfg.h"
 #include "io/datadir.h"
 #include "io/json.h"
+#include "io/site_calib_file.h"
 #include "models/exemplar.h"
+#include "models/site_calib.h"
 #include "sim/mem.h"
 
 static const char exemplar_help[] =
@@ -56,6 +58,11 @@ static const char exemplar_help[] =
     "  --calibration FILE   calibration file (default: built-in)\n"
     "  --format F           table (default), json or csv\n"
     "  --strict             an inconclusive row fails the check (exit 3)\n"
+    "  --write-site-calibration FILE  fit the cluster's compute and\n"
+    "                       communication speeds per GPU type (and class x\n"
+    "                       precision) from the rows, a Bayesian update of\n"
+    "                       the model's spread, and write them to FILE for\n"
+    "                       predict --site-calibration / site.calibration\n"
     "  -h, --help           this help\n";
 
 /* The copy in the data home (io/datadir.h). Static string. Resolved through the
@@ -275,8 +282,39 @@ static void print_table(const cells *cs, size_t n, const exemplar_group *g,
 /* Numeric cells go back to numbers through strtod so JSON consumers get
  * numbers, not strings; they were formatted with fixed precision in fill(),
  * which is the precision the other formats show too. */
+/* The site calibration's groups as JSON: speeds are posterior medians
+ * with their 80% intervals, as the table prints them. */
+static jv *site_calib_json(const site_calib *sc)
+{
+    jv *arr = jv_arr();
+    for (int j = 0; sc && j < sc->n; j++) {
+        const site_calib_entry *e = &sc->e[j];
+        jv *o = jv_obj();
+        double v[3];
+        jv_set(o, "gpu", jv_str(e->gpu));
+        jv_set(o, "class", jv_str(site_calib_cls_name(e->cls)));
+        jv_set(o, "precision", jv_str(site_calib_recipe_name(e->recipe)));
+        jv_set(o, "rows", jv_int(e->n_rows));
+        for (int k = 0; k < 2; k++) {
+            site_calib_speed(e, k, &v[0], &v[1], &v[2]);
+            jv_set(o, k ? "comm_speed" : "compute_speed", jv_num(v[0]));
+            jv_set(o, k ? "comm_speed_low" : "compute_speed_low", jv_num(v[1]));
+            jv_set(o, k ? "comm_speed_high" : "compute_speed_high",
+                   jv_num(v[2]));
+        }
+        jv_set(o, "throughput_factor", jv_num(exp(e->log_tput)));
+        jv_set(o, "throughput_log_sd", jv_num(e->log_sd));
+        jv_set(o, "separable", jv_bool(e->separable));
+        jv_set(o, "rms_log_residual", jv_num(e->rms_resid));
+        jv_set(o, "unexplained_residual",
+               jv_bool(e->rms_resid > EXEMPLAR_NOISE_SD));
+        jv_push(arr, o);
+    }
+    return arr;
+}
+
 static void print_json(const cells *cs, size_t n, const exemplar_group *g,
-                       size_t ng, const char *ref)
+                       size_t ng, const char *ref, const site_calib *sc)
 {
     jv *root = jv_obj(), *arr = jv_arr(), *ga = jv_arr();
     jv_set(root, "criterion", jv_num(EXEMPLAR_BAR));
@@ -314,8 +352,72 @@ static void print_json(const cells *cs, size_t n, const exemplar_group *g,
         jv_push(ga, o);
     }
     jv_set(root, "groups", ga);
+    jv_set(root, "site_calibration", site_calib_json(sc));
     jv_write(root, stdout, 1);
     jv_free(root);
+}
+
+/* The site calibration's posterior per group, in words a user can act on:
+ * the factor that explains a shortfall with its 80% interval, whether the
+ * rows could tell compute from communication apart (else the joint
+ * statement only: the throughput factor they measured), and a residual
+ * larger than measurement noise (EXEMPLAR_NOISE_SD), which neither factor
+ * explains. Goes to stdout after the table, or stderr for json/csv so those
+ * stay machine-readable. */
+static void print_site_calib(FILE *o, const site_calib *sc)
+{
+    int unsep = 0;
+    fputs("\nSite calibration (posterior median and 80% interval; 1 = the "
+          "reference):\n",
+          o);
+    for (int j = 0; j < sc->n; j++) {
+        const site_calib_entry *e = &sc->e[j];
+        double c, cl, ch, m, ml, mh,
+            tl = exp(e->log_tput - SITE_CALIB_Z80 * e->log_sd),
+            th = exp(e->log_tput + SITE_CALIB_Z80 * e->log_sd);
+        site_calib_speed(e, 0, &c, &cl, &ch);
+        site_calib_speed(e, 1, &m, &ml, &mh);
+        fprintf(o,
+                "  %s %s %s, %d row%s: throughput x%.3f [%.3f, %.3f]; "
+                "compute speed %.3f [%.3f, %.3f], communication speed "
+                "%.3f [%.3f, %.3f]\n",
+                e->gpu, site_calib_cls_name(e->cls),
+                site_calib_recipe_name(e->recipe), e->n_rows,
+                e->n_rows == 1 ? "" : "s", exp(e->log_tput), tl, th, c, cl, ch,
+                m, ml, mh);
+        /* Naming a cause needs both: the rows separate the factors, and
+         * the factor's interval excludes 1. Otherwise the joint statement
+         * is all the rows support. */
+        if (!e->separable) {
+            unsep++;
+            fprintf(o,
+                    "    cannot tell compute from communication apart: "
+                    "%s\n",
+                    th < 1.0 ? "a shortfall of the throughput as a whole"
+                             : "only the throughput as a whole is measured");
+        } else if (ch < 1.0 && (mh >= 1.0 || fabs(log(c)) > fabs(log(m))))
+            fprintf(o,
+                    "    shortfall explained by compute: speed %.3f "
+                    "[%.3f, %.3f]\n",
+                    c, cl, ch);
+        else if (mh < 1.0)
+            fprintf(o,
+                    "    shortfall explained by communication: speed "
+                    "%.3f [%.3f, %.3f]\n",
+                    m, ml, mh);
+        if (e->rms_resid > EXEMPLAR_NOISE_SD)
+            fprintf(o,
+                    "    unexplained residual: rms log residual %.3f > "
+                    "measurement noise %.3f (neither factor explains the "
+                    "rows' differences)\n",
+                    e->rms_resid, EXEMPLAR_NOISE_SD);
+    }
+    if (unsep)
+        fprintf(o,
+                "  (%d group%s: rows of one kind slow compute and "
+                "communication alike; rows with different communication "
+                "shares, single- and multi-node, separate them)\n",
+                unsep, unsep == 1 ? "" : "s");
 }
 
 /* The order is forced by the data: the calibration and both tables are loaded
@@ -331,10 +433,13 @@ int cmd_exemplar(int argc, char **argv)
         {"calibration", required_argument, NULL, 'C'},
         {"format", required_argument, NULL, 'f'},
         {"strict", no_argument, NULL, 'S'},
+        {"write-site-calibration", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown;
+    const char *cmd = "exemplar", *ref_path = NULL, *calib = NULL, *ref_shown,
+               *site_out = NULL;
+    site_calib *sc = NULL;
     int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK, strict = 0;
     size_t n_fail = 0, n_inconclusive = 0;
     catalog *cat = NULL;
@@ -364,6 +469,9 @@ int cmd_exemplar(int argc, char **argv)
             break;
         case 'S':
             strict = 1;
+            break;
+        case 'W':
+            site_out = optarg;
             break;
         case 'h':
             fputs(exemplar_help, stdout);
@@ -432,6 +540,38 @@ int cmd_exemplar(int argc, char **argv)
     /* The diagnosis runs after all verdicts and does not change them; it only
      * adds cause and basis to failing rows. */
     exemplar_diagnose(m, ex, done, n, &groups, &ng);
+    /* The site calibration is fitted from every judged row (passing ones
+     * too: a row at the reference is evidence of speed 1). Its file is
+     * written before the report, and a failure to write it is exit 1. */
+    {
+        int *lines = sim_xcalloc(n ? n : 1, sizeof *lines);
+        sim_err e2;
+        sim_err_clear(&e2);
+        for (size_t i = 0; i < n; i++)
+            lines[i] = t->line[i];
+        sc = sim_xcalloc(1, sizeof *sc);
+        if (site_calib_fit(m, ex, done, lines, n, sc, &e2) != SIM_OK) {
+            if (site_out) {
+                rc = cli_report(&e2);
+                free(lines);
+                goto done;
+            }
+            sc->n = 0;
+        }
+        free(lines);
+        if (site_out) {
+            snprintf(sc->source_file, sizeof sc->source_file, "%.255s",
+                     basename_of(argv[optind]));
+            snprintf(sc->reference_file, sizeof sc->reference_file, "%.255s",
+                     basename_of(ref_path));
+            if (site_calib_sha256(argv[optind], sc->source_sha256, &e2) !=
+                    SIM_OK ||
+                site_calib_save(sc, site_out, &e2) != SIM_OK) {
+                rc = cli_report(&e2);
+                goto done;
+            }
+        }
+    }
     cs = sim_xcalloc(n ? n : 1, sizeof *cs);
     for (size_t i = 0; i < n; i++)
         fill(&cs[i], t, i, &rows[i], ok[i], &ex[i], done[i], refs, rt);
@@ -444,11 +584,19 @@ int cmd_exemplar(int argc, char **argv)
             csvt_write_row(stdout, cells_p, O_N);
         }
     } else if (fmt == CLI_FMT_JSON) {
-        print_json(cs, n, groups, ng, ref_path);
+        print_json(cs, n, groups, ng, ref_path, sc);
     } else {
         print_table(cs, n, groups, ng, argv[optind], ref_shown);
     }
+    /* JSON carries the groups itself; CSV is one row per input row, so
+     * the groups go to stderr there. */
+    if (sc && sc->n && fmt != CLI_FMT_JSON)
+        print_site_calib(fmt == CLI_FMT_TABLE ? stdout : stderr, sc);
+    if (site_out)
+        fprintf(fmt == CLI_FMT_TABLE ? stdout : stderr,
+                "site calibration written to %s\n", site_out);
 done:
+    free(sc);
     free(cs);
     free(groups);
     free(ex);

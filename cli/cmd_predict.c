@@ -11,6 +11,7 @@
  * list the valid ones, since they come from the user's typing. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "io/catalog_cfg.h"
 #include "io/json.h"
 #include "io/run_out.h"
+#include "io/site_calib_file.h"
 #include "sim/mem.h"
 
 static const char predict_help[] =
@@ -51,6 +53,10 @@ static const char predict_help[] =
     "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per "
     "GPU]\n"
     "  --calibration FILE        calibration file (default: built-in)\n"
+    "  --site-calibration FILE   the cluster's speeds (exemplar\n"
+    "                            --write-site-calibration): compute and\n"
+    "                            communication times divided by them, the\n"
+    "                            interval from their posterior\n"
     "  --format F                table (default) or json\n"
     "  -h, --help                this help\n";
 
@@ -67,6 +73,10 @@ static const char predict_help[] =
  * explains a bubble), then the numbers. The breakdown lists exposed times only:
  * communication hidden behind compute is not counted, and the printed line says
  * so. */
+/* The site calibration in use (its file name, never a path), "" none: set
+ * once by cmd_predict before print_one. */
+static char site_shown[256];
+
 static int print_one(const tp_query *q, const tp_result *r, int fmt,
                      const char *release)
 {
@@ -81,6 +91,8 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(o, "mbs", jv_int(l->mbs));
         jv_set(o, "seq_len", jv_int(r->seq_len));
         jv_set(o, "release", jv_str(release));
+        jv_set(o, "site_calibration",
+               site_shown[0] ? jv_str(site_shown) : jv_null());
         run_out_layout_json(ly, r);
         jv_set(o, "layout", ly);
         jv_set(o, "step_time_s", jv_num(r->step_time_s));
@@ -324,6 +336,7 @@ int cmd_predict(int argc, char **argv)
         {"release", required_argument, NULL, 'r'},
         {"dp-link-gbps", required_argument, NULL, 'd'},
         {"calibration", required_argument, NULL, 'C'},
+        {"site-calibration", required_argument, NULL, 'T'},
         {"csv", required_argument, NULL, 'i'},
         {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
@@ -332,7 +345,9 @@ int cmd_predict(int argc, char **argv)
     };
     const char *cmd = "predict", *gpu = NULL, *model = NULL, *prec = NULL,
                *release = NULL;
-    const char *calib = NULL, *csv_in = NULL, *csv_out = NULL;
+    const char *calib = NULL, *csv_in = NULL, *csv_out = NULL,
+               *site_path = NULL;
+    site_calib *sc = NULL;
     /* 0 means "not given": the model chooses that field. The upper bounds below
      * only guard against absurd typing (2^24 GPUs); the model refuses layouts
      * that do not divide the GPU count. */
@@ -417,6 +432,9 @@ int cmd_predict(int argc, char **argv)
         case 'C':
             calib = optarg;
             break;
+        case 'T':
+            site_path = optarg;
+            break;
         case 'i':
             csv_in = optarg;
             break;
@@ -453,6 +471,20 @@ int cmd_predict(int argc, char **argv)
         SIM_OK) {
         rc = cli_report(&err);
         goto done;
+    }
+    if (site_path && csv_in) {
+        rc = cli_usage_error(cmd, "--site-calibration is not supported with "
+                                  "--csv (expected one configuration)");
+        goto done;
+    }
+    if (site_path) {
+        const char *b = strrchr(site_path, '/');
+        if (site_calib_load(site_path, &sc, &err) != SIM_OK) {
+            rc = cli_report(&err);
+            goto done;
+        }
+        snprintf(site_shown, sizeof site_shown, "%.255s",
+                 b ? b + 1 : site_path);
     }
     if (csv_in) {
         rc = predict_csv(m, cat, csv_in, csv_out);
@@ -503,9 +535,23 @@ int cmd_predict(int argc, char **argv)
     /* Gb/s on the command line (the unit NIC data sheets use), bits per second
      * inside. */
     q.dp_link_bps = dp_gbps * 1e9;
+    /* The site's speeds ride on the query's slowdowns; the interval is
+     * rebuilt from the posterior spread of the measured group (the model's
+     * spread when the group was not measured). */
+    if (sc && site_calib_apply(sc, &q) && fmt == CLI_FMT_TABLE)
+        printf("site calibration: %s (compute time x%.4f, communication "
+               "time x%.4f)\n",
+               site_shown, q.compute_slowdown, q.comm_slowdown);
     if (tp_predict(m, &q, &r) != SIM_OK) {
         rc = cli_error("cannot predict: %s", r.why);
         goto done;
+    }
+    if (sc) {
+        double sd = site_calib_log_sd(sc, &q, tp_log_sd(m, q.llm, &r));
+        r.low_tokens_per_sec_per_gpu =
+            r.tokens_per_sec_per_gpu * exp(-SITE_CALIB_Z80 * sd);
+        r.high_tokens_per_sec_per_gpu =
+            r.tokens_per_sec_per_gpu * exp(SITE_CALIB_Z80 * sd);
     }
     rc = print_one(&q, &r, fmt,
                    release ? release
@@ -513,6 +559,7 @@ int cmd_predict(int argc, char **argv)
                                   ? m->releases[m->default_release]
                                   : "none"));
 done:
+    free(sc);
     tp_model_free(m);
     catalog_free(cat);
     return rc;

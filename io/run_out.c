@@ -64,6 +64,13 @@ static jv *summary_json(stat_summary s)
  * model rather than stored, because it is a function of the scenario and the
  * calibration alone; if it cannot be computed it is left out rather than
  * written half-filled. */
+/* The last component of a path. */
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
 int run_out_json(FILE *f, const run_info *ri, const scenario *s,
                  const res_rep *reps, size_t n)
 {
@@ -72,6 +79,9 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
     jv_set(root, "scenario", jv_str(ri->name));
     jv_set(root, "seed", jv_int((int64_t)ri->seed));
     jv_set(root, "replications", jv_int(ri->replications));
+    jv_set(root, "site_calibration",
+           s->site.calibration[0] ? jv_str(base_name(s->site.calibration))
+                                  : jv_null());
     if (s->energy.present[SRC_SOLAR]) {
         jv *so = jv_obj();
         jv_set(so, "capacity_dc_w", jv_num(s->energy.capacity_w[SRC_SOLAR]));
@@ -214,6 +224,13 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
             "replication(s)\n",
             s->site.name, s->n_modules, scenario_it_power_w(s) / 1e6,
             (unsigned long long)ri->seed, ri->replications);
+    /* The file name only (never a path), so the header reads the same on
+     * every machine. */
+    if (s->site.calibration[0])
+        fprintf(f,
+                "site calibration %s: the cluster's measured compute and "
+                "communication speeds applied to its GPU types\n",
+                base_name(s->site.calibration));
     /* Solar nameplate both ways (issue 12.8): DC is what the scenario's
      * capacity_mw says, AC is what the inverters can deliver, the figure
      * every energy result is bounded by. */

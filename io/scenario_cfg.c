@@ -30,6 +30,7 @@
 
 #include "io/catalog_cfg.h"
 #include "io/cfg.h"
+#include "io/site_calib_file.h"
 #include "models/scenkeys.h"
 #include "models/climate.h"
 #include "models/cooling.h"
@@ -248,8 +249,9 @@ static int read_climate(cfg_reader *r, const config_setting_t *site,
 static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
     static const char *const keys[] = {
-        "name",         "latitude_deg", "longitude_deg", "elevation_m",
-        "utc_offset_h", "timezone",     "climate",       NULL};
+        "name",        "latitude_deg", "longitude_deg",
+        "elevation_m", "utc_offset_h", "timezone",
+        "climate",     "calibration",  NULL};
     config_setting_t *g;
     scen_site *st = &s->site;
     int rc;
@@ -267,8 +269,31 @@ static int read_site(cfg_reader *r, const config_setting_t *root, scenario *s)
         (rc = num(r, g, "utc_offset_h", 0, round(st->longitude_deg / 15.0),
                   HOUR_S, &st->utc_offset_s)) != SIM_OK ||
         (rc = cfg_string(r, g, "timezone", 0, "", st->timezone,
-                         sizeof st->timezone)) != SIM_OK)
+                         sizeof st->timezone)) != SIM_OK ||
+        (rc = cfg_string(r, g, "calibration", 0, "", st->calibration,
+                         sizeof st->calibration)) != SIM_OK)
         return rc;
+    /* site.calibration: read now, so `check` refuses what `run` would; the
+     * file's own errors keep their FILE:LINE, a missing file is placed at
+     * the key. */
+    if (st->calibration[0]) {
+        char p[SCEN_PATH_MAX + 260];
+        sim_err e2;
+        FILE *f;
+        if (path_join(s, st->calibration, p, sizeof p) != 0 ||
+            !(f = fopen(p, "r")))
+            return cfg_fail(r, config_setting_get_member(g, "calibration"),
+                            NULL,
+                            "cannot read the site calibration (got \"%s\", "
+                            "resolved to \"%s\"; relative paths start at the "
+                            "scenario's folder)",
+                            st->calibration, p);
+        fclose(f);
+        if ((rc = site_calib_load(p, &st->calib, &e2)) != SIM_OK) {
+            *r->err = e2;
+            return rc;
+        }
+    }
     return read_climate(r, g, s);
 }
 

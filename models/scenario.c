@@ -23,6 +23,7 @@ void scenario_free(scenario *s)
     free(s->fabric.links);
     free(s->jobs);
     free(s->resolved_text);
+    free(s->site.calib);
     free(s);
 }
 

@@ -60,6 +60,10 @@ typedef struct scen_site {
     double utc_offset_s; /* local standard time - UTC [s] */
     char timezone[48];   /* label only ("America/Los_Angeles"), or "" */
     scen_climate climate;
+    char calibration[256];    /* site.calibration as written, "" none */
+    struct site_calib *calib; /* owned: its contents (models/site_calib.h),
+                                 NULL none; applied to every job on its GPU
+                                 types (models/site_sched.c) */
 } scen_site;
 
 /* One group of identical modules. */

@@ -56,6 +56,12 @@ const scen_key scen_keys[] = {
      "local standard time - UTC (no daylight saving)"},
     {"site.timezone", SK_STRING, "", NAN, NAN, 0, NAN, "`\"\"`", "<= 47 chars",
      "`\"America/Los_Angeles\"`", "label only"},
+    {"site.calibration", SK_PATH, "", NAN, NAN, 0, NAN, "`\"\"` (none)",
+     "a site calibration file (format factorysim-site-calibration)",
+     "`\"site-calibration.cfg\"`",
+     "the cluster's compute and communication speeds from its own Exemplar "
+     "rows (`exemplar --write-site-calibration`), applied to every job on "
+     "its GPU types; relative to the scenario's folder"},
     {"site.climate", SK_GROUP, "", NAN, NAN, 1, NAN, "",
      "exactly one of normals, monthly_mean_c, epw, hourly_csv", "",
      "the site's weather"},

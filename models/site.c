@@ -21,6 +21,7 @@
 
 #include "models/battery.h"
 #include "models/cost.h"
+#include "models/site_calib.h"
 #include "models/site_int.h"
 #include "models/site_power_scn.h"
 #include "sim/fsassert.h"
@@ -459,12 +460,29 @@ static double model_draw(const site_opts *o, const scen_job *sj)
     return z;
 }
 
+/* The spread a job's draw scales: the site calibration's posterior for its
+ * (GPU, class, recipe) when the site's rows measured that group, else the
+ * published model's (issue 26: the replications draw from the updated
+ * distribution). */
+static double job_log_sd(const run *R, const sjob *j, const tp_result *tr)
+{
+    double sd = tp_log_sd(R->o->tp, j->sj->model, tr);
+    precision pr;
+    int exact = 0;
+    const site_calib_entry *e;
+    if (!R->s->site.calib || precision_parse(j->sj->precision, &pr) != 0)
+        return sd;
+    e = site_calib_find(R->s->site.calib, j->sj->gpu->name,
+                        (int)j->sj->model->cls, (int)pr.recipe, &exact);
+    return e && exact ? e->log_sd : sd;
+}
+
 void site_apply_model_draw(const run *R, const sjob *j, tp_result *tr)
 {
     double f;
     if (j->model_z == 0.0)
         return;
-    f = exp(j->model_z * tp_log_sd(R->o->tp, j->sj->model, tr));
+    f = exp(j->model_z * job_log_sd(R, j, tr));
     tr->tokens_per_sec_per_gpu *= f;
     tr->model_tflops_per_gpu *= f;
     tr->step_time_s /= f;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/site_calib.h"
 #include "models/site_int.h"
 #include "sim/fsassert.h"
 #include "sim/mem.h"
@@ -53,6 +54,10 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.layout.distopt = j->distopt;
     q.layout.fsdp = j->fsdp;
     q.software_efficiency = j->software_efficiency;
+    /* The site's own speeds (site.calibration) ride on the query's
+     * slowdowns, so every later query of this job (the spanning-modules
+     * one too) carries them. */
+    site_calib_apply(s->site.calib, &q);
     /* In-network reduction is a property of the fabric of the systems the
      * job's GPUs sit in (systems.cfg `sharp`). */
     for (size_t i = 0; i < s->n_modules; i++)
