@@ -348,7 +348,7 @@ static void test_site_calib_cli(void **state)
     assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
                             "--precision MXFP8 --gpus 2048 --format json "
                             "--site-calibration "
-                            "scenarios/norway-site-calibration.cfg",
+                            "scenarios/calibration/norway-site.cfg",
                             out2, sizeof out2, err, sizeof err),
                      0);
     p = strstr(out, "\"tokens_per_sec_per_gpu\":");
@@ -358,8 +358,7 @@ static void test_site_calib_cli(void **state)
     assert_non_null(p);
     t1 = strtod(strchr(p, ':') + 1, NULL);
     assert_true(t1 < 0.97 * t0 && t1 > 0.8 * t0);
-    assert_non_null(
-        strstr(out2, "\"site_calibration\": \"norway-site-calibration.cfg\""));
+    assert_non_null(strstr(out2, "\"site_calibration\": \"norway-site.cfg\""));
     assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
                             "--precision MXFP8 --gpus 2048 --site-calibration "
                             "models/calibration.cfg",
