@@ -93,6 +93,13 @@ static size_t case_overrides(const sweep_ctx *c, size_t i, const char ***ov,
     return n;
 }
 
+void sweep_ctx_default(sweep_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->failures = 1;
+    c->model_uncertainty = 1;
+}
+
 int sweep_case_scenario(const sweep_ctx *c, size_t i, scenario **s,
                         sim_err *err)
 {

@@ -47,6 +47,13 @@ typedef struct sweep_ctx {
     int events;            /* 1: keep the event log */
 } sweep_ctx;
 
+/* Fills c with sweep's defaults: every pointer NULL, failures and model
+ * uncertainty on, no series, no events. Every command that stores sweep
+ * cases starts from it, because the flags are part of the sweep key: a
+ * context zeroed by hand would silently compute another key (and so not find
+ * the cases a sweep of the same lattice stored). */
+void sweep_ctx_default(sweep_ctx *c);
+
 /* One finished case as the writer receives it. */
 typedef struct sweep_result {
     size_t case_i; /* index in the grid */

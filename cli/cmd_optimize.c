@@ -618,16 +618,15 @@ int cmd_optimize(int argc, char **argv)
         base_ov[1][n_base] = reps_ov[1];
     }
     for (int L = 0; L < 2 && setup == SIM_OK; L++) {
+        /* sweep's defaults: a design's sweep key must equal the one
+         * `sweep --set KEY=LO:HI:STEP ...` computes (test_optimize_cli.c) */
+        sweep_ctx_default(&o.c[L]);
         o.c[L].scenario_path = argv[optind];
         o.c[L].cat = cat;
         o.c[L].tp = tp;
         o.c[L].base_ov = base_ov[L];
         o.c[L].n_base = n_base + 1;
         o.c[L].g = g;
-        /* sweep's defaults: a design's sweep key must equal the one
-         * `sweep --set KEY=LO:HI:STEP ...` computes (test_optimize_cli.c) */
-        o.c[L].failures = 1;
-        o.c[L].model_uncertainty = 1;
         setup = scenario_load(argv[optind], cat, base_ov[L], n_base + 1,
                               &base[L], &err);
     }

@@ -377,10 +377,8 @@ int cmd_sweep(int argc, char **argv)
     sim_err err;
 
     sim_err_clear(&err);
-    memset(&c, 0, sizeof c);
+    sweep_ctx_default(&c);
     memset(&pg, 0, sizeof pg);
-    c.failures = 1;
-    c.model_uncertainty = 1;
     if (sweep_mpi_init(&argc, &argv, &err) != SIM_OK) {
         free(sets);
         free(metrics);
