@@ -32,12 +32,14 @@ echo "== optimize: 3 variables of scenarios/nevada-solar.cfg, 180 days, 10 repli
 echo "   minimise site.co2_t.p50 subject to llama405b-fp8.time_to_train_days.p50 <= 32 over a 6 x 5 x 4 lattice (120 designs)"
 db=$(mktemp -u /tmp/factorysim-bench-opt-XXXXXX.db)
 t0=$(date +%s.%N)
-$bin optimize scenarios/nevada-solar.cfg --vary energy.solar.capacity_mw=10:60:10 \
+tm=""; [ -x /usr/bin/time ] && tm="/usr/bin/time -f %U+%S -o $db.cpu"   # CPU time: less load-dependent
+$tm $bin optimize scenarios/nevada-solar.cfg --vary energy.solar.capacity_mw=10:60:10 \
     --vary energy.battery.capacity_mwh=60:180:30 --vary modules.[0].count=3:6:1 \
     --objective site.co2_t.p50 --constraint 'llama405b-fp8.time_to_train_days.p50<=32' \
     --replications 10 --jobs 2 --quiet --format json --db "$db" >"$db.json"
 t1=$(date +%s.%N)
 ev=$(sed -n 's/^ *"evaluations": \([0-9]*\).*/\1/p' "$db.json")
-rm -f "$db" "$db-wal" "$db-shm" "$db.json"
+cpu=$( [ -f "$db.cpu" ] && awk -F+ '{ printf "%.1f", $1 + $2 }' "$db.cpu" || echo "?")
+rm -f "$db" "$db-wal" "$db-shm" "$db.json" "$db.cpu"
 load=$(cut -d' ' -f1 /proc/loadavg)
-awk -v a="$t0" -v b="$t1" -v e="$ev" -v l="$load" 'BEGIN { printf "   %s designs evaluated in %.1f s (%.2f s per design); load average at the end %s\n", e, b - a, (b - a) / e, l }'
+awk -v a="$t0" -v b="$t1" -v e="$ev" -v l="$load" -v c="$cpu" 'BEGIN { printf "   %s designs evaluated in %.1f s wall (%.2f s per design), %s s of CPU; load average at the end %s\n", e, b - a, (b - a) / e, c, l }'

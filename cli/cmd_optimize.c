@@ -308,13 +308,20 @@ static int parse_constraint(opt_cli *o, const char *s, quant *q)
                -1;
     q->ge = op[0] == '>';
     q->bound = strtod(op + 2, &end);
+    while (end != op + 2 && *end == ' ') /* 'M.S <= 3 ' is 'M.S<=3' */
+        end++;
     if (end == op + 2 || *end || !isfinite(q->bound))
         return cli_usage_error("optimize",
                                "--constraint %s: the bound is not a finite "
                                "number (got '%s')",
                                s, op + 2),
                -1;
-    name = parse_metric_stat(s, (size_t)(op - s), q);
+    {
+        size_t len = (size_t)(op - s);
+        while (len > 0 && s[len - 1] == ' ')
+            len--;
+        name = parse_metric_stat(s, len, q);
+    }
     if (!name)
         return cli_usage_error("optimize",
                                "--constraint %s: expected METRIC.STAT with "
@@ -617,7 +624,10 @@ int cmd_optimize(int argc, char **argv)
         o.c[L].base_ov = base_ov[L];
         o.c[L].n_base = n_base + 1;
         o.c[L].g = g;
+        /* sweep's defaults: a design's sweep key must equal the one
+         * `sweep --set KEY=LO:HI:STEP ...` computes (test_optimize_cli.c) */
         o.c[L].failures = 1;
+        o.c[L].model_uncertainty = 1;
         setup = scenario_load(argv[optind], cat, base_ov[L], n_base + 1,
                               &base[L], &err);
     }

@@ -334,7 +334,8 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
     static const char *const keys[] = {
         "name",   "gpu",       "gpus",       "max_power_kw", "typical_fraction",
         "liquid", "announced", "source",     "notes",        "assumptions",
-        "sharp",  "capex_usd", "life_years", "cost_source",  NULL};
+        "sharp",  "capex_usd", "life_years", "cost_source",  "rack_storage_j",
+        NULL};
     for (int i = 0; i < config_setting_length(list); i++) {
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         system_spec s;
@@ -369,6 +370,8 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_int(r, e, "announced", 0, s.announced, 0, 1, &ann)) !=
                 SIM_OK ||
             (rc = cfg_int(r, e, "sharp", 0, s.sharp, 0, 1, &shp)) != SIM_OK ||
+            (rc = cfg_double(r, e, "rack_storage_j", 0, s.rack_storage_j, 0,
+                             1e9, 1.0, &s.rack_storage_j)) != SIM_OK ||
             (rc = read_system_cost(r, e, base, &s)) != SIM_OK)
             return rc;
         s.sharp = (int)shp;

@@ -238,17 +238,21 @@ static const char migrate_4_to_5[] = "-- water_m3, gpu_energy_j: added below\n";
  * before curtailment), added as NULL by add_missing_columns: runs stored
  * before did not record it, and it cannot be rebuilt from their rows. */
 static const char migrate_5_to_6[] = "-- solar_energy_j: added below\n";
-
 /* Version 6 -> 7 (issue 22: costs): only new fields, which
  * add_missing_columns adds as NULL (older runs were not costed; they are
  * never given a made-up cost). */
 static const char migrate_6_to_7[] = "-- cost fields: added below\n";
 
+/* Version 7 -> 8 (issue 21: training power dynamics): site_reps gains
+ * power_peak_w ... battery_power_for_ramp_limit_w, which
+ * add_missing_columns adds as NULL (rows stored before had no analysis). */
+static const char migrate_7_to_8[] = "-- power_*: added below\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-    migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
+    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4, migrate_4_to_5,
+    migrate_5_to_6, migrate_6_to_7, migrate_7_to_8,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -53,12 +53,16 @@
  * cost_per_run_usd, paused_s, paused_fraction, throttled_fraction;
  * site_reps gains curtailed_fraction, battery_replacements, grid_peak_w,
  * capex_usd, annualized_cost_usd, lcoe_usd_per_j, npv_usd and the
- * annualized_<item>_usd breakdown). An older database is upgraded in place
+ * annualized_<item>_usd breakdown); 8, training power dynamics (issue 21:
+ * site_reps power_peak_w, power_min_w, power_swing_w, power_std_w,
+ * power_max_ramp_w_per_s, power_band_0p1_2hz_rms_w,
+ * power_band_3_30hz_rms_w, power_largest_drop_w,
+ * battery_power_for_ramp_limit_w). An older database is upgraded in place
  * when opened for writing (db_open); db_open_readonly refuses it with what
  * to do.
  */
-#define DB_SCHEMA_VERSION 7
-#define DB_SCHEMA_FIELDS_HASH 0x4dc54ed6d2b6f19cULL
+#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_FIELDS_HASH 0xccd58694fef7b610ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

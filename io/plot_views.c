@@ -14,6 +14,7 @@
  * This file never opens the database or chooses file names (the report does)
  * and never draws outside the page (plot_leg_draw keeps legends inside). */
 #include "io/plot_views.h"
+#include "io/plot_views_int.h"
 
 #include <math.h>
 #include <plplot.h>
@@ -27,10 +28,9 @@
 #include "models/source.h"
 #include "sim/mem.h"
 
-#define DAY_S 86400.0
 #define MAX_MONTHS 240 /* twenty years; longer series are cut with a note */
 
-static double step_dt(const plot_series *s, size_t i)
+double pv_step_dt(const plot_series *s, size_t i)
 {
     if (s->dt_s && isfinite(s->dt_s[i]) && s->dt_s[i] > 0)
         return s->dt_s[i];
@@ -39,19 +39,19 @@ static double step_dt(const plot_series *s, size_t i)
     return s->n >= 2 ? s->steps[i].t_s - s->steps[i - 1].t_s : 3600.0;
 }
 
-static double fin(double v)
+double pv_fin(double v)
 {
     return isfinite(v) ? v : 0.0;
 }
 
-static int dated(const plot_series *s)
+int pv_dated(const plot_series *s)
 {
     return isfinite(s->t0_unix_s);
 }
 
 /* MW from 1 MW up, else kW, so a small test site and a 100 MW campus both get
  * tick labels with a few digits. */
-static double power_scale(double max_w, const char **unit)
+double pv_power_scale(double max_w, const char **unit)
 {
     if (max_w >= 1e6) {
         *unit = "MW";
@@ -61,17 +61,12 @@ static double power_scale(double max_w, const char **unit)
     return 1e-3;
 }
 
-/* The x value of time t_s since the start: Unix seconds on a date axis,
- * else days (hours below two days of span). */
-typedef struct taxis {
-    double scale, off; /* x = off + t_s * scale */
-    const char *label, *opt;
-} taxis;
-
-static taxis time_axis(const plot_series *s, double span_s)
+/* Dates when the series has a start date, else hours below two days of span
+ * and days above. */
+taxis pv_time_axis(const plot_series *s, double span_s)
 {
     taxis a;
-    if (dated(s)) {
+    if (pv_dated(s)) {
         a.scale = 1.0;
         a.off = s->t0_unix_s;
         a.label = "date";
@@ -92,7 +87,7 @@ static taxis time_axis(const plot_series *s, double span_s)
 }
 
 /* Index in models/source.h of the grid, -1 if the registry has none. */
-static int grid_index(void)
+int pv_grid_index(void)
 {
     for (int k = 0; k < SRC_N; k++)
         if (strcmp(source_table[k].name, "grid") == 0)
@@ -102,11 +97,11 @@ static int grid_index(void)
 
 /* Horizontal reference lines across the window, with legend entries: the IT
  * capacity the modules can draw and the grid supply contract. */
-static void ref_lines(const plot_series *s, double x0, double x1, double ps,
-                      const char *unit, plot_legend *L)
+void pv_ref_lines(const plot_series *s, double x0, double x1, double ps,
+                  const char *unit, plot_legend *L)
 {
     char t[96];
-    int g = grid_index();
+    int g = pv_grid_index();
     PLFLT x[2] = {x0, x1}, y[2];
     plwidth(2.0);
     if (isfinite(s->it_capacity_w) && s->it_capacity_w > 0) {
@@ -152,7 +147,7 @@ static void bins_free(bins *b)
 static void bin_series(const plot_series *s, double bin_s, bins *b)
 {
     double t_first = s->steps[0].t_s, t_end;
-    t_end = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1);
+    t_end = s->steps[s->n - 1].t_s + pv_step_dt(s, s->n - 1);
     b->nb = bin_s > 0 ? (size_t)ceil((t_end - t_first) / bin_s - 1e-9) : s->n;
     if (b->nb == 0)
         b->nb = 1;
@@ -166,19 +161,19 @@ static void bin_series(const plot_series *s, double bin_s, bins *b)
     for (size_t i = 0; i < b->nb; i++) {
         b->x0[i] = bin_s > 0 ? t_first + (double)i * bin_s : s->steps[i].t_s;
         b->x1[i] = bin_s > 0 ? fmin(t_end, b->x0[i] + bin_s)
-                             : s->steps[i].t_s + step_dt(s, i);
+                             : s->steps[i].t_s + pv_step_dt(s, i);
     }
     for (size_t i = 0; i < s->n; i++) {
         const res_step *p = &s->steps[i];
-        double dt = step_dt(s, i);
+        double dt = pv_step_dt(s, i);
         size_t k = bin_s > 0 ? (size_t)floor((p->t_s - t_first) / bin_s) : i;
         if (k >= b->nb)
             k = b->nb - 1;
         for (int q = 0; q < SRC_N; q++)
-            b->src[k * SRC_N + (size_t)q] += fin(p->source_w[q]) * dt;
-        b->fac[k] += fin(p->facility_w) * dt;
-        b->dem[k] += fin(p->demand_w) * dt;
-        b->uns[k] += fmax(0.0, fin(p->shortfall_w)) * dt;
+            b->src[k * SRC_N + (size_t)q] += pv_fin(p->source_w[q]) * dt;
+        b->fac[k] += pv_fin(p->facility_w) * dt;
+        b->dem[k] += pv_fin(p->demand_w) * dt;
+        b->uns[k] += fmax(0.0, pv_fin(p->shortfall_w)) * dt;
         b->w[k] += dt;
     }
     for (size_t k = 0; k < b->nb; k++) {
@@ -198,7 +193,7 @@ static void stair_band(const bins *b, const taxis *a, const double *v,
 {
     size_t nb = b->nb, m = 4 * nb;
     for (size_t i = 0; i < nb; i++) {
-        double top = lo[i] + fin(v[i * stride]) * ps;
+        double top = lo[i] + pv_fin(v[i * stride]) * ps;
         x[2 * i] = a->off + b->x0[i] * a->scale;
         x[2 * i + 1] = a->off + b->x1[i] * a->scale;
         y[2 * i] = y[2 * i + 1] = top;
@@ -246,7 +241,7 @@ int plot_power_stack(const char *path, const plot_series *s, const char *title,
             "power chart: needs at least 2 time steps (got %zu; store "
             "the time series with the run)",
             s->n);
-    span = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1) - s->steps[0].t_s;
+    span = s->steps[s->n - 1].t_s + pv_step_dt(s, s->n - 1) - s->steps[0].t_s;
     bin_s = span > 10 * DAY_S ? DAY_S : span > DAY_S ? 3600.0 : 0.0;
     bin_series(s, bin_s, &b);
     for (size_t i = 0; i < b.nb; i++) {
@@ -270,12 +265,12 @@ int plot_power_stack(const char *path, const plot_series *s, const char *title,
         top = fmax(top, s->it_capacity_w);
     if (isfinite(s->contract_w))
         top = fmax(top, s->contract_w);
-    ps = power_scale(top, &unit);
+    ps = pv_power_scale(top, &unit);
     if ((rc = plot_page(path, err)) != SIM_OK) {
         bins_free(&b);
         return rc;
     }
-    a = time_axis(s, span);
+    a = pv_time_axis(s, span);
     snprintf(ylab, sizeof ylab, "%s power [%s]",
              bin_s >= DAY_S    ? "daily mean"
              : bin_s >= 3600.0 ? "hourly mean"
@@ -313,8 +308,8 @@ int plot_power_stack(const char *path, const plot_series *s, const char *title,
         pllsty(1);
         plot_leg_add(&L, PL_LEGEND_LINE, PC_RED, 2, 1.5, "Facility demand");
     }
-    ref_lines(s, a.off + s->steps[0].t_s * a.scale,
-              a.off + (s->steps[0].t_s + span) * a.scale, ps, unit, &L);
+    pv_ref_lines(s, a.off + s->steps[0].t_s * a.scale,
+                 a.off + (s->steps[0].t_s + span) * a.scale, ps, unit, &L);
     if (bin_s > 0) {
         /* Say what a stair is, so a daily mean is not read as a peak. */
         snprintf(t, sizeof t, "Stairs: %s means",
@@ -363,7 +358,7 @@ static int need_dated(const plot_series *s, const char *path, const char *what,
         return sim_err_set(err, SIM_EINVAL, path, 0,
                            "%s: needs the time series stored with the run",
                            what);
-    if (!dated(s))
+    if (!pv_dated(s))
         return sim_err_set(err, SIM_EINVAL, path, 0,
                            "%s: the scenario's start date is not stored with "
                            "the run, so calendar months are unknown",
@@ -394,14 +389,14 @@ int plot_monthly_energy(const char *path, const plot_series *s,
     for (size_t i = 0; i < s->n; i++) {
         const res_step *p = &s->steps[i];
         int m = month_of(s, p->t_s) - first;
-        double dt = step_dt(s, i), *row;
+        double dt = pv_step_dt(s, i), *row;
         if (m < 0 || (size_t)m >= nm)
             continue;
         row = e + (size_t)m * (SRC_N + 2);
         for (int k = 0; k < SRC_N; k++)
-            row[k] += fin(p->source_w[k]) * dt;
-        row[SRC_N] += fmax(0.0, fin(p->shortfall_w)) * dt;
-        row[SRC_N + 1] += fin(p->demand_w) * dt;
+            row[k] += pv_fin(p->source_w[k]) * dt;
+        row[SRC_N] += fmax(0.0, pv_fin(p->shortfall_w)) * dt;
+        row[SRC_N + 1] += pv_fin(p->demand_w) * dt;
     }
     for (size_t m = 0; m < nm; m++) {
         double sum = 0, *row = e + m * (SRC_N + 2);
@@ -497,15 +492,15 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
         const res_step *p = &s->steps[i];
         int m = month_of(s, p->t_s) - first;
         int h = (int)floor(fmod(p->t_s, DAY_S) / 3600.0);
-        double dt = step_dt(s, i), *c;
+        double dt = pv_step_dt(s, i), *c;
         if (m < 0 || (size_t)m >= nm || h < 0 || h > 23)
             continue;
         c = a + ((size_t)m * 24 + (size_t)h) * NQ;
         for (int k = 0; k < SRC_N; k++)
-            c[k] += fin(p->source_w[k]) * dt;
-        c[Q_UNS] += fmax(0.0, fin(p->shortfall_w)) * dt;
-        c[Q_DEM] += fin(p->demand_w) * dt;
-        c[Q_CHG] += fmax(0.0, fin(p->battery_charge_w)) * dt;
+            c[k] += pv_fin(p->source_w[k]) * dt;
+        c[Q_UNS] += fmax(0.0, pv_fin(p->shortfall_w)) * dt;
+        c[Q_DEM] += pv_fin(p->demand_w) * dt;
+        c[Q_CHG] += fmax(0.0, pv_fin(p->battery_charge_w)) * dt;
         c[Q_W] += dt;
     }
     for (size_t c = 0; c < nm * 24; c++) {
@@ -525,7 +520,7 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
         return sim_err_set(err, SIM_EINVAL, path, 0,
                            "typical day chart: no power in the series");
     }
-    ps = power_scale(top, &unit);
+    ps = pv_power_scale(top, &unit);
     snprintf(ylab, sizeof ylab, "mean power [%s]", unit);
     cols = nm <= 4 ? (int)nm : nm <= 6 ? 3 : 4;
     rows = (int)((nm + (size_t)cols - 1) / (size_t)cols);
@@ -556,7 +551,7 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
                 double v = a[((size_t)m * 24 + (size_t)h) * NQ + (size_t)k];
                 hx[2 * h] = h;
                 hx[2 * h + 1] = h + 1;
-                hy[2 * h] = hy[2 * h + 1] = lo[h] + fin(v) * ps;
+                hy[2 * h] = hy[2 * h + 1] = lo[h] + pv_fin(v) * ps;
             }
             /* The band: the top stairs out, the bottom stairs back. */
             {
@@ -611,338 +606,5 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
         plot_leg_add(&L, PL_LEGEND_LINE, PC_PURPLE, 2, 2.0, "Battery charging");
     plot_leg_draw_in(&L, 0.795, 0.99, 0.08, 0.91);
     free(a);
-    return plot_finish(path, err);
-}
-
-/* cmap1 ramps: a perceptually ordered blue-green-yellow for levels (power,
- * state of charge) and white-orange-red for shortfall, so "more" reads the
- * same way in every heat map. */
-static void ramp(int shortfall)
-{
-    static const PLFLT pos[5] = {0, 0.25, 0.5, 0.75, 1.0};
-    static const PLFLT lr[5] = {0.27, 0.23, 0.13, 0.37, 0.99},
-                       lg[5] = {0.00, 0.32, 0.57, 0.79, 0.91},
-                       lb[5] = {0.33, 0.55, 0.55, 0.38, 0.14};
-    static const PLFLT sr[5] = {1.0, 1.0, 0.99, 0.89, 0.5},
-                       sg[5] = {1.0, 0.85, 0.55, 0.10, 0.0},
-                       sb[5] = {0.9, 0.45, 0.24, 0.11, 0.15};
-    plscmap1n(128);
-    if (shortfall)
-        plscmap1l(1, 5, pos, sr, sg, sb, NULL);
-    else
-        plscmap1l(1, 5, pos, lr, lg, lb, NULL);
-}
-
-/* Day x hour means of one quantity: z[d * 24 + h], NAN where no step. */
-static double *day_hour(const plot_series *s, int which, size_t *nd)
-{
-    double *z, *w, t_end = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1);
-    size_t d0 = (size_t)floor(s->steps[0].t_s / DAY_S);
-    *nd = (size_t)ceil(t_end / DAY_S - 1e-9) - d0;
-    if (*nd == 0)
-        *nd = 1;
-    z = sim_xcalloc(*nd * 24, sizeof *z);
-    w = sim_xcalloc(*nd * 24, sizeof *w);
-    for (size_t i = 0; i < s->n; i++) {
-        const res_step *p = &s->steps[i];
-        size_t d = (size_t)floor(p->t_s / DAY_S) - d0;
-        int h = (int)floor(fmod(p->t_s, DAY_S) / 3600.0);
-        double v = which == 0   ? p->facility_w
-                   : which == 1 ? fmax(0.0, fin(p->shortfall_w))
-                                : 100.0 * p->soc_frac;
-        double dt = step_dt(s, i);
-        if (d >= *nd || h < 0 || h > 23 || !isfinite(v))
-            continue;
-        z[d * 24 + (size_t)h] += v * dt;
-        w[d * 24 + (size_t)h] += dt;
-    }
-    for (size_t c = 0; c < *nd * 24; c++)
-        z[c] = w[c] > 0 ? z[c] / w[c] : (double)NAN;
-    free(w);
-    return z;
-}
-
-/* One heat map panel with its colour bar to the right. Cells without data
- * are set above zmax, which plimage leaves undrawn (white). */
-static void heat_panel(const plot_series *s, const double *z, size_t nd,
-                       double vy0, double vy1, double zmin, double zmax,
-                       double zscale, const char *zlab, const char *ptitle,
-                       int shortfall, int xlabels)
-{
-    double d0 = floor(s->steps[0].t_s / DAY_S);
-    double x0 = dated(s) ? s->t0_unix_s + d0 * DAY_S : d0;
-    double x1 = dated(s) ? x0 + (double)nd * DAY_S : d0 + (double)nd; /* days */
-    PLFLT **img = sim_xcalloc(nd, sizeof *img);
-    const char *xopt = dated(s) ? "bcnstd" : "bcnst";
-    for (size_t d = 0; d < nd; d++) {
-        img[d] = sim_xcalloc(24, sizeof **img);
-        for (int h = 0; h < 24; h++) {
-            double v = z[d * 24 + (size_t)h];
-            img[d][h] = isfinite(v) ? v * zscale : zmax + 1.0;
-        }
-    }
-    if (dated(s))
-        plot_date_ticks((double)nd * DAY_S);
-    ramp(shortfall);
-    plot_panel(VP_X0, 0.84, vy0, vy1, x0, x1, 0, 24,
-               xlabels ? (dated(s) ? "date" : "day since simulation start")
-                       : NULL,
-               "hour of day", ptitle, xlabels ? xopt : "bcst", "bcnstv");
-    plimage((const PLFLT *const *)img, (PLINT)nd, 24, x0, x1, 0, 24, zmin, zmax,
-            x0, x1, 0, 24);
-    /* Axes again on top: the image covers the frame's inner ticks. */
-    plcol0(PC_BLACK);
-    plbox(xlabels ? xopt : "bcst",
-          dated(s) ? plot_date_ticks((double)nd * DAY_S) : 0, 0, "bcstv", 6, 0);
-    {
-        PLFLT cw, ch, vals[2] = {zmin, zmax};
-        const PLFLT *vp[1] = {vals};
-        PLINT lopt[1] = {PL_COLORBAR_LABEL_TOP}, nv[1] = {2}, sub[1] = {0};
-        PLFLT ticks[1] = {0.0};
-        const char *labs[1] = {zlab}, *aopt[1] = {"bcvtm"};
-        plcolorbar(&cw, &ch, PL_COLORBAR_IMAGE, PL_POSITION_RIGHT, 0.03, 0.0,
-                   0.03, 0.85, 0, PC_BLACK, 1, 0.0, 0.0, 0, 0.0, 1, lopt, labs,
-                   1, aopt, ticks, sub, nv, vp);
-    }
-    plot_meta_z(zlab);
-    for (size_t d = 0; d < nd; d++)
-        free(img[d]);
-    free(img);
-}
-
-/* The load heat map, and below it the shortfall map when any demand went
- * unserved: the pair shows when the site draws most and when it ran short,
- * on the same day axis. */
-int plot_power_heatmap(const char *path, const plot_series *s,
-                       const char *title, sim_err *err)
-{
-    size_t nd = 0, nd2 = 0;
-    double *z, *u = NULL, zmax = 0, umax = 0, ps, us;
-    const char *unit, *uunit;
-    char zl[64], ul[64];
-    int rc;
-
-    if (s->n < 2)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "power heat map: needs the time series stored "
-                           "with the run");
-    z = day_hour(s, 0, &nd);
-    for (size_t c = 0; c < nd * 24; c++)
-        if (isfinite(z[c]))
-            zmax = fmax(zmax, z[c]);
-    for (size_t i = 0; i < s->n; i++)
-        umax = fmax(umax, fin(s->steps[i].shortfall_w));
-    if (!(zmax > 0)) {
-        free(z);
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "power heat map: no power in the series");
-    }
-    if (umax > 0)
-        u = day_hour(s, 1, &nd2);
-    ps = power_scale(zmax, &unit);
-    us = power_scale(umax, &uunit);
-    snprintf(zl, sizeof zl, "load [%s]", unit);
-    snprintf(ul, sizeof ul, "unserved [%s]", uunit);
-    if ((rc = plot_page(path, err)) != SIM_OK) {
-        free(z);
-        free(u);
-        return rc;
-    }
-    plot_page_title(title);
-    if (u) {
-        heat_panel(s, z, nd, 0.55, 0.90, 0, zmax * ps, ps, zl,
-                   "facility load served (hourly mean)", 0, 0);
-        umax = 0;
-        for (size_t c = 0; c < nd2 * 24; c++)
-            if (isfinite(u[c]))
-                umax = fmax(umax, u[c]);
-        heat_panel(s, u, nd2, 0.11, 0.46, 0, umax * us, us, ul,
-                   "unserved demand (hourly mean)", 1, 1);
-    } else {
-        heat_panel(s, z, nd, 0.11, 0.90, 0, zmax * ps, ps, zl,
-                   "facility load served (hourly mean); no demand went "
-                   "unserved",
-                   0, 1);
-    }
-    free(z);
-    free(u);
-    return plot_finish(path, err);
-}
-
-typedef struct vw {
-    double v, w;
-} vw;
-
-static int cmp_desc(const void *a, const void *b)
-{
-    const vw *p = a, *q = b;
-    return p->v > q->v ? -1 : p->v < q->v;
-}
-
-/* Sorts (value, duration) pairs high to low and turns them into a curve
- * against the cumulative share of time [%]: stairs over buckets of at most
- * n/1000 steps, each at its first (highest) value, so the curve is an upper
- * envelope at the chart's resolution and a year of 15-minute steps is 2,000
- * points rather than 70,000 (an SVG of 100 kB, not 2.4 MB). Returns the
- * point count. */
-static PLINT duration_curve(const plot_series *s, int which, double ps,
-                            PLFLT *x, PLFLT *y)
-{
-    vw *p = sim_xcalloc(s->n, sizeof *p);
-    double total = 0, acc = 0;
-    size_t stride = s->n / 1000 + 1, m = 0;
-    int g = grid_index();
-    for (size_t i = 0; i < s->n; i++) {
-        const res_step *q = &s->steps[i];
-        p[i].v = fin(which == 0   ? q->demand_w
-                     : which == 1 ? q->facility_w
-                                  : (g >= 0 ? q->source_w[g] : 0.0));
-        p[i].w = step_dt(s, i);
-        total += p[i].w;
-    }
-    qsort(p, s->n, sizeof *p, cmp_desc);
-    for (size_t i = 0; i < s->n; i += stride) {
-        double v = p[i].v;
-        x[m] = 100.0 * acc / total;
-        for (size_t k = i; k < i + stride && k < s->n; k++)
-            acc += p[k].w;
-        x[m + 1] = 100.0 * acc / total;
-        y[m] = y[m + 1] = v * ps;
-        m += 2;
-    }
-    free(p);
-    return (PLINT)m;
-}
-
-/* Sorting each quantity on its own is what a load duration curve is: the
- * share of time the load is at least y. Demand and load served coincide when
- * nothing was shed, so the served line is drawn only when they differ. */
-int plot_load_duration(const char *path, const plot_series *s,
-                       const char *title, sim_err *err)
-{
-    double top = 0, any_grid = 0, ps;
-    int differs = 0, rc, g = grid_index();
-    const char *unit;
-    char ylab[64];
-    PLFLT *x, *y;
-    PLINT np;
-    plot_legend L;
-
-    if (s->n < 2)
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "load duration curve: needs the time series "
-                           "stored with the run");
-    for (size_t i = 0; i < s->n; i++) {
-        const res_step *p = &s->steps[i];
-        top = fmax(top, fmax(fin(p->demand_w), fin(p->facility_w)));
-        if (g >= 0)
-            any_grid += fin(p->source_w[g]);
-        if (fabs(fin(p->demand_w) - fin(p->facility_w)) >
-            1e-6 * fabs(fin(p->facility_w)))
-            differs = 1;
-    }
-    if (!(top > 0))
-        return sim_err_set(err, SIM_EINVAL, path, 0,
-                           "load duration curve: no power in the series");
-    if (isfinite(s->it_capacity_w))
-        top = fmax(top, s->it_capacity_w);
-    if (isfinite(s->contract_w))
-        top = fmax(top, s->contract_w);
-    ps = power_scale(top, &unit);
-    snprintf(ylab, sizeof ylab, "power [%s]", unit);
-    if ((rc = plot_page(path, err)) != SIM_OK)
-        return rc;
-    plot_frame(VP_X0, 0, 100, 0, top * ps * 1.1,
-               "share of time at or above the power [%]", ylab, title, NULL,
-               NULL);
-    x = sim_xmalloc(2 * s->n * sizeof *x);
-    y = sim_xmalloc(2 * s->n * sizeof *y);
-    memset(&L, 0, sizeof L);
-    np = duration_curve(s, 0, ps, x, y);
-    plcol0(PC_BLACK);
-    plwidth(2.5);
-    plline(np, x, y);
-    plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 2.5, "Facility demand");
-    if (differs) {
-        np = duration_curve(s, 1, ps, x, y);
-        plcol0(PC_BLUE);
-        pllsty(2);
-        plline(np, x, y);
-        pllsty(1);
-        plot_leg_add(&L, PL_LEGEND_LINE, PC_BLUE, 2, 2.5,
-                     "Facility load served");
-    }
-    if (any_grid > 0) {
-        np = duration_curve(s, 2, ps, x, y);
-        plcol0(PC_SRC0 + g);
-        plline(np, x, y);
-        plot_leg_add(&L, PL_LEGEND_LINE, PC_SRC0 + g, 1, 2.5, "Grid import");
-    }
-    ref_lines(s, 0, 100, ps, unit, &L);
-    plot_leg_draw(&L);
-    free(x);
-    free(y);
-    return plot_finish(path, err);
-}
-
-/* State of charge as a heat map (when in the day the battery is full or
- * empty, across the season) over the state of health as a line on a y range
- * fitted to it, since health moves by a few percent a year and would be a
- * flat line on 0..100 %. */
-int plot_battery_heatmap(const char *path, const plot_series *s,
-                         const char *title, sim_err *err)
-{
-    size_t nd = 0, m = 0, nsoh = 0;
-    double *z, hlo = INFINITY, hhi = -INFINITY, span;
-    int rc;
-    PLFLT *x, *y;
-    taxis a;
-
-    for (size_t i = 0; i < s->n; i++) {
-        if (isfinite(s->steps[i].soc_frac))
-            m++;
-        if (isfinite(s->steps[i].soh_frac)) {
-            nsoh++;
-            hlo = fmin(hlo, 100.0 * s->steps[i].soh_frac);
-            hhi = fmax(hhi, 100.0 * s->steps[i].soh_frac);
-        }
-    }
-    if (m < 2)
-        return sim_err_set(
-            err, SIM_EINVAL, path, 0,
-            "battery heat map: no state of charge in the series (no battery "
-            "at this site, or no time series stored)");
-    z = day_hour(s, 2, &nd);
-    span = s->steps[s->n - 1].t_s + step_dt(s, s->n - 1) - s->steps[0].t_s;
-    if ((rc = plot_page(path, err)) != SIM_OK) {
-        free(z);
-        return rc;
-    }
-    plot_page_title(title);
-    heat_panel(s, z, nd, nsoh >= 2 ? 0.45 : 0.11, 0.90, 0, 100, 1.0, "SoC [%]",
-               "state of charge, SoC (hourly mean)", 0, nsoh < 2);
-    free(z);
-    if (nsoh >= 2) {
-        size_t k = 0;
-        double pad = fmax(0.05, 0.1 * (hhi - hlo));
-        a = time_axis(s, span);
-        plot_panel(VP_X0, 0.84, 0.11, 0.33, a.off + s->steps[0].t_s * a.scale,
-                   a.off + (s->steps[0].t_s + span) * a.scale, hlo - pad,
-                   hhi + pad, a.label, "state of health [%]",
-                   "state of health (capacity left of new)", a.opt, NULL);
-        x = sim_xmalloc(s->n * sizeof *x);
-        y = sim_xmalloc(s->n * sizeof *y);
-        for (size_t i = 0; i < s->n; i++)
-            if (isfinite(s->steps[i].soh_frac)) {
-                x[k] = a.off + s->steps[i].t_s * a.scale;
-                y[k++] = 100.0 * s->steps[i].soh_frac;
-            }
-        plcol0(PC_PURPLE);
-        plwidth(2.0);
-        plline((PLINT)k, x, y);
-        plwidth(1.0);
-        free(x);
-        free(y);
-    }
     return plot_finish(path, err);
 }

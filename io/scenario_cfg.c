@@ -500,18 +500,25 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 
 static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {"shortage", NULL};
+    static const char *const keys[] = {"shortage", "gpu_power_floor_pct",
+                                       "ramp_limit_mw_per_s", NULL};
     config_setting_t *g;
     int rc, p;
 
     s->policy = DISPATCH_POLICY_THROTTLE;
+    s->gpu_floor_frac = 0.0;
+    s->ramp_limit_w_per_s = 0.0;
     if ((rc = cfg_member(r, root, "policy", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
         return rc;
     if ((rc = cfg_check_keys(r, g, keys)) != SIM_OK ||
         (rc = cfg_choice(r, g, "shortage", 0, DISPATCH_POLICY_THROTTLE,
-                         dispatch_policy_names, &p)) != SIM_OK)
+                         dispatch_policy_names, &p)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_floor_pct", 0, 0.0, 0.01,
+                  &s->gpu_floor_frac)) != SIM_OK ||
+        (rc = num(r, g, "ramp_limit_mw_per_s", 0, 0.0, 1e6,
+                  &s->ramp_limit_w_per_s)) != SIM_OK)
         return rc;
     s->policy = (dispatch_policy)p;
     return SIM_OK;

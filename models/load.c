@@ -24,6 +24,7 @@ void load_cfg_default(load_cfg *c, double it_capacity_w)
     c->nongpu_train_frac = 0.59;
     c->nongpu_idle_frac = 0.35;
     c->module_overhead_frac = 0.08;
+    c->gpu_floor_frac = 0.0;
 }
 
 int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
@@ -47,7 +48,8 @@ int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
     if (!(c->idle_gpu_frac >= 0 && c->idle_gpu_frac <= c->u_compute[NUM_BF16] &&
           c->nongpu_train_frac >= 0 && c->nongpu_train_frac <= 1 &&
           c->nongpu_idle_frac >= 0 && c->nongpu_idle_frac <= 1 &&
-          c->module_overhead_frac >= 0 && c->module_overhead_frac <= 1))
+          c->module_overhead_frac >= 0 && c->module_overhead_frac <= 1 &&
+          c->gpu_floor_frac >= 0 && c->gpu_floor_frac <= 1))
         return sim_err_set(
             err, SIM_EINVAL, NULL, 0,
             "load: fractions out of range (u_compute %g, idle %g, "
@@ -70,6 +72,17 @@ double load_gpu_frac(const load_cfg *lc, double c)
     return c * lc->u_compute[NUM_BF16] + (1 - c) * lc->u_comm;
 }
 
+double load_phase_u(const load_cfg *lc, num_fmt fmt, double u)
+{
+    int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
+    return fmax(u, lc->gpu_floor_frac * lc->u_compute[f]);
+}
+
+double load_ckpt_gpu_frac(const load_cfg *lc, num_fmt fmt)
+{
+    return load_phase_u(lc, fmt, lc->u_ckpt);
+}
+
 double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st)
 {
     int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
@@ -79,7 +92,11 @@ double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st)
     double t = c + x + b;
     if (!(t > 0) || !isfinite(t))
         return lc->u_compute[f];
-    return (c * lc->u_compute[f] + x * lc->u_comm + b * lc->u_bubble) / t;
+    /* The floor holds the low phases up (issue 21); it is charged here,
+     * so the energy accounting pays for it. */
+    return (c * lc->u_compute[f] + x * load_phase_u(lc, fmt, lc->u_comm) +
+            b * load_phase_u(lc, fmt, lc->u_bubble)) /
+           t;
 }
 
 /* One system's power with its GPUs at f_gpu of TDP when training. */

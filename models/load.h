@@ -89,6 +89,10 @@ typedef struct load_cfg {
     double nongpu_train_frac;    /* 0.59 [D] */
     double nongpu_idle_frac;     /* 0.35 (assumption) */
     double module_overhead_frac; /* 0.08 [U] */
+    double gpu_floor_frac;       /* GPU power floor in every low phase
+                                    (comm, bubble, checkpoint), a fraction
+                                    of the compute-phase level u_compute;
+                                    0 = off (policy.gpu_power_floor_pct) */
 } load_cfg;
 
 /* The power-cap curve's shape (scenario keys power.cap_curve.*). The Zeus
@@ -129,8 +133,16 @@ int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err);
  * and the rest exposed communication, at the BF16 compute level. */
 double load_gpu_frac(const load_cfg *lc, double compute_frac);
 
+/* GPU power / TDP of a low phase at level u with the floor applied:
+ * max(u, gpu_floor_frac x u_compute[fmt]). Pure. */
+double load_phase_u(const load_cfg *lc, num_fmt fmt, double u);
+
+/* GPU power / TDP while a checkpoint is written (u_ckpt, floored). */
+double load_ckpt_gpu_frac(const load_cfg *lc, num_fmt fmt);
+
 /* Mean GPU power / TDP over the step st whose GEMMs run in format fmt:
- * sum(t_phase u_phase) / sum(t_phase). A step of zero length (or NULL)
+ * sum(t_phase u_phase) / sum(t_phase), the low phases floored
+ * (load_phase_u). A step of zero length (or NULL)
  * gives the all-compute value. Pure. */
 double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st);
 

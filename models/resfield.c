@@ -39,6 +39,9 @@
 #define SFX_W "_w"
 #define SFX_degC "_c"
 #define SFX_m3 "_m3"
+#define SFX_MW "_mw"
+#define SFX_Wps "_w_per_s"
+#define SFX_MWps "_mw_per_s"
 #define SFX_ratio ""
 #define SFX_count ""
 #define SFX_rate ""
@@ -55,6 +58,9 @@
 #define UNIT_W "W"
 #define UNIT_degC "degC"
 #define UNIT_m3 "m3"
+#define UNIT_MW "MW"
+#define UNIT_Wps "W/s"
+#define UNIT_MWps "MW/s"
 #define UNIT_ratio "1"
 #define UNIT_count "count"
 #define UNIT_rate "1/s"
@@ -71,6 +77,9 @@
 #define PER_W 1.0
 #define PER_degC 1.0
 #define PER_m3 1.0
+#define PER_MW 1e6
+#define PER_Wps 1.0
+#define PER_MWps 1e6
 #define PER_ratio 1.0
 #define PER_count 1.0
 #define PER_rate 1.0
@@ -257,6 +266,38 @@ const resfield resfield_site[] = {
     COST_ROW(5, "grid", "grid interconnection"),
     COST_ROW(6, "om", "O&M"),
     COST_ROW(7, "energy", "purchased energy and demand charges"),
+    /* Training power dynamics (issue 21, models/powerdyn.h): over the
+     * representative windows of the run, at 100 Hz. */
+    F(res_site, power_peak_w, "power_peak", W, MW, RUN, "peak power (100 Hz)",
+      "highest facility power over all windows (steady and events)"),
+    F(res_site, power_min_w, "power_min", W, MW, RUN, "minimum power (100 Hz)",
+      "lowest facility power over all windows (steady and events)"),
+    F(res_site, power_swing_w, "power_swing", W, MW, RUN, "power swing",
+      "largest peak-to-peak over the steady-state windows"),
+    F(res_site, power_std_w, "power_std", W, MW, RUN,
+      "power standard deviation",
+      "largest standard deviation over the steady-state windows"),
+    F(res_site, power_max_ramp_w_per_s, "power_max_ramp", Wps, MWps, RUN,
+      "largest ramp",
+      "largest |change over 0.1 s| / 0.1 s in the steady-state "
+      "windows"),
+    F(res_site, power_band_0p1_2hz_rms_w, "power_band_0p1_2hz_rms", W, MW, RUN,
+      "RMS 0.1-2 Hz",
+      "largest RMS of the power in the 0.1-2 Hz band over the "
+      "steady-state windows (Welch PSD)"),
+    F(res_site, power_band_3_30hz_rms_w, "power_band_3_30hz_rms", W, MW, RUN,
+      "RMS 3-30 Hz",
+      "largest RMS of the power in the 3-30 Hz band over the "
+      "steady-state windows (Welch PSD)"),
+    F(res_site, power_largest_drop_w, "power_largest_drop", W, MW, RUN,
+      "largest load drop",
+      "largest load that can drop at once: a job in its "
+      "compute phase to idle, or a module at its peak to off"),
+    F(res_site, battery_power_for_ramp_limit_w, "battery_power_for_ramp_limit",
+      W, MW, RUN, "battery power for the ramp limit",
+      "battery power that keeps the grid draw within "
+      "policy.ramp_limit_mw_per_s "
+      "over the steady-state and checkpoint/restart windows (0: no limit)"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 

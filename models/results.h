@@ -124,6 +124,16 @@ typedef struct res_site {
     double npv_usd;        /* -(PV of the annualised cost over
                               costs.npv_horizon_years) */
     double annualized_item_usd[COST_N]; /* by cost_item */
+    /* Training power dynamics over representative windows (issue 21,
+     * models/powerdyn.h; site_powerdyn.c): facility power at 100 Hz. */
+    double power_peak_w, power_min_w; /* over every window */
+    double power_swing_w; /* largest peak-to-peak, steady-state windows */
+    double power_std_w;   /* largest standard deviation, steady */
+    double power_max_ramp_w_per_s;   /* largest ramp over 0.1 s, steady */
+    double power_band_0p1_2hz_rms_w; /* largest band RMS, steady */
+    double power_band_3_30hz_rms_w;
+    double power_largest_drop_w; /* largest job or module drop at once */
+    double battery_power_for_ramp_limit_w; /* 0: no limit */
 } res_site;
 
 /* One step of the site time series. */

@@ -289,13 +289,15 @@ typedef struct scenario {
     scen_energy energy;
     size_t n_jobs;
     scen_job *jobs;
-    dispatch_policy policy;   /* shortage policy (models/dispatch.h) */
-    load_cfg power;           /* the `power` group: GPU and system power by
-                                 step phase (models/load.h; it_capacity_w is
-                                 unused here, each module sets its own); all
-                                 zero in a scenario built in memory, which
-                                 scenario_finish fills with the defaults */
-    load_cap_curve cap_curve; /* power.cap_curve (models/load.h) */
+    dispatch_policy policy;    /* shortage policy (models/dispatch.h) */
+    load_cfg power;            /* the `power` group: GPU and system power by
+                                  step phase (models/load.h; it_capacity_w is
+                                  unused here, each module sets its own); all
+                                  zero in a scenario built in memory, which
+                                  scenario_finish fills with the defaults */
+    load_cap_curve cap_curve;  /* power.cap_curve (models/load.h) */
+    double gpu_floor_frac;     /* policy.gpu_power_floor_pct / 100 */
+    double ramp_limit_w_per_s; /* policy.ramp_limit_mw_per_s, 0 = none */
     scen_reliability reliability;
     cost_params costs; /* the `costs` group (models/cost.h) */
     scen_sim sim;

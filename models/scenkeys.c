@@ -494,6 +494,16 @@ const scen_key scen_keys[] = {
     {"power.cap_curve.throughput_at_min", SK_NUMBER, "1", 0.01, 1, 0, 0.38,
      "0.38 (Zeus A40 BERT; assumption for LLM training)", "", "`0.45`",
      "relative throughput at `min_cap_frac`"},
+    {"policy.gpu_power_floor_pct", SK_NUMBER, "%", 0, 100, 0, 0.0, "0 (off)",
+     "", "`70.0`",
+     "GPU power floor held in every low phase of training (communication, "
+     "pipeline bubble, checkpoint write), in percent of the compute-phase "
+     "power, as NVML power smoothing does (issue 21); its energy is charged"},
+    {"policy.ramp_limit_mw_per_s", SK_NUMBER, "MW/s", 0, 1e6, 0, 0.0,
+     "0 (none)", "", "`5.0`",
+     "grid ramp limit the site battery must meet; the battery power it "
+     "takes is reported (battery_power_for_ramp_limit_mw), the dispatch is "
+     "unchanged"},
     {"reliability.failures", SK_BOOL, "", NAN, NAN, 0, 1, "true", "", "`false`",
      "false: no random interruptions or module outages"},
     {"reliability.interruptions_per_gpu_hour", SK_NUMBER, "1/(GPU h)", 0, 1, 0,

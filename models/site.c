@@ -63,6 +63,7 @@ void site_log_event(run *R, const sjob *j, int kind, int cause, double value)
 {
     res_rep *out = R->out;
     res_event *ev;
+    site_pd_event(R, j, kind);
     if (!R->o->record_events)
         return;
     sim_grow((void **)&out->events, &R->cap_ev, out->n_events + 1,
@@ -156,6 +157,7 @@ static void step_fn(sim *e, void *ctx, uint64_t arg)
         site_fail_run(R, SIM_ENUMERIC);
         return;
     }
+    site_pd_step(R, o);
     if (R->o->record_steps)
         record_step(R, o, srcw);
     if (e->now_s + R->step_s < R->horizon_s - 1e-9 * R->horizon_s) {
@@ -222,6 +224,7 @@ static void run_free(run *R)
     free(R->lcfg);
     free(R->lsys);
     site_power_free(R->sp);
+    site_pd_free(R);
     if (R->e.q)
         sim_fini(&R->e);
 }
@@ -366,6 +369,7 @@ static void fill_results(run *R)
             ? t->gen_j[SRC_SOLAR] / (t->solar_p_ac0_w * t->time_s)
             : (double)NAN;
     st->solar_energy_j = t->gen_j[SRC_SOLAR];
+    site_pd_results(R, st);
     st->wind_capacity_factor =
         t->wind_capacity_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
@@ -388,6 +392,7 @@ static void setup_load(run *R)
         R->lsys[g].n_gpus = sm->system->gpus;
         R->lsys[g].gpu_tdp_w = sm->gpu->tdp_w;
         R->lsys[g].system_max_w = sm->system->max_power_w;
+        R->lcfg[g].gpu_floor_frac = s->gpu_floor_frac;
     }
 }
 
@@ -604,6 +609,7 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     setup_modules(&R);
     setup_jobs(&R);
     alloc_scratch(&R);
+    site_pd_new(&R);
     rc = schedule_initial(&R);
     if (rc != SIM_OK) {
         run_free(&R);

@@ -151,7 +151,7 @@ static size_t build_demand(run *R)
             load_training_demand_f(
                 &R->lcfg[g], &R->lsys[g], nsys * R->lsys[g].n_gpus,
                 j->state == JS_CKPT
-                    ? R->lcfg[g].u_ckpt
+                    ? load_ckpt_gpu_frac(&R->lcfg[g], j->sj->fmt)
                     : load_step_gpu_frac(&R->lcfg[g], j->sj->fmt, &j->ph),
                 &d);
             R->dj[nd].module = g;
@@ -201,6 +201,7 @@ int site_energy_step(run *R, const dispatch_out **o, double srcw[SRC_N])
     size_t nd = build_demand(R);
     int rc;
 
+    R->n_dj = nd;
     build_base(R, R->e.now_s);
     rc = site_power_step(R->sp, R->e.now_s, R->dj, nd, R->base_it, o, R->err);
     if (rc != SIM_OK)

@@ -103,6 +103,8 @@ typedef struct sjob {
     int st_charged;
 } sjob;
 
+typedef struct site_pd site_pd; /* models/site_powerdyn.c */
+
 typedef struct run {
     const scenario *s;
     const site_opts *o;
@@ -116,6 +118,7 @@ typedef struct run {
     sched_module *smv;     /* [n_mod] */
     sched_running *runv;   /* [n_job] */
     dispatch_job *dj;      /* [n_job * n_groups] */
+    size_t n_dj;           /* entries of the current step in dj */
     size_t *dj_job;        /* owner job of each dispatch entry */
     double *dj_gpu_idle_w; /* idle power of each entry's GPUs */
     double *base_it;       /* [n_groups] */
@@ -134,6 +137,7 @@ typedef struct run {
     int err_code;
     sim_err *err;
     double src_site_j[SRC_N];
+    site_pd *pd; /* power dynamics (issue 21) */
 } run;
 
 /* models/site.c */
@@ -165,5 +169,15 @@ int site_energy_step(run *R, const dispatch_out **o, double srcw[SRC_N]);
 /* Job shares + refunds + base loads = the site's facility energy; only
  * for FS_ASSERT(site_energy_closes(R)). */
 int site_energy_closes(const run *R);
+
+/* models/site_powerdyn.c: training power dynamics over representative
+ * windows (issue 21). site_pd_step runs after each step's dispatch,
+ * site_pd_event at a job's failure, checkpoint or restart; they only read
+ * the run. */
+void site_pd_new(run *R);
+void site_pd_free(run *R);
+void site_pd_step(run *R, const dispatch_out *o);
+void site_pd_event(run *R, const sjob *j, int kind);
+void site_pd_results(const run *R, res_site *st);
 
 #endif

@@ -25,6 +25,9 @@ typedef struct system_spec {
     double capex_usd;        /* capital cost of one unit incl. its share of
                                 the scale-out fabric [USD], >= 0 */
     double life_s;           /* depreciation lifetime [s], > 0 */
+    double rack_storage_j;   /* energy storage in the unit's power supplies
+                                that smooths its swings (issue 21,
+                                models/powerdyn.h pd_rack_smooth) [J]; 0 none */
 } system_spec;
 
 #endif

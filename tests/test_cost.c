@@ -36,6 +36,7 @@ static int teardown(void **state)
 
 #define SMALL "tests/data/sweep/small.cfg"
 #define NEVADA "scenarios/nevada-solar.cfg"
+#define KEYS_A "tests/data/keys/base-a.cfg"
 
 static int close_to(double a, double b, double rel)
 {
@@ -73,19 +74,24 @@ static cost_site site_cost(const scenario *s)
 static void test_cost_capital_scales_linearly_with_capacities(void **state)
 {
     static const struct {
-        const char *one, *two;
+        const char *path, *one, *two;
         cost_item item;
     } cases[] = {
-        {"energy.solar.capacity_mw=13.7", "energy.solar.capacity_mw=27.4",
-         COST_SOLAR},
-        {"energy.battery.capacity_mwh=21.5", "energy.battery.capacity_mwh=43",
-         COST_BATTERY},
+        {NEVADA, "energy.solar.capacity_mw=13.7",
+         "energy.solar.capacity_mw=27.4", COST_SOLAR},
+        {NEVADA, "energy.battery.capacity_mwh=21.5",
+         "energy.battery.capacity_mwh=43", COST_BATTERY},
+        /* base A has wind and a grid interconnection priced at $100/kW */
+        {KEYS_A, "energy.wind.capacity_mw=1.7", "energy.wind.capacity_mw=3.4",
+         COST_WIND},
+        {KEYS_A, "energy.grid.import_limit_mw=1.3",
+         "energy.grid.import_limit_mw=2.6", COST_GRID},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *a[] = {cases[i].one}, *b[] = {cases[i].two};
-        scenario *s1 = load_scn(&W, NEVADA, a, 1);
-        scenario *s2 = load_scn(&W, NEVADA, b, 1);
+        scenario *s1 = load_scn(&W, cases[i].path, a, 1);
+        scenario *s2 = load_scn(&W, cases[i].path, b, 1);
         cost_site c1 = site_cost(s1), c2 = site_cost(s2);
         cost_item k = cases[i].item;
         assert_true(c1.capex_item_usd[k] > 0);

@@ -311,7 +311,7 @@ static void test_site_calib_cli(void **state)
     const char *p;
     double t0, t1;
     (void)state;
-    assert_int_equal(fs_run("exemplar scenarios/site/norway-measured.csv "
+    assert_int_equal(fs_run("exemplar scenarios/norway-measured.csv "
                             "--write-site-calibration "
                             "build/tests/site_calib_cli.cfg",
                             out, sizeof out, err, sizeof err),
@@ -320,7 +320,7 @@ static void test_site_calib_cli(void **state)
     assert_non_null(strstr(out, "cannot tell compute from communication"));
     assert_non_null(strstr(out, "unexplained residual"));
     /* Same rows, same bytes: the file carries no time. */
-    assert_int_equal(fs_run("exemplar scenarios/site/norway-measured.csv "
+    assert_int_equal(fs_run("exemplar scenarios/norway-measured.csv "
                             "--write-site-calibration "
                             "build/tests/site_calib_cli2.cfg",
                             out, sizeof out, err, sizeof err),
@@ -348,7 +348,7 @@ static void test_site_calib_cli(void **state)
     assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
                             "--precision MXFP8 --gpus 2048 --format json "
                             "--site-calibration "
-                            "scenarios/site/norway-site-calibration.cfg",
+                            "scenarios/calibration/norway-site.cfg",
                             out2, sizeof out2, err, sizeof err),
                      0);
     p = strstr(out, "\"tokens_per_sec_per_gpu\":");
@@ -358,8 +358,7 @@ static void test_site_calib_cli(void **state)
     assert_non_null(p);
     t1 = strtod(strchr(p, ':') + 1, NULL);
     assert_true(t1 < 0.97 * t0 && t1 > 0.8 * t0);
-    assert_non_null(
-        strstr(out2, "\"site_calibration\": \"norway-site-calibration.cfg\""));
+    assert_non_null(strstr(out2, "\"site_calibration\": \"norway-site.cfg\""));
     assert_int_equal(fs_run("predict --gpu GB300 --model \"DeepSeek-V3 671B\" "
                             "--precision MXFP8 --gpus 2048 --site-calibration "
                             "models/calibration.cfg",
@@ -371,7 +370,7 @@ static void test_site_calib_cli(void **state)
                             "--precision MXFP8 --gpus 8 --site-calibration",
                             out, sizeof out, err, sizeof err),
                      2);
-    assert_int_equal(fs_run("exemplar scenarios/site/norway-measured.csv "
+    assert_int_equal(fs_run("exemplar scenarios/norway-measured.csv "
                             "--write-site-calibration",
                             out, sizeof out, err, sizeof err),
                      2);

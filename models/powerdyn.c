@@ -1,0 +1,307 @@
+/* models/powerdyn.c: a job's sub-second power waveform, the synthesis of a
+ * window of site power and its figures (models/powerdyn.h; docs/power-model.md
+ * 9).
+ *
+ * Owns: the waveform of a step (phase order, levels from models/load.h),
+ * bin-mean synthesis, Welch band RMS, the ramp-limit battery. Must never:
+ * know about sites, jobs' states or the event engine (models/site_powerdyn.c
+ * turns a run into waves), and never choose power levels of its own: every
+ * level comes from load.h, so a window's mean is the accounting power. */
+#include "models/powerdyn.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fft_real.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/err.h"
+#include "sim/mem.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+void pd_wave_const(pd_wave *w, double power_w)
+{
+    memset(w, 0, sizeof *w);
+    w->n_seg = 1;
+    w->dur_s[0] = 1.0;
+    w->w[0] = power_w;
+}
+
+void pd_wave_step(pd_wave *w, const load_cfg *lc, num_fmt fmt,
+                  const load_step *st, double gpu_mean_w, double other_w,
+                  double rack_smooth, double offset_s)
+{
+    int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
+    double c = st ? fmax(0.0, st->compute_s) : 0.0;
+    double x = st ? fmax(0.0, st->comm_s) : 0.0;
+    double b = st ? fmax(0.0, st->bubble_s) : 0.0;
+    double f_gpu = load_step_gpu_frac(lc, fmt, st);
+    double k = f_gpu > 0 ? gpu_mean_w / f_gpu : 0.0;
+    double mean = gpu_mean_w + other_w;
+    /* Phase order within the step: pipeline fill, compute, drain, then the
+     * exposed gradient synchronisation. Empty phases are left out. */
+    double dur[PD_SEG_MAX] = {0.5 * b, c, 0.5 * b, x};
+    double u[PD_SEG_MAX] = {
+        load_phase_u(lc, fmt, lc->u_bubble), lc->u_compute[f],
+        load_phase_u(lc, fmt, lc->u_bubble), load_phase_u(lc, fmt, lc->u_comm)};
+    double T = c + x + b;
+    pd_wave_const(w, mean);
+    if (!(T > 0) || !isfinite(T) || c >= T)
+        return;
+    w->n_seg = 0;
+    for (int i = 0; i < PD_SEG_MAX; i++) {
+        if (!(dur[i] > 0))
+            continue;
+        w->dur_s[w->n_seg] = dur[i];
+        /* Rack storage leaves rack_smooth of the deviation from the mean. */
+        w->w[w->n_seg] = mean + rack_smooth * (other_w + k * u[i] - mean);
+        w->n_seg++;
+    }
+    w->offset_s = fmod(offset_s, T);
+    if (w->offset_s < 0)
+        w->offset_s += T;
+}
+
+double pd_wave_period_s(const pd_wave *w)
+{
+    double T = 0;
+    for (int i = 0; i < w->n_seg; i++)
+        T += w->dur_s[i];
+    return T;
+}
+
+double pd_wave_mean_w(const pd_wave *w)
+{
+    double e = 0, T = pd_wave_period_s(w);
+    for (int i = 0; i < w->n_seg; i++)
+        e += w->dur_s[i] * w->w[i];
+    return T > 0 ? e / T : 0.0;
+}
+
+double pd_wave_hi_w(const pd_wave *w)
+{
+    double h = -INFINITY;
+    for (int i = 0; i < w->n_seg; i++)
+        h = fmax(h, w->w[i]);
+    return w->n_seg ? h : 0.0;
+}
+
+double pd_wave_lo_w(const pd_wave *w)
+{
+    double l = INFINITY;
+    for (int i = 0; i < w->n_seg; i++)
+        l = fmin(l, w->w[i]);
+    return w->n_seg ? l : 0.0;
+}
+
+double pd_wave_excess_j(const pd_wave *w)
+{
+    double m = pd_wave_mean_w(w), e = 0;
+    for (int i = 0; i < w->n_seg; i++)
+        if (w->w[i] > m)
+            e += (w->w[i] - m) * w->dur_s[i];
+    return e;
+}
+
+double pd_rack_smooth(double storage_j, double need_j)
+{
+    if (!(storage_j > 0))
+        return 1.0;
+    if (!(need_j > storage_j))
+        return 0.0;
+    return 1.0 - storage_j / need_j;
+}
+
+/* Adds power p over [a, b) to the bin means of x (bins of dt_s). */
+static void add_interval(double *x, size_t n, double dt_s, double a, double b,
+                         double p)
+{
+    double end = dt_s * (double)n;
+    size_t i;
+    if (a < 0)
+        a = 0;
+    if (b > end)
+        b = end;
+    if (!(b > a))
+        return;
+    i = (size_t)(a / dt_s);
+    while (i < n && a < b) {
+        double bin_end = dt_s * (double)(i + 1);
+        double e = b < bin_end ? b : bin_end;
+        x[i] += p * (e - a) / dt_s;
+        a = e;
+        i++;
+    }
+}
+
+/* Adds p over [a, b) outside the hold [hf, ht) of a wave. */
+static void add_outside(double *x, size_t n, double dt_s, double a, double b,
+                        double hf, double ht, double p)
+{
+    if (!(ht > hf)) {
+        add_interval(x, n, dt_s, a, b, p);
+        return;
+    }
+    add_interval(x, n, dt_s, a, b < hf ? b : hf, p);
+    add_interval(x, n, dt_s, a > ht ? a : ht, b, p);
+}
+
+/* Why a walk over segment edges rather than a sample-by-sample lookup: a
+ * window has PD_N samples and a step a few segments, so walking the edges
+ * costs O(n + edges) per wave, the cheapest exact bin mean. The phase runs
+ * on through a hold, so the job comes back at the phase it would have had
+ * (its clock does not stop; the offset is random anyway). */
+void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
+              double *x, size_t n)
+{
+    double end = dt_s * (double)n;
+    for (size_t i = 0; i < n; i++)
+        x[i] = const_w;
+    for (size_t k = 0; k < n_w; k++) {
+        const pd_wave *v = &w[k];
+        double hf = v->hold_from_s, ht = v->hold_to_s;
+        double t = 0, pos = v->offset_s;
+        int s = 0;
+        if (ht > hf)
+            add_interval(x, n, dt_s, hf, ht, v->hold_w);
+        if (v->n_seg <= 1) {
+            add_outside(x, n, dt_s, 0, end, hf, ht, v->n_seg ? v->w[0] : 0.0);
+            continue;
+        }
+        /* Find the segment holding the offset. */
+        while (s < v->n_seg - 1 && pos >= v->dur_s[s]) {
+            pos -= v->dur_s[s];
+            s++;
+        }
+        while (t < end) {
+            double left = v->dur_s[s] - pos;
+            double e = t + (left > 0 ? left : 0);
+            if (e > end)
+                e = end;
+            add_outside(x, n, dt_s, t, e, hf, ht, v->w[s]);
+            t = e;
+            pos = 0;
+            s = (s + 1) % v->n_seg;
+        }
+    }
+}
+
+/* RMS of x in [f_lo, f_hi] Hz from Welch's one-sided PSD (header). */
+static int welch_bands(const double *x, size_t n, double dt_s,
+                       const double f_lo[2], const double f_hi[2],
+                       double rms[2])
+{
+    const size_t m = PD_SEG, hop = PD_SEG / 2;
+    double *buf = sim_xmalloc(m * sizeof *buf);
+    double *win = sim_xmalloc(m * sizeof *win);
+    double u = 0, fs = 1.0 / dt_s, df = fs / (double)m, acc[2] = {0, 0};
+    size_t nseg = 0;
+    int rc = SIM_OK;
+    for (size_t i = 0; i < m; i++) {
+        win[i] = 0.5 - 0.5 * cos(2.0 * M_PI * (double)i / (double)m);
+        u += win[i] * win[i];
+    }
+    for (size_t s0 = 0; s0 + m <= n; s0 += hop, nseg++) {
+        double mean = 0;
+        for (size_t i = 0; i < m; i++)
+            mean += x[s0 + i];
+        mean /= (double)m;
+        for (size_t i = 0; i < m; i++)
+            buf[i] = (x[s0 + i] - mean) * win[i];
+        if (gsl_fft_real_radix2_transform(buf, 1, m) != GSL_SUCCESS) {
+            rc = SIM_ENUMERIC;
+            break;
+        }
+        /* Half-complex: buf[k] real, buf[m-k] imaginary, k in 1..m/2-1. */
+        for (size_t k = 1; k < m / 2; k++) {
+            double f = df * (double)k;
+            double p =
+                2.0 * (buf[k] * buf[k] + buf[m - k] * buf[m - k]) / (fs * u);
+            for (int b = 0; b < 2; b++)
+                if (f >= f_lo[b] && f <= f_hi[b])
+                    acc[b] += p * df;
+        }
+    }
+    for (int b = 0; b < 2; b++)
+        rms[b] = nseg ? sqrt(acc[b] / (double)nseg) : 0.0;
+    free(buf);
+    free(win);
+    return rc;
+}
+
+int pd_analyse(const double *x, size_t n, double dt_s, pd_stats *out)
+{
+    static const double f_lo[2] = {0.1, 3.0}, f_hi[2] = {2.0, 30.0};
+    double s = 0, ss = 0, rms[2] = {0, 0};
+    size_t lag = (size_t)lround(PD_RAMP_S / dt_s);
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return SIM_OK;
+    if (lag < 1)
+        lag = 1;
+    out->peak_w = out->min_w = x[0];
+    for (size_t i = 0; i < n; i++) {
+        out->peak_w = fmax(out->peak_w, x[i]);
+        out->min_w = fmin(out->min_w, x[i]);
+        s += x[i];
+        if (i + lag < n)
+            out->max_ramp_w_per_s =
+                fmax(out->max_ramp_w_per_s,
+                     fabs(x[i + lag] - x[i]) / (dt_s * (double)lag));
+    }
+    out->mean_w = s / (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (x[i] - out->mean_w) * (x[i] - out->mean_w);
+    out->std_w = sqrt(ss / (double)n);
+    out->p2p_w = out->peak_w - out->min_w;
+    if (n >= PD_SEG) {
+        int rc = welch_bands(x, n, dt_s, f_lo, f_hi, rms);
+        if (rc != SIM_OK)
+            return rc;
+    }
+    out->band_lo_rms_w = rms[0];
+    out->band_hi_rms_w = rms[1];
+    return SIM_OK;
+}
+
+/* 1 when a grid trace within e of x and ramping at most r per sample
+ * exists: the reachable set of g(i) is an interval, carried forward. */
+static int ramp_feasible(const double *x, size_t n, double r, double e)
+{
+    double lo = x[0] - e, hi = x[0] + e;
+    for (size_t i = 1; i < n; i++) {
+        lo = fmax(lo - r, x[i] - e);
+        hi = fmin(hi + r, x[i] + e);
+        if (lo > hi)
+            return 0;
+    }
+    return 1;
+}
+
+double pd_ramp_battery_w(const double *x, size_t n, double dt_s,
+                         double ramp_w_per_s)
+{
+    double lo = 0, hi, mx, mn, r = ramp_w_per_s * dt_s;
+    if (!(ramp_w_per_s > 0) || n < 2)
+        return 0.0;
+    mx = mn = x[0];
+    for (size_t i = 1; i < n; i++) {
+        mx = fmax(mx, x[i]);
+        mn = fmin(mn, x[i]);
+    }
+    if (ramp_feasible(x, n, r, 0.0))
+        return 0.0;
+    /* A flat trace at the midpoint is always feasible. */
+    hi = 0.5 * (mx - mn);
+    for (int it = 0; it < 50 && hi - lo > 1e-6 * (mx - mn) + 1e-9; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (ramp_feasible(x, n, r, mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}

@@ -1,0 +1,359 @@
+/* models/site_powerdyn.c: a site run's training power dynamics (issue 21):
+ * turns the run's steps and job events into representative windows of
+ * facility power at 100 Hz and keeps the site's figures (res_site
+ * power_*; models/powerdyn.h for the waveform and the figures).
+ *
+ * Windows. A steady-state window is analysed for each job mix the run
+ * passes through: the set of training jobs with their granted power
+ * (a signature of the step's dispatch), once per distinct mix, at most
+ * SPD_MAX_STEADY per run (later mixes are counted, not analysed). Its
+ * level is the step's accounting exactly: every job's GPUs average the
+ * power the dispatch granted (throttling included) and everything that does
+ * not follow the step (non-GPU parts, idle systems, cooling, auxiliaries)
+ * is the constant load_w - sum(job IT), so the window's mean over whole
+ * periods is the step's facility power. An event window is analysed for
+ * the first failure, checkpoint and restart of each job: the mix of the
+ * last step with that job switching state in the window's middle.
+ *
+ * Streams. Each job's phase offset is drawn per window from its own stream
+ * "powerdyn/job/<name>", so the run's other draws are unchanged and the
+ * figures depend on the seed and replication only.
+ *
+ * It owns run.pd. It must never change a job, the dispatch or the energy
+ * accounting: it only reads them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/powerdyn.h"
+#include "models/site_int.h"
+#include "sim/mem.h"
+#include "sim/rng.h"
+
+#define SPD_MAX_STEADY 64 /* steady windows analysed per run */
+#define SPD_EV_KINDS 3    /* failure, checkpoint, restart */
+
+struct site_pd {
+    gsl_rng **r;       /* [n_job] */
+    double *off;       /* [n_job] this window's offset draw, [0, 1) */
+    unsigned char *ev; /* [n_job * SPD_EV_KINDS] event windows done */
+    double ev_step_w[SPD_EV_KINDS]; /* largest step analysed per kind */
+    uint64_t seen[SPD_MAX_STEADY];
+    int n_seen, n_mixes_skipped;
+    pd_wave *w;                 /* [n_job * n_grp + 1] the last step's waves */
+    size_t n_w;                 /* waves of the last step */
+    size_t *w_job;              /* [n_job * n_grp + 1] owner job of each wave */
+    unsigned char *train;       /* [n_job * n_grp + 1] entry trains */
+    const dispatch_out *last_o; /* the last step's dispatch (R->sp's) */
+    double const_w; /* the last step's load that does not follow the step */
+    double *x;      /* [PD_N] */
+    int any;        /* a window has been analysed */
+    double peak_w, min_w, swing_w, std_w, ramp_w_per_s, lo_rms_w, hi_rms_w;
+    double drop_w, batt_w;
+};
+
+void site_pd_new(run *R)
+{
+    site_pd *p = sim_xcalloc(1, sizeof *p);
+    size_t nj = R->n_job ? R->n_job : 1, nw = R->n_job * R->n_grp + 1;
+    p->r = sim_xcalloc(nj, sizeof *p->r);
+    p->off = sim_xcalloc(nj, sizeof *p->off);
+    p->ev = sim_xcalloc(nj * SPD_EV_KINDS, 1);
+    p->w = sim_xcalloc(nw, sizeof *p->w);
+    p->w_job = sim_xcalloc(nw, sizeof *p->w_job);
+    p->train = sim_xcalloc(nw, 1);
+    p->x = sim_xcalloc(PD_N, sizeof *p->x);
+    for (size_t k = 0; k < R->n_job; k++) {
+        char name[112];
+        snprintf(name, sizeof name, "powerdyn/job/%s", R->job[k].sj->name);
+        p->r[k] = rng_stream_new(NULL, R->o->seed, R->o->replication,
+                                 rng_stream_id(name));
+    }
+    R->pd = p;
+}
+
+void site_pd_free(run *R)
+{
+    site_pd *p = R->pd;
+    if (!p)
+        return;
+    for (size_t k = 0; k < R->n_job; k++)
+        gsl_rng_free(p->r[k]);
+    free(p->r);
+    free(p->off);
+    free(p->ev);
+    free(p->w);
+    free(p->w_job);
+    free(p->train);
+    free(p->x);
+    free(p);
+    R->pd = NULL;
+}
+
+/* FNV-1a over 64-bit words. */
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        h ^= (v >> (8 * i)) & 0xffu;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* New offsets for every job (one draw each, in job order). */
+static void draw_offsets(site_pd *p, const run *R)
+{
+    for (size_t k = 0; k < R->n_job; k++)
+        p->off[k] = gsl_rng_uniform(p->r[k]);
+}
+
+/* Systems of job k in group g. */
+static double job_sys_in_grp(const run *R, size_t k, size_t g)
+{
+    double n = 0;
+    for (size_t m = 0; m < R->n_mod; m++)
+        if (R->mod[m].grp == g)
+            n += R->job[k].take[m];
+    return n;
+}
+
+/* The training wave of job k's GPUs in group g at GPU power gpu_w and
+ * non-GPU power other_w, at this window's offset. The systems' own
+ * storage (rack_storage_j) smooths it: what is left of the deviation is
+ * pd_rack_smooth of the storage against each system's excess energy per
+ * step (all systems of a job swing together). */
+static void job_wave(const run *R, const site_pd *p, size_t k, size_t g,
+                     double gpu_w, double other_w, pd_wave *w)
+{
+    const sjob *j = &R->job[k];
+    double T = j->ph.compute_s + j->ph.comm_s + j->ph.bubble_s;
+    double off = p->off[k] * (T > 0 ? T : 0);
+    double store = R->s->modules[g].system->rack_storage_j;
+    double nsys = job_sys_in_grp(R, k, g);
+    pd_wave_step(w, &R->lcfg[g], j->sj->fmt, &j->ph, gpu_w, other_w, 1.0, off);
+    if (store > 0 && nsys > 0)
+        pd_wave_step(w, &R->lcfg[g], j->sj->fmt, &j->ph, gpu_w, other_w,
+                     pd_rack_smooth(store, pd_wave_excess_j(w) / nsys), off);
+}
+
+/* Folds one window's figures into the site's. steady: also the swing,
+ * deviation, ramp and bands. ramp: counts for the ramp-limit battery. */
+static void fold(run *R, const pd_stats *s, int steady, int ramp)
+{
+    site_pd *p = R->pd;
+    double dt = 1.0 / PD_FS_HZ;
+    if (!p->any) {
+        p->peak_w = s->peak_w;
+        p->min_w = s->min_w;
+        p->any = 1;
+    }
+    p->peak_w = fmax(p->peak_w, s->peak_w);
+    p->min_w = fmin(p->min_w, s->min_w);
+    if (steady) {
+        p->swing_w = fmax(p->swing_w, s->p2p_w);
+        p->std_w = fmax(p->std_w, s->std_w);
+        p->ramp_w_per_s = fmax(p->ramp_w_per_s, s->max_ramp_w_per_s);
+        p->lo_rms_w = fmax(p->lo_rms_w, s->band_lo_rms_w);
+        p->hi_rms_w = fmax(p->hi_rms_w, s->band_hi_rms_w);
+    }
+    if (ramp && R->s->ramp_limit_w_per_s > 0)
+        p->batt_w =
+            fmax(p->batt_w,
+                 pd_ramp_battery_w(p->x, PD_N, dt, R->s->ramp_limit_w_per_s));
+}
+
+/* Synthesises the waves into p->x and folds the figures in. */
+static void analyse(run *R, const pd_wave *w, size_t n_w, double const_w,
+                    int steady, int ramp)
+{
+    site_pd *p = R->pd;
+    pd_stats s;
+    pd_synth(w, n_w, const_w, 1.0 / PD_FS_HZ, p->x, PD_N);
+    if (pd_analyse(p->x, PD_N, 1.0 / PD_FS_HZ, &s) != SIM_OK) {
+        site_fail_run(R, SIM_ENUMERIC);
+        return;
+    }
+    fold(R, &s, steady, ramp);
+}
+
+/* Largest load that can drop at once in this mix: a job from its compute
+ * phase to idle, or a module at the peak of all its jobs to off. */
+static void largest_drop(run *R, size_t nd)
+{
+    site_pd *p = R->pd;
+    for (size_t i = 0; i < p->n_w; i++) {
+        /* A job's waves are adjacent (build_demand's order). */
+        size_t k = p->w_job[i];
+        double hi = 0, idle = 0;
+        size_t e = i;
+        for (; e < p->n_w && p->w_job[e] == k; e++) {
+            hi += pd_wave_hi_w(&p->w[e]);
+            idle += R->dj[e].idle_w;
+        }
+        p->drop_w = fmax(p->drop_w, hi - idle);
+        i = e - 1;
+    }
+    for (size_t m = 0; m < R->n_mod; m++) {
+        const smod *md = &R->mod[m];
+        size_t g = md->grp;
+        double peak = 0, grp_sys = 0;
+        for (size_t q = 0; q < R->n_mod; q++)
+            if (R->mod[q].grp == g)
+                grp_sys += R->mod[q].n_sys;
+        for (size_t i = 0; i < nd; i++) {
+            const sjob *j = &R->job[R->dj_job[i]];
+            double nsys;
+            if (R->dj[i].module != g || j->take[m] <= 0)
+                continue;
+            nsys = job_sys_in_grp(R, R->dj_job[i], g);
+            peak += pd_wave_hi_w(&p->w[i]) * j->take[m] / nsys;
+        }
+        if (!md->up)
+            continue;
+        if (grp_sys > 0)
+            peak += R->base_it[g] * md->n_sys / grp_sys;
+        p->drop_w = fmax(p->drop_w, peak);
+    }
+}
+
+/* Builds the last step's waves (at fresh offsets) into p->w, from the
+ * dispatch kept in p->last_o and the training flags of the step. */
+static void build_waves(run *R)
+{
+    site_pd *p = R->pd;
+    draw_offsets(p, R);
+    for (size_t i = 0; i < p->n_w; i++) {
+        const dispatch_job *d = &R->dj[i];
+        const dispatch_job_out *jo = &p->last_o->job[i];
+        double gpu = d->gpu_w * jo->power_frac;
+        if (p->train[i])
+            job_wave(R, p, p->w_job[i], d->module, gpu, jo->it_w - gpu,
+                     &p->w[i]);
+        else
+            pd_wave_const(&p->w[i], jo->it_w);
+    }
+}
+
+/* Why the step only hashes: a year has 35,040 steps and few distinct
+ * mixes, so a step costs a scan of its entries; the waves are built and
+ * analysed only for a mix not seen before (at most SPD_MAX_STEADY), and
+ * for an event window (built then from the step's dispatch, which stays
+ * valid until the next step). */
+void site_pd_step(run *R, const dispatch_out *o)
+{
+    site_pd *p = R->pd;
+    size_t nd = R->n_dj;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    double it = 0;
+    int seen = 0;
+    /* build_demand's entries are still in R->dj, in dispatch order. */
+    for (size_t i = 0; i < nd; i++) {
+        const dispatch_job *d = &R->dj[i];
+        const dispatch_job_out *jo = &o->job[i];
+        size_t k = R->dj_job[i];
+        double gpu = d->gpu_w * jo->power_frac;
+        int train =
+            R->job[k].state == JS_RUN && d->gpu_w > 0 &&
+            (jo->state == DISPATCH_RUN || jo->state == DISPATCH_THROTTLED);
+        p->train[i] = (unsigned char)train;
+        p->w_job[i] = k;
+        it += jo->it_w;
+        h = mix64(h, k * 1000003u + d->module);
+        h = mix64(h, (uint64_t)llround(train ? gpu : -jo->it_w));
+    }
+    p->n_w = nd;
+    p->last_o = o;
+    p->const_w = o->load_w - it;
+    h = mix64(h, (uint64_t)llround(p->const_w));
+    for (int q = 0; q < p->n_seen; q++)
+        seen |= p->seen[q] == h;
+    if (seen)
+        return;
+    if (p->n_seen >= SPD_MAX_STEADY) {
+        p->n_mixes_skipped++;
+        return;
+    }
+    p->seen[p->n_seen++] = h;
+    build_waves(R);
+    largest_drop(R, nd);
+    analyse(R, p->w, p->n_w, p->const_w, 1, 1);
+}
+
+/* An event window for job j (kind: RES_EV_INTERRUPT, RES_EV_CHECKPOINT or
+ * RES_EV_RESTART): the last step's mix with j's waves replaced by its
+ * training wave held, from the middle of the window, at idle (a failure:
+ * the whole job within one sample), at the checkpoint level for the write
+ * time, or at idle until the middle (a restart's end). First event of each
+ * kind per job only. */
+void site_pd_event(run *R, const sjob *j, int kind)
+{
+    site_pd *p = R->pd;
+    size_t k = (size_t)(j - R->job), n = 0;
+    double step_w = 0; /* mean power the job leaves (or takes up) */
+    int slot = kind == RES_EV_INTERRUPT    ? 0
+               : kind == RES_EV_CHECKPOINT ? 1
+               : kind == RES_EV_RESTART    ? 2
+                                           : -1;
+    double mid = 0.5 * PD_N / PD_FS_HZ;
+    pd_wave *w;
+    if (!p || slot < 0 || p->ev[k * SPD_EV_KINDS + (size_t)slot] ||
+        (slot == 1 && !(j->sj->ckpt_write_s > 0)))
+        return;
+    p->ev[k * SPD_EV_KINDS + (size_t)slot] = 1;
+    if (p->last_o)
+        build_waves(R); /* draws this window's offsets */
+    else
+        draw_offsets(p, R);
+    w = sim_xcalloc(p->n_w + R->n_grp + 1, sizeof *w);
+    for (size_t i = 0; i < p->n_w; i++)
+        if (p->w_job[i] != k)
+            w[n++] = p->w[i];
+    for (size_t g = 0; g < R->n_grp; g++) {
+        load_demand d, c;
+        double nsys = job_sys_in_grp(R, k, g), ck;
+        if (nsys <= 0)
+            continue;
+        load_training_demand_f(
+            &R->lcfg[g], &R->lsys[g], nsys * R->lsys[g].n_gpus,
+            load_step_gpu_frac(&R->lcfg[g], j->sj->fmt, &j->ph), &d);
+        load_training_demand_f(&R->lcfg[g], &R->lsys[g],
+                               nsys * R->lsys[g].n_gpus,
+                               load_ckpt_gpu_frac(&R->lcfg[g], j->sj->fmt), &c);
+        ck = c.gpu_w + c.other_w;
+        step_w += d.gpu_w + d.other_w - (slot == 1 ? ck : d.idle_w);
+        job_wave(R, p, k, g, d.gpu_w, d.other_w, &w[n]);
+        w[n].hold_from_s = slot == 2 ? 0.0 : mid;
+        w[n].hold_to_s = slot == 0   ? (double)INFINITY
+                         : slot == 1 ? mid + j->sj->ckpt_write_s
+                                     : mid;
+        w[n].hold_w = slot == 1 ? ck : d.idle_w;
+        n++;
+    }
+    /* A job whose step is no larger than one already analysed for this
+     * kind is skipped: its window cannot show a larger excursion of its
+     * own (the rest of the mix is a steady window's). */
+    if (!(step_w > p->ev_step_w[slot])) {
+        free(w);
+        return;
+    }
+    p->ev_step_w[slot] = step_w;
+    /* Event windows: peak and minimum; a failure is no ramp to plan for
+     * (it is power_largest_drop), checkpoints and restarts are. */
+    analyse(R, w, n, p->const_w, 0, slot != 0);
+    free(w);
+}
+
+void site_pd_results(const run *R, res_site *st)
+{
+    const site_pd *p = R->pd;
+    st->power_peak_w = p->any ? p->peak_w : (double)NAN;
+    st->power_min_w = p->any ? p->min_w : (double)NAN;
+    st->power_swing_w = p->any ? p->swing_w : (double)NAN;
+    st->power_std_w = p->any ? p->std_w : (double)NAN;
+    st->power_max_ramp_w_per_s = p->any ? p->ramp_w_per_s : (double)NAN;
+    st->power_band_0p1_2hz_rms_w = p->any ? p->lo_rms_w : (double)NAN;
+    st->power_band_3_30hz_rms_w = p->any ? p->hi_rms_w : (double)NAN;
+    st->power_largest_drop_w = p->drop_w;
+    st->battery_power_for_ramp_limit_w = p->batt_w;
+}
