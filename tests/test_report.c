@@ -807,10 +807,12 @@ static void test_report_every_bundled_scenario_renders(void **state)
     (void)state;
     assert_non_null(dd);
     while ((de = readdir(dd)) != NULL) {
-        char sdb[500], d1[600];
+        char sdb[800], d1[800];
         size_t len = strlen(de->d_name), np, ns;
         if (len < 5 || strcmp(de->d_name + len - 4, ".cfg") != 0)
             continue;
+        /* Sized for the folder (under 500) and a file name (under 256), so
+         * no path is cut short (-Wformat-truncation in the ASan build). */
         snprintf(sdb, sizeof sdb, "%s/scen-%s.db", dir, de->d_name);
         if (run("run scenarios/%s --replications 2 --set "
                 "simulation.horizon_days=45 --db %s",
