@@ -13,6 +13,7 @@
 
 #include "models/flops.h"
 #include "models/throughput_int.h"
+#include "tests/tp_fixtures.h"
 
 /* 1e9 parameters per GPU, dense DP group of 16 with stride 8 (tp 8) on
  * 8-GPU NVLink domains: one member per domain (k = 1), so every byte goes
@@ -105,39 +106,6 @@ static void test_dp_exposed_bucketed_overlap(void **state)
      * Exposed 0.015, against vp 1: -0.02 + 0.005 + 0.04 = 0.025. */
     assert_true(fabs(tp_dp_exposed(0.04, 4, 2, 4, 0.02) - 0.015) < 1e-12);
     assert_true(fabs(tp_dp_exposed(0.04, 4, 1, 4, 0.02) - 0.025) < 1e-12);
-}
-
-static gpu_spec h100(void)
-{
-    gpu_spec g;
-    memset(&g, 0, sizeof g);
-    strcpy(g.name, "H100");
-    g.peak_flops[NUM_BF16] = 989e12;
-    g.peak_flops[NUM_FP8] = 1979e12;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.nvlink_Bps = 450e9;
-    g.nvlink_domain = 8;
-    g.scaleout_bps = 400e9;
-    return g;
-}
-
-static llm_arch llama8(void)
-{
-    llm_arch a;
-    memset(&a, 0, sizeof a);
-    strcpy(a.name, "Llama 3 8B");
-    a.cls = LLM_DENSE;
-    a.num_layers = 32;
-    a.hidden_size = 4096;
-    a.ffn_hidden_size = 14336;
-    a.num_attention_heads = 32;
-    a.num_kv_heads = 8;
-    a.head_dim = 128;
-    a.vocab_size = 128256;
-    a.gated_linear_unit = 1;
-    a.default_seq_len = 8192;
-    return a;
 }
 
 /* A 1-micro-batch and a 64-micro-batch step of the same layout (tp 8,

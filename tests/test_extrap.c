@@ -12,39 +12,7 @@
 
 #include "models/flops.h"
 #include "models/throughput.h"
-
-static gpu_spec h100(void)
-{
-    gpu_spec g;
-    memset(&g, 0, sizeof g);
-    strcpy(g.name, "H100");
-    g.peak_flops[NUM_BF16] = 989e12;
-    g.peak_flops[NUM_FP8] = 1979e12;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.nvlink_Bps = 450e9;
-    g.nvlink_domain = 8;
-    g.scaleout_bps = 400e9;
-    return g;
-}
-
-static llm_arch llama8(void)
-{
-    llm_arch a;
-    memset(&a, 0, sizeof a);
-    strcpy(a.name, "Llama 3 8B");
-    a.cls = LLM_DENSE;
-    a.num_layers = 32;
-    a.hidden_size = 4096;
-    a.ffn_hidden_size = 14336;
-    a.num_attention_heads = 32;
-    a.num_kv_heads = 8;
-    a.head_dim = 128;
-    a.vocab_size = 128256;
-    a.gated_linear_unit = 1;
-    a.default_seq_len = 8192;
-    return a;
-}
+#include "tests/tp_fixtures.h"
 
 /* A model calibrated on "H100" only, with a domain around an 8B model. */
 static tp_model calibrated(void)

@@ -18,6 +18,7 @@
 #include "io/catalog_cfg.h"
 #include "models/throughput_int.h"
 #include "tests/testutil.h"
+#include "tests/tp_fixtures.h"
 
 #define REF_CSV "data/calibration/megatron_throughput.csv"
 
@@ -35,21 +36,6 @@ static llm_arch gpt(void)
     a.vocab_size = 51200;
     a.default_seq_len = 2048;
     return a;
-}
-
-static gpu_spec h100(void)
-{
-    gpu_spec g;
-    memset(&g, 0, sizeof g);
-    strcpy(g.name, "H100");
-    g.peak_flops[NUM_BF16] = 989e12;
-    g.peak_flops[NUM_FP8] = 1979e12;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.nvlink_Bps = 450e9;
-    g.nvlink_domain = 8;
-    g.scaleout_bps = 400e9;
-    return g;
 }
 
 static void test_layout_activations_follow_korthikanti_table_2(void **state)

@@ -10,21 +10,7 @@
 
 #include "models/throughput.h"
 #include "tests/testutil.h"
-
-static gpu_spec h100(void)
-{
-    gpu_spec g;
-    memset(&g, 0, sizeof g);
-    strcpy(g.name, "H100");
-    g.peak_flops[NUM_BF16] = 989e12;
-    g.peak_flops[NUM_FP8] = 1979e12;
-    g.hbm_bytes = 80e9;
-    g.hbm_Bps = 3.35e12;
-    g.nvlink_Bps = 450e9;
-    g.nvlink_domain = 8;
-    g.scaleout_bps = 400e9;
-    return g;
-}
+#include "tests/tp_fixtures.h"
 
 static gpu_spec gb200(void)
 {

@@ -1,0 +1,47 @@
+/* tests/tp_fixtures.h: the catalog entries the throughput tests build in
+ * memory (no files), in one place so every test uses the same figures:
+ * H100 SXM (NVIDIA datasheet: 989 / 1979 TFLOP/s dense BF16 / FP8, 80 GB
+ * HBM3 at 3.35 TB/s, NVLink 450 GB/s per direction in 8-GPU domains,
+ * 400 Gb/s scale-out) and Llama 3 8B (Meta's published configuration). */
+#ifndef TESTS_TP_FIXTURES_H
+#define TESTS_TP_FIXTURES_H
+
+#include <string.h>
+
+#include "models/gpu.h"
+#include "models/llm.h"
+
+static inline gpu_spec h100(void)
+{
+    gpu_spec g;
+    memset(&g, 0, sizeof g);
+    strcpy(g.name, "H100");
+    g.peak_flops[NUM_BF16] = 989e12;
+    g.peak_flops[NUM_FP8] = 1979e12;
+    g.hbm_bytes = 80e9;
+    g.hbm_Bps = 3.35e12;
+    g.nvlink_Bps = 450e9;
+    g.nvlink_domain = 8;
+    g.scaleout_bps = 400e9;
+    return g;
+}
+
+static inline llm_arch llama8(void)
+{
+    llm_arch a;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "Llama 3 8B");
+    a.cls = LLM_DENSE;
+    a.num_layers = 32;
+    a.hidden_size = 4096;
+    a.ffn_hidden_size = 14336;
+    a.num_attention_heads = 32;
+    a.num_kv_heads = 8;
+    a.head_dim = 128;
+    a.vocab_size = 128256;
+    a.gated_linear_unit = 1;
+    a.default_seq_len = 8192;
+    return a;
+}
+
+#endif
