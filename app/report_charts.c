@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/opt_chart.h"
 #include "app/sweep_table.h"
 #include "io/cfg.h"
 #include "io/plot_charts.h"
@@ -386,6 +387,38 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
     return rc;
 }
 
+/* The optimize chart (app/opt_chart.h) of the problem the user named, or
+ * of the newest problem that evaluated this run as a design. A run that no
+ * problem evaluated is not noted (as a plain run has no sweep chart). */
+static int draw_optimize(const report_src *s, report_out *o, sim_err *e)
+{
+    char file[80], path[1200], what[200];
+    int64_t id = s->opt_id;
+    int rc;
+    if (id <= 0) {
+        if (!s->run->meta.sweep_key)
+            return SIM_OK;
+        rc = db_opt_find_case(s->d, s->run->meta.sweep_key,
+                              s->run->meta.case_key, &id, e);
+        if (rc == SIM_ENOTFOUND) {
+            sim_err_clear(e);
+            return SIM_OK;
+        }
+        if (rc != SIM_OK)
+            return rc;
+    }
+    name(o, "optimize", file, sizeof file, path, sizeof path);
+    rc = opt_chart(s->d, id, path, what, sizeof what, e);
+    if (rc == SIM_OK)
+        report_out_add(o, file, what);
+    else if (rc == SIM_EINVAL) {
+        report_out_skip(o, "optimize chart", e->msg);
+        sim_err_clear(e);
+        rc = SIM_OK;
+    }
+    return rc;
+}
+
 const report_chart report_charts[] = {
     {"power",
      "power by source, stacked daily means, unserved demand, IT capacity and "
@@ -409,6 +442,10 @@ const report_chart report_charts[] = {
      draw_energy_by_source},
     {"sweep", "sweep cases only: a metric against a swept key, P10-P90",
      draw_sweep},
+    {"optimize",
+     "optimize designs only: evaluated designs, Pareto front, best design, "
+     "constraint lines",
+     draw_optimize},
 };
 const size_t report_n_charts = sizeof report_charts / sizeof report_charts[0];
 

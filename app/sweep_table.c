@@ -446,6 +446,19 @@ static int axis_constant(const sweep_table *t, size_t k)
     return 1;
 }
 
+/* "site carbon emissions", "time to train (submit to end) of llama": the
+ * metric in words from the result-field table (issue 24), never its key. */
+void sweep_metric_words(const sweep_metric_ref *mr, char *buf, size_t n)
+{
+    if (mr->site)
+        snprintf(buf, n, "site %s", mr->field->label);
+    else
+        snprintf(
+            buf, n, "%s of %.*s", mr->field->label,
+            (int)(strchr(mr->name, '.') ? strchr(mr->name, '.') - mr->name : 0),
+            mr->name);
+}
+
 /* Why shaped so: the chart is the sweep table seen along one axis. The
  * table is loaded with the one metric asked for; each row gives an x (its
  * value of --by, which must be a number) and a y summary, and the values
@@ -524,14 +537,7 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
     {
         const sweep_metric_ref *mr = &t->metrics[0];
         char what_m[256], xl[256];
-        if (mr->site)
-            snprintf(what_m, sizeof what_m, "site %s", mr->field->label);
-        else
-            snprintf(what_m, sizeof what_m, "%s of %.*s", mr->field->label,
-                     (int)(strchr(mr->name, '.')
-                               ? strchr(mr->name, '.') - mr->name
-                               : 0),
-                     mr->name);
+        sweep_metric_words(mr, what_m, sizeof what_m);
         scen_key_label(t->axis_keys[a], xl, sizeof xl);
         snprintf(title, sizeof title, "%.120s%s%.150s against %.150s",
                  scenario ? scenario : "", scenario ? ": " : "", what_m, xl);

@@ -81,6 +81,11 @@ typedef enum sweep_table_fmt {
 } sweep_table_fmt;
 int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt);
 
+/* The metric in words from the result-field table ("site carbon
+ * emissions", "time to train (submit to end) of JOB"), for labels and
+ * titles; never a key path. */
+void sweep_metric_words(const sweep_metric_ref *mr, char *buf, size_t n);
+
 /* Draws the sweep chart (io/plot_sweep.h) of sweep_key into path: metric
  * (NULL: the first default metric) against the swept key by (NULL: the
  * first swept key), one line per combination of the other swept keys.
