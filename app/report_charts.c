@@ -360,13 +360,27 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
 /* The sweep chart (app/sweep_table.h) over every case of the sweep the run
  * belongs to. One it cannot draw well (more lines than colours tell apart,
  * a default swept key with text values) is noted as not drawn; only a
- * --metric/--by the user gave that is wrong stays an error. */
+ * --metric/--by/--constraint the user gave that is wrong stays an error. */
 static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
 {
     char file[80], path[1200], what[200];
     int rc;
+    char *stored_con = NULL;
     if (!s->run->meta.sweep_key)
         return SIM_OK; /* not a sweep case: nothing to note */
+    /* Without --constraint (and --metric), the first constraint of the
+     * newest optimize problem run on this sweep is the one that matters. */
+    if (!s->sw_constraint && !s->sw_metric) {
+        int64_t id;
+        db_opt_problem *p = NULL;
+        if (db_opt_find_sweep(s->d, s->run->meta.sweep_key, &id, e) == SIM_OK &&
+            db_opt_load(s->d, id, &p, e) == SIM_OK)
+            for (size_t i = 0; i < p->n_terms && !stored_con; i++)
+                if (p->terms[i].role == DB_OPT_CONSTRAINT)
+                    stored_con = sim_xstrdup(p->terms[i].text);
+        db_opt_free(p);
+        sim_err_clear(e);
+    }
     snprintf(file, sizeof file, "sweep%s%.50s.%s", s->sw_by ? "_" : "",
              s->sw_by ? s->sw_by : "", o->ext);
     for (char *q = file; *q && strcmp(q, o->ext) != 0; q++)
@@ -375,11 +389,15 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
     file[strlen(file) - strlen(o->ext) - 1] = '.';
     snprintf(path, sizeof path, "%s/%s", o->dir, file);
     rc = sweep_chart(s->d, s->run->meta.sweep_key, s->run->meta.scenario,
-                     s->sw_metric, s->sw_by, path, what, sizeof what, e);
+                     s->sw_metric, s->sw_by,
+                     s->sw_constraint ? s->sw_constraint
+                                      : (s->sw_metric ? NULL : stored_con),
+                     path, what, sizeof what, e);
+    free(stored_con);
     if (rc == SIM_OK)
         report_out_add(o, file, what);
-    else if (rc == SIM_EINVAL ||
-             (rc == SIM_EUSAGE && !s->sw_metric && !s->sw_by)) {
+    else if (rc == SIM_EINVAL || (rc == SIM_EUSAGE && !s->sw_metric &&
+                                  !s->sw_by && !s->sw_constraint)) {
         report_out_skip(o, "sweep chart", e->msg);
         sim_err_clear(e);
         rc = SIM_OK;

@@ -322,6 +322,10 @@ int db_opt_load(db *d, int64_t id, db_opt_problem **out, sim_err *err);
 int db_opt_find_case(db *d, const char *sweep_key, const char *case_key,
                      int64_t *id, sim_err *err);
 
+/* The newest problem whose designs are cases of sweep_key (at R or
+ * refined replications) into *id (OUT). Errors: SIM_ENOTFOUND, SIM_EIO. */
+int db_opt_find_sweep(db *d, const char *sweep_key, int64_t *id, sim_err *err);
+
 /* The id of the complete run of (sweep_key, case_key) into *run_id (OUT).
  * Errors: SIM_ENOTFOUND, SIM_EIO. */
 int db_case_run(db *d, const char *sweep_key, const char *case_key,

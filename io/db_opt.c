@@ -259,6 +259,30 @@ int db_opt_find_case(db *d, const char *sweep_key, const char *case_key,
     return rc;
 }
 
+int db_opt_find_sweep(db *d, const char *sweep_key, int64_t *id, sim_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, step;
+    if ((rc = db_prep(d,
+                      "SELECT max(id) FROM optimize_problems WHERE sweep_key "
+                      "= ?1 OR refined_sweep_key = ?1;",
+                      &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_text(st, 1, sweep_key, -1, SQLITE_STATIC);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SIM_OK;
+    } else if (step == SQLITE_ROW || step == SQLITE_DONE) {
+        rc = sim_err_set(err, SIM_ENOTFOUND, d->path, 0,
+                         "no optimize problem ran on this sweep");
+    } else {
+        rc = db_fail(d, err, "finding an optimize problem");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int db_case_run(db *d, const char *sweep_key, const char *case_key,
                 int64_t *run_id, sim_err *err)
 {
