@@ -31,6 +31,8 @@
 #include "io/json.h"
 #include "app/sweep_table.h"
 #include "app/report_charts.h"
+#include "app/report_doc.h"
+#include "io/plot.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 
@@ -509,15 +511,144 @@ static int csv_fn(FILE *f, void *ctx)
     return write_csv(f, ctx);
 }
 
+/* Reads a whole file into a string (caller frees), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *b = NULL;
+    size_t n = 0, cap = 0, k;
+    if (!f)
+        return NULL;
+    do {
+        sim_grow((void **)&b, &cap, n + 65536 + 1, 1);
+        k = fread(b + n, 1, 65536, f);
+        n += k;
+    } while (k > 0);
+    fclose(f);
+    b[n] = '\0';
+    return b;
+}
+
+/* The SVG of every chart drawn, for report.html (issue 25). With --format
+ * svg these are the chart files themselves; otherwise the charts are drawn
+ * again as SVG into a temporary folder inside DIR (so nothing outside DIR
+ * is touched), read and removed. The second drawing is of the same stored
+ * data, so it yields the same list; a chart that differs is left without
+ * SVG (the page then says it is missing) rather than shown mismatched. */
+static char **chart_svgs(const report_src *src, const report_out *cl,
+                         sim_err *err)
+{
+    char **svg = sim_xcalloc((size_t)cl->n + 1, sizeof *svg);
+    char tmp[1200], path[1300];
+    report_out *o2;
+    if (strcmp(cl->ext, "svg") == 0) {
+        for (int i = 0; i < cl->n; i++) {
+            snprintf(path, sizeof path, "%s/%s", cl->dir, cl->file[i]);
+            svg[i] = slurp(path);
+        }
+        return svg;
+    }
+    snprintf(tmp, sizeof tmp, "%s/.report-svg-XXXXXX", cl->dir);
+    if (!mkdtemp(tmp)) {
+        sim_err_set(err, SIM_EIO, cl->dir, 0,
+                    "cannot make a temporary folder (%s)", strerror(errno));
+        free(svg);
+        return NULL;
+    }
+    o2 = sim_xcalloc(1, sizeof *o2);
+    o2->dir = tmp;
+    o2->ext = "svg";
+    if (report_draw_all(src, o2, err) == SIM_OK)
+        for (int i = 0, k = 0; i < cl->n && k < o2->n; i++) {
+            size_t b = strcspn(cl->file[i], ".");
+            if (strncmp(cl->file[i], o2->file[k], b) != 0 ||
+                o2->file[k][b] != '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", tmp, o2->file[k++]);
+            svg[i] = slurp(path);
+        }
+    for (int k = 0; k < o2->n; k++) {
+        snprintf(path, sizeof path, "%s/%s", tmp, o2->file[k]);
+        remove(path);
+    }
+    rmdir(tmp);
+    free(o2);
+    return svg;
+}
+
+/* report.pdf: every chart again, one a page, through PLplot's pdfcairo
+ * device (io/plot.h plot_book_open). Written as report.pdf.tmp and renamed.
+ * A missing device is no error: *note says so, and the report and
+ * charts.json carry the note. */
+static int chart_book(const report_src *src, const report_out *cl, char *note,
+                      size_t n, int *pages, sim_err *err)
+{
+    char tmp[1220], path[1200];
+    report_out *o2;
+    sim_err e2;
+    int rc;
+    snprintf(path, sizeof path, "%s/report.pdf", cl->dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    *pages = 0;
+    sim_err_clear(&e2);
+    if ((rc = plot_book_open(tmp, &e2)) != SIM_OK) {
+        snprintf(note, n, "report.pdf not written: %.300s.", e2.msg);
+        return rc == SIM_EINVAL ? SIM_OK
+                                : sim_err_set(err, rc, path, 0, "%s", e2.msg);
+    }
+    o2 = sim_xcalloc(1, sizeof *o2);
+    o2->dir = cl->dir;
+    o2->ext = "pdf";
+    rc = report_draw_all(src, o2, err);
+    free(o2);
+    {
+        int rc2 = plot_book_close(pages, &e2);
+        if (rc == SIM_OK && rc2 == SIM_EIO)
+            rc = sim_err_set(err, SIM_EIO, path, 0, "%s", e2.msg);
+    }
+    if (rc != SIM_OK || *pages == 0) {
+        remove(tmp);
+        snprintf(note, n, "report.pdf not written: no chart was drawn.");
+        return rc;
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot rename into place");
+    }
+    snprintf(note, n,
+             "report.pdf holds the %d charts above, one a page (PLplot "
+             "pdfcairo).",
+             *pages);
+    return SIM_OK;
+}
+
+typedef struct html_ctx {
+    report_doc_in in;
+    sim_err *err;
+} html_ctx;
+
+static int html_fn(FILE *f, void *ctx)
+{
+    html_ctx *h = ctx;
+    return report_doc_write(f, &h->in, h->err);
+}
+
 /* charts.json (issue 24): every chart drawn with its file, what it shows,
  * title, axis labels with units, colour-scale label and legend entries, as
  * the charts recorded them while drawing (io/plot.h plot_last_meta), so the
  * list cannot disagree with the pictures; then the charts not drawn and
  * why. Keys in a fixed order and no paths or times: same run, same bytes. */
+typedef struct json_ctx {
+    const report_out *cl;
+    const char *pdf_note; /* what became of report.pdf */
+    int pdf_pages;        /* 0: not written */
+} json_ctx;
+
 static int charts_json_fn(FILE *f, void *ctx)
 {
-    const report_out *cl = ctx;
-    jv *root = jv_obj(), *arr = jv_arr(), *skip = jv_arr();
+    const json_ctx *jc = ctx;
+    const report_out *cl = jc->cl;
+    jv *root = jv_obj(), *arr = jv_arr(), *skip = jv_arr(), *pdf = jv_obj();
     int rc;
     for (int i = 0; i < cl->n; i++) {
         const plot_meta *m = &cl->meta[i];
@@ -538,6 +669,12 @@ static int charts_json_fn(FILE *f, void *ctx)
         jv_push(skip, jv_str(cl->skipped[i]));
     jv_set(root, "charts", arr);
     jv_set(root, "not_drawn", skip);
+    /* Issue 25: the multi-page PDF, or why there is none. */
+    jv_set(pdf, "file", jc->pdf_pages ? jv_str("report.pdf") : jv_null());
+    jv_set(pdf, "pages", jv_int(jc->pdf_pages));
+    jv_set(pdf, "note", jv_str(jc->pdf_note));
+    jv_set(root, "pdf", pdf);
+    jv_set(root, "html", jv_str("report.html"));
     rc = jv_write(root, f, 1);
     jv_free(root);
     return rc;
@@ -569,6 +706,8 @@ int cmd_report(int argc, char **argv)
     int o, rc;
     struct stat sb;
     report_out *cl = NULL; /* made once the inputs are known good */
+    char **svg = NULL, pdf_note[400] = "";
+    int pdf_pages = 0;
     db *d;
     db_run *r = NULL;
     sim_err err;
@@ -654,19 +793,42 @@ int cmd_report(int argc, char **argv)
         cl->ext = ext;
         rc = report_draw_all(&src, cl, &err);
     }
+    if (rc == SIM_OK) {
+        /* Issue 25: the PDF of the charts and the SVGs report.html holds,
+         * drawn while the database is still open (the sweep chart reads
+         * it). */
+        report_src src = {r, d, sw_metric, sw_by};
+        rc = chart_book(&src, cl, pdf_note, sizeof pdf_note, &pdf_pages, &err);
+        if (rc == SIM_OK && !(svg = chart_svgs(&src, cl, &err)))
+            rc = SIM_EIO;
+    }
     db_close(d);
     if (rc == SIM_OK) {
         md_ctx mc = {r, cl};
+        json_ctx jc = {cl, pdf_note, pdf_pages};
+        html_ctx hc;
+        memset(&hc, 0, sizeof hc);
+        hc.in.run = r;
+        hc.in.charts = cl;
+        hc.in.svg = (const char *const *)svg;
+        hc.in.pdf_note = pdf_note;
+        hc.err = &err;
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);
         if (rc == SIM_OK)
-            rc = write_file(dir, "charts.json", cl, charts_json_fn, &err);
+            rc = write_file(dir, "charts.json", &jc, charts_json_fn, &err);
         if (rc == SIM_OK)
             rc = write_file(dir, "summary.md", &mc, md_fn, &err);
+        if (rc == SIM_OK)
+            rc = write_file(dir, "report.html", &hc, html_fn, &err);
     }
+    for (int i = 0; svg && i < cl->n; i++)
+        free(svg[i]);
+    free(svg);
     if (rc == SIM_OK) {
         printf("report of run %" PRId64
-               " (%s) in %s: summary.md, summary.csv, charts.json",
-               run_id, r->meta.scenario, dir);
+               " (%s) in %s: summary.md, summary.csv, charts.json, "
+               "report.html%s",
+               run_id, r->meta.scenario, dir, pdf_pages ? ", report.pdf" : "");
         for (int i = 0; i < cl->n; i++)
             printf(", %s", cl->file[i]);
         fputc('\n', stdout);
