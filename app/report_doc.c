@@ -327,6 +327,10 @@ static const char *key_unit(const char *key)
     } u[] = {
         {"_usd_per_mwh", "USD/MWh"},
         {"_gco2_per_kwh", "gCO2/kWh"},
+        {"_usd_per_mw", "USD/MW"},
+        {"_usd_per_kwh", "USD/kWh"},
+        {"_usd", "USD"},
+        {"_days", "d"},
         {"_tflops", "TFLOP/s"},
         {"_GBps_bidirectional", "GB/s"},
         {"_Gbps", "Gb/s"},
@@ -421,7 +425,7 @@ static void scenario_rows(rows *w, const cfg_text *ct)
 {
     for (size_t i = 0; i < scen_n_keys; i++) {
         const scen_key *k = &scen_keys[i];
-        const char *a = strstr(k->def_text, "assumption"), *open;
+        const char *a = strstr(k->def_text, "assumption"), *open, *close;
         char val[256], why[1024], where[64];
         size_t ng, ns;
         if (!a || k->type == SK_GROUP)
@@ -429,19 +433,27 @@ static void scenario_rows(rows *w, const cfg_text *ct)
         cfg_text_key_use(ct, k->path, &ng, &ns);
         if (ng == ns)
             continue;
-        /* "0.04 (assumption: why ...)": the value before the parenthesis,
-         * the reason inside it after "assumption:". */
+        /* "0.04 (assumption: why ...)": the value is the text outside the
+         * parentheses ("0.05 for X (...), 0 for the air designs"), the
+         * reason the text inside, less a leading "assumption:". */
         open = strstr(k->def_text, " (");
-        snprintf(
-            val, sizeof val, "%.*s",
-            (int)(open ? (size_t)(open - k->def_text) : strlen(k->def_text)),
-            k->def_text);
-        a += strlen("assumption");
-        while (*a == 's' || *a == ':' || *a == ',' || *a == ' ')
-            a++;
-        snprintf(why, sizeof why, "%s", *a && *a != ')' ? a : "");
-        if (why[0] && why[strlen(why) - 1] == ')')
-            why[strlen(why) - 1] = '\0';
+        close = open ? strrchr(open, ')') : NULL;
+        if (open && close) {
+            snprintf(val, sizeof val, "%.*s%s", (int)(open - k->def_text),
+                     k->def_text, close + 1);
+            a = open + 2;
+            if (strncmp(a, "assumption", 10) == 0) {
+                a += 10;
+                while (*a == 's' || *a == ':' || *a == ',' || *a == ';' ||
+                       *a == ' ')
+                    a++;
+            }
+            snprintf(why, sizeof why, "%.*s",
+                     (int)(close - a > 0 ? close - a : 0), a);
+        } else {
+            snprintf(val, sizeof val, "%s", k->def_text);
+            why[0] = '\0';
+        }
         if (!why[0])
             snprintf(why, sizeof why,
                      "the project's own default; no source gives a value");
@@ -559,12 +571,14 @@ int report_doc_write(FILE *f, const report_doc_in *in, sim_err *err)
                  "Throughput comes from the calibrated model "
                  "(docs/throughput-model.md), built-in calibration as this "
                  "report was written (a run made with --calibration FILE is "
-                 "not recorded in the database). Default release %s; "
-                 "calibrated releases: %s. Accuracy is the mean absolute "
-                 "percentage error of tokens/s per GPU over the measured "
-                 "rows.",
-                 ci->default_release[0] ? ci->default_release : "n/a",
-                 ci->releases[0] ? ci->releases : "n/a");
+                 "not recorded in the database): %d calibrated software "
+                 "releases, default %s (the jobs table names each job's). "
+                 "Accuracy is the mean absolute percentage error of "
+                 "tokens/s per GPU over the measured rows: in sample, and "
+                 "predicting each configuration or model left out of the "
+                 "fit.",
+                 ci->n_releases,
+                 ci->default_release[0] ? ci->default_release : "n/a");
     else
         snprintf(cal_text, sizeof cal_text,
                  "The calibration file could not be read (%.900s).", e2.msg);

@@ -42,14 +42,7 @@ int calib_info_load(const char *path, calib_info *out, sim_err *err)
     if (config_lookup_string(&c, "default_release", &s))
         snprintf(out->default_release, sizeof out->default_release, "%s", s);
     r = config_lookup(&c, "releases");
-    for (int i = 0; r && i < config_setting_length(r); i++) {
-        const char *id;
-        size_t used = strlen(out->releases);
-        if (config_setting_lookup_string(
-                config_setting_get_elem(r, (unsigned)i), "id", &id))
-            snprintf(out->releases + used, sizeof out->releases - used, "%s%s",
-                     used ? ", " : "", id);
-    }
+    out->n_releases = r ? config_setting_length(r) : 0;
     a = config_lookup(&c, "accuracy");
     for (int i = 0;
          a && i < config_setting_length(a) && out->n_acc < CALIB_INFO_MAX_ACC;

@@ -23,7 +23,7 @@ typedef struct calib_acc {
 
 typedef struct calib_info {
     char default_release[40]; /* release a job without `release` gets */
-    char releases[256];       /* every calibrated release, "a, b, c" */
+    int n_releases;           /* calibrated releases in the file */
     int n_acc;
     calib_acc acc[CALIB_INFO_MAX_ACC];
 } calib_info;
