@@ -13,7 +13,13 @@
  * Chart drawing lives in app/report_charts.c; this file owns the summary's
  * wording and columns. Fields are looked up by name in the resfield table, so
  * the summary follows the table's units and labels; a field renamed there must
- * be renamed here too (see job_sum). */
+ * be renamed here too (see job_sum).
+ *
+ * Issue 25: report.html (app/report_doc.h, io/report_html.h) holds every
+ * chart as inline SVG and report.pdf every chart on a page; both are drawn
+ * here in extra passes over the same chart list (chart_svgs, chart_book),
+ * after the charts in the asked format, so a failure there never costs the
+ * charts or summaries already written. */
 #include <errno.h>
 #include <ctype.h>
 #include <getopt.h>
@@ -40,9 +46,13 @@ static const char report_help[] =
     "Usage: factorysim report --db FILE --out DIR [OPTIONS]\n"
     "\n"
     "Writes a site-proposal bundle for a stored run into DIR (which must\n"
-    "exist): summary.md, summary.csv, charts.json (every chart's file,\n"
-    "title, axis labels and legend) and the charts power, monthly_energy,\n"
-    "typical_day, power_heatmap, load_duration, battery_soc and\n"
+    "exist): report.html (one self-contained page: tables, the\n"
+    "assumptions the run used, calibration accuracy and every chart as\n"
+    "inline SVG; prints to PDF), report.pdf (every chart, one a page, when\n"
+    "PLplot has its pdfcairo device), summary.md, summary.csv, charts.json\n"
+    "(every chart's file, title, axis labels and legend) and the charts\n"
+    "power, monthly_energy, typical_day, power_heatmap, load_duration,\n"
+    "battery_soc and\n"
     "battery_heatmap (when the site has a battery), jobs_gantt,\n"
     "time_to_train_<N> (one per job) and energy_by_source. The series\n"
     "charts need the time series stored with the run; the timeline shows\n"
