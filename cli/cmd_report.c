@@ -17,7 +17,7 @@
  *
  * Issue 25: report.html (app/report_doc.h, io/report_html.h) holds every
  * chart as inline SVG and report.pdf every chart on a page; both are drawn
- * here in extra passes over the same chart list (chart_svgs, chart_book),
+ * here in extra passes over the same chart list (app/report_render.h),
  * after the charts in the asked format, so a failure there never costs the
  * charts or summaries already written. */
 #include <errno.h>
@@ -35,9 +35,11 @@
 #include "io/csv.h"
 #include "io/db.h"
 #include "io/json.h"
+#include "app/opt_spec.h"
 #include "app/sweep_table.h"
 #include "app/report_charts.h"
 #include "app/report_doc.h"
+#include "app/report_render.h"
 #include "io/plot.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
@@ -68,12 +70,23 @@ static const char report_help[] =
     "the\n"
     "                   first job's time_to_train_days)\n"
     "  --by KEY         sweep chart x axis: a swept key (default: the first)\n"
+    "  --constraint 'METRIC.STAT<=VALUE' (or >=) the sweep chart's reference\n"
+    "                   line; the chart then shows METRIC (default: the first\n"
+    "                   constraint of the newest optimize problem stored on\n"
+    "                   the sweep, if any)\n"
+    "  --optimize ID    chart stored optimize problem ID (its id is printed\n"
+    "                   by optimize); without --run the run reported is the\n"
+    "                   problem's best design\n"
     "  -h, --help       this help\n"
     "\n"
     "When the run is a case of a sweep, the bundle also has "
     "sweep_<KEY>.<ext>:\n"
     "the metric against the swept key over every case of that sweep, P50\n"
-    "with the P10-P90 band (docs/sweeps.md).\n";
+    "with the P10-P90 band (docs/sweeps.md). When the run is a design an\n"
+    "optimize problem evaluated (the newest such problem), or with\n"
+    "--optimize ID, it also has optimize.<ext>: every evaluated design,\n"
+    "feasible or not, the best design, the Pareto front and the constraint\n"
+    "lines (docs/optimize.md).\n";
 
 /* The report's display conversions, kept as named constants so every table row
  * converts the same way. */
@@ -521,117 +534,6 @@ static int csv_fn(FILE *f, void *ctx)
     return write_csv(f, ctx);
 }
 
-/* Reads a whole file into a string (caller frees), or NULL. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *b = NULL;
-    size_t n = 0, cap = 0, k;
-    if (!f)
-        return NULL;
-    do {
-        sim_grow((void **)&b, &cap, n + 65536 + 1, 1);
-        k = fread(b + n, 1, 65536, f);
-        n += k;
-    } while (k > 0);
-    fclose(f);
-    b[n] = '\0';
-    return b;
-}
-
-/* The SVG of every chart drawn, for report.html (issue 25). With --format
- * svg these are the chart files themselves; otherwise the charts are drawn
- * again as SVG into a temporary folder inside DIR (so nothing outside DIR
- * is touched), read and removed. The second drawing is of the same stored
- * data, so it yields the same list; a chart that differs is left without
- * SVG (the page then says it is missing) rather than shown mismatched. */
-static char **chart_svgs(const report_src *src, const report_out *cl,
-                         sim_err *err)
-{
-    char **svg = sim_xcalloc((size_t)cl->n + 1, sizeof *svg);
-    char tmp[1200], path[1300];
-    report_out *o2;
-    if (strcmp(cl->ext, "svg") == 0) {
-        for (int i = 0; i < cl->n; i++) {
-            snprintf(path, sizeof path, "%s/%s", cl->dir, cl->file[i]);
-            svg[i] = slurp(path);
-        }
-        return svg;
-    }
-    snprintf(tmp, sizeof tmp, "%s/.report-svg-XXXXXX", cl->dir);
-    if (!mkdtemp(tmp)) {
-        sim_err_set(err, SIM_EIO, cl->dir, 0,
-                    "cannot make a temporary folder (%s)", strerror(errno));
-        free(svg);
-        return NULL;
-    }
-    o2 = sim_xcalloc(1, sizeof *o2);
-    o2->dir = tmp;
-    o2->ext = "svg";
-    if (report_draw_all(src, o2, err) == SIM_OK)
-        for (int i = 0, k = 0; i < cl->n && k < o2->n; i++) {
-            size_t b = strcspn(cl->file[i], ".");
-            if (strncmp(cl->file[i], o2->file[k], b) != 0 ||
-                o2->file[k][b] != '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s", tmp, o2->file[k++]);
-            svg[i] = slurp(path);
-        }
-    for (int k = 0; k < o2->n; k++) {
-        snprintf(path, sizeof path, "%s/%s", tmp, o2->file[k]);
-        remove(path);
-    }
-    rmdir(tmp);
-    free(o2);
-    return svg;
-}
-
-/* report.pdf: every chart again, one a page, through PLplot's pdfcairo
- * device (io/plot.h plot_book_open). Written as report.pdf.tmp and renamed.
- * A missing device is no error: *note says so, and the report and
- * charts.json carry the note. */
-static int chart_book(const report_src *src, const report_out *cl, char *note,
-                      size_t n, int *pages, sim_err *err)
-{
-    char tmp[1220], path[1200];
-    report_out *o2;
-    sim_err e2;
-    int rc;
-    snprintf(path, sizeof path, "%s/report.pdf", cl->dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    *pages = 0;
-    sim_err_clear(&e2);
-    if ((rc = plot_book_open(tmp, &e2)) != SIM_OK) {
-        snprintf(note, n, "report.pdf not written: %.300s.", e2.msg);
-        return rc == SIM_EINVAL ? SIM_OK
-                                : sim_err_set(err, rc, path, 0, "%s", e2.msg);
-    }
-    o2 = sim_xcalloc(1, sizeof *o2);
-    o2->dir = cl->dir;
-    o2->ext = "pdf";
-    rc = report_draw_all(src, o2, err);
-    free(o2);
-    {
-        int rc2 = plot_book_close(pages, &e2);
-        if (rc == SIM_OK && rc2 == SIM_EIO)
-            rc = sim_err_set(err, SIM_EIO, path, 0, "%s", e2.msg);
-    }
-    if (rc != SIM_OK || *pages == 0) {
-        remove(tmp);
-        snprintf(note, n, "report.pdf not written: no chart was drawn.");
-        return rc;
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return sim_err_set(err, SIM_EIO, path, 0, "cannot rename into place");
-    }
-    snprintf(note, n,
-             "report.pdf holds the %d charts above, one a page (PLplot "
-             "pdfcairo).",
-             *pages);
-    return SIM_OK;
-}
-
 typedef struct html_ctx {
     report_doc_in in;
     sim_err *err;
@@ -690,6 +592,22 @@ static int charts_json_fn(FILE *f, void *ctx)
     return rc;
 }
 
+/* Checks that optimize problem id is stored and, when run_id is given,
+ * sets *run_id to the run of its best design (the refined case when the
+ * best design was refined). Errors: SIM_ENOTFOUND, SIM_EIO. */
+static int best_design_run(db *d, int64_t id, int64_t *run_id, sim_err *err)
+{
+    db_opt_problem *p = NULL;
+    int rc = db_opt_load(d, id, &p, err);
+    for (size_t i = 0; rc == SIM_OK && i < p->n_designs; i++)
+        if (p->designs[i].best && run_id)
+            rc = db_case_run(
+                d, p->designs[i].refined ? p->refined_sweep_key : p->sweep_key,
+                p->designs[i].case_key, run_id, err);
+    db_opt_free(p);
+    return rc;
+}
+
 /* The order keeps "no partial output" cheap: options, then the database opened
  * read-only and the run loaded (a wrong --db or --run fails here with nothing
  * written), then the sweep options checked against the run, then the folder
@@ -705,18 +623,21 @@ int cmd_report(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"metric", required_argument, NULL, 'm'},
         {"by", required_argument, NULL, 'b'},
+        {"constraint", required_argument, NULL, 'k'},
+        {"optimize", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "report", *dbpath = "output/factorysim.db", *dir = NULL,
                *ext = "png";
-    const char *sw_metric = NULL, *sw_by = NULL;
-    int64_t run_id = -1;
+    const char *sw_metric = NULL, *sw_by = NULL, *sw_con = NULL;
+    int64_t run_id = -1, opt_id = 0;
     uint64_t u;
     int o, rc;
     struct stat sb;
     report_out *cl = NULL; /* made once the inputs are known good */
     char **svg = NULL, pdf_note[400] = "";
+    report_src src;
     int pdf_pages = 0;
     db *d;
     db_run *r = NULL;
@@ -751,6 +672,23 @@ int cmd_report(int argc, char **argv)
         case 'b':
             sw_by = optarg;
             break;
+        case 'k': {
+            opt_spec sp;
+            char why[512];
+            if (opt_spec_constraint(optarg, &sp, why, sizeof why) < 0)
+                return cli_usage_error(cmd, "%s", why);
+            sw_con = optarg;
+            break;
+        }
+        case 'O':
+            if (cli_u64(cmd, "--optimize", optarg, &u) != 0)
+                return CLI_EXIT_USAGE;
+            if (u < 1 || u > INT64_MAX)
+                return cli_usage_error(
+                    cmd, "--optimize must be a problem id >= 1 (got %s)",
+                    optarg);
+            opt_id = (int64_t)u;
+            break;
         case 'h':
             fputs(report_help, stdout);
             return CLI_EXIT_OK;
@@ -770,6 +708,12 @@ int cmd_report(int argc, char **argv)
      * it while a sweep may be writing to it. */
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
+    /* --optimize ID without --run reports the problem's best design. */
+    if (opt_id > 0 && best_design_run(d, opt_id, run_id < 0 ? &run_id : NULL,
+                                      &err) != SIM_OK) {
+        db_close(d);
+        return cli_report(&err);
+    }
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
         db_load_run(d, run_id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &err) !=
             SIM_OK) {
@@ -778,12 +722,12 @@ int cmd_report(int argc, char **argv)
     }
     /* --metric and --by only shape the sweep chart; giving them for a plain run
      * is a usage error rather than silently ignored. */
-    if ((sw_metric || sw_by) && !r->meta.sweep_key) {
+    if ((sw_metric || sw_by || sw_con) && !r->meta.sweep_key) {
         db_close(d);
         db_run_free(r);
         return cli_usage_error(cmd,
-                               "--metric/--by chart a sweep; run %" PRId64
-                               " is not a sweep case",
+                               "--metric/--by/--constraint chart a sweep; "
+                               "run %" PRId64 " is not a sweep case",
                                run_id);
     }
     /* The folder is made only once the inputs are known good, so a bad
@@ -796,20 +740,18 @@ int cmd_report(int argc, char **argv)
                    ? cli_report(&err)
                    : cli_error("%s: output folder is not writable", dir);
     }
-    {
-        report_src src = {r, d, sw_metric, sw_by};
-        cl = sim_xcalloc(1, sizeof *cl);
-        cl->dir = dir;
-        cl->ext = ext;
-        rc = report_draw_all(&src, cl, &err);
-    }
+    src = (report_src){r, d, sw_metric, sw_by, sw_con, opt_id};
+    cl = sim_xcalloc(1, sizeof *cl);
+    cl->dir = dir;
+    cl->ext = ext;
+    rc = report_draw_all(&src, cl, &err);
     if (rc == SIM_OK) {
         /* Issue 25: the PDF of the charts and the SVGs report.html holds,
          * drawn while the database is still open (the sweep chart reads
-         * it). */
-        report_src src = {r, d, sw_metric, sw_by};
-        rc = chart_book(&src, cl, pdf_note, sizeof pdf_note, &pdf_pages, &err);
-        if (rc == SIM_OK && !(svg = chart_svgs(&src, cl, &err)))
+         * it), from the same sources as the charts above. */
+        rc = report_render_pdf(&src, cl, pdf_note, sizeof pdf_note, &pdf_pages,
+                               &err);
+        if (rc == SIM_OK && !(svg = report_render_svgs(&src, cl, &err)))
             rc = SIM_EIO;
     }
     db_close(d);
