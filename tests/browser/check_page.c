@@ -117,15 +117,21 @@ static double ink(const img *m, long x, long y, long w, long h,
 static int excerpt(const char *dom_path, const char *png, const char *out)
 {
     char *dom = slurp(dom_path);
-    json_t *pj = dom ? probe_json(dom) : NULL, *c;
+    json_t *pj = dom ? probe_json(dom) : NULL, *c, *c2;
     img m;
     long y0, y1;
     int rc = 2;
     if (!pj || load_png(png, &m) != 0 ||
         !(c = json_array_get(json_object_get(pj, "charts"), 0)))
         goto done;
-    y0 = (long)json_integer_value(json_object_get(c, "y")) - 16;
-    y1 = y0 + 16 + 2 * ((long)json_integer_value(json_object_get(c, "h")) + 56);
+    /* From the first chart's top to below the second one's caption
+     * (about 30 px under its box). */
+    y0 = (long)json_integer_value(json_object_get(c, "y")) - 4;
+    c2 = json_array_get(json_object_get(pj, "charts"), 1);
+    if (!c2)
+        c2 = c;
+    y1 = (long)json_integer_value(json_object_get(c2, "y")) +
+         (long)json_integer_value(json_object_get(c2, "h")) + 34;
     if (y0 < 0)
         y0 = 0;
     if (y1 > (long)m.im.height)
