@@ -27,6 +27,9 @@ typedef struct tb {
     char **cell;
 } tb;
 
+/* Appends one cell. 4 kB is far above any cell the page has (the longest
+ * are catalog reasons of a few hundred characters); a longer one is cut,
+ * never overflowed. */
 static void tb_add(tb *t, const char *fmt, ...)
 {
     va_list ap;
@@ -123,6 +126,8 @@ static void metric_row(tb *t, const resfield *f, const stat_summary *s)
     tb_add(t, "%s", c);
 }
 
+/* Costs are told apart by unit, not by a list of names, so a cost field
+ * added to the resfield table lands in the costs table by itself. */
 static int is_cost(const resfield *f)
 {
     return strncmp(f->unit, "USD", 3) == 0;
@@ -132,6 +137,8 @@ static const char *const metric_head[] = {"metric", "unit", "P10",
                                           "P50",    "P90",  NULL};
 static const char *const kv_head[] = {"", "", NULL};
 
+/* The facts that identify the run: what a reader needs to find it again
+ * (run id, seed, hash) and to know which software produced which part. */
 static void run_facts(doc *d, const db_run *r, const char *desc)
 {
     const db_run_meta *m = &r->meta;
@@ -169,6 +176,8 @@ static void counts(char *buf, size_t n, const db_count *c, size_t k)
     }
 }
 
+/* The site as stored with the run (db_run_meta), in MW and MWh as
+ * summary.md has it, so the two documents read alike. */
 static void site_facts(doc *d, const db_run *r)
 {
     const db_run_meta *m = &r->meta;
@@ -353,6 +362,8 @@ static const char *key_unit(const char *key)
     return "";
 }
 
+/* Assumption rows under construction: six cells each (where, entry, key,
+ * value, unit, why), owned here and handed to the caller. */
 typedef struct rows {
     char **c;
     size_t n, cap; /* cells */
@@ -385,7 +396,9 @@ static void catalog_rows(rows *w, const catalog *cat, const char *kind,
     }
 }
 
-/* Index of a catalog entry by name, or -1. */
+/* Index of a catalog entry by name, or -1: catalog_cite works by index,
+ * the run knows names; pointer offsets from the lookups give the index
+ * without a second name match. */
 static long entry_index(const catalog *cat, const char *kind, const char *n)
 {
     const void *p = NULL;
@@ -465,6 +478,9 @@ static void scenario_rows(rows *w, const cfg_text *ct)
     }
 }
 
+/* Catalog entries first, in the order a reader meets them (GPU, system,
+ * module, model, source), then scenario keys in key-table order; each
+ * entry once (seen[] is reset per kind, since indices are per kind). */
 char **report_doc_assumptions(const db_run *r, const catalog *cat, size_t *n)
 {
     const db_run_meta *m = &r->meta;

@@ -22,6 +22,8 @@ static double num(const config_setting_t *g, const char *key)
     return -1.0; /* absent: the report prints it as n/a */
 }
 
+/* Reads only the three things a report states; everything else in the
+ * file (the parameters, the domain) stays tp_model_load's business. */
 int calib_info_load(const char *path, calib_info *out, sim_err *err)
 {
     config_t c;
