@@ -224,9 +224,15 @@ static int check_complete_as(const char *path, const char *dev, sim_err *err)
 
 int plot_check_complete(const char *path, sim_err *err)
 {
+    const char *dev = plot_device_for(path);
+    int rc;
     if (book.open) /* a page of the book: checked when it closes */
         return SIM_OK;
-    return check_complete_as(path, plot_device_for(path), err);
+    /* A PDF chart gets the fixed date too, so every format is reproducible. */
+    if ((rc = check_complete_as(path, dev, err)) != SIM_OK ||
+        strcmp(dev, "pdfcairo") != 0)
+        return rc;
+    return pdf_fix_date(path, err);
 }
 
 /* The first eight colours of matplotlib's "tab10" palette, chosen for being

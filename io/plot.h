@@ -5,7 +5,8 @@
  * Before PLplot is touched the device is checked with plgDevs and the output
  * path with fopen, because PLplot would otherwise prompt on stdin or exit()
  * (deps-notes.md §4). White background, black axes, units on every axis.
- * PNG and SVG output is byte-reproducible.
+ * PNG, SVG and PDF output is byte-reproducible (cairo's PDF creation date
+ * is overwritten with 1970-01-01, io/plot.c pdf_fix_date).
  */
 #ifndef IO_PLOT_H
 #define IO_PLOT_H

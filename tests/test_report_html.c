@@ -324,6 +324,34 @@ static void test_report_html_is_byte_identical_on_repeat(void **state)
         assert_same_file(a, b);
 }
 
+/* --format pdf: each chart's PDF has the fixed date too (io/plot.c), so two
+ * reports give the same bytes. */
+static void test_report_pdf_charts_are_byte_identical(void **state)
+{
+    char d1[400], d2[400], a[600], b[600];
+    size_t n = 0;
+    unsigned char *x;
+    (void)state;
+    snprintf(d1, sizeof d1, "%s/pdf-a", dir);
+    snprintf(d2, sizeof d2, "%s/pdf-b", dir);
+    assert_int_equal(run("report --db %s --out %s --format pdf", dbp, d1), 0);
+    assert_int_equal(run("report --db %s --out %s --format pdf", dbp, d2), 0);
+    snprintf(a, sizeof a, "%s/power.pdf", d1);
+    snprintf(b, sizeof b, "%s/power.pdf", d2);
+    assert_same_file(a, b);
+    x = test_slurp(a, &n);
+    assert_non_null(x);
+    {
+        /* A binary search by hand: the PDF's streams hold NUL bytes. */
+        static const char key[] = "/CreationDate (D:19700101000000Z)";
+        int found = 0;
+        for (size_t i = 0; i + sizeof key - 1 <= n && !found; i++)
+            found = memcmp(x + i, key, sizeof key - 1) == 0;
+        assert_true(found);
+    }
+    free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_report_html_lists_the_assumptions_the_run_used),
         cmocka_unit_test(test_report_html_escapes_the_description),
         cmocka_unit_test(test_report_html_is_byte_identical_on_repeat),
+        cmocka_unit_test(test_report_pdf_charts_are_byte_identical),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
