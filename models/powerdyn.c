@@ -27,39 +27,31 @@ void pd_wave_const(pd_wave *w, double power_w)
     memset(w, 0, sizeof *w);
     w->n_seg = 1;
     w->dur_s[0] = 1.0;
-    w->w[0] = power_w;
+    w->w0[0] = w->w1[0] = power_w;
 }
 
 void pd_wave_step(pd_wave *w, const load_cfg *lc, num_fmt fmt,
                   const load_step *st, double gpu_mean_w, double other_w,
                   double rack_smooth, double offset_s)
 {
-    int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
-    double c = st ? fmax(0.0, st->compute_s) : 0.0;
-    double x = st ? fmax(0.0, st->comm_s) : 0.0;
-    double b = st ? fmax(0.0, st->bubble_s) : 0.0;
+    load_shape sh;
     double f_gpu = load_step_gpu_frac(lc, fmt, st);
     double k = f_gpu > 0 ? gpu_mean_w / f_gpu : 0.0;
-    double mean = gpu_mean_w + other_w;
-    /* Phase order within the step: pipeline fill, compute, drain, then the
-     * exposed gradient synchronisation. Empty phases are left out. */
-    double dur[PD_SEG_MAX] = {0.5 * b, c, 0.5 * b, x};
-    double u[PD_SEG_MAX] = {
-        load_phase_u(lc, fmt, lc->u_bubble), lc->u_compute[f],
-        load_phase_u(lc, fmt, lc->u_bubble), load_phase_u(lc, fmt, lc->u_comm)};
-    double T = c + x + b;
+    double mean = gpu_mean_w + other_w, T;
+    /* The phases, their order and levels (and any ramps) are load.c's, so
+     * the wave's mean is the accounting's f_gpu by construction. */
+    load_step_shape(lc, fmt, st, &sh);
     pd_wave_const(w, mean);
-    if (!(T > 0) || !isfinite(T) || c >= T)
+    if (sh.n <= 1)
         return;
-    w->n_seg = 0;
-    for (int i = 0; i < PD_SEG_MAX; i++) {
-        if (!(dur[i] > 0))
-            continue;
-        w->dur_s[w->n_seg] = dur[i];
+    w->n_seg = sh.n;
+    for (int i = 0; i < sh.n; i++) {
+        w->dur_s[i] = sh.dur_s[i];
         /* Rack storage leaves rack_smooth of the deviation from the mean. */
-        w->w[w->n_seg] = mean + rack_smooth * (other_w + k * u[i] - mean);
-        w->n_seg++;
+        w->w0[i] = mean + rack_smooth * (other_w + k * sh.u0[i] - mean);
+        w->w1[i] = mean + rack_smooth * (other_w + k * sh.u1[i] - mean);
     }
+    T = pd_wave_period_s(w);
     w->offset_s = fmod(offset_s, T);
     if (w->offset_s < 0)
         w->offset_s += T;
@@ -77,7 +69,7 @@ double pd_wave_mean_w(const pd_wave *w)
 {
     double e = 0, T = pd_wave_period_s(w);
     for (int i = 0; i < w->n_seg; i++)
-        e += w->dur_s[i] * w->w[i];
+        e += w->dur_s[i] * 0.5 * (w->w0[i] + w->w1[i]);
     return T > 0 ? e / T : 0.0;
 }
 
@@ -85,7 +77,7 @@ double pd_wave_hi_w(const pd_wave *w)
 {
     double h = -INFINITY;
     for (int i = 0; i < w->n_seg; i++)
-        h = fmax(h, w->w[i]);
+        h = fmax(h, fmax(w->w0[i], w->w1[i]));
     return w->n_seg ? h : 0.0;
 }
 
@@ -93,16 +85,31 @@ double pd_wave_lo_w(const pd_wave *w)
 {
     double l = INFINITY;
     for (int i = 0; i < w->n_seg; i++)
-        l = fmin(l, w->w[i]);
+        l = fmin(l, fmin(w->w0[i], w->w1[i]));
     return w->n_seg ? l : 0.0;
+}
+
+/* Integral of max(0, y - m) over a piece going linearly from a to b in d
+ * seconds: the part above m is a trapezoid or a triangle. */
+static double excess_piece(double a, double b, double d, double m)
+{
+    double pa = a - m, pb = b - m;
+    if (pa >= 0 && pb >= 0)
+        return d * 0.5 * (pa + pb);
+    if (pa <= 0 && pb <= 0)
+        return 0.0;
+    /* One end above: the triangle over the crossing's fraction of d. */
+    {
+        double hi = pa > 0 ? pa : pb, lo = pa > 0 ? pb : pa;
+        return 0.5 * hi * d * hi / (hi - lo);
+    }
 }
 
 double pd_wave_excess_j(const pd_wave *w)
 {
     double m = pd_wave_mean_w(w), e = 0;
     for (int i = 0; i < w->n_seg; i++)
-        if (w->w[i] > m)
-            e += (w->w[i] - m) * w->dur_s[i];
+        e += excess_piece(w->w0[i], w->w1[i], w->dur_s[i], m);
     return e;
 }
 
@@ -115,9 +122,11 @@ double pd_rack_smooth(double storage_j, double need_j)
     return 1.0 - storage_j / need_j;
 }
 
-/* Adds power p over [a, b) to the bin means of x (bins of dt_s). */
+/* Adds power going linearly from p0 at t0 with slope sl [W/s] over
+ * [a, b) to the bin means of x (bins of dt_s): each bin gets the exact
+ * integral of its part (the trapezoid) over dt_s. */
 static void add_interval(double *x, size_t n, double dt_s, double a, double b,
-                         double p)
+                         double t0, double p0, double sl)
 {
     double end = dt_s * (double)n;
     size_t i;
@@ -131,22 +140,24 @@ static void add_interval(double *x, size_t n, double dt_s, double a, double b,
     while (i < n && a < b) {
         double bin_end = dt_s * (double)(i + 1);
         double e = b < bin_end ? b : bin_end;
-        x[i] += p * (e - a) / dt_s;
+        double pm = p0 + sl * (0.5 * (a + e) - t0);
+        x[i] += pm * (e - a) / dt_s;
         a = e;
         i++;
     }
 }
 
-/* Adds p over [a, b) outside the hold [hf, ht) of a wave. */
+/* Adds the piece (t0, p0, slope sl) over [a, b) outside the hold [hf, ht)
+ * of a wave. */
 static void add_outside(double *x, size_t n, double dt_s, double a, double b,
-                        double hf, double ht, double p)
+                        double hf, double ht, double t0, double p0, double sl)
 {
     if (!(ht > hf)) {
-        add_interval(x, n, dt_s, a, b, p);
+        add_interval(x, n, dt_s, a, b, t0, p0, sl);
         return;
     }
-    add_interval(x, n, dt_s, a, b < hf ? b : hf, p);
-    add_interval(x, n, dt_s, a > ht ? a : ht, b, p);
+    add_interval(x, n, dt_s, a, b < hf ? b : hf, t0, p0, sl);
+    add_interval(x, n, dt_s, a > ht ? a : ht, b, t0, p0, sl);
 }
 
 /* Why a walk over segment edges rather than a sample-by-sample lookup: a
@@ -166,9 +177,10 @@ void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
         double t = 0, pos = v->offset_s;
         int s = 0;
         if (ht > hf)
-            add_interval(x, n, dt_s, hf, ht, v->hold_w);
+            add_interval(x, n, dt_s, hf, ht, 0.0, v->hold_w, 0.0);
         if (v->n_seg <= 1) {
-            add_outside(x, n, dt_s, 0, end, hf, ht, v->n_seg ? v->w[0] : 0.0);
+            add_outside(x, n, dt_s, 0, end, hf, ht, 0.0,
+                        v->n_seg ? v->w0[0] : 0.0, 0.0);
             continue;
         }
         /* Find the segment holding the offset. */
@@ -181,7 +193,10 @@ void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
             double e = t + (left > 0 ? left : 0);
             if (e > end)
                 e = end;
-            add_outside(x, n, dt_s, t, e, hf, ht, v->w[s]);
+            /* The piece started pos before t; its slope is over its
+             * whole length. */
+            double sl = (v->w1[s] - v->w0[s]) / v->dur_s[s];
+            add_outside(x, n, dt_s, t, e, hf, ht, t - pos, v->w0[s], sl);
             t = e;
             pos = 0;
             s = (s + 1) % v->n_seg;

@@ -3,17 +3,17 @@
  * run's jobs, step phases and events; never a year at millisecond
  * resolution. See docs/power-model.md 14.
  *
- * Model. A training job's IT power is a periodic, piecewise-constant
- * waveform (pd_wave): each step of period T = compute_s + comm_s +
- * bubble_s runs pipeline fill (half the bubble), compute, drain (the other
- * half) and the exposed communication (the gradient synchronisation at the
- * step's end), at the GPU levels the energy accounting uses (models/load.h:
- * u_compute, u_comm, u_bubble, each held at or above the GPU power floor),
- * so its mean over whole periods is the accounting power of the step
- * exactly. Jobs are unsynchronised: each has its own phase offset in
- * [0, T). A window may hold a job at a constant over an interval, entered
- * and left within one sample: from the middle on at idle (a failure), for
- * the write time at the checkpoint level, or idle until the middle (a
+ * Model. A training job's IT power is a periodic, piecewise-linear
+ * waveform (pd_wave; piecewise-constant unless ramp limits are set): each step
+ * of period T = compute_s + comm_s + bubble_s runs pipeline fill (half the
+ * bubble), compute, drain (the other half) and the exposed communication (the
+ * gradient synchronisation at the step's end), at the GPU levels the energy
+ * accounting uses (models/load.h: u_compute, u_comm, u_bubble, each held at or
+ * above the GPU power floor), so its mean over whole periods is the accounting
+ * power of the step exactly. Jobs are unsynchronised: each has its own phase
+ * offset in [0, T). A window may hold a job at a constant over an interval,
+ * entered and left within one sample: from the middle on at idle (a failure),
+ * for the write time at the checkpoint level, or idle until the middle (a
  * restart's end).
  *
  * Sampling. The window is sampled at PD_FS_HZ = 100 Hz (Nyquist 50 Hz,
@@ -45,17 +45,19 @@
 
 #include "models/load.h"
 
-#define PD_FS_HZ 100.0 /* samples per second */
-#define PD_N 8192      /* samples per window (81.92 s) */
-#define PD_SEG 2048    /* Welch segment (20.48 s), a power of 2 */
-#define PD_RAMP_S 0.1  /* ramp measured over this interval */
-#define PD_SEG_MAX 4   /* segments of one step */
+#define PD_FS_HZ 100.0            /* samples per second */
+#define PD_N 8192                 /* samples per window (81.92 s) */
+#define PD_SEG 2048               /* Welch segment (20.48 s), a power of 2 */
+#define PD_RAMP_S 0.1             /* ramp measured over this interval */
+#define PD_SEG_MAX LOAD_SHAPE_MAX /* pieces of one step */
 
-/* One job's waveform in a window. */
+/* One job's waveform in a window: linear pieces (constant ones without
+ * NVML-style ramp limits, load_step_shape). */
 typedef struct pd_wave {
     int n_seg;                /* 1..PD_SEG_MAX; 1 = constant */
     double dur_s[PD_SEG_MAX]; /* segment lengths, > 0 (sum: the period) */
-    double w[PD_SEG_MAX];     /* IT power in each segment [W] */
+    double w0[PD_SEG_MAX];    /* IT power at each segment's start [W] */
+    double w1[PD_SEG_MAX];    /* ... and at its end (linear between) */
     double offset_s;          /* position in the period at t = 0 */
     double hold_from_s;       /* over [hold_from_s, hold_to_s) the job */
     double hold_to_s;         /* holds hold_w instead (an event); */
@@ -72,10 +74,12 @@ typedef struct pd_stats {
 
 /* The waveform of a job training with step phases st: its GPUs draw
  * gpu_mean_w on average over the step (the accounting's GPU power, at
- * load_step_gpu_frac), the rest other_w constantly; each phase's GPU power
- * is gpu_mean_w x u_phase / f_gpu. A step of zero length gives a constant.
- * rack_smooth in [0, 1] scales the deviation from the mean (1: none; rack
- * storage, pd_rack_smooth). offset_s is taken modulo the period. */
+ * load_step_gpu_frac), the rest other_w constantly; the GPU power follows
+ * the step's shape (load_step_shape: the phase levels, ramp-limited when
+ * the policy sets NVML-style rates) as gpu_mean_w x u(t) / f_gpu. A step of
+ * zero length gives a constant. rack_smooth in [0, 1] scales the deviation from
+ * the mean (1: none; rack storage, pd_rack_smooth). offset_s is taken modulo
+ * the period. */
 void pd_wave_step(pd_wave *w, const load_cfg *lc, num_fmt fmt,
                   const load_step *st, double gpu_mean_w, double other_w,
                   double rack_smooth, double offset_s);

@@ -247,6 +247,8 @@ void site_pd_step(run *R, const dispatch_out *o)
     uint64_t h = 0xcbf29ce484222325ULL;
     double it = 0;
     int seen = 0;
+    if (!p)
+        return; /* policy.power_dynamics = false */
     /* build_demand's entries are still in R->dj, in dispatch order. */
     for (size_t i = 0; i < nd; i++) {
         const dispatch_job *d = &R->dj[i];
@@ -347,6 +349,15 @@ void site_pd_event(run *R, const sjob *j, int kind)
 void site_pd_results(const run *R, res_site *st)
 {
     const site_pd *p = R->pd;
+    if (!p) {
+        /* Not analysed: every figure is empty (NULL), never zero. */
+        st->power_peak_w = st->power_min_w = st->power_swing_w =
+            st->power_std_w = st->power_max_ramp_w_per_s =
+                st->power_band_0p1_2hz_rms_w = st->power_band_3_30hz_rms_w =
+                    st->power_largest_drop_w =
+                        st->battery_power_for_ramp_limit_w = (double)NAN;
+        return;
+    }
     st->power_peak_w = p->any ? p->peak_w : (double)NAN;
     st->power_min_w = p->any ? p->min_w : (double)NAN;
     st->power_swing_w = p->any ? p->swing_w : (double)NAN;

@@ -46,9 +46,9 @@ static void square(pd_wave *w, double hi_w, double hi_s, double lo_w,
     memset(w, 0, sizeof *w);
     w->n_seg = 2;
     w->dur_s[0] = hi_s;
-    w->w[0] = hi_w;
+    w->w0[0] = w->w1[0] = hi_w;
     w->dur_s[1] = lo_s;
-    w->w[1] = lo_w;
+    w->w0[1] = w->w1[1] = lo_w;
     w->offset_s = offset_s;
 }
 
@@ -260,6 +260,123 @@ static void test_powerdyn_rack_storage_and_holds(void **state)
         assert_close(x[i], 0.5, 1e-12);
 }
 
+/* "a square wave through a ramp limit", by hand: compute 1.0 s at 0.90 of
+ * TDP, exposed communication 0.5 s at 0.25, up at 1.3 TDP/s, down at 0.65
+ * TDP/s, no hysteresis. The fall (0.65 in 1.0 s) cannot finish in the
+ * 0.5 s low phase: it ends at 0.90 - 0.65 x 0.5 = 0.575, and the rise
+ * back takes 0.325 / 1.3 = 0.25 s. Periodic shape: ramp 0.575 -> 0.90 in
+ * 0.25 s, flat 0.75 s, ramp 0.90 -> 0.575 in 0.5 s; mean (0.25 x 0.7375 +
+ * 0.75 x 0.90 + 0.5 x 0.7375) / 1.5 = 0.81875; the swing halves (0.325
+ * against 0.65) and the largest ramp over 0.1 s is the up rate. */
+static void test_powerdyn_square_wave_through_a_ramp_limit(void **state)
+{
+    static double x[8100];
+    load_cfg lc;
+    load_step st = {1.0, 0.5, 0.0};
+    load_shape sh;
+    pd_wave w;
+    pd_stats s;
+    const double k = 1e6; /* GPUs x TDP [W] */
+    (void)state;
+    load_cfg_default(&lc, 3.5e6);
+    lc.gpu_ramp_up_per_s = 1.3;
+    lc.gpu_ramp_down_per_s = 0.65;
+    load_step_shape(&lc, NUM_BF16, &st, &sh);
+    assert_int_equal(sh.n, 3);
+    assert_close(sh.dur_s[0], 0.25, 1e-12);
+    assert_close(sh.u0[0], 0.575, 1e-12);
+    assert_close(sh.u1[0], 0.90, 1e-15);
+    assert_close(sh.dur_s[1], 0.75, 1e-12);
+    assert_close(sh.u0[1], 0.90, 1e-15);
+    assert_close(sh.dur_s[2], 0.5, 1e-15);
+    assert_close(sh.u1[2], 0.575, 1e-12);
+    assert_close(load_step_gpu_frac(&lc, NUM_BF16, &st), 0.81875, 1e-12);
+    /* The wave of k W of GPUs: its mean is the accounting's. */
+    pd_wave_step(&w, &lc, NUM_BF16, &st, 0.81875 * k, 0.0, 1.0, 0.0);
+    assert_close(pd_wave_mean_w(&w), 0.81875 * k, 1e-9);
+    assert_close(pd_wave_hi_w(&w) - pd_wave_lo_w(&w), 0.325 * k, 1e-6);
+    pd_synth(&w, 1, 0.0, 1.0 / PD_FS_HZ, x, 8100); /* 54 whole periods */
+    assert_int_equal(pd_analyse(x, 8100, 1.0 / PD_FS_HZ, &s), SIM_OK);
+    assert_close(s.mean_w, 0.81875 * k, 1e-9);
+    assert_close(s.max_ramp_w_per_s, 1.3 * k, 1e-6);
+    assert_true(s.p2p_w < 0.325 * k && s.p2p_w > 0.3 * k);
+}
+
+/* "hysteresis holding the floor across short gaps": with a 0.6 s
+ * ramp-down hysteresis, a 0.5 s low phase is bridged (the drawn power
+ * stays at the compute level: flat, mean 0.90); a 0.8 s one is held for
+ * 0.6 s and then, with no down-rate limit, drops: mean (1.6 x 0.90 + 0.2
+ * x 0.25) / 1.8. */
+static void test_powerdyn_hysteresis_bridges_short_gaps(void **state)
+{
+    load_cfg lc;
+    load_step short_gap = {1.0, 0.5, 0.0}, long_gap = {1.0, 0.8, 0.0};
+    load_shape sh;
+    (void)state;
+    load_cfg_default(&lc, 3.5e6);
+    lc.gpu_ramp_down_hyst_s = 0.6;
+    load_step_shape(&lc, NUM_BF16, &short_gap, &sh);
+    for (int i = 0; i < sh.n; i++) {
+        assert_close(sh.u0[i], 0.90, 1e-15);
+        assert_close(sh.u1[i], 0.90, 1e-15);
+    }
+    assert_close(load_step_gpu_frac(&lc, NUM_BF16, &short_gap), 0.90, 1e-15);
+    load_step_shape(&lc, NUM_BF16, &long_gap, &sh);
+    assert_int_equal(sh.n, 3);
+    assert_close(sh.dur_s[1], 0.6, 1e-12);
+    assert_close(sh.u0[2], 0.25, 1e-15);
+    assert_close(sh.dur_s[2], 0.2, 1e-12);
+    assert_close(load_step_gpu_frac(&lc, NUM_BF16, &long_gap),
+                 (1.6 * 0.90 + 0.2 * 0.25) / 1.8, 1e-12);
+    /* A floor under the hysteresis: the drop goes to the floor. */
+    lc.gpu_floor_frac = 0.5;
+    assert_close(load_step_gpu_frac(&lc, NUM_BF16, &long_gap),
+                 (1.6 * 0.90 + 0.2 * 0.45) / 1.8, 1e-12);
+}
+
+/* The site run with ramps on: a hysteresis longer than any low phase of
+ * the one job bridges them all, so the accounting charges the compute
+ * level over the whole run time exactly (as a 100 % floor does) and the
+ * steady windows are flat; the energy and the waveform agree. */
+static void test_powerdyn_site_hysteresis_energy_and_swing(void **state)
+{
+    const char *on[] = {"jobs.[0].checkpoint.write_s=0.0",
+                        "policy.gpu_power_ramp_down_hysteresis_s=60.0",
+                        "policy.gpu_power_ramp_up_w_per_s=500.0"};
+    scenario *b = load_scn(&W, "tests/data/run/grid-one-job.cfg", on, 3);
+    res_rep *rb = run_reps(&W, b, 1, 0, 0);
+    const res_job *jb = &rb[0].jobs[0];
+    (void)state;
+    assert_true(jb->completed);
+    assert_close(
+        jb->gpu_energy_j,
+        0.90 * b->jobs[0].gpu->tdp_w * b->jobs[0].gpus * jb->run_time_s, 1e-9);
+    assert_true(rb[0].site.power_swing_w <= 1e-9 * rb[0].site.power_peak_w);
+    free_reps(rb, 1);
+    scenario_free(b);
+}
+
+/* policy.power_dynamics = false: no analysis, every figure empty (NAN,
+ * NULL in the store), never zero; the energy is unchanged. */
+static void test_powerdyn_switch_off_leaves_fields_empty(void **state)
+{
+    const char *off[] = {"policy.power_dynamics=false"};
+    scenario *a = load_scn(&W, "tests/data/run/grid-one-job.cfg", NULL, 0);
+    scenario *b = load_scn(&W, "tests/data/run/grid-one-job.cfg", off, 1);
+    res_rep *ra = run_reps(&W, a, 1, 0, 0), *rb = run_reps(&W, b, 1, 0, 0);
+    (void)state;
+    assert_true(ra[0].site.power_swing_w > 0);
+    assert_true(isnan(rb[0].site.power_peak_w));
+    assert_true(isnan(rb[0].site.power_swing_w));
+    assert_true(isnan(rb[0].site.power_largest_drop_w));
+    assert_true(isnan(rb[0].site.battery_power_for_ramp_limit_w));
+    assert_close(rb[0].site.it_energy_j, ra[0].site.it_energy_j, 0);
+    free_reps(ra, 1);
+    free_reps(rb, 1);
+    scenario_free(a);
+    scenario_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +387,10 @@ int main(void)
         cmocka_unit_test(test_powerdyn_site_floor_energy_and_swing),
         cmocka_unit_test(test_powerdyn_ramp_battery_is_exact),
         cmocka_unit_test(test_powerdyn_rack_storage_and_holds),
+        cmocka_unit_test(test_powerdyn_square_wave_through_a_ramp_limit),
+        cmocka_unit_test(test_powerdyn_hysteresis_bridges_short_gaps),
+        cmocka_unit_test(test_powerdyn_site_hysteresis_energy_and_swing),
+        cmocka_unit_test(test_powerdyn_switch_off_leaves_fields_empty),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
