@@ -57,12 +57,14 @@
  * site_reps power_peak_w, power_min_w, power_swing_w, power_std_w,
  * power_max_ramp_w_per_s, power_band_0p1_2hz_rms_w,
  * power_band_3_30hz_rms_w, power_largest_drop_w,
- * battery_power_for_ramp_limit_w). An older database is upgraded in place
+ * battery_power_for_ramp_limit_w); 9, power dynamics per module and the
+ * representative window (issue 21: site_reps gains power_jobs_mean_w; new
+ * tables module_reps and power_window). An older database is upgraded in place
  * when opened for writing (db_open); db_open_readonly refuses it with what
  * to do.
  */
-#define DB_SCHEMA_VERSION 8
-#define DB_SCHEMA_FIELDS_HASH 0xccd58694fef7b610ULL
+#define DB_SCHEMA_VERSION 9
+#define DB_SCHEMA_FIELDS_HASH 0x0b5b071571d74508ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

@@ -370,6 +370,7 @@ static void fill_results(run *R)
             : (double)NAN;
     st->solar_energy_j = t->gen_j[SRC_SOLAR];
     site_pd_results(R, st);
+    site_pd_rep_results(R, out);
     st->wind_capacity_factor =
         t->wind_capacity_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
