@@ -14,8 +14,10 @@
 #include <gsl/gsl_rng.h>
 #include <string.h>
 
+#include "io/db.h"
 #include "models/load.h"
 #include "models/powerdyn.h"
+#include "tests/cli_util.h"
 #include "tests/site_util.h"
 #include "tests/testutil.h"
 
@@ -377,6 +379,78 @@ static void test_powerdyn_switch_off_leaves_fields_empty(void **state)
     scenario_free(b);
 }
 
+/* Per module: a job spanning two modules splits its wave by the systems it
+ * holds in each, so the modules' means sum to the site's jobs' mean (the
+ * site less its constant part) to rounding, and no module swings more than
+ * the site (the other module's share only adds to the site's). */
+static void test_powerdyn_modules_sum_to_the_site(void **state)
+{
+    scenario *a = load_scn(&W, "tests/data/run/two-groups.cfg", NULL, 0);
+    res_rep *r = run_reps(&W, a, 1, 0, 0);
+    double sum = 0, max_swing = 0;
+    (void)state;
+    assert_int_equal(r[0].n_modules, 2);
+    for (size_t m = 0; m < r[0].n_modules; m++) {
+        sum += r[0].modules[m].power_mean_w;
+        max_swing = fmax(max_swing, r[0].modules[m].power_swing_w);
+        assert_true(r[0].modules[m].power_swing_w <=
+                    r[0].site.power_swing_w * (1 + 1e-12));
+        assert_true(r[0].modules[m].power_peak_w >=
+                    r[0].modules[m].power_min_w);
+    }
+    assert_true(r[0].site.power_jobs_mean_w > 0);
+    assert_close(sum, r[0].site.power_jobs_mean_w, 1e-9);
+    assert_true(max_swing > 0);
+    /* Replication 0 keeps its representative window, both variants. */
+    assert_int_equal(r[0].n_pd_samples, PD_N);
+    assert_close(r[0].pd_samples[1].t_s, 1.0 / PD_FS_HZ, 1e-15);
+    free_reps(r, 1);
+    scenario_free(a);
+}
+
+/* The figures read back from the store: `run --db` then db_load_run gives
+ * the same per-module rows and window the run computed; with
+ * --no-power-dynamics there are no rows and the site fields are NULL
+ * (read as NAN), not zero. */
+static void test_powerdyn_module_figures_read_back(void **state)
+{
+    const char *path = "/tmp/factorysim-test-powerdyn.db";
+    char args[512], out[4096];
+    db *d;
+    db_run *run;
+    int64_t id;
+    sim_err e;
+    double sum = 0;
+    (void)state;
+    remove(path);
+    snprintf(args, sizeof args,
+             "run tests/data/run/two-groups.cfg --db %s --format json", path);
+    assert_int_equal(fs_run(args, out, sizeof out, NULL, 0), 0);
+    snprintf(args, sizeof args,
+             "run tests/data/run/two-groups.cfg --db %s --no-power-dynamics "
+             "--format json",
+             path);
+    assert_int_equal(fs_run(args, out, sizeof out, NULL, 0), 0);
+    assert_int_equal(db_open_readonly(path, &d, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, 1, 0, &run, &e), SIM_OK);
+    assert_int_equal(run->reps[0].n_modules, 2);
+    for (size_t m = 0; m < 2; m++)
+        sum += run->reps[0].modules[m].power_mean_w;
+    assert_close(sum, run->reps[0].site.power_jobs_mean_w, 1e-9);
+    assert_int_equal(run->reps[0].n_pd_samples, PD_N);
+    assert_true(run->reps[0].pd_samples[100].power_w > 0);
+    db_run_free(run);
+    assert_int_equal(db_latest_run(d, &id, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, id, 0, &run, &e), SIM_OK);
+    assert_int_equal(run->reps[0].n_modules, 0);
+    assert_int_equal(run->reps[0].n_pd_samples, 0);
+    assert_true(isnan(run->reps[0].site.power_swing_w));
+    assert_true(isnan(run->reps[0].site.power_jobs_mean_w));
+    db_run_free(run);
+    db_close(d);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +465,8 @@ int main(void)
         cmocka_unit_test(test_powerdyn_hysteresis_bridges_short_gaps),
         cmocka_unit_test(test_powerdyn_site_hysteresis_energy_and_swing),
         cmocka_unit_test(test_powerdyn_switch_off_leaves_fields_empty),
+        cmocka_unit_test(test_powerdyn_modules_sum_to_the_site),
+        cmocka_unit_test(test_powerdyn_module_figures_read_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
