@@ -204,17 +204,19 @@ void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
     }
 }
 
-/* RMS of x in [f_lo, f_hi] Hz from Welch's one-sided PSD (header). */
-static int welch_bands(const double *x, size_t n, double dt_s,
-                       const double f_lo[2], const double f_hi[2],
-                       double rms[2])
+/* Welch's one-sided PSD (header): Hann segments of PD_SEG, hop PD_SEG/2,
+ * each segment's mean removed, |FFT|^2 scaled by 2 / (fs sum(w^2)) and
+ * averaged over the segments. */
+int pd_welch_psd(const double *x, size_t n, double dt_s, double *psd)
 {
     const size_t m = PD_SEG, hop = PD_SEG / 2;
     double *buf = sim_xmalloc(m * sizeof *buf);
     double *win = sim_xmalloc(m * sizeof *win);
-    double u = 0, fs = 1.0 / dt_s, df = fs / (double)m, acc[2] = {0, 0};
+    double u = 0, fs = 1.0 / dt_s;
     size_t nseg = 0;
     int rc = SIM_OK;
+    for (size_t k = 0; k < PD_PSD_N; k++)
+        psd[k] = 0;
     for (size_t i = 0; i < m; i++) {
         win[i] = 0.5 - 0.5 * cos(2.0 * M_PI * (double)i / (double)m);
         u += win[i] * win[i];
@@ -231,19 +233,35 @@ static int welch_bands(const double *x, size_t n, double dt_s,
             break;
         }
         /* Half-complex: buf[k] real, buf[m-k] imaginary, k in 1..m/2-1. */
-        for (size_t k = 1; k < m / 2; k++) {
-            double f = df * (double)k;
-            double p =
+        for (size_t k = 1; k < m / 2; k++)
+            psd[k] +=
                 2.0 * (buf[k] * buf[k] + buf[m - k] * buf[m - k]) / (fs * u);
-            for (int b = 0; b < 2; b++)
-                if (f >= f_lo[b] && f <= f_hi[b])
-                    acc[b] += p * df;
-        }
     }
-    for (int b = 0; b < 2; b++)
-        rms[b] = nseg ? sqrt(acc[b] / (double)nseg) : 0.0;
+    for (size_t k = 0; k < PD_PSD_N; k++)
+        psd[k] = nseg ? psd[k] / (double)nseg : 0.0;
     free(buf);
     free(win);
+    return rc;
+}
+
+/* RMS of x in [f_lo, f_hi] Hz: the square root of the Welch PSD summed
+ * over the bins in the band times the bin width. */
+static int welch_bands(const double *x, size_t n, double dt_s,
+                       const double f_lo[2], const double f_hi[2],
+                       double rms[2])
+{
+    double *psd = sim_xmalloc(PD_PSD_N * sizeof *psd);
+    double df = 1.0 / (dt_s * (double)PD_SEG), acc[2] = {0, 0};
+    int rc = pd_welch_psd(x, n, dt_s, psd);
+    for (size_t k = 1; k < PD_PSD_N; k++) {
+        double f = df * (double)k;
+        for (int b = 0; b < 2; b++)
+            if (f >= f_lo[b] && f <= f_hi[b])
+                acc[b] += psd[k] * df;
+    }
+    for (int b = 0; b < 2; b++)
+        rms[b] = sqrt(acc[b]);
+    free(psd);
     return rc;
 }
 

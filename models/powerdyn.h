@@ -113,6 +113,15 @@ void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
  * scratch buffers. Errors: SIM_ENUMERIC if the FFT fails. */
 int pd_analyse(const double *x, size_t n, double dt_s, pd_stats *out);
 
+#define PD_PSD_N (PD_SEG / 2) /* PSD bins: k df, k = 0..PD_PSD_N-1 */
+
+/* Welch's one-sided power spectral density of x[0..n) sampled at dt_s
+ * into psd[0..PD_PSD_N) (OUT) [W^2/Hz], bin k at k / (PD_SEG dt_s) Hz (bin
+ * 0, the mean, is 0: each segment's mean is removed). The method the band
+ * RMS figures use (header above). All 0 when n < PD_SEG. Errors:
+ * SIM_ENUMERIC if the FFT fails. */
+int pd_welch_psd(const double *x, size_t n, double dt_s, double *psd);
+
 /* Least battery power [W] for the grid's draw to meet ramp limit
  * ramp_w_per_s over x[0..n) (0 when already met); ramp_w_per_s <= 0
  * means no limit (0). */
