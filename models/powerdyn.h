@@ -27,7 +27,8 @@
  * square root of Welch's one-sided PSD integrated over the band (Hann
  * segments of PD_SEG = 2048 samples, 20.48 s, df = 0.049 Hz, 50 % overlap,
  * each segment's mean removed; Welch 1967, IEEE Trans. Audio
- * Electroacoust. 15(2)), with GSL's real radix-2 FFT.
+ * Electroacoust. 15(2)), with GSL's real mixed-radix FFT (wavetable kept
+ * in a pd_ws).
  *
  * Ramp limit. pd_ramp_battery_w gives the least battery power that keeps
  * the grid's draw within a ramp limit R: the smallest e such that a grid
@@ -108,10 +109,20 @@ double pd_wave_excess_j(const pd_wave *w);
 void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
               double *x, size_t n);
 
+/* Scratch for the spectral analysis (FFT wavetable, Hann window,
+ * buffers): pd_analyse_ws and pd_welch_psd_ws reuse one per owner (one per
+ * run: not shared between threads). pd_ws_free(NULL) is a no-op. */
+typedef struct pd_ws pd_ws;
+pd_ws *pd_ws_new(void);
+void pd_ws_free(pd_ws *ws);
+
 /* Figures of x[0..n) sampled at dt_s into *out (OUT). The bands use
  * Welch's method when n >= PD_SEG (else they are 0). Allocates two PD_SEG
  * scratch buffers. Errors: SIM_ENUMERIC if the FFT fails. */
 int pd_analyse(const double *x, size_t n, double dt_s, pd_stats *out);
+/* The same with the caller's scratch ws (no allocation). */
+int pd_analyse_ws(pd_ws *ws, const double *x, size_t n, double dt_s,
+                  pd_stats *out);
 
 #define PD_PSD_N (PD_SEG / 2) /* PSD bins: k df, k = 0..PD_PSD_N-1 */
 
@@ -121,6 +132,8 @@ int pd_analyse(const double *x, size_t n, double dt_s, pd_stats *out);
  * RMS figures use (header above). All 0 when n < PD_SEG. Errors:
  * SIM_ENUMERIC if the FFT fails. */
 int pd_welch_psd(const double *x, size_t n, double dt_s, double *psd);
+int pd_welch_psd_ws(pd_ws *ws, const double *x, size_t n, double dt_s,
+                    double *psd);
 
 /* Least battery power [W] for the grid's draw to meet ramp limit
  * ramp_w_per_s over x[0..n) (0 when already met); ramp_w_per_s <= 0
