@@ -90,7 +90,7 @@ double load_ckpt_gpu_frac(const load_cfg *lc, num_fmt fmt)
 
 /* 1 when any NVML-style smoothing is set (else the shape is the phases'
  * constant levels and the mean keeps its closed form, bytes unchanged). */
-static int smoothing_on(const load_cfg *lc)
+int load_smoothing_on(const load_cfg *lc)
 {
     return lc->gpu_ramp_up_per_s > 0 || lc->gpu_ramp_down_per_s > 0 ||
            lc->gpu_ramp_down_hyst_s > 0;
@@ -184,7 +184,7 @@ void load_step_shape(const load_cfg *lc, num_fmt fmt, const load_step *st,
             dur[n] = d4[i];
             lev[n++] = u4[i];
         }
-    if (!smoothing_on(lc)) {
+    if (!load_smoothing_on(lc)) {
         for (int i = 0; i < n; i++)
             emit(out, dur[i], lev[i], lev[i]);
         return;
@@ -222,7 +222,7 @@ double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st)
     double t = c + x + b;
     if (!(t > 0) || !isfinite(t))
         return lc->u_compute[f];
-    if (smoothing_on(lc)) {
+    if (load_smoothing_on(lc)) {
         load_shape sh;
         load_step_shape(lc, fmt, st, &sh);
         return load_shape_mean(&sh);

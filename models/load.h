@@ -127,6 +127,13 @@ typedef struct load_step {
     double compute_s; /* compute phases: GEMMs, attention, optimizer */
     double comm_s;    /* exposed communication (TP, CP, EP, DP, PP) */
     double bubble_s;  /* pipeline fill and drain */
+    /* Micro-batch structure (models/powerdyn.h): the exposed pipeline
+     * point-to-point part of comm_s happens between the n_chunks model
+     * chunks a stage runs per step (micro-batches x virtual stages), not
+     * at the step's end; 0 / n_chunks < 2: none. The energy is the same
+     * either way (same phase times); only the waveform differs. */
+    double pp_s;
+    int n_chunks;
 } load_step;
 
 #define LOAD_SHAPE_MAX 12 /* pieces of a shaped step: 4 phases x 3 */
@@ -180,6 +187,9 @@ double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st);
 #define LOAD_SHAPE_ITERS 1000
 void load_step_shape(const load_cfg *lc, num_fmt fmt, const load_step *st,
                      load_shape *out);
+
+/* 1 when lc sets any NVML-style smoothing (ramp rates or hysteresis). */
+int load_smoothing_on(const load_cfg *lc);
 
 /* Mean of a shape [fraction of TDP]: sum(dur (u0 + u1) / 2) / sum(dur). */
 double load_shape_mean(const load_shape *s);

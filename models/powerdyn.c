@@ -25,6 +25,7 @@
 void pd_wave_const(pd_wave *w, double power_w)
 {
     memset(w, 0, sizeof *w);
+    w->mb_seg = -1;
     w->n_seg = 1;
     w->dur_s[0] = 1.0;
     w->w0[0] = w->w1[0] = power_w;
@@ -35,12 +36,24 @@ void pd_wave_step(pd_wave *w, const load_cfg *lc, num_fmt fmt,
                   double rack_smooth, double offset_s)
 {
     load_shape sh;
+    load_step st2 = st ? *st : (load_step){0, 0, 0, 0, 0};
     double f_gpu = load_step_gpu_frac(lc, fmt, st);
     double k = f_gpu > 0 ? gpu_mean_w / f_gpu : 0.0;
     double mean = gpu_mean_w + other_w, T;
+    /* Micro-batch structure: the exposed p2p moves from the step's end
+     * into the compute phase, as gaps between its chunks (same times at
+     * the same levels, so the mean is unchanged). Left out under NVML
+     * smoothing, whose shape is computed on the phases alone. */
+    int mb = st && st->n_chunks >= 2 && st->pp_s > 0 &&
+             st->pp_s <= st->comm_s && st->compute_s > 0 &&
+             !load_smoothing_on(lc);
+    if (mb) {
+        st2.compute_s += st->pp_s;
+        st2.comm_s -= st->pp_s;
+    }
     /* The phases, their order and levels (and any ramps) are load.c's, so
      * the wave's mean is the accounting's f_gpu by construction. */
-    load_step_shape(lc, fmt, st, &sh);
+    load_step_shape(lc, fmt, &st2, &sh);
     pd_wave_const(w, mean);
     if (sh.n <= 1)
         return;
@@ -50,6 +63,16 @@ void pd_wave_step(pd_wave *w, const load_cfg *lc, num_fmt fmt,
         /* Rack storage leaves rack_smooth of the deviation from the mean. */
         w->w0[i] = mean + rack_smooth * (other_w + k * sh.u0[i] - mean);
         w->w1[i] = mean + rack_smooth * (other_w + k * sh.u1[i] - mean);
+    }
+    if (mb) {
+        /* The compute piece: the second when there is a fill, else the
+         * first (load_step_shape's order). */
+        w->mb_seg = st->bubble_s > 0 ? 1 : 0;
+        w->mb_n = st->n_chunks;
+        w->mb_gap_s = st->pp_s / st->n_chunks;
+        w->mb_gap_w =
+            mean + rack_smooth *
+                       (other_w + k * load_phase_u(lc, fmt, lc->u_comm) - mean);
     }
     T = pd_wave_period_s(w);
     w->offset_s = fmod(offset_s, T);
@@ -65,11 +88,19 @@ double pd_wave_period_s(const pd_wave *w)
     return T;
 }
 
+/* Time the micro-batch gaps take out of segment i [s]. */
+static double gaps_s(const pd_wave *w, int i)
+{
+    return w->mb_seg == i && w->mb_n > 0 ? w->mb_n * w->mb_gap_s : 0.0;
+}
+
 double pd_wave_mean_w(const pd_wave *w)
 {
     double e = 0, T = pd_wave_period_s(w);
-    for (int i = 0; i < w->n_seg; i++)
-        e += w->dur_s[i] * 0.5 * (w->w0[i] + w->w1[i]);
+    for (int i = 0; i < w->n_seg; i++) {
+        double g = gaps_s(w, i);
+        e += (w->dur_s[i] - g) * 0.5 * (w->w0[i] + w->w1[i]) + g * w->mb_gap_w;
+    }
     return T > 0 ? e / T : 0.0;
 }
 
@@ -86,6 +117,8 @@ double pd_wave_lo_w(const pd_wave *w)
     double l = INFINITY;
     for (int i = 0; i < w->n_seg; i++)
         l = fmin(l, fmin(w->w0[i], w->w1[i]));
+    if (w->mb_seg >= 0 && w->mb_n > 0)
+        l = fmin(l, w->mb_gap_w);
     return w->n_seg ? l : 0.0;
 }
 
@@ -108,8 +141,14 @@ static double excess_piece(double a, double b, double d, double m)
 double pd_wave_excess_j(const pd_wave *w)
 {
     double m = pd_wave_mean_w(w), e = 0;
-    for (int i = 0; i < w->n_seg; i++)
-        e += excess_piece(w->w0[i], w->w1[i], w->dur_s[i], m);
+    /* A segment with micro-batch gaps is constant (no smoothing), so its
+     * gaps come off its length and count as their own level. */
+    for (int i = 0; i < w->n_seg; i++) {
+        double g = gaps_s(w, i);
+        e += excess_piece(w->w0[i], w->w1[i], w->dur_s[i] - g, m);
+        if (g > 0)
+            e += excess_piece(w->mb_gap_w, w->mb_gap_w, g, m);
+    }
     return e;
 }
 
@@ -160,6 +199,35 @@ static void add_outside(double *x, size_t n, double dt_s, double a, double b,
     add_interval(x, n, dt_s, a > ht ? a : ht, b, t0, p0, sl);
 }
 
+/* Adds segment s of v, which started at t0 (absolute, may be before a),
+ * over [a, b): chunk by chunk when it holds micro-batch gaps (a chunk of
+ * P = dur / mb_n at the segment's level, its last mb_gap_s at the gap's),
+ * else as one linear piece. */
+static void add_segment(double *x, size_t n, double dt_s, const pd_wave *v,
+                        int s, double t0, double a, double b)
+{
+    double hf = v->hold_from_s, ht = v->hold_to_s;
+    if (v->mb_seg == s && v->mb_n > 0) {
+        double P = v->dur_s[s] / v->mb_n, g = v->mb_gap_s;
+        long j0 = (long)floor((a - t0) / P), j1 = (long)ceil((b - t0) / P);
+        if (j0 < 0)
+            j0 = 0;
+        if (j1 > v->mb_n)
+            j1 = v->mb_n;
+        for (long j = j0; j < j1; j++) {
+            double cs = t0 + (double)j * P, ge = cs + P - g, ce = cs + P;
+            add_outside(x, n, dt_s, fmax(a, cs), fmin(b, ge), hf, ht, 0.0,
+                        v->w0[s], 0.0);
+            add_outside(x, n, dt_s, fmax(a, ge), fmin(b, ce), hf, ht, 0.0,
+                        v->mb_gap_w, 0.0);
+        }
+        return;
+    }
+    /* The piece's slope is over its whole length. */
+    add_outside(x, n, dt_s, a, b, hf, ht, t0, v->w0[s],
+                (v->w1[s] - v->w0[s]) / v->dur_s[s]);
+}
+
 /* Why a walk over segment edges rather than a sample-by-sample lookup: a
  * window has PD_N samples and a step a few segments, so walking the edges
  * costs O(n + edges) per wave, the cheapest exact bin mean. The phase runs
@@ -193,10 +261,8 @@ void pd_synth(const pd_wave *w, size_t n_w, double const_w, double dt_s,
             double e = t + (left > 0 ? left : 0);
             if (e > end)
                 e = end;
-            /* The piece started pos before t; its slope is over its
-             * whole length. */
-            double sl = (v->w1[s] - v->w0[s]) / v->dur_s[s];
-            add_outside(x, n, dt_s, t, e, hf, ht, t - pos, v->w0[s], sl);
+            /* The segment started pos before t. */
+            add_segment(x, n, dt_s, v, s, t - pos, t, e);
             t = e;
             pos = 0;
             s = (s + 1) % v->n_seg;

@@ -60,9 +60,14 @@ typedef struct pd_wave {
     double w0[PD_SEG_MAX];    /* IT power at each segment's start [W] */
     double w1[PD_SEG_MAX];    /* ... and at its end (linear between) */
     double offset_s;          /* position in the period at t = 0 */
-    double hold_from_s;       /* over [hold_from_s, hold_to_s) the job */
-    double hold_to_s;         /* holds hold_w instead (an event); */
-    double hold_w;            /* from = to: none */
+    /* Micro-batch structure: segment mb_seg (-1: none) is mb_n chunks,
+     * each ending in a gap of mb_gap_s at mb_gap_w (the exposed pipeline
+     * point-to-point between chunks; load_step.pp_s / n_chunks). */
+    int mb_seg, mb_n;
+    double mb_gap_s, mb_gap_w;
+    double hold_from_s; /* over [hold_from_s, hold_to_s) the job */
+    double hold_to_s;   /* holds hold_w instead (an event); */
+    double hold_w;      /* from = to: none */
 } pd_wave;
 
 /* A window's figures [W, W/s]. */

@@ -139,7 +139,7 @@ static void test_powerdyn_wave_mean_is_the_accounting_power(void **state)
 {
     static double x[PD_N];
     load_cfg lc;
-    load_step st = {0.61, 0.23, 0.16}; /* compute, comm, bubble [s] */
+    load_step st = {0.61, 0.23, 0.16, 0, 0}; /* compute, comm, bubble [s] */
     pd_wave w;
     pd_stats s;
     double gpu_w = 7e6, other_w = 3e6;
@@ -166,7 +166,7 @@ static void test_powerdyn_wave_mean_is_the_accounting_power(void **state)
 static void test_powerdyn_full_floor_is_flat_and_priced(void **state)
 {
     load_cfg lc;
-    load_step st = {0.5, 0.3, 0.2};
+    load_step st = {0.5, 0.3, 0.2, 0, 0};
     pd_wave w;
     double f0, f1, tdp = 1400.0, u_c;
     (void)state;
@@ -274,7 +274,7 @@ static void test_powerdyn_square_wave_through_a_ramp_limit(void **state)
 {
     static double x[8100];
     load_cfg lc;
-    load_step st = {1.0, 0.5, 0.0};
+    load_step st = {1.0, 0.5, 0.0, 0, 0};
     load_shape sh;
     pd_wave w;
     pd_stats s;
@@ -312,7 +312,8 @@ static void test_powerdyn_square_wave_through_a_ramp_limit(void **state)
 static void test_powerdyn_hysteresis_bridges_short_gaps(void **state)
 {
     load_cfg lc;
-    load_step short_gap = {1.0, 0.5, 0.0}, long_gap = {1.0, 0.8, 0.0};
+    load_step short_gap = {1.0, 0.5, 0.0, 0, 0},
+              long_gap = {1.0, 0.8, 0.0, 0, 0};
     load_shape sh;
     (void)state;
     load_cfg_default(&lc, 3.5e6);
@@ -451,6 +452,57 @@ static void test_powerdyn_module_figures_read_back(void **state)
     remove(path);
 }
 
+/* Micro-batch structure (docs/power-model.md 14): a pipelined step of 1.0 s
+ * compute and 0.3 s exposed communication of which 0.1 s is p2p between
+ * 10 chunks: the compute phase becomes 10 chunks of 0.11 s, each ending in
+ * 10 ms at the communication level. The mean is still the accounting's
+ * (same times at the same levels), the lowest level is the gap's, the
+ * spectrum near the chunk rate (9.09 Hz) is lifted, and the 3-30 Hz band
+ * holds more power than with the p2p lumped at the step's end. */
+static void test_powerdyn_micro_batch_chunks_show_in_the_spectrum(void **state)
+{
+    static double x[PD_N];
+    static double psd[PD_PSD_N];
+    load_cfg lc;
+    load_step lump = {1.0, 0.3, 0.0, 0, 0}, mb = {1.0, 0.3, 0.0, 0.1, 10};
+    pd_wave w0, w1;
+    pd_stats s0, s1;
+    const double k = 1e6, dt = 1.0 / PD_FS_HZ, df = 1.0 / (dt * PD_SEG);
+    double f = 0, best = 0; /* lumped's and chunked power near 9 Hz */
+    (void)state;
+    load_cfg_default(&lc, 3.5e6);
+    assert_close(load_step_gpu_frac(&lc, NUM_BF16, &mb),
+                 load_step_gpu_frac(&lc, NUM_BF16, &lump), 0);
+    pd_wave_step(&w0, &lc, NUM_BF16, &lump, 0.75 * k, 0.0, 1.0, 0.0);
+    pd_wave_step(&w1, &lc, NUM_BF16, &mb, 0.75 * k, 0.0, 1.0, 0.0);
+    assert_int_equal(w1.mb_seg, 0);
+    assert_int_equal(w1.mb_n, 10);
+    assert_close(w1.mb_gap_s, 0.01, 1e-15);
+    assert_close(pd_wave_period_s(&w1), 1.3, 1e-15);
+    assert_close(pd_wave_mean_w(&w1), 0.75 * k, 1e-12);
+    assert_close(pd_wave_lo_w(&w1), pd_wave_lo_w(&w0), 1e-12);
+    pd_synth(&w1, 1, 0.0, dt, x, 7800); /* 60 whole periods */
+    assert_int_equal(pd_analyse(x, 7800, dt, &s1), SIM_OK);
+    assert_close(s1.mean_w, 0.75 * k, 1e-9);
+    pd_synth(&w1, 1, 0.0, dt, x, PD_N);
+    assert_int_equal(pd_welch_psd(x, PD_N, dt, psd), SIM_OK);
+    /* A periodic wave has lines at multiples of 1 / 1.3 s only; the
+     * chunks lift those near their rate, 1 / 0.11 s = 9.09 Hz: the power
+     * within 8.5-9.7 Hz is ten times the lumped wave's there. */
+    for (size_t i = 1; i < PD_PSD_N; i++)
+        if (df * (double)i >= 8.5 && df * (double)i <= 9.7)
+            best += psd[i];
+    assert_int_equal(pd_analyse(x, PD_N, dt, &s1), SIM_OK);
+    pd_synth(&w0, 1, 0.0, dt, x, PD_N);
+    assert_int_equal(pd_analyse(x, PD_N, dt, &s0), SIM_OK);
+    assert_int_equal(pd_welch_psd(x, PD_N, dt, psd), SIM_OK);
+    for (size_t i = 1; i < PD_PSD_N; i++)
+        if (df * (double)i >= 8.5 && df * (double)i <= 9.7)
+            f += psd[i];
+    assert_true(best > 10 * f);
+    assert_true(s1.band_hi_rms_w > s0.band_hi_rms_w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -467,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_powerdyn_switch_off_leaves_fields_empty),
         cmocka_unit_test(test_powerdyn_modules_sum_to_the_site),
         cmocka_unit_test(test_powerdyn_module_figures_read_back),
+        cmocka_unit_test(test_powerdyn_micro_batch_chunks_show_in_the_spectrum),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
