@@ -180,7 +180,13 @@ static void add_interval(double *x, size_t n, double dt_s, double a, double b,
         double bin_end = dt_s * (double)(i + 1);
         double e = b < bin_end ? b : bin_end;
         double pm = p0 + sl * (0.5 * (a + e) - t0);
-        x[i] += pm * (e - a) / dt_s;
+        /* A constant over a whole bin adds itself: the common case, kept
+         * free of the multiply and divide (perf: the synthesis is the
+         * analysis' largest cost after the FFT). */
+        if (sl == 0 && a == dt_s * (double)i && e == bin_end)
+            x[i] += p0;
+        else
+            x[i] += pm * (e - a) / dt_s;
         a = e;
         i++;
     }
@@ -214,12 +220,15 @@ static void add_segment(double *x, size_t n, double dt_s, const pd_wave *v,
             j0 = 0;
         if (j1 > v->mb_n)
             j1 = v->mb_n;
+        /* The level over the whole span, then each gap's difference: a
+         * gap (a few ms) touches one or two bins, so the cost is the
+         * span's bins plus two per chunk, not a full interval per chunk
+         * (perf: the per-chunk intervals were 6 % of a 100 MW run). */
+        add_outside(x, n, dt_s, a, b, hf, ht, 0.0, v->w0[s], 0.0);
         for (long j = j0; j < j1; j++) {
-            double cs = t0 + (double)j * P, ge = cs + P - g, ce = cs + P;
-            add_outside(x, n, dt_s, fmax(a, cs), fmin(b, ge), hf, ht, 0.0,
-                        v->w0[s], 0.0);
+            double ce = t0 + (double)(j + 1) * P, ge = ce - g;
             add_outside(x, n, dt_s, fmax(a, ge), fmin(b, ce), hf, ht, 0.0,
-                        v->mb_gap_w, 0.0);
+                        v->mb_gap_w - v->w0[s], 0.0);
         }
         return;
     }
