@@ -298,7 +298,7 @@ const resfield resfield_site[] = {
       "battery power that keeps the grid draw within "
       "policy.ramp_limit_mw_per_s "
       "over the steady-state and checkpoint/restart windows (0: no limit)"),
-    F(res_site, power_jobs_mean_w, "power_jobs_mean", W, MW, 0,
+    F(res_site, power_jobs_mean_w, "power_jobs_mean", W, MW, RUN,
       "jobs' mean power (100 Hz)",
       "mean over the steady-state windows of the jobs' IT power (facility "
       "power less the window's constant part); the modules' power_mean_w "

@@ -410,13 +410,15 @@ static void test_powerdyn_modules_sum_to_the_site(void **state)
 }
 
 /* The figures read back from the store: `run --db` then db_load_run gives
- * the same per-module rows and window the run computed; with
+ * the same per-module rows and window the run computed (and run's JSON
+ * lists the modules); with
  * --no-power-dynamics there are no rows and the site fields are NULL
  * (read as NAN), not zero. */
 static void test_powerdyn_module_figures_read_back(void **state)
 {
     const char *path = "/tmp/factorysim-test-powerdyn.db";
-    char args[512], out[4096];
+    static char out[1 << 17];
+    char args[512];
     db *d;
     db_run *run;
     int64_t id;
@@ -427,11 +429,15 @@ static void test_powerdyn_module_figures_read_back(void **state)
     snprintf(args, sizeof args,
              "run tests/data/run/two-groups.cfg --db %s --format json", path);
     assert_int_equal(fs_run(args, out, sizeof out, NULL, 0), 0);
+    /* run's JSON carries them too, shaped as its jobs. */
+    assert_non_null(strstr(out, "\"modules\": ["));
+    assert_non_null(strstr(out, "\"power_swing_mw\": {"));
     snprintf(args, sizeof args,
              "run tests/data/run/two-groups.cfg --db %s --no-power-dynamics "
              "--format json",
              path);
     assert_int_equal(fs_run(args, out, sizeof out, NULL, 0), 0);
+    assert_null(strstr(out, "\"modules\": ["));
     assert_int_equal(db_open_readonly(path, &d, &e), SIM_OK);
     assert_int_equal(db_load_run(d, 1, 0, &run, &e), SIM_OK);
     assert_int_equal(run->reps[0].n_modules, 2);
