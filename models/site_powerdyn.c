@@ -33,6 +33,7 @@
 
 #define SPD_MAX_STEADY 64 /* steady windows analysed per run */
 #define SPD_EV_KINDS 3    /* failure, checkpoint, restart */
+#define SPD_ENT_CAP 256   /* distinct job waves whose figures are kept */
 
 struct site_pd {
     gsl_rng **r;       /* [n_job] */
@@ -57,9 +58,13 @@ struct site_pd {
     pd_wave *mw;           /* [n_job * n_grp + 1] one module's waves */
     pd_stats *ent;         /* [n_job * n_grp + 1] one wave's figures alone */
     unsigned char *ent_ok; /* [same] ent computed in this window */
-    double *y;             /* [PD_N] one module's trace */
-    int n_steady;          /* steady windows analysed */
-    double jobs_sum_w;     /* sum of their jobs' means (site less constant) */
+    /* A job wave's own figures by its shape (offset left out), kept across
+     * windows: SPD_ENT_CAP slots, open addressing on wave_key. */
+    uint64_t ent_key[SPD_ENT_CAP];
+    pd_stats ent_val[SPD_ENT_CAP];
+    double *y;         /* [PD_N] one module's trace */
+    int n_steady;      /* steady windows analysed */
+    double jobs_sum_w; /* sum of their jobs' means (site less constant) */
     /* The representative window (replication 0): the steady window with
      * the most training entries, then the largest peak-to-peak. */
     double *rep_x, *rep_x0; /* [PD_N] with and without smoothing */
@@ -239,14 +244,72 @@ static void fold_module(res_module *m, const pd_stats *s, int first)
 /* The figures of share x wave i + cst from wave i's own (computed once
  * per window): every figure but the level scales with the share (all are
  * linear in the trace, and the band RMS and deviation are homogeneous). */
+/* FNV-1a of a wave's shape: its segments, levels and micro-batch gaps,
+ * not its offset (never 0: 0 marks an empty slot). */
+static uint64_t wave_key(const pd_wave *w)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    double v[4];
+    for (int i = 0; i < w->n_seg; i++) {
+        v[0] = w->dur_s[i];
+        v[1] = w->w0[i];
+        v[2] = w->w1[i];
+        v[3] = (double)w->n_seg;
+        for (int k = 0; k < 4; k++) {
+            uint64_t b;
+            memcpy(&b, &v[k], sizeof b);
+            h = mix64(h, b);
+        }
+    }
+    h = mix64(h, (uint64_t)(w->mb_seg + 1) * 1000003u + (uint64_t)w->mb_n);
+    {
+        uint64_t b;
+        memcpy(&b, &w->mb_gap_s, sizeof b);
+        h = mix64(h, b);
+        memcpy(&b, &w->mb_gap_w, sizeof b);
+        h = mix64(h, b);
+    }
+    return h ? h : 1;
+}
+
+/* Wave i's own figures: from the cache when the same shape was analysed
+ * in an earlier window. Why a cache across windows: a job's figures
+ * depend on its wave, and on its phase offset only through where the
+ * 81.92 s window cuts the period (a few per mille of the band RMS), while
+ * a run sees the same job waves in window after window (a mix changes by
+ * one job at a time); analysing each wave once took the per-module
+ * figures from about a third of the analysis' cost to little (perf). The
+ * first window's offset is kept: deterministic for a seed. */
+static int entry_stats(site_pd *p, size_t i)
+{
+    const double dt = 1.0 / PD_FS_HZ;
+    uint64_t key = wave_key(&p->w[i]);
+    size_t slot = (size_t)(key % SPD_ENT_CAP), probes = 0;
+    while (p->ent_key[slot] && p->ent_key[slot] != key &&
+           probes < SPD_ENT_CAP) {
+        slot = (slot + 1) % SPD_ENT_CAP;
+        probes++;
+    }
+    if (probes < SPD_ENT_CAP && p->ent_key[slot] == key) {
+        p->ent[i] = p->ent_val[slot];
+        return SIM_OK;
+    }
+    pd_synth(&p->w[i], 1, 0.0, dt, p->y, PD_N);
+    if (pd_analyse_ws(p->ws, p->y, PD_N, dt, &p->ent[i]) != SIM_OK)
+        return SIM_ENUMERIC;
+    if (probes < SPD_ENT_CAP) {
+        p->ent_key[slot] = key;
+        p->ent_val[slot] = p->ent[i];
+    }
+    return SIM_OK;
+}
+
 static int scaled_entry(site_pd *p, size_t i, double share, double cst,
                         pd_stats *s)
 {
-    const double dt = 1.0 / PD_FS_HZ;
     const pd_stats *e = &p->ent[i];
     if (!p->ent_ok[i]) {
-        pd_synth(&p->w[i], 1, 0.0, dt, p->y, PD_N);
-        if (pd_analyse_ws(p->ws, p->y, PD_N, dt, &p->ent[i]) != SIM_OK)
+        if (entry_stats(p, i) != SIM_OK)
             return SIM_ENUMERIC;
         p->ent_ok[i] = 1;
     }
