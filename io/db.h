@@ -57,11 +57,12 @@
  * site_reps power_peak_w, power_min_w, power_swing_w, power_std_w,
  * power_max_ramp_w_per_s, power_band_0p1_2hz_rms_w,
  * power_band_3_30hz_rms_w, power_largest_drop_w,
- * battery_power_for_ramp_limit_w). An older database is upgraded in place
- * when opened for writing (db_open); db_open_readonly refuses it with what
- * to do.
+ * battery_power_for_ramp_limit_w); 9, the solar P90 exceedance of a run
+ * (issue 19: runs gains solar_energy_p90_exceedance_j). An older database is
+ * upgraded in place when opened for writing (db_open); db_open_readonly refuses
+ * it with what to do.
  */
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 #define DB_SCHEMA_FIELDS_HASH 0xccd58694fef7b610ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
@@ -150,6 +151,12 @@ typedef struct db_run {
                                  * duration [s] (NULL where no steps) */
     stat_summary *job_summary;  /* n_jobs x resfield_n_job, row-major */
     stat_summary *site_summary; /* resfield_n_site */
+    double solar_energy_p90_exceedance_j; /* runs column: annual solar
+                                 energy exceeded in 90 % of the
+                                 replications [J] (models/results.h
+                                 res_solar_p90_exceedance_j), computed when
+                                 stored; NAN for a run without solar or
+                                 stored before schema version 9 */
 } db_run;
 
 /* One row of the run list (db_list_runs); strings owned by the list. */
