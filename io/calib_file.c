@@ -306,10 +306,9 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
     for (int k = 0; k < TP_NPAR; k++)
         fprintf(f, "  %s = { value = %.10e; sd = %.4e; unit = \"%s\"; };\n",
                 tp_param_name(k), m->p[k], m->p_sd[k], tp_param_unit(k));
-    fputs("};\n\n# log factor on GEMM efficiency per calibrated GPU; "
-          "n_gpus_max is its\n"
-          "# largest calibration row (the straggler term's reference scale)\n"
-          "gpus = (\n",
+    /* One comment line: tests/test_calib.c names lines of this file. */
+    fputs("};\n\n# log factor on GEMM efficiency per calibrated GPU "
+          "(n_gpus_max: its largest row)\ngpus = (\n",
           f);
     for (int i = 0; i < m->n_gpus; i++)
         fprintf(f,
