@@ -1,6 +1,7 @@
 /* cli/cmd_calibrate.c: `factorysim calibrate DATA.csv`: fits the throughput
  * model (models/calib.h) on measured rows, cross-validates it two ways,
- * prints the accuracy table beside the lookup baseline, writes the
+ * prints the accuracy table beside the lookup baseline and the nested
+ * coverage of the 80 % interval (models/calib_cover.h), writes the
  * calibration file and a parity plot. See docs/throughput-model.md. */
 #include <getopt.h>
 #include <ctype.h>
@@ -26,7 +27,9 @@ static const char calibrate_help[] =
     "columns of megatron_throughput.csv) with GSL nonlinear least squares,\n"
     "cross-validates leaving one configuration out and one model out,\n"
     "prints MAPE of tokens/s/GPU per GPU type and model class beside the\n"
-    "median-efficiency lookup baseline, and writes the calibration file.\n"
+    "median-efficiency lookup baseline, the coverage of the 80 % interval\n"
+    "under leave-one-configuration-out with its spread computed without the\n"
+    "held-out configuration (nested), and writes the calibration file.\n"
     "\n"
     "Options:\n"
     "  --out FILE     calibration file (default: the built-in\n"

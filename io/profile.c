@@ -167,7 +167,9 @@ static void fill_derived(climate_year *out, const profile_site *site,
 /* One long function because the header decides how every row is read: the
  * header pass maps names to columns and checks the allowed combinations
  * (exactly one time column, at most one humidity column, GHI alone or all three
- * irradiance columns), the row pass checks each hour's position and cells, and
+ * irradiance columns), the row pass checks each hour's position and cells and,
+ * in a multi-year file, starts the next year only where the last one is whole
+ * (so the position check restarts at hour 0 of each year), and
  * a final day pass fills what depends on a whole day (the dew point from the
  * day's minimum temperature when no humidity is given) and what depends on the
  * sun (Erbs decomposition). Errors name the row's own line and jump to done,
