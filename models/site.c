@@ -484,7 +484,8 @@ static double job_log_sd(const run *R, const sjob *j, const tp_result *tr)
  * scale the whole fit has seen). The uniform is the first draw of the
  * stream "straggler/<job>", so it is the same for the same job whatever
  * else the scenario changes (common random numbers); without model
- * uncertainty the job takes the mean factor, the term's point value. */
+ * uncertainty the job takes the mean factor, the term's point value; a job
+ * with a pinned (measured) throughput takes none. */
 static double straggler_draw(const scenario *s, const site_opts *o,
                              const scen_job *sj)
 {
@@ -493,7 +494,9 @@ static double straggler_draw(const scenario *s, const site_opts *o,
     int gi, n_ref = 0;
     char name[96];
     gsl_rng *r;
-    if (!m || !(spread > 0))
+    /* A pinned throughput was measured at the job's own scale: its
+     * stragglers are in it already. */
+    if (!m || !(spread > 0) || sj->tokens_per_sec_per_gpu > 0)
         return 1.0;
     gi = tp_model_gpu(m, sj->gpu->name);
     if (gi >= 0)
