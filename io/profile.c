@@ -187,8 +187,10 @@ static int read_years(const char *path, const profile_site *site,
     memset(&inf, 0, sizeof inf);
     *years = NULL;
     *n_years = 0;
+    /* Through done: ys is freed on every failure, this one included
+     * (fuzz_profile found the early return leaking it). */
     if ((rc = csvt_read(path, &t, err)) != SIM_OK)
-        return rc;
+        goto done;
     for (int c = 0; c < N_COLS; c++)
         idx[c] = -1;
     for (size_t k = 0; k < t->n_cols; k++) {
