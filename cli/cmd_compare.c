@@ -1,0 +1,165 @@
+/* cli/cmd_compare.c: `factorysim compare --db FILE --runs NAME,NAME,...`:
+ * stored runs side by side, each job's and the site's metrics with P10, P50,
+ * P90 and the mean, and their differences from the first run (issue 25).
+ *
+ * The command only parses, opens the store read-only and hands the names to
+ * app/compare.h, which resolves them (run id, scenario name, sweep case key)
+ * and writes the table, CSV or JSON. What each scenario or case name
+ * resolved to is said on stderr, so the output itself stays the same bytes
+ * for the same runs and a script's stdout is never mixed with notes.
+ * Everything is read before anything is written: a bad name prints nothing
+ * on stdout. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/compare.h"
+#include "cli/cli.h"
+#include "io/db.h"
+#include "sim/mem.h"
+
+static const char compare_help[] =
+    "Usage: factorysim compare --db FILE --runs NAME,NAME,... [OPTIONS]\n"
+    "\n"
+    "Stored runs side by side: every job's and the site's metrics (the run\n"
+    "fields of `factorysim schema`, in their display units) as mean, P10,\n"
+    "P50 and P90 per run, and the differences from the first run, absolute\n"
+    "and in percent. Jobs are matched by name; a job a run does not have is\n"
+    "blank there, never zero.\n"
+    "\n"
+    "A NAME is a run id (digits), a scenario name (its latest stored run\n"
+    "that is not a sweep case; stderr says which id was picked) or a sweep\n"
+    "case key as stored (export --what runs shows them). An unknown or\n"
+    "ambiguous name is an error naming it.\n"
+    "\n"
+    "Options:\n"
+    "  --db FILE        results database (default output/factorysim.db)\n"
+    "  --runs LIST      runs to compare, comma-separated (required; the\n"
+    "                   first is the baseline)\n"
+    "  --format F       table (default), csv or json (docs/compare.md)\n"
+    "  --with-ids       also put each run's id in CSV and JSON (ids are the\n"
+    "                   order runs were stored in, so they are left out by\n"
+    "                   default)\n"
+    "  -h, --help       this help\n";
+
+/* Splits list on ',' into a NULL-terminated array of copies; an empty item
+ * ("a,,b", a trailing comma) is a usage error, since it can only be a typo. */
+static char **split_names(const char *list, size_t *n)
+{
+    size_t cap = 1;
+    char **v;
+    const char *p = list;
+    for (const char *q = list; *q; q++)
+        cap += *q == ',';
+    v = sim_xcalloc(cap + 1, sizeof *v);
+    *n = 0;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 0)
+            break;
+        v[*n] = sim_xcalloc(len + 1, 1);
+        memcpy(v[*n], p, len);
+        (*n)++;
+        if (!e) {
+            return v;
+        }
+        p = e + 1;
+    }
+    for (size_t i = 0; i < *n; i++)
+        free(v[i]);
+    free(v);
+    return NULL;
+}
+
+static void free_names(char **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"runs", required_argument, NULL, 'r'},
+        {"format", required_argument, NULL, 'f'},
+        {"with-ids", no_argument, NULL, 'i'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *cmd = "compare", *dbpath = "output/factorysim.db", *runs = NULL;
+    int fmt = CLI_FMT_TABLE, with_ids = 0, o, rc;
+    char **names;
+    size_t n = 0;
+    db *d;
+    compare *c = NULL;
+    sim_err err;
+
+    while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (o) {
+        case 'd':
+            dbpath = optarg;
+            break;
+        case 'r':
+            runs = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "table") == 0)
+                fmt = CLI_FMT_TABLE;
+            else if (strcmp(optarg, "csv") == 0)
+                fmt = CLI_FMT_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                fmt = CLI_FMT_JSON;
+            else
+                return cli_usage_error(
+                    cmd, "--format must be table, csv or json (got %s)",
+                    optarg);
+            break;
+        case 'i':
+            with_ids = 1;
+            break;
+        case 'h':
+            fputs(compare_help, stdout);
+            return CLI_EXIT_OK;
+        case ':':
+            return cli_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(cmd, "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!runs)
+        return cli_usage_error(cmd, "--runs NAME,NAME,... is required");
+    if (!(names = split_names(runs, &n)))
+        return cli_usage_error(cmd, "--runs: empty name in '%s'", runs);
+    sim_err_clear(&err);
+    /* Read-only: comparing must never migrate a database or take a write
+     * lock while a sweep may be storing into it. */
+    if (db_open_readonly(dbpath, &d, &err) != SIM_OK) {
+        free_names(names, n);
+        return cli_report(&err);
+    }
+    rc = compare_load(d, dbpath, (const char *const *)names, n, &c, &err);
+    db_close(d);
+    free_names(names, n);
+    if (rc != SIM_OK)
+        return cli_report(&err);
+    for (size_t r = 0; r < c->n_runs; r++)
+        if (c->runs[r].note[0])
+            fprintf(stderr, "factorysim: compare: %s\n", c->runs[r].note);
+    if (fmt == CLI_FMT_CSV)
+        rc = compare_write_csv(stdout, c, with_ids);
+    else if (fmt == CLI_FMT_JSON)
+        rc = compare_write_json(stdout, c, with_ids);
+    else
+        rc = compare_write_table(stdout, c);
+    compare_free(c);
+    if (rc != SIM_OK || fflush(stdout) != 0)
+        return cli_error("compare: cannot write the output");
+    return CLI_EXIT_OK;
+}
