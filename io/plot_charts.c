@@ -30,8 +30,9 @@
  * depend on its input alone. Returns SIM_OK or SIM_EIO.
  *
  * Read, patch, write back: the surface id is the only run-dependent byte, and
- * cairo offers no way to reset its counter. The rewrite is in place, so a
- * failure while writing back can leave the chart truncated; it is reported as
+ * cairo offers no way to reset its counter. The patched bytes go to PATH.tmp
+ * and are renamed over PATH, so a failure while writing back leaves the
+ * complete (unpatched) chart rather than a truncated one, and is reported as
  * an error, never as success. */
 int plot_finish(const char *path, sim_err *err)
 {
@@ -66,18 +67,27 @@ int plot_finish(const char *path, sim_err *err)
             n -= (size_t)(e - q) - 1;
         }
     }
-    f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, n, f) != n) {
-        if (f)
-            fclose(f);
-        free(b);
-        return sim_err_set(err, SIM_EIO, path, 0,
-                           "cannot rewrite the SVG file");
+    {
+        size_t pl = strlen(path);
+        char *tmp = sim_xmalloc(pl + 5);
+        memcpy(tmp, path, pl);
+        memcpy(tmp + pl, ".tmp", 5);
+        f = fopen(tmp, "wb");
+        rc = SIM_OK;
+        if (!f || fwrite(b, 1, n, f) != n) {
+            if (f)
+                fclose(f);
+            rc = sim_err_set(err, SIM_EIO, path, 0,
+                             "cannot rewrite the SVG file");
+        } else if (fclose(f) != 0 || rename(tmp, path) != 0) {
+            rc = sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
+        }
+        if (rc != SIM_OK)
+            remove(tmp);
+        free(tmp);
     }
     free(b);
-    return fclose(f) == 0
-               ? SIM_OK
-               : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
+    return rc;
 }
 
 /* Time axis: hours for spans under two days, else days, so tick labels stay in
