@@ -216,6 +216,42 @@ int compare_load(db *d, const char *dbpath, const char *const *names, size_t n,
     return SIM_OK;
 }
 
+/* Split here rather than in each command, so `compare --runs` and `report
+ * --runs` read a list the same way. An empty item can only be a typo, so it
+ * is refused rather than skipped. */
+int compare_load_list(db *d, const char *dbpath, const char *list,
+                      compare **out, sim_err *err)
+{
+    size_t cap = 1, n = 0;
+    char **v;
+    const char *p = list;
+    int rc = SIM_OK;
+    *out = NULL;
+    for (const char *q = list; *q; q++)
+        cap += *q == ',';
+    v = sim_xcalloc(cap + 1, sizeof *v);
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 0) {
+            rc = sim_err_set(err, SIM_EUSAGE, NULL, 0,
+                             "--runs: empty name in '%s'", list);
+            break;
+        }
+        v[n] = sim_xcalloc(len + 1, 1);
+        memcpy(v[n++], p, len);
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    if (rc == SIM_OK)
+        rc = compare_load(d, dbpath, (const char *const *)v, n, out, err);
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    return rc;
+}
+
 void compare_free(compare *c)
 {
     if (!c)

@@ -94,6 +94,12 @@ int compare_resolve(const db_run_row *rows, size_t n_rows, const char *name,
 int compare_load(db *d, const char *dbpath, const char *const *names, size_t n,
                  compare **out /* OUT: compare_free */, sim_err *err);
 
+/* compare_load of a comma-separated list ("iceland-geothermal,2,..."), the
+ * form --runs takes. Errors: SIM_EUSAGE for an empty item ("a,,b", a
+ * trailing comma: "--runs: empty name in 'LIST'"), else as compare_load. */
+int compare_load_list(db *d, const char *dbpath, const char *list,
+                      compare **out /* OUT: compare_free */, sim_err *err);
+
 /* Frees c. NULL is a no-op. */
 void compare_free(compare *c);
 

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "app/compare.h"
 #include "io/db.h"
 #include "io/plot.h"
 #include "sim/err.h"
@@ -36,6 +37,8 @@ typedef struct report_src {
     db *d;                 /* the open store (the sweep chart reads others) */
     const char *sw_metric; /* sweep chart options, NULL for the defaults */
     const char *sw_by;
+    const compare *cmp; /* report --runs: the runs compared (the first is
+                           run), or NULL for a one-run report */
 } report_src;
 
 typedef struct report_chart {

@@ -17,7 +17,6 @@
 #include "app/compare.h"
 #include "cli/cli.h"
 #include "io/db.h"
-#include "sim/mem.h"
 
 static const char compare_help[] =
     "Usage: factorysim compare --db FILE --runs NAME,NAME,... [OPTIONS]\n"
@@ -43,43 +42,6 @@ static const char compare_help[] =
     "                   default)\n"
     "  -h, --help       this help\n";
 
-/* Splits list on ',' into a NULL-terminated array of copies; an empty item
- * ("a,,b", a trailing comma) is a usage error, since it can only be a typo. */
-static char **split_names(const char *list, size_t *n)
-{
-    size_t cap = 1;
-    char **v;
-    const char *p = list;
-    for (const char *q = list; *q; q++)
-        cap += *q == ',';
-    v = sim_xcalloc(cap + 1, sizeof *v);
-    *n = 0;
-    for (;;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == 0)
-            break;
-        v[*n] = sim_xcalloc(len + 1, 1);
-        memcpy(v[*n], p, len);
-        (*n)++;
-        if (!e) {
-            return v;
-        }
-        p = e + 1;
-    }
-    for (size_t i = 0; i < *n; i++)
-        free(v[i]);
-    free(v);
-    return NULL;
-}
-
-static void free_names(char **v, size_t n)
-{
-    for (size_t i = 0; v && i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
 int cmd_compare(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -92,8 +54,6 @@ int cmd_compare(int argc, char **argv)
     };
     const char *cmd = "compare", *dbpath = "output/factorysim.db", *runs = NULL;
     int fmt = CLI_FMT_TABLE, with_ids = 0, o, rc;
-    char **names;
-    size_t n = 0;
     db *d;
     compare *c = NULL;
     sim_err err;
@@ -135,20 +95,16 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     if (!runs)
         return cli_usage_error(cmd, "--runs NAME,NAME,... is required");
-    if (!(names = split_names(runs, &n)))
-        return cli_usage_error(cmd, "--runs: empty name in '%s'", runs);
     sim_err_clear(&err);
     /* Read-only: comparing must never migrate a database or take a write
      * lock while a sweep may be storing into it. */
-    if (db_open_readonly(dbpath, &d, &err) != SIM_OK) {
-        free_names(names, n);
+    if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
-    }
-    rc = compare_load(d, dbpath, (const char *const *)names, n, &c, &err);
+    rc = compare_load_list(d, dbpath, runs, &c, &err);
     db_close(d);
-    free_names(names, n);
     if (rc != SIM_OK)
-        return cli_report(&err);
+        return rc == SIM_EUSAGE ? cli_usage_error(cmd, "%s", err.msg)
+                                : cli_report(&err);
     for (size_t r = 0; r < c->n_runs; r++)
         if (c->runs[r].note[0])
             fprintf(stderr, "factorysim: compare: %s\n", c->runs[r].note);

@@ -474,7 +474,7 @@ static report_out *draw_one(const char *path, int64_t run_id, int load,
             break;
     assert_true(i < report_n_charts);
     {
-        report_src src = {r, d, NULL, NULL};
+        report_src src = {r, d, NULL, NULL, NULL};
         *rc = report_charts[i].draw(&src, o, &e);
     }
     db_run_free(r);
@@ -606,6 +606,75 @@ static void test_report_chart_sweep(void **state)
         assert_png_page_clear(p);
     }
     free_out(o);
+}
+
+/* report --runs (issue 25): nothing for a one-run report; for runs 1 and 2
+ * of a.db one page with a lane per run, the registry's label and unit on
+ * the time axis, each run named in the legend; more runs than colours is
+ * noted as not drawn. The command writes compare.png and compare.csv and
+ * lists the chart in charts.json; --run with --runs is a usage error. */
+static void test_report_chart_compare(void **state)
+{
+    int rc;
+    size_t i = 0;
+    report_out *o = draw_one(dbp, 1, 0, "compare", &rc);
+    compare *c = NULL;
+    db *d;
+    db_run *r;
+    sim_err e;
+    char p[600];
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n + o->n_skipped, 0);
+    while (strcmp(report_charts[i].id, "compare") != 0)
+        i++;
+    sim_err_clear(&e);
+    assert_int_equal(db_open_readonly(dbp, &d, &e), SIM_OK);
+    assert_int_equal(compare_load_list(d, dbp, "1,2", &c, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, 1, 0, &r, &e), SIM_OK);
+    {
+        report_src src = {r, d, NULL, NULL, c};
+        assert_int_equal(report_charts[i].draw(&src, o, &e), SIM_OK);
+    }
+    assert_drew(o, "compare.png");
+    assert_string_equal(o->meta[0].xlabel, "time to train (submit to end) [d]");
+    assert_int_equal(o->meta[0].n_legend, 3);
+    assert_non_null(strstr(o->meta[0].legend[0], "run 1: "));
+    assert_non_null(strstr(o->meta[0].legend[1], "run 2: "));
+    snprintf(p, sizeof p, "%s/compare.png", o->dir);
+    assert_png_page_clear(p);
+    compare_free(c);
+    /* Eight runs: more than the colours tell apart. */
+    assert_int_equal(compare_load_list(d, dbp, "1,2,1,2,1,2,1,2", &c, &e),
+                     SIM_OK);
+    {
+        report_src src = {r, d, NULL, NULL, c};
+        int n_before = o->n_skipped;
+        assert_int_equal(report_charts[i].draw(&src, o, &e), SIM_OK);
+        assert_int_equal(o->n_skipped, n_before + 1);
+        assert_non_null(strstr(o->skipped[n_before], "colours"));
+    }
+    compare_free(c);
+    db_run_free(r);
+    db_close(d);
+    free_out(o);
+    assert_int_equal(run("report --db %s --runs 1,2 --out %s/cmp", dbp, dir),
+                     0);
+    assert_non_null(strstr(out, "compare.csv"));
+    assert_non_null(strstr(out, "compare.png"));
+    snprintf(p, sizeof p, "%s/cmp/charts.json", dir);
+    {
+        size_t n;
+        unsigned char *t = test_slurp(p, &n);
+        assert_non_null(t);
+        assert_non_null(strstr((char *)t, "\"file\": \"compare.png\""));
+        free(t);
+    }
+    snprintf(p, sizeof p, "%s/cmp/compare.csv", dir);
+    assert_int_equal(access(p, R_OK), 0);
+    assert_int_equal(
+        run("report --db %s --run 1 --runs 1,2 --out %s/cmp2", dbp, dir), 2);
+    assert_non_null(strstr(err, "--run and --runs exclude each other"));
 }
 
 /* A run of the fixture stored with a start date in its configuration, so
@@ -855,6 +924,7 @@ static const struct {
     {"time_to_train", test_report_chart_time_to_train},
     {"energy_by_source", test_report_chart_energy_by_source},
     {"sweep", test_report_chart_sweep},
+    {"compare", test_report_chart_compare},
 };
 #define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
 
@@ -896,6 +966,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_time_to_train),
         cmocka_unit_test(test_report_chart_energy_by_source),
         cmocka_unit_test(test_report_chart_sweep),
+        cmocka_unit_test(test_report_chart_compare),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
