@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +173,14 @@ static void match_jobs(compare *c)
         }
     }
     c->job_at = sim_xcalloc(c->n_jobs * c->n_runs + 1, sizeof *c->job_at);
+    c->job_on = sim_xcalloc(c->n_jobs + 1, 1);
+    memset(c->job_on, 1, c->n_jobs);
+    c->site_on = sim_xcalloc(resfield_n_site, 1);
+    c->job_f_on = sim_xcalloc(resfield_n_job, 1);
+    for (size_t q = 0; q < resfield_n_site; q++)
+        c->site_on[q] = (resfield_site[q].outputs & RESFIELD_RUN) != 0;
+    for (size_t q = 0; q < resfield_n_job; q++)
+        c->job_f_on[q] = (resfield_job[q].outputs & RESFIELD_RUN) != 0;
     for (size_t k = 0; k < c->n_jobs; k++)
         for (size_t r = 0; r < c->n_runs; r++) {
             const db_run_meta *m = &c->runs[r].run->meta;
@@ -252,6 +261,77 @@ int compare_load_list(db *d, const char *dbpath, const char *list,
     return rc;
 }
 
+/* The next comma-separated item of *p into buf (at most n - 1 bytes);
+ * advances *p past it. Returns 0 at the end, -1 for an empty item. */
+static int next_item(const char **p, char *buf, size_t n)
+{
+    const char *e;
+    size_t len;
+    if (!*p)
+        return 0;
+    e = strchr(*p, ',');
+    len = e ? (size_t)(e - *p) : strlen(*p);
+    if (len == 0)
+        return -1;
+    snprintf(buf, n, "%.*s", (int)len, *p);
+    *p = e ? e + 1 : NULL;
+    return 1;
+}
+
+/* Two passes over each list: names are checked before anything is switched
+ * off, so a bad name leaves the selection as it was. */
+int compare_select(compare *c, const char *jobs, const char *metrics,
+                   sim_err *err)
+{
+    char item[200];
+    const char *p;
+    int k;
+    if (jobs) {
+        for (p = jobs; (k = next_item(&p, item, sizeof item)) != 0;) {
+            size_t j = 0;
+            if (k < 0)
+                return sim_err_set(err, SIM_EUSAGE, NULL, 0,
+                                   "--jobs: empty name in '%s'", jobs);
+            while (j < c->n_jobs && strcmp(c->jobs[j], item) != 0)
+                j++;
+            if (j == c->n_jobs)
+                return sim_err_set(err, SIM_ENOTFOUND, NULL, 0,
+                                   "--jobs: %s: no job of that name in the "
+                                   "runs compared",
+                                   item);
+        }
+        memset(c->job_on, 0, c->n_jobs);
+        for (p = jobs; next_item(&p, item, sizeof item) > 0;)
+            for (size_t j = 0; j < c->n_jobs; j++)
+                if (strcmp(c->jobs[j], item) == 0)
+                    c->job_on[j] = 1;
+    }
+    if (metrics) {
+        for (p = metrics; (k = next_item(&p, item, sizeof item)) != 0;) {
+            if (k < 0)
+                return sim_err_set(err, SIM_EUSAGE, NULL, 0,
+                                   "--metrics: empty name in '%s'", metrics);
+            if (resfield_find(resfield_site, resfield_n_site, item, NULL) < 0 &&
+                resfield_find(resfield_job, resfield_n_job, item, NULL) < 0)
+                return sim_err_set(err, SIM_EUSAGE, NULL, 0,
+                                   "--metrics: %s: no result field of that "
+                                   "name (factorysim schema lists them)",
+                                   item);
+        }
+        memset(c->site_on, 0, resfield_n_site);
+        memset(c->job_f_on, 0, resfield_n_job);
+        for (p = metrics; next_item(&p, item, sizeof item) > 0;) {
+            int f = resfield_find(resfield_site, resfield_n_site, item, NULL);
+            if (f >= 0)
+                c->site_on[f] = 1;
+            f = resfield_find(resfield_job, resfield_n_job, item, NULL);
+            if (f >= 0)
+                c->job_f_on[f] = 1;
+        }
+    }
+    return SIM_OK;
+}
+
 void compare_free(compare *c)
 {
     if (!c)
@@ -265,6 +345,9 @@ void compare_free(compare *c)
     free(c->runs);
     free(c->jobs);
     free(c->job_at);
+    free(c->job_on);
+    free(c->site_on);
+    free(c->job_f_on);
     free(c);
 }
 

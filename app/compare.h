@@ -63,6 +63,10 @@ typedef struct compare {
     char **jobs;   /* first-appearance order */
     long *job_at;  /* n_jobs x n_runs (row-major): index of job j in run r's
                       jobs, or -1 when run r has no such job */
+    /* What the outputs show (compare_select): 1 per job, per site field
+     * (resfield_site order) and per job field (resfield_job order). By
+     * default every job and every run field (RESFIELD_RUN). */
+    unsigned char *job_on, *site_on, *job_f_on;
 } compare;
 
 /* Differences of one statistic set from the baseline's. NAN when either side
@@ -99,6 +103,16 @@ int compare_load(db *d, const char *dbpath, const char *const *names, size_t n,
  * trailing comma: "--runs: empty name in 'LIST'"), else as compare_load. */
 int compare_load_list(db *d, const char *dbpath, const char *list,
                       compare **out /* OUT: compare_free */, sim_err *err);
+
+/* Narrows what the outputs show: jobs (comma-separated job names, NULL for
+ * all) and metrics (comma-separated field names, SI or display name, any
+ * field of the registry, NULL for the run fields). A metric applies to each
+ * scope whose table has it, so "facility_energy_mwh" selects the site's and
+ * every job's; the site section is left out when none of its fields is
+ * selected. Errors: SIM_ENOTFOUND (a job no compared run has, naming it),
+ * SIM_EUSAGE (a metric no table has, naming it; an empty item). */
+int compare_select(compare *c, const char *jobs, const char *metrics,
+                   sim_err *err);
 
 /* Frees c. NULL is a no-op. */
 void compare_free(compare *c);

@@ -90,6 +90,7 @@ static void table_head(FILE *f)
 int compare_write_table(FILE *f, const compare *c)
 {
     const stat_summary **s = calloc(c->n_runs, sizeof *s);
+    int site_head = 0;
     if (!s)
         return SIM_EIO;
     fprintf(f,
@@ -107,10 +108,13 @@ int compare_write_table(FILE *f, const compare *c)
                 r + 1, cr->id, cr->given, m->scenario, m->seed, cr->run->n_reps,
                 m->status ? m->status : "complete", case_of(cr));
     }
-    fputs("\nsite\n", f);
-    table_head(f);
     for (size_t q = 0; q < resfield_n_site; q++) {
-        if (!(resfield_site[q].outputs & RESFIELD_RUN))
+        if (c->site_on[q] && !site_head) {
+            fputs("\nsite\n", f);
+            table_head(f);
+            site_head = 1;
+        }
+        if (!c->site_on[q])
             continue;
         for (size_t r = 0; r < c->n_runs; r++)
             s[r] = compare_site_stat(c, r, q);
@@ -118,6 +122,8 @@ int compare_write_table(FILE *f, const compare *c)
     }
     for (size_t j = 0; j < c->n_jobs; j++) {
         int first = 1;
+        if (!c->job_on[j])
+            continue;
         fprintf(f, "\njob %s", c->jobs[j]);
         for (size_t r = 0; r < c->n_runs; r++)
             if (c->job_at[j * c->n_runs + r] < 0) {
@@ -127,7 +133,7 @@ int compare_write_table(FILE *f, const compare *c)
         fputs(first ? "\n" : ")\n", f);
         table_head(f);
         for (size_t q = 0; q < resfield_n_job; q++) {
-            if (!(resfield_job[q].outputs & RESFIELD_RUN))
+            if (!c->job_f_on[q])
                 continue;
             for (size_t r = 0; r < c->n_runs; r++)
                 s[r] = compare_job_stat(c, j, r, q);
@@ -218,14 +224,14 @@ int compare_write_csv(FILE *f, const compare *c, int with_ids)
         hdr[k++] = tail[i];
     rc = csvt_write_row(f, hdr, k);
     for (size_t q = 0; q < resfield_n_site && rc == SIM_OK; q++)
-        if (resfield_site[q].outputs & RESFIELD_RUN)
+        if (c->site_on[q])
             for (size_t r = 0; r < c->n_runs && rc == SIM_OK; r++)
                 rc = csv_row(f, c, with_ids, "site", "", &resfield_site[q], r,
                              compare_site_stat(c, r, q),
                              compare_site_stat(c, 0, q));
     for (size_t j = 0; j < c->n_jobs && rc == SIM_OK; j++)
         for (size_t q = 0; q < resfield_n_job && rc == SIM_OK; q++)
-            if (resfield_job[q].outputs & RESFIELD_RUN)
+            if (c->job_on[j] && c->job_f_on[q])
                 for (size_t r = 0; r < c->n_runs && rc == SIM_OK; r++)
                     rc = csv_row(f, c, with_ids, "job", c->jobs[j],
                                  &resfield_job[q], r,
@@ -299,7 +305,7 @@ int compare_write_json(FILE *f, const compare *c, int with_ids)
     jv_set(root, "baseline", jv_int(1));
     jv_set(root, "runs", runs);
     for (size_t q = 0; q < resfield_n_site; q++) {
-        if (!(resfield_site[q].outputs & RESFIELD_RUN))
+        if (!c->site_on[q])
             continue;
         for (size_t r = 0; r < c->n_runs; r++)
             s[r] = compare_site_stat(c, r, q);
@@ -309,13 +315,18 @@ int compare_write_json(FILE *f, const compare *c, int with_ids)
     jv_set(site, "metrics", sm);
     jv_set(root, "site", site);
     for (size_t j = 0; j < c->n_jobs; j++) {
-        jv *o = jv_obj(), *in = jv_arr(), *jm = jv_obj();
+        jv *o, *in, *jm;
+        if (!c->job_on[j])
+            continue;
+        o = jv_obj();
+        in = jv_arr();
+        jm = jv_obj();
         jv_set(o, "name", jv_str(c->jobs[j]));
         for (size_t r = 0; r < c->n_runs; r++)
             jv_push(in, jv_bool(c->job_at[j * c->n_runs + r] >= 0));
         jv_set(o, "in_runs", in);
         for (size_t q = 0; q < resfield_n_job; q++) {
-            if (!(resfield_job[q].outputs & RESFIELD_RUN))
+            if (!c->job_f_on[q])
                 continue;
             for (size_t r = 0; r < c->n_runs; r++)
                 s[r] = compare_job_stat(c, j, r, q);

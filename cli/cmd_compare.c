@@ -37,6 +37,10 @@ static const char compare_help[] =
     "  --runs LIST      runs to compare, comma-separated (required; the\n"
     "                   first is the baseline)\n"
     "  --format F       table (default), csv or json (docs/compare.md)\n"
+    "  --jobs LIST      only these jobs (comma-separated job names)\n"
+    "  --metrics LIST   only these result fields (comma-separated, SI or\n"
+    "                   display names as `factorysim schema` lists them;\n"
+    "                   default: the fields `run` prints)\n"
     "  --with-ids       also put each run's id in CSV and JSON (ids are the\n"
     "                   order runs were stored in, so they are left out by\n"
     "                   default)\n"
@@ -49,10 +53,13 @@ int cmd_compare(int argc, char **argv)
         {"runs", required_argument, NULL, 'r'},
         {"format", required_argument, NULL, 'f'},
         {"with-ids", no_argument, NULL, 'i'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"metrics", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *cmd = "compare", *dbpath = "output/factorysim.db", *runs = NULL;
+    const char *cmd = "compare", *dbpath = "output/factorysim.db", *runs = NULL,
+               *jobs = NULL, *metrics = NULL;
     int fmt = CLI_FMT_TABLE, with_ids = 0, o, rc;
     db *d;
     compare *c = NULL;
@@ -81,6 +88,12 @@ int cmd_compare(int argc, char **argv)
         case 'i':
             with_ids = 1;
             break;
+        case 'j':
+            jobs = optarg;
+            break;
+        case 'm':
+            metrics = optarg;
+            break;
         case 'h':
             fputs(compare_help, stdout);
             return CLI_EXIT_OK;
@@ -102,6 +115,8 @@ int cmd_compare(int argc, char **argv)
         return cli_report(&err);
     rc = compare_load_list(d, dbpath, runs, &c, &err);
     db_close(d);
+    if (rc == SIM_OK && (rc = compare_select(c, jobs, metrics, &err)) != SIM_OK)
+        compare_free(c);
     if (rc != SIM_OK)
         return rc == SIM_EUSAGE ? cli_usage_error(cmd, "%s", err.msg)
                                 : cli_report(&err);

@@ -422,6 +422,10 @@ static void test_compare_bad_names_fail_with_messages(void **state)
             fail_msg("--runs %s: status %d, stderr '%s', stdout %zu bytes",
                      bad[i].runs, st, err, strlen(out));
     }
+    assert_int_equal(sh("compare --db %s --runs 3 --jobs nope", dbp), 1);
+    assert_non_null(strstr(err, "--jobs: nope: no job of that name"));
+    assert_int_equal(sh("compare --db %s --runs 3 --metrics nope_j", dbp), 2);
+    assert_non_null(strstr(err, "--metrics: nope_j: no result field"));
     assert_int_equal(sh("compare --db %s", dbp), 2);
     assert_non_null(strstr(err, "--runs NAME,NAME,... is required"));
     assert_int_equal(sh("compare --db %s --runs 1 --format xml", dbp), 2);
@@ -485,6 +489,46 @@ static void test_compare_outputs_parse_and_are_deterministic(void **state)
     jv_free(compare_json("3,2,1"));
 }
 
+/* --jobs and --metrics narrow every output to the named jobs and fields
+ * (by SI or display name, in each scope that has the field); with no site
+ * field left, the site section goes. */
+static void test_compare_jobs_and_metrics_select_what_is_shown(void **state)
+{
+    jv *v;
+    const jv *jobs, *sm;
+    (void)state;
+    assert_int_equal(sh("compare --db %s --runs 3,2 --format json --jobs "
+                        "deepseek-v3-mxfp8 --metrics "
+                        "time_to_train_s,cost_usd",
+                        dbp),
+                     0);
+    {
+        sim_err e;
+        sim_err_clear(&e);
+        assert_int_equal(jv_parse(out, &v, &e), SIM_OK);
+    }
+    jobs = jv_get(v, "jobs");
+    assert_int_equal(jv_len(jobs), 1);
+    assert_string_equal(jv_string(jv_get(jv_at(jobs, 0), "name")),
+                        "deepseek-v3-mxfp8");
+    assert_int_equal(jv_len(jv_get(jv_at(jobs, 0), "metrics")), 2);
+    /* Shown by the display name whichever name selected it. */
+    assert_non_null(
+        jv_get(jv_get(jv_at(jobs, 0), "metrics"), "time_to_train_days"));
+    sm = jv_get(jv_get(v, "site"), "metrics");
+    assert_int_equal(jv_len(sm), 1); /* the site has cost_usd, no time */
+    assert_non_null(jv_get(sm, "cost_usd"));
+    jv_free(v);
+    assert_int_equal(sh("compare --db %s --runs 3,2 --metrics "
+                        "time_to_train_days",
+                        dbp),
+                     0);
+    assert_null(strstr(out, "\nsite\n"));
+    assert_non_null(strstr(out, "job qwen3-235b-mxfp8"));
+    assert_non_null(strstr(out, "time to train"));
+    assert_null(strstr(out, "GPU-hours"));
+}
+
 /* Differences against a missing or empty baseline are undefined (NAN),
  * percent against zero is undefined, and the scale gives display units. */
 static void test_compare_delta_edge_cases(void **state)
@@ -520,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_compare_missing_job_is_blank),
         cmocka_unit_test(test_compare_bad_names_fail_with_messages),
         cmocka_unit_test(test_compare_outputs_parse_and_are_deterministic),
+        cmocka_unit_test(test_compare_jobs_and_metrics_select_what_is_shown),
         cmocka_unit_test(test_compare_delta_edge_cases),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
