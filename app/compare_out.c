@@ -97,16 +97,21 @@ int compare_write_table(FILE *f, const compare *c)
             "compare: %zu run%s; differences (d) against run 1, the "
             "baseline\n",
             c->n_runs, c->n_runs == 1 ? "" : "s");
-    fprintf(f, "  %4s %6s  %-24s %-24s %-8s %5s  %-10s %s\n", "run", "id",
-            "named", "scenario", "seed", "reps", "status", "case");
+    fprintf(f, "  %4s %6s  %-24s %-24s %10s %5s  %-10s case\n", "run", "id",
+            "named", "scenario", "seed", "reps", "status");
     for (size_t r = 0; r < c->n_runs; r++) {
         const compare_run *cr = &c->runs[r];
         const db_run_meta *m = &cr->run->meta;
-        fprintf(f,
-                "  %4zu %6" PRId64 "  %-24s %-24s %-8" PRIu64
-                " %5zu  %-10s %s\n",
-                r + 1, cr->id, cr->given, m->scenario, m->seed, cr->run->n_reps,
-                m->status ? m->status : "complete", case_of(cr));
+        /* The case column last and only when there is one, so no line ends
+         * in padding. */
+        fprintf(f, "  %4zu %6" PRId64 "  %-24s %-24s %10" PRIu64 " %5zu  ",
+                r + 1, cr->id, cr->given, m->scenario, m->seed,
+                cr->run->n_reps);
+        if (m->case_key)
+            fprintf(f, "%-10s %s\n", m->status ? m->status : "complete",
+                    m->case_key);
+        else
+            fprintf(f, "%s\n", m->status ? m->status : "complete");
     }
     for (size_t q = 0; q < resfield_n_site; q++) {
         if (c->site_on[q] && !site_head) {
