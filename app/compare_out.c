@@ -279,6 +279,10 @@ static jv *json_metric(const compare *c, const resfield *d,
     return m;
 }
 
+/* Built as one jv tree and written once (jansson keeps key order), rather
+ * than streamed: a comparison is a few hundred kB at most, and a tree cannot
+ * emit half an object when a later part fails. The run list first, so a
+ * reader knows what "runs": [...] positions mean before meeting them. */
 int compare_write_json(FILE *f, const compare *c, int with_ids)
 {
     static const char *const how[] = {"run id", "scenario", "case key"};

@@ -46,6 +46,11 @@ static const char compare_help[] =
     "                   default)\n"
     "  -h, --help       this help\n";
 
+/* Shaped like the other read-only commands (report, export): options, then
+ * the store opened read-only, then every name resolved and every run loaded
+ * before a byte is written, so a bad name leaves stdout empty and the exit
+ * status alone tells a script what happened. Notes go to stderr after the
+ * loading succeeded, never mixed into the output a script parses. */
 int cmd_compare(int argc, char **argv)
 {
     static const struct option opts[] = {
