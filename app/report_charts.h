@@ -12,6 +12,7 @@
 #define APP_REPORT_CHARTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "app/compare.h"
 #include "io/db.h"
@@ -37,6 +38,10 @@ typedef struct report_src {
     db *d;                 /* the open store (the sweep chart reads others) */
     const char *sw_metric; /* sweep chart options, NULL for the defaults */
     const char *sw_by;
+    const char *sw_constraint; /* sweep chart: 'METRIC.STAT<=V' line, or
+                                  NULL (the stored optimize problem's) */
+    int64_t opt_id;     /* optimize chart: problem id; 0: the newest problem
+                           that evaluated this run, if any */
     const compare *cmp; /* report --runs: the runs compared (the first is
                            run), or NULL for a one-run report */
 } report_src;

@@ -66,25 +66,27 @@ static int cmp_pt(const void *a, const void *b)
  * as zero. */
 int plot_sweep(const char *path, const double *x, const stat_summary *y,
                const size_t *group, size_t n, const char *const *group_names,
-               size_t n_groups, const char *x_label, const char *y_label,
-               const char *title, sim_err *err)
+               size_t n_groups, const plot_sweep_ref *ref, const char *x_label,
+               const char *y_label, const char *title, sim_err *err)
 {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, pad;
     pt *pts;
     size_t finite = 0;
     char t[512], xl[256], yl[256];
     int rc;
-    PLINT opt[PLOT_SWEEP_MAX_GROUPS + 1], tcol[PLOT_SWEEP_MAX_GROUPS + 1],
-        bcol[PLOT_SWEEP_MAX_GROUPS + 1], bpat[PLOT_SWEEP_MAX_GROUPS + 1],
-        lcol[PLOT_SWEEP_MAX_GROUPS + 1], lsty[PLOT_SWEEP_MAX_GROUPS + 1],
-        scol[PLOT_SWEEP_MAX_GROUPS + 1], snum[PLOT_SWEEP_MAX_GROUPS + 1];
-    PLFLT bscale[PLOT_SWEEP_MAX_GROUPS + 1], bwid[PLOT_SWEEP_MAX_GROUPS + 1],
-        lwid[PLOT_SWEEP_MAX_GROUPS + 1], sscale[PLOT_SWEEP_MAX_GROUPS + 1], lw,
+    PLINT opt[PLOT_SWEEP_MAX_GROUPS + 3], tcol[PLOT_SWEEP_MAX_GROUPS + 3],
+        bcol[PLOT_SWEEP_MAX_GROUPS + 3], bpat[PLOT_SWEEP_MAX_GROUPS + 3],
+        lcol[PLOT_SWEEP_MAX_GROUPS + 3], lsty[PLOT_SWEEP_MAX_GROUPS + 3],
+        scol[PLOT_SWEEP_MAX_GROUPS + 3], snum[PLOT_SWEEP_MAX_GROUPS + 3];
+    PLFLT bscale[PLOT_SWEEP_MAX_GROUPS + 3], bwid[PLOT_SWEEP_MAX_GROUPS + 3],
+        lwid[PLOT_SWEEP_MAX_GROUPS + 3], sscale[PLOT_SWEEP_MAX_GROUPS + 3], lw,
         lh;
-    const char *text[PLOT_SWEEP_MAX_GROUPS + 1],
-        *sym[PLOT_SWEEP_MAX_GROUPS + 1];
-    char tbuf[PLOT_SWEEP_MAX_GROUPS + 1][128];
+    const char *text[PLOT_SWEEP_MAX_GROUPS + 3],
+        *sym[PLOT_SWEEP_MAX_GROUPS + 3];
+    char tbuf[PLOT_SWEEP_MAX_GROUPS + 3][128];
     double tscale;
+    int ref_in = 0;
+    size_t n_leg;
 
     if (n_groups < 1 || n_groups > PLOT_SWEEP_MAX_GROUPS)
         return sim_err_set(
@@ -111,6 +113,16 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
             err, SIM_EINVAL, path, 0,
             "sweep chart: no case has a value of the metric (a job that never "
             "finished?)");
+    /* The constraint line joins the y range unless it is far away (then
+     * the legend says so rather than squashing the lines). */
+    if (ref && isfinite(ref->v)) {
+        double span = fmax(y1 - y0, fabs(y1) * 0.05);
+        ref_in = ref->v >= y0 - 2 * span && ref->v <= y1 + 2 * span;
+        if (ref_in) {
+            y0 = fmin(y0, ref->v);
+            y1 = fmax(y1, ref->v);
+        }
+    }
     if ((rc = plot_begin(path, PLOT_CHART_W, PLOT_CHART_H, err)) != SIM_OK)
         return rc;
     /* cmap0 has 16 colours by default; lines and bands need 19. */
@@ -147,6 +159,15 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     (void)t;
     plot_meta_axes(x_label, y_label);
 
+    if (ref_in) { /* under the bands and lines */
+        PLFLT lx[2] = {x0, x1}, ly[2] = {ref->v, ref->v};
+        plcol0(C_BLACK);
+        pllsty(2);
+        plwidth(2.0);
+        plline(2, lx, ly);
+        pllsty(1);
+        plwidth(1.0);
+    }
     pts = sim_xcalloc(n + 1, sizeof *pts);
     /* Two passes: every band first, then every line, so no band hides a
      * line. */
@@ -230,12 +251,31 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
                                      ? group_names[g]
                                      : "P50 over replications"));
     }
+    n_leg = n_groups + 1;
+    if (ref) {
+        size_t g = n_leg++;
+        opt[g] = PL_LEGEND_LINE;
+        tcol[g] = C_BLACK;
+        lcol[g] = scol[g] = C_BLACK;
+        lsty[g] = 2;
+        lwid[g] = 2.0;
+        bcol[g] = bpat[g] = 0;
+        bscale[g] = bwid[g] = sscale[g] = 1.0;
+        snum[g] = 0;
+        sym[g] = "";
+        snprintf(tbuf[g], sizeof tbuf[g], "%.100s%s", ref->label,
+                 ref_in ? "" : " (off the chart)");
+        plot_meta_legend(tbuf[g]);
+        esc(tbuf[g], tbuf[g + 1], sizeof tbuf[g + 1]);
+        memcpy(tbuf[g], tbuf[g + 1], sizeof tbuf[g]);
+        text[g] = tbuf[g];
+    }
     /* The legend lives in its own column right of the plot, inside the page,
      * and its text shrinks with the longest label, so a long case label is
      * never cut at the page edge (issue 24). */
     {
         size_t longest = 1;
-        for (size_t g = 0; g <= n_groups; g++)
+        for (size_t g = 0; g < n_leg; g++)
             longest = strlen(text[g]) > longest ? strlen(text[g]) : longest;
         tscale = longest > 30 ? 0.75 * 30.0 / (double)longest : 0.75;
     }
@@ -244,8 +284,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     plcol0(C_BLACK);
     pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
              PL_POSITION_LEFT | PL_POSITION_TOP | PL_POSITION_INSIDE, 0.0, 0.0,
-             0.05, 0, C_BLACK, 1, 0, 0, (PLINT)(n_groups + 1), opt, 0.6, tscale,
-             2.0, 0.0, tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid,
-             scol, sscale, snum, sym);
+             0.05, 0, C_BLACK, 1, 0, 0, (PLINT)n_leg, opt, 0.6, tscale, 2.0,
+             0.0, tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid, scol,
+             sscale, snum, sym);
     return plot_finish(path, err);
 }

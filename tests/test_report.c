@@ -474,7 +474,7 @@ static report_out *draw_one(const char *path, int64_t run_id, int load,
             break;
     assert_true(i < report_n_charts);
     {
-        report_src src = {r, d, NULL, NULL, NULL};
+        report_src src = {r, d, NULL, NULL, NULL, 0, NULL};
         *rc = report_charts[i].draw(&src, o, &e);
     }
     db_run_free(r);
@@ -633,7 +633,7 @@ static void test_report_chart_compare(void **state)
     assert_int_equal(compare_load_list(d, dbp, "1,2", &c, &e), SIM_OK);
     assert_int_equal(db_load_run(d, 1, 0, &r, &e), SIM_OK);
     {
-        report_src src = {r, d, NULL, NULL, c};
+        report_src src = {r, d, NULL, NULL, NULL, 0, c};
         assert_int_equal(report_charts[i].draw(&src, o, &e), SIM_OK);
     }
     assert_drew(o, "compare.png");
@@ -648,7 +648,7 @@ static void test_report_chart_compare(void **state)
     assert_int_equal(compare_load_list(d, dbp, "1,2,1,2,1,2,1,2", &c, &e),
                      SIM_OK);
     {
-        report_src src = {r, d, NULL, NULL, c};
+        report_src src = {r, d, NULL, NULL, NULL, 0, c};
         int n_before = o->n_skipped;
         assert_int_equal(report_charts[i].draw(&src, o, &e), SIM_OK);
         assert_int_equal(o->n_skipped, n_before + 1);
@@ -675,6 +675,145 @@ static void test_report_chart_compare(void **state)
     assert_int_equal(
         run("report --db %s --run 1 --runs 1,2 --out %s/cmp2", dbp, dir), 2);
     assert_non_null(strstr(err, "--run and --runs exclude each other"));
+}
+
+/* An optimize problem stored by the command on a small lattice (4 x 4
+ * designs of the sweep test scenario, 2 replications, 30 days): its
+ * database, the problem id, and (OUT) the run of its best design. */
+static const char *opt_db(const char *objs, int64_t *best_run, int64_t *id)
+{
+    static char p[400];
+    static int k;
+    db *d;
+    db_opt_problem *pr = NULL;
+    sim_err e;
+    snprintf(p, sizeof p, "%s/opt-%d.db", dir, k++);
+    if (run("optimize tests/data/sweep/small.cfg --vary "
+            "energy.solar.capacity_mw=1:10:3 --vary "
+            "energy.battery.capacity_mwh=4:22:6 %s --constraint "
+            "'site.co2_t.p50<=11.3' --replications 2 --seed 5 --jobs 2 --db %s",
+            objs, p) != 0)
+        fail_msg("optimize: %s", err);
+    /* The id is on stderr, never in the output (an insertion-order id). */
+    assert_non_null(strstr(err, "stored as optimize problem "));
+    *id = atoll(strstr(err, "stored as optimize problem ") +
+                strlen("stored as optimize problem "));
+    assert_int_equal(db_open_readonly(p, &d, &e), SIM_OK);
+    assert_int_equal(db_opt_load(d, *id, &pr, &e), SIM_OK);
+    for (size_t i = 0; i < pr->n_designs; i++)
+        if (pr->designs[i].best)
+            assert_int_equal(db_case_run(d,
+                                         pr->designs[i].refined
+                                             ? pr->refined_sweep_key
+                                             : pr->sweep_key,
+                                         pr->designs[i].case_key, best_run, &e),
+                             SIM_OK);
+    db_opt_free(pr);
+    db_close(d);
+    return p;
+}
+
+/* issue 23: a design of a stored optimize problem gets the chart of the
+ * problem: one objective against the constraint's metric, the constraint
+ * as a line on that axis, infeasible designs marked apart, the best
+ * design; two objectives draw the Pareto front. A plain run gets none
+ * (and notes nothing); `report --optimize ID` reports the best design's
+ * run, and an unknown ID is an error naming it. */
+static void test_report_chart_optimize(void **state)
+{
+    int64_t best = 0, id = 0;
+    const char *p = opt_db("--objective site.curtailed_mwh.p50", &best, &id);
+    char pp[600];
+    int rc;
+    report_out *o = draw_one(dbp, 1, 0, "optimize", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n + o->n_skipped, 0);
+    free_out(o);
+    o = draw_one(p, best, 0, "optimize", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "optimize.png");
+    assert_string_equal(o->meta[0].xlabel,
+                        "P50 of site carbon (lifecycle CO2e) [t]");
+    assert_string_equal(o->meta[0].ylabel, "P50 of site curtailed [MWh]");
+    assert_string_equal(o->meta[0].legend[0], "constraint: P50 <= 11.3 t");
+    assert_string_equal(o->meta[0].legend[1], "infeasible design");
+    assert_string_equal(o->meta[0].legend[2], "feasible design");
+    assert_string_equal(o->meta[0].legend[3], "best design");
+    assert_int_equal(o->meta[0].n_legend, 4); /* no front: one objective */
+    snprintf(pp, sizeof pp, "%s/optimize.png", o->dir);
+    assert_png_page_clear(pp);
+    free_out(o);
+
+    assert_int_equal(run("report --db %s --optimize %lld --out %s/opt-rep", p,
+                         (long long)id, dir),
+                     0);
+    snprintf(pp, sizeof pp, "report of run %lld ", (long long)best);
+    assert_non_null(strstr(out, pp));
+    assert_non_null(strstr(out, "optimize.png"));
+    assert_int_equal(
+        run("report --db %s --optimize 99 --out %s/opt-rep", p, dir), 1);
+    assert_non_null(strstr(err, "no optimize problem 99"));
+
+    p = opt_db("--objective site.curtailed_mwh.p50 --objective "
+               "site.co2_t.p50",
+               &best, &id);
+    o = draw_one(p, best, 0, "optimize", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "optimize.png");
+    assert_string_equal(o->meta[0].xlabel, "P50 of site curtailed [MWh]");
+    assert_string_equal(o->meta[0].ylabel,
+                        "P50 of site carbon (lifecycle CO2e) [t]");
+    {
+        int front = 0;
+        for (int k = 0; k < o->meta[0].n_legend; k++)
+            front += strcmp(o->meta[0].legend[k], "Pareto front") == 0;
+        assert_int_equal(front, 1);
+    }
+    free_out(o);
+}
+
+/* issue 24: the sweep chart draws a sweep's constraint as a reference
+ * line named in the legend and in charts.json: given with --constraint
+ * (the chart then shows its metric), or taken from the optimize problem
+ * stored on the sweep; a --metric other than the constraint's is a usage
+ * error. */
+static void test_report_sweep_chart_draws_the_constraint(void **state)
+{
+    int64_t best = 0, id = 0;
+    const char *p = opt_db("--objective site.curtailed_mwh.p50", &best, &id);
+    char jp[600], *txt;
+    size_t n = 0;
+    (void)state;
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-a "
+                         "--constraint 'site.co2_t.p90 >= 11'",
+                         p, (long long)best, dir),
+                     0);
+    snprintf(jp, sizeof jp, "%s/con-a/charts.json", dir);
+    txt = (char *)test_slurp(jp, &n);
+    assert_non_null(txt);
+    assert_non_null(strstr(txt, "\"constraint: P90 >= 11 t\""));
+    assert_non_null(strstr(txt, "\"y_label\": \"site carbon"));
+    free(txt);
+    /* From the stored problem, without flags. */
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-b", p,
+                         (long long)best, dir),
+                     0);
+    snprintf(jp, sizeof jp, "%s/con-b/charts.json", dir);
+    txt = (char *)test_slurp(jp, &n);
+    assert_non_null(strstr(txt, "\"constraint: P50 <= 11.3 t\""));
+    free(txt);
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-c --metric "
+                         "site.curtailed_mwh --constraint "
+                         "'site.co2_t.p50<=11'",
+                         p, (long long)best, dir),
+                     2);
+    assert_non_null(strstr(err, "is not the charted metric"));
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-c "
+                         "--constraint 'site.co2_t.p50=<11'",
+                         p, (long long)best, dir),
+                     2);
+    assert_non_null(strstr(err, "--constraint"));
 }
 
 /* A run of the fixture stored with a start date in its configuration, so
@@ -924,6 +1063,7 @@ static const struct {
     {"time_to_train", test_report_chart_time_to_train},
     {"energy_by_source", test_report_chart_energy_by_source},
     {"sweep", test_report_chart_sweep},
+    {"optimize", test_report_chart_optimize},
     {"compare", test_report_chart_compare},
 };
 #define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
@@ -966,6 +1106,8 @@ int main(void)
         cmocka_unit_test(test_report_chart_time_to_train),
         cmocka_unit_test(test_report_chart_energy_by_source),
         cmocka_unit_test(test_report_chart_sweep),
+        cmocka_unit_test(test_report_chart_optimize),
+        cmocka_unit_test(test_report_sweep_chart_draws_the_constraint),
         cmocka_unit_test(test_report_chart_compare),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),
