@@ -124,7 +124,8 @@ int compare_resolve(const db_run_row *rows, size_t n_rows, const char *name,
         *id = rows[case_row].id;
         *how = COMPARE_BY_CASE;
         if (note && n_note)
-            snprintf(note, n_note, "%s: run %" PRId64 ", the case of sweep %s",
+            snprintf(note, n_note,
+                     "%s: run %" PRId64 ", a case of a sweep of scenario %s",
                      name, *id, rows[case_row].scenario);
         return SIM_OK;
     }
