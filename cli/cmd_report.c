@@ -554,6 +554,9 @@ static int charts_json_fn(FILE *f, void *ctx)
         for (int k = 0; k < m->n_legend; k++)
             jv_push(leg, jv_str(m->legend[k]));
         jv_set(c, "legend", leg);
+        /* The smallest text's height [px] on the page (readability at
+         * half width: tests/test_report.c), rounded to 0.1 px. */
+        jv_set(c, "min_text_px", jv_num(round(10.0 * m->min_text_px) / 10.0));
         jv_push(arr, c);
     }
     for (int i = 0; i < cl->n_skipped; i++)

@@ -74,19 +74,8 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     size_t finite = 0;
     char t[512], xl[256], yl[256];
     int rc;
-    PLINT opt[PLOT_SWEEP_MAX_GROUPS + 3], tcol[PLOT_SWEEP_MAX_GROUPS + 3],
-        bcol[PLOT_SWEEP_MAX_GROUPS + 3], bpat[PLOT_SWEEP_MAX_GROUPS + 3],
-        lcol[PLOT_SWEEP_MAX_GROUPS + 3], lsty[PLOT_SWEEP_MAX_GROUPS + 3],
-        scol[PLOT_SWEEP_MAX_GROUPS + 3], snum[PLOT_SWEEP_MAX_GROUPS + 3];
-    PLFLT bscale[PLOT_SWEEP_MAX_GROUPS + 3], bwid[PLOT_SWEEP_MAX_GROUPS + 3],
-        lwid[PLOT_SWEEP_MAX_GROUPS + 3], sscale[PLOT_SWEEP_MAX_GROUPS + 3], lw,
-        lh;
-    const char *text[PLOT_SWEEP_MAX_GROUPS + 3],
-        *sym[PLOT_SWEEP_MAX_GROUPS + 3];
-    char tbuf[PLOT_SWEEP_MAX_GROUPS + 3][128];
-    double tscale;
+    plot_legend L;
     int ref_in = 0;
-    size_t n_leg;
 
     if (n_groups < 1 || n_groups > PLOT_SWEEP_MAX_GROUPS)
         return sim_err_set(
@@ -139,6 +128,7 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     }
     pladv(0);
     plschr(0.0, 0.8);
+    plot_meta_text(1.0);
     /* A single x value (or y value) would make a zero-width window, which
      * PLplot refuses; the fallback pad gives it a visible width. */
     pad = x1 > x0 ? 0.04 * (x1 - x0) : fmax(1.0, fabs(x0) * 0.05);
@@ -224,68 +214,26 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
         }
     }
     free(pts);
-    /* Legend: one line per group, and what the band is. */
-    for (size_t g = 0; g <= n_groups; g++) {
-        int band = g == n_groups;
-        opt[g] = band ? PL_LEGEND_COLOR_BOX : PL_LEGEND_LINE | PL_LEGEND_SYMBOL;
-        tcol[g] = C_BLACK;
-        bcol[g] = C_BAND0;
-        bpat[g] = 0;
-        bscale[g] = 0.9;
-        bwid[g] = 1.0;
-        lcol[g] = scol[g] = C_LINE0 + (int)(band ? 0 : g);
-        lsty[g] = 1;
-        lwid[g] = 2.5;
-        sscale[g] = 1.0;
-        snum[g] = 1;
-        sym[g] = "#(840)";
-        if (band)
-            snprintf(tbuf[g], sizeof tbuf[g], "P10-P90 over replications");
-        else
-            esc(n_groups > 1 && group_names ? group_names[g]
-                                            : "P50 over replications",
-                tbuf[g], sizeof tbuf[g]);
-        text[g] = tbuf[g];
-        plot_meta_legend(band ? tbuf[g]
-                              : (n_groups > 1 && group_names
-                                     ? group_names[g]
-                                     : "P50 over replications"));
+    /* Legend: one line per group, what the band is, the constraint; the
+     * kit's legend column (io/plot_int.h): inside the page, text never
+     * below the readable size, long labels wrapped. */
+    memset(&L, 0, sizeof L);
+    for (size_t g = 0; g < n_groups; g++) {
+        plot_leg_add(&L, PL_LEGEND_LINE | PL_LEGEND_SYMBOL, C_LINE0 + (int)g, 1,
+                     2.5,
+                     n_groups > 1 && group_names ? group_names[g]
+                                                 : "P50 over replications");
+        L.sym[L.n - 1] = "#(840)";
+        L.sscale[L.n - 1] = 1.0;
     }
-    n_leg = n_groups + 1;
+    plot_leg_add(&L, PL_LEGEND_COLOR_BOX, C_BAND0, 1, 1.0,
+                 "P10-P90 over replications");
     if (ref) {
-        size_t g = n_leg++;
-        opt[g] = PL_LEGEND_LINE;
-        tcol[g] = C_BLACK;
-        lcol[g] = scol[g] = C_BLACK;
-        lsty[g] = 2;
-        lwid[g] = 2.0;
-        bcol[g] = bpat[g] = 0;
-        bscale[g] = bwid[g] = sscale[g] = 1.0;
-        snum[g] = 0;
-        sym[g] = "";
-        snprintf(tbuf[g], sizeof tbuf[g], "%.100s%s", ref->label,
+        char lab[160];
+        snprintf(lab, sizeof lab, "%.100s%s", ref->label,
                  ref_in ? "" : " (off the chart)");
-        plot_meta_legend(tbuf[g]);
-        esc(tbuf[g], tbuf[g + 1], sizeof tbuf[g + 1]);
-        memcpy(tbuf[g], tbuf[g + 1], sizeof tbuf[g]);
-        text[g] = tbuf[g];
+        plot_leg_add(&L, PL_LEGEND_LINE, C_BLACK, 2, 2.0, lab);
     }
-    /* The legend lives in its own column right of the plot, inside the page,
-     * and its text shrinks with the longest label, so a long case label is
-     * never cut at the page edge (issue 24). */
-    {
-        size_t longest = 1;
-        for (size_t g = 0; g < n_leg; g++)
-            longest = strlen(text[g]) > longest ? strlen(text[g]) : longest;
-        tscale = longest > 30 ? 0.75 * 30.0 / (double)longest : 0.75;
-    }
-    plvpor(0.715, 0.985, 0.11, 0.90);
-    plwind(0, 1, 0, 1);
-    plcol0(C_BLACK);
-    pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             PL_POSITION_LEFT | PL_POSITION_TOP | PL_POSITION_INSIDE, 0.0, 0.0,
-             0.05, 0, C_BLACK, 1, 0, 0, (PLINT)n_leg, opt, 0.6, tscale, 2.0,
-             0.0, tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid, scol,
-             sscale, snum, sym);
+    plot_leg_draw_in(&L, 0.715, 0.985, 0.11, 0.90);
     return plot_finish(path, err);
 }

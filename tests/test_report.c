@@ -985,6 +985,16 @@ static size_t check_charts_json(const char *d1, const char *ext)
         assert_no_key_path(&re, "y label", jv_string(jv_get(c, "y_label")));
         for (size_t k = 0; k < jv_len(leg); k++)
             assert_no_key_path(&re, "legend entry", jv_string(jv_at(leg, k)));
+        /* Readable at half width (issue 24): the smallest text drawn is at
+         * least 7 px tall when the 1200 px page is pasted at 600 px. */
+        {
+            double tpx = 0;
+            assert_int_equal(jv_number(jv_get(c, "min_text_px"), &tpx), 1);
+            if (!(tpx * 600.0 / 1200.0 >= 7.0))
+                fail_msg("%s: smallest text %.1f px, %.1f px at half width "
+                         "(expected >= 7)",
+                         file, tpx, tpx / 2);
+        }
         snprintf(p, sizeof p, "%s/%s", d1, file);
         assert_int_equal(stat(p, &sb), 0);
         /* A real chart is tens of kB; a blank page is under 10 kB, and
@@ -1043,6 +1053,53 @@ static void test_report_every_bundled_scenario_renders(void **state)
     }
     closedir(dd);
     assert_true(n_scen >= 5);
+}
+
+/* A year of 15-minute steps (35,040 per series), reported as SVG: every
+ * chart stays under 1 MB (battery_soc drew every step, 2.5-3.4 MB, before it
+ * was binned daily like the power stack), and its text is readable at
+ * half width (check_charts_json). */
+static void test_report_year_long_svgs_stay_under_1mb(void **state)
+{
+    char p[400], d1[400], fp[900];
+    db_run_meta m = fx_meta(1, 35040);
+    res_rep yr;
+    db *d;
+    sim_err e;
+    jv *root = NULL;
+    char *txt;
+    size_t n = 0, nc;
+    const jv *charts;
+    (void)state;
+    fx_rep(&yr, 0, 35040, 1, 1);
+    snprintf(p, sizeof p, "%s/year.db", dir);
+    m.config_text = "name = \"fixture-site\";\nsimulation = { start_date "
+                    "= \"2027-01-01\"; };\n";
+    assert_int_equal(db_open(p, &d, &e), SIM_OK);
+    assert_int_equal(db_store_run(d, &m, &yr, 1, NULL, &e), SIM_OK);
+    db_close(d);
+    res_rep_free(&yr);
+    snprintf(d1, sizeof d1, "%s/year-svg", dir);
+    assert_int_equal(run("report --db %s --out %s --format svg", p, d1), 0);
+    nc = check_charts_json(d1, "svg");
+    assert_true(nc >= 9);
+    snprintf(fp, sizeof fp, "%s/charts.json", d1);
+    txt = (char *)test_slurp(fp, &n);
+    assert_int_equal(jv_parse(txt, &root, &e), SIM_OK);
+    charts = jv_get(root, "charts");
+    for (size_t i = 0; i < jv_len(charts); i++) {
+        const char *file = jv_string(jv_get(jv_at(charts, i), "file"));
+        struct stat sb;
+        snprintf(fp, sizeof fp, "%s/%s", d1, file);
+        assert_int_equal(stat(fp, &sb), 0);
+        if (sb.st_size > 1000000)
+            fail_msg("%s: %lld bytes for a year (expected under 1 MB)", file,
+                     (long long)sb.st_size);
+    }
+    snprintf(fp, sizeof fp, "%s/battery_soc.svg", d1);
+    assert_int_equal(access(fp, F_OK), 0);
+    jv_free(root);
+    free(txt);
 }
 
 /* Every chart of the list has a test of its own above, and every such
@@ -1111,6 +1168,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_compare),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),
+        cmocka_unit_test(test_report_year_long_svgs_stay_under_1mb),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
         cmocka_unit_test(test_report_summary_csv_reads_back_with_units),
         cmocka_unit_test(test_report_is_byte_identical_on_repeat),
