@@ -19,6 +19,7 @@
 #include "app/report_charts.h"
 #include "io/db.h"
 #include "io/json.h"
+#include "io/plot_views.h"
 #include "models/resfield.h"
 #include "testutil.h"
 
@@ -672,6 +673,21 @@ static void test_report_chart_compare(void **state)
     }
     snprintf(p, sizeof p, "%s/cmp/compare.csv", dir);
     assert_int_equal(access(p, R_OK), 0);
+    /* report.html: the comparison's section (a row per metric and run) and
+     * the compare chart inline. */
+    snprintf(p, sizeof p, "%s/cmp/report.html", dir);
+    {
+        size_t n;
+        char *t = (char *)test_slurp(p, &n);
+        const char *sec;
+        assert_non_null(t);
+        sec = strstr(t, "<section id=\"compare\">");
+        assert_non_null(sec);
+        assert_non_null(strstr(sec, "Runs compared (run 1 is the baseline)"));
+        assert_non_null(strstr(sec, "P50 vs run 1"));
+        assert_non_null(strstr(t, "id=\"chart-compare\""));
+        free(t);
+    }
     assert_int_equal(
         run("report --db %s --run 1 --runs 1,2 --out %s/cmp2", dbp, dir), 2);
     assert_non_null(strstr(err, "--run and --runs exclude each other"));
@@ -907,6 +923,72 @@ static void test_report_chart_battery_heatmap(void **state)
 {
     (void)state;
     check_view("battery_heatmap", NULL);
+}
+
+/* The monthly energy chart's accounting (issue 24), on a real run of
+ * nevada-solar: per month, demand = delivered by source + unserved + held
+ * back by the shortage policy within 1e-6; per step the sources sum to the
+ * load served; and the steps where demand exceeded delivery are exactly
+ * the site's time short of power (time_short_s, counted by the model, not
+ * by the chart), so the held-back term is the policy's action and nothing
+ * else. */
+static void test_report_monthly_energy_accounting_is_exact(void **state)
+{
+    char p[400];
+    db *d;
+    db_run *r;
+    sim_err e;
+    plot_series ps;
+    int first;
+    size_t nm;
+    double *m, held = 0, short_s = 0;
+    const res_rep *rp;
+    (void)state;
+    snprintf(p, sizeof p, "%s/nv-acct.db", dir);
+    if (run("run scenarios/nevada-solar.cfg --replications 1 --set "
+            "simulation.horizon_days=45 --db %s",
+            p) != 0)
+        fail_msg("run: %s", err);
+    assert_int_equal(db_open_readonly(p, &d, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, 1, DB_LOAD_STEPS, &r, &e), SIM_OK);
+    rp = &r->reps[0];
+    assert_true(rp->n_steps > 1000);
+    memset(&ps, 0, sizeof ps);
+    ps.steps = rp->steps;
+    ps.dt_s = r->step_dt_s ? r->step_dt_s[0] : NULL;
+    ps.n = rp->n_steps;
+    ps.t0_unix_s = 1803859200.0; /* 2027-03-01, the scenario's start */
+    for (size_t i = 0; i < ps.n; i++) {
+        const res_step *q = &rp->steps[i];
+        double del = 0, dt = ps.dt_s ? ps.dt_s[i] : 0;
+        for (int k = 0; k < SRC_N; k++)
+            del += q->source_w[k];
+        assert_true(fabs(del - q->facility_w) <= 1e-6 * q->demand_w + 1e-3);
+        assert_true(q->demand_w - del - q->shortfall_w >=
+                    -1e-6 * q->demand_w - 1e-3);
+        if (q->demand_w - del > 1e-6 * q->demand_w)
+            short_s += dt;
+    }
+    assert_true(ps.dt_s != NULL);
+    assert_close(short_s, rp->site.time_short_s, 1e-9);
+    assert_true(short_s > 0); /* the run has a shortage to account for */
+    assert_int_equal(plot_monthly_energy_sums(&ps, &first, &nm, &m), SIM_OK);
+    assert_true(nm >= 2);
+    for (size_t k = 0; k < nm; k++) {
+        const double *row = m + k * PLOT_MONTH_ROW;
+        double sum = row[PLOT_MONTH_UNSERVED] + row[PLOT_MONTH_HELD];
+        for (int j = 0; j < SRC_N; j++)
+            sum += row[j];
+        if (fabs(row[PLOT_MONTH_DEMAND] - sum) > 1e-6 * row[PLOT_MONTH_DEMAND])
+            fail_msg("month %zu: demand %.9g J, sources + unserved + held "
+                     "back %.9g J",
+                     k, row[PLOT_MONTH_DEMAND], sum);
+        held += row[PLOT_MONTH_HELD];
+    }
+    assert_true(held > 0); /* the policy held load back in this run */
+    free(m);
+    db_run_free(r);
+    db_close(d);
 }
 
 /* ---- every chart of every bundled scenario (issue 24.4) ---- */
@@ -1167,6 +1249,7 @@ int main(void)
         cmocka_unit_test(test_report_sweep_chart_draws_the_constraint),
         cmocka_unit_test(test_report_chart_compare),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
+        cmocka_unit_test(test_report_monthly_energy_accounting_is_exact),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),
         cmocka_unit_test(test_report_year_long_svgs_stay_under_1mb),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
