@@ -59,12 +59,14 @@
  * power_band_3_30hz_rms_w, power_largest_drop_w,
  * battery_power_for_ramp_limit_w); 9, stored optimize problems (issue 23:
  * tables optimize_problems, optimize_terms, optimize_designs; no result
- * field changed). An older database is upgraded in place
+ * field changed); 10, power dynamics per module and the representative
+ * window (issue 21: site_reps gains power_jobs_mean_w; new tables
+ * module_reps and power_window). An older database is upgraded in place
  * when opened for writing (db_open); db_open_readonly refuses it with what
  * to do.
  */
-#define DB_SCHEMA_VERSION 9
-#define DB_SCHEMA_FIELDS_HASH 0xccd58694fef7b610ULL
+#define DB_SCHEMA_VERSION 10
+#define DB_SCHEMA_FIELDS_HASH 0x0b5b071571d74508ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
 

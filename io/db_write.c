@@ -254,6 +254,55 @@ static int store_events(db *d, sqlite3_stmt *st, int64_t run_id,
     return SIM_OK;
 }
 
+/* The power dynamics per module and the representative window (issue 21)
+ * of every replication: two INSERTs prepared once, column lists from
+ * resfield_module and resfield_pd_sample. */
+static int store_powerdyn(db *d, int64_t run_id, const res_rep *reps,
+                          size_t n_reps, sim_err *err)
+{
+    sqlite3_stmt *sm = NULL, *sw = NULL;
+    char *q;
+    int rc;
+    q = insert_sql("module_reps", "run_id, replication, module", 3,
+                   resfield_module, resfield_n_module);
+    rc = db_prep(d, q, &sm, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    q = insert_sql("power_window", "run_id, replication, sample", 3,
+                   resfield_pd_sample, resfield_n_pd_sample);
+    rc = db_prep(d, q, &sw, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    for (size_t r = 0; r < n_reps; r++) {
+        const res_rep *rp = &reps[r];
+        for (size_t m = 0; m < rp->n_modules; m++) {
+            sqlite3_bind_int64(sm, 1, run_id);
+            sqlite3_bind_int64(sm, 2, rp->replication);
+            sqlite3_bind_int64(sm, 3, (sqlite3_int64)m);
+            bind_fields(sm, 4, &rp->modules[m], resfield_module,
+                        resfield_n_module);
+            if ((rc = db_done(d, sm, err, "storing module power")) != SIM_OK)
+                goto done;
+        }
+        for (size_t i = 0; i < rp->n_pd_samples; i++) {
+            sqlite3_bind_int64(sw, 1, run_id);
+            sqlite3_bind_int64(sw, 2, rp->replication);
+            sqlite3_bind_int64(sw, 3, (sqlite3_int64)i);
+            bind_fields(sw, 4, &rp->pd_samples[i], resfield_pd_sample,
+                        resfield_n_pd_sample);
+            if ((rc = db_done(d, sw, err, "storing the power window")) !=
+                SIM_OK)
+                goto done;
+        }
+    }
+done:
+    sqlite3_finalize(sm);
+    sqlite3_finalize(sw);
+    return rc;
+}
+
 /* The wall-clock creation time, the only one the store keeps (db.h);
  * callers that need reproducible files pass meta->created_utc instead. */
 static void now_utc(char buf[32])
@@ -534,6 +583,7 @@ static int store_reps(db *d, int64_t run_id, const db_run_meta *m,
             (rc = store_events(d, sev, run_id, rp, err)) != SIM_OK)
             goto done;
     }
+    rc = store_powerdyn(d, run_id, reps, n_reps, err);
 done:
     sqlite3_finalize(sj);
     sqlite3_finalize(ss);

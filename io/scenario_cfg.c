@@ -500,14 +500,24 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 
 static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {"shortage", "gpu_power_floor_pct",
-                                       "ramp_limit_mw_per_s", NULL};
+    static const char *const keys[] = {"shortage",
+                                       "gpu_power_floor_pct",
+                                       "gpu_power_ramp_up_w_per_s",
+                                       "gpu_power_ramp_down_w_per_s",
+                                       "gpu_power_ramp_down_hysteresis_s",
+                                       "power_dynamics",
+                                       "ramp_limit_mw_per_s",
+                                       NULL};
     config_setting_t *g;
-    int rc, p;
+    int rc, p, pd_on = 1;
 
     s->policy = DISPATCH_POLICY_THROTTLE;
     s->gpu_floor_frac = 0.0;
     s->ramp_limit_w_per_s = 0.0;
+    s->gpu_ramp_up_w_per_s = 0.0;
+    s->gpu_ramp_down_w_per_s = 0.0;
+    s->gpu_ramp_down_hyst_s = 0.0;
+    s->power_dynamics_off = 0;
     if ((rc = cfg_member(r, root, "policy", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
@@ -517,10 +527,18 @@ static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
                          dispatch_policy_names, &p)) != SIM_OK ||
         (rc = num(r, g, "gpu_power_floor_pct", 0, 0.0, 0.01,
                   &s->gpu_floor_frac)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_ramp_up_w_per_s", 0, 0.0, 1.0,
+                  &s->gpu_ramp_up_w_per_s)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_ramp_down_w_per_s", 0, 0.0, 1.0,
+                  &s->gpu_ramp_down_w_per_s)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_ramp_down_hysteresis_s", 0, 0.0, 1.0,
+                  &s->gpu_ramp_down_hyst_s)) != SIM_OK ||
+        (rc = cfg_bool(r, g, "power_dynamics", 0, 1, &pd_on)) != SIM_OK ||
         (rc = num(r, g, "ramp_limit_mw_per_s", 0, 0.0, 1e6,
                   &s->ramp_limit_w_per_s)) != SIM_OK)
         return rc;
     s->policy = (dispatch_policy)p;
+    s->power_dynamics_off = !pd_on;
     return SIM_OK;
 }
 

@@ -499,6 +499,29 @@ const scen_key scen_keys[] = {
      "GPU power floor held in every low phase of training (communication, "
      "pipeline bubble, checkpoint write), in percent of the compute-phase "
      "power, as NVML power smoothing does (issue 21); its energy is charged"},
+    {"policy.gpu_power_ramp_up_w_per_s", SK_NUMBER, "W/s", 0, 1e9, 0, 0.0,
+     "0 (unlimited); NVML power smoothing's ramp-up rate (W/s), no "
+     "published value (set it as an assumption)",
+     "", "`2000.0`",
+     "per GPU: the drawn GPU power rises at most this fast when a phase "
+     "asks for more (issue 21; the energy charged is the ramped wave's)"},
+    {"policy.gpu_power_ramp_down_w_per_s", SK_NUMBER, "W/s", 0, 1e9, 0, 0.0,
+     "0 (unlimited); NVML power smoothing's ramp-down rate (W/s), no "
+     "published value (set it as an assumption)",
+     "", "`500.0`",
+     "per GPU: after the hysteresis the drawn GPU power falls at most this "
+     "fast towards a lower phase level (the GPU burns the difference; it "
+     "is charged)"},
+    {"policy.gpu_power_ramp_down_hysteresis_s", SK_NUMBER, "s", 0, 3600, 0, 0.0,
+     "0 (none); NVML power smoothing's ramp-down hysteresis (ms there), no "
+     "published value (set it as an assumption)",
+     "", "`0.5`",
+     "the drawn GPU power holds its level this long after a phase asks "
+     "for less before it ramps down: lows shorter than this are bridged"},
+    {"policy.power_dynamics", SK_BOOL, "", NAN, NAN, 0, 1, "true", "",
+     "`false`",
+     "false: no power dynamics analysis (the power_* site and module "
+     "fields are left empty, NULL in the database)"},
     {"policy.ramp_limit_mw_per_s", SK_NUMBER, "MW/s", 0, 1e6, 0, 0.0,
      "0 (none)", "", "`5.0`",
      "grid ramp limit the site battery must meet; the battery power it "

@@ -370,6 +370,7 @@ static void fill_results(run *R)
             : (double)NAN;
     st->solar_energy_j = t->gen_j[SRC_SOLAR];
     site_pd_results(R, st);
+    site_pd_rep_results(R, out);
     st->wind_capacity_factor =
         t->wind_capacity_w > 0 && t->time_s > 0
             ? t->gen_j[SRC_WIND] / (t->wind_capacity_w * t->time_s)
@@ -393,6 +394,12 @@ static void setup_load(run *R)
         R->lsys[g].gpu_tdp_w = sm->gpu->tdp_w;
         R->lsys[g].system_max_w = sm->system->max_power_w;
         R->lcfg[g].gpu_floor_frac = s->gpu_floor_frac;
+        /* The policy's rates are per GPU in W/s; the shape works in
+         * fractions of this group's TDP. */
+        R->lcfg[g].gpu_ramp_up_per_s = s->gpu_ramp_up_w_per_s / sm->gpu->tdp_w;
+        R->lcfg[g].gpu_ramp_down_per_s =
+            s->gpu_ramp_down_w_per_s / sm->gpu->tdp_w;
+        R->lcfg[g].gpu_ramp_down_hyst_s = s->gpu_ramp_down_hyst_s;
     }
 }
 
@@ -609,7 +616,8 @@ int site_run(const scenario *s, const site_opts *o, res_rep *out, sim_err *err)
     setup_modules(&R);
     setup_jobs(&R);
     alloc_scratch(&R);
-    site_pd_new(&R);
+    if (!s->power_dynamics_off)
+        site_pd_new(&R);
     rc = schedule_initial(&R);
     if (rc != SIM_OK) {
         run_free(&R);

@@ -179,5 +179,9 @@ void site_pd_free(run *R);
 void site_pd_step(run *R, const dispatch_out *o);
 void site_pd_event(run *R, const sjob *j, int kind);
 void site_pd_results(const run *R, res_site *st);
+/* The per-module figures and the representative window into out (OUT:
+ * out->modules and out->pd_samples allocated; left empty when the
+ * analysis is off or saw no steady window). */
+void site_pd_rep_results(const run *R, res_rep *out);
 
 #endif

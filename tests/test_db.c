@@ -254,7 +254,7 @@ static void test_db_file_is_wal_strict_and_versioned(void **state)
              "WHERE schema = 'main' AND strict = 1;\"",
              p);
     sh_line(cmd, out, sizeof out);
-    assert_int_equal(atoi(out), 15); /* every table is STRICT */
+    assert_int_equal(atoi(out), 17); /* every table is STRICT */
     /* A STRICT table refuses text in a REAL column. */
     snprintf(cmd, sizeof cmd,
              "sqlite3 %s \"UPDATE site_reps SET co2_kg = 'lots';\" "
@@ -741,11 +741,13 @@ static void test_db_schema_doc_names_every_column(void **state)
 {
     size_t n = 0;
     char *doc = (char *)test_slurp("docs/results-schema.md", &n);
-    const resfield *t[3] = {resfield_job, resfield_site, resfield_step};
-    const size_t nt[3] = {resfield_n_job, resfield_n_site, resfield_n_step};
+    const resfield *t[5] = {resfield_job, resfield_site, resfield_step,
+                            resfield_module, resfield_pd_sample};
+    const size_t nt[5] = {resfield_n_job, resfield_n_site, resfield_n_step,
+                          resfield_n_module, resfield_n_pd_sample};
     (void)state;
     assert_non_null(doc);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 5; k++)
         for (size_t i = 0; i < nt[k]; i++) {
             char want[80];
             snprintf(want, sizeof want, "| `%s` |", t[k][i].name);

@@ -828,6 +828,49 @@ static void test_report_chart_power_heatmap(void **state)
     free_out(o);
 }
 
+/* The power-dynamics chart draws the stored representative window of a
+ * real run (tests/data/run/two-groups.cfg with a 70 % GPU floor): both
+ * lines and the band edges are in the legend, the smoothing in words from
+ * the stored configuration (no key path), power in MW; a run stored with
+ * --no-power-dynamics has no window and is noted as not drawn. */
+static void test_report_chart_power_dynamics(void **state)
+{
+    char pdb[600];
+    int rc, has_floor = 0, has_bare = 0, has_bands = 0;
+    report_out *o;
+    (void)state;
+    snprintf(pdb, sizeof pdb, "%s/powerdyn.db", dir);
+    assert_int_equal(run("run tests/data/run/two-groups.cfg --db %s --set "
+                         "policy.gpu_power_floor_pct=70.0 --format json",
+                         pdb),
+                     0);
+    assert_int_equal(run("run tests/data/run/two-groups.cfg --db %s "
+                         "--no-power-dynamics --format json",
+                         pdb),
+                     0);
+    o = draw_one(pdb, 1, 0, "power_dynamics", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 1);
+    assert_drew(o, "power_dynamics.png");
+    assert_string_equal(o->meta[0].ylabel, "facility power [MW]");
+    assert_string_equal(o->meta[0].xlabel, "time in the window [s]");
+    for (int k = 0; k < o->meta[0].n_legend; k++) {
+        const char *l = o->meta[0].legend[k];
+        assert_null(strstr(l, "policy."));
+        has_floor |= strstr(l, "GPU floor 70 %") != NULL;
+        has_bare |= strstr(l, "no smoothing") != NULL;
+        has_bands |= strstr(l, "0.1, 2, 3, 30 Hz") != NULL;
+    }
+    assert_true(has_floor && has_bare && has_bands);
+    free_out(o);
+    o = draw_one(pdb, 2, 0, "power_dynamics", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_int_equal(o->n_skipped, 1);
+    assert_non_null(strstr(o->skipped[0], "no representative window"));
+    free_out(o);
+}
+
 /* The reference lines are in the legend with their values. */
 static void test_report_chart_load_duration(void **state)
 {
@@ -1118,6 +1161,7 @@ static const struct {
     {"time_to_train", test_report_chart_time_to_train},
     {"energy_by_source", test_report_chart_energy_by_source},
     {"sweep", test_report_chart_sweep},
+    {"power_dynamics", test_report_chart_power_dynamics},
     {"optimize", test_report_chart_optimize},
 };
 #define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
@@ -1155,6 +1199,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_power_heatmap),
         cmocka_unit_test(test_report_chart_load_duration),
         cmocka_unit_test(test_report_chart_battery_heatmap),
+        cmocka_unit_test(test_report_chart_power_dynamics),
         cmocka_unit_test(test_report_chart_battery_soc),
         cmocka_unit_test(test_report_chart_jobs_gantt),
         cmocka_unit_test(test_report_chart_time_to_train),
