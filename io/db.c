@@ -330,9 +330,15 @@ static const char migrate_10_to_11[] =
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-    migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
-    migrate_7_to_8, migrate_8_to_9, migrate_9_to_10,
+    migrate_1_to_2,
+    migrate_2_to_3,
+    migrate_3_to_4,
+    migrate_4_to_5,
+    migrate_5_to_6,
+    migrate_6_to_7,
+    migrate_7_to_8,
+    migrate_8_to_9,
+    migrate_9_to_10,
     migrate_10_to_11,
 };
 
