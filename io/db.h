@@ -160,7 +160,7 @@ typedef struct db_run {
                                  replications [J] (models/results.h
                                  res_solar_p90_exceedance_j), computed when
                                  stored; NAN for a run without solar or
-                                 stored before schema version 10 */
+                                 stored before schema version 11 */
 } db_run;
 
 /* One row of the run list (db_list_runs); strings owned by the list. */

@@ -230,7 +230,7 @@ static void test_db_round_trip_keeps_every_field(void **state)
     free_reps(reps, 4);
 }
 
-/* The run's solar P90 exceedance (schema version 10) is stored with the run
+/* The run's solar P90 exceedance (schema version 11) is stored with the run
  * and read back: the 10th percentile over the replications of the
  * annualized generation, here hand-set so that the figure is known on
  * paper (four replications of a 182.5-day horizon with 10, 20, 30 and
@@ -614,7 +614,7 @@ static void test_db_older_schema_is_upgraded_in_place_or_refused(void **state)
     assert_null(r->meta.jobs[0].recompute);
     assert_int_equal(r->meta.jobs[0].distopt, -1);
     assert_null(r->meta.jobs[0].chosen);
-    /* Version 9 -> 10 added the run's solar P90 exceedance: NULL (NAN) for
+    /* Version 10 -> 11 added the run's solar P90 exceedance: NULL (NAN) for
      * the runs stored before, never made up. */
     assert_true(isnan(r->solar_energy_p90_exceedance_j));
     db_run_free(r);
