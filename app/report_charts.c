@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/opt_chart.h"
 #include "app/sweep_table.h"
 #include "io/cfg.h"
 #include "io/plot_charts.h"
@@ -359,13 +360,27 @@ static int draw_energy_by_source(const report_src *s, report_out *o, sim_err *e)
 /* The sweep chart (app/sweep_table.h) over every case of the sweep the run
  * belongs to. One it cannot draw well (more lines than colours tell apart,
  * a default swept key with text values) is noted as not drawn; only a
- * --metric/--by the user gave that is wrong stays an error. */
+ * --metric/--by/--constraint the user gave that is wrong stays an error. */
 static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
 {
     char file[80], path[1200], what[200];
     int rc;
+    char *stored_con = NULL;
     if (!s->run->meta.sweep_key)
         return SIM_OK; /* not a sweep case: nothing to note */
+    /* Without --constraint (and --metric), the first constraint of the
+     * newest optimize problem run on this sweep is the one that matters. */
+    if (!s->sw_constraint && !s->sw_metric) {
+        int64_t id;
+        db_opt_problem *p = NULL;
+        if (db_opt_find_sweep(s->d, s->run->meta.sweep_key, &id, e) == SIM_OK &&
+            db_opt_load(s->d, id, &p, e) == SIM_OK)
+            for (size_t i = 0; i < p->n_terms && !stored_con; i++)
+                if (p->terms[i].role == DB_OPT_CONSTRAINT)
+                    stored_con = sim_xstrdup(p->terms[i].text);
+        db_opt_free(p);
+        sim_err_clear(e);
+    }
     snprintf(file, sizeof file, "sweep%s%.50s.%s", s->sw_by ? "_" : "",
              s->sw_by ? s->sw_by : "", o->ext);
     for (char *q = file; *q && strcmp(q, o->ext) != 0; q++)
@@ -374,12 +389,48 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
     file[strlen(file) - strlen(o->ext) - 1] = '.';
     snprintf(path, sizeof path, "%s/%s", o->dir, file);
     rc = sweep_chart(s->d, s->run->meta.sweep_key, s->run->meta.scenario,
-                     s->sw_metric, s->sw_by, path, what, sizeof what, e);
+                     s->sw_metric, s->sw_by,
+                     s->sw_constraint ? s->sw_constraint
+                                      : (s->sw_metric ? NULL : stored_con),
+                     path, what, sizeof what, e);
+    free(stored_con);
     if (rc == SIM_OK)
         report_out_add(o, file, what);
-    else if (rc == SIM_EINVAL ||
-             (rc == SIM_EUSAGE && !s->sw_metric && !s->sw_by)) {
+    else if (rc == SIM_EINVAL || (rc == SIM_EUSAGE && !s->sw_metric &&
+                                  !s->sw_by && !s->sw_constraint)) {
         report_out_skip(o, "sweep chart", e->msg);
+        sim_err_clear(e);
+        rc = SIM_OK;
+    }
+    return rc;
+}
+
+/* The optimize chart (app/opt_chart.h) of the problem the user named, or
+ * of the newest problem that evaluated this run as a design. A run that no
+ * problem evaluated is not noted (as a plain run has no sweep chart). */
+static int draw_optimize(const report_src *s, report_out *o, sim_err *e)
+{
+    char file[80], path[1200], what[200];
+    int64_t id = s->opt_id;
+    int rc;
+    if (id <= 0) {
+        if (!s->run->meta.sweep_key)
+            return SIM_OK;
+        rc = db_opt_find_case(s->d, s->run->meta.sweep_key,
+                              s->run->meta.case_key, &id, e);
+        if (rc == SIM_ENOTFOUND) {
+            sim_err_clear(e);
+            return SIM_OK;
+        }
+        if (rc != SIM_OK)
+            return rc;
+    }
+    name(o, "optimize", file, sizeof file, path, sizeof path);
+    rc = opt_chart(s->d, id, path, what, sizeof what, e);
+    if (rc == SIM_OK)
+        report_out_add(o, file, what);
+    else if (rc == SIM_EINVAL) {
+        report_out_skip(o, "optimize chart", e->msg);
         sim_err_clear(e);
         rc = SIM_OK;
     }
@@ -409,6 +460,10 @@ const report_chart report_charts[] = {
      draw_energy_by_source},
     {"sweep", "sweep cases only: a metric against a swept key, P10-P90",
      draw_sweep},
+    {"optimize",
+     "optimize designs only: evaluated designs, Pareto front, best design, "
+     "constraint lines",
+     draw_optimize},
 };
 const size_t report_n_charts = sizeof report_charts / sizeof report_charts[0];
 

@@ -12,6 +12,7 @@
 #define APP_REPORT_CHARTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "io/db.h"
 #include "io/plot.h"
@@ -36,6 +37,10 @@ typedef struct report_src {
     db *d;                 /* the open store (the sweep chart reads others) */
     const char *sw_metric; /* sweep chart options, NULL for the defaults */
     const char *sw_by;
+    const char *sw_constraint; /* sweep chart: 'METRIC.STAT<=V' line, or
+                                  NULL (the stored optimize problem's) */
+    int64_t opt_id; /* optimize chart: problem id; 0: the newest problem
+                       that evaluated this run, if any */
 } report_src;
 
 typedef struct report_chart {

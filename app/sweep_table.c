@@ -5,6 +5,7 @@
  * see the same table) and never prints to stdout itself: the writers take
  * the caller's FILE. */
 #include "app/sweep_table.h"
+#include "app/opt_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -446,17 +447,36 @@ static int axis_constant(const sweep_table *t, size_t k)
     return 1;
 }
 
+/* "site carbon emissions", "time to train (submit to end) of llama": the
+ * metric in words from the result-field table (issue 24), never its key. */
+void sweep_metric_words(const sweep_metric_ref *mr, char *buf, size_t n)
+{
+    if (mr->site)
+        snprintf(buf, n, "site %s", mr->field->label);
+    else
+        snprintf(
+            buf, n, "%s of %.*s", mr->field->label,
+            (int)(strchr(mr->name, '.') ? strchr(mr->name, '.') - mr->name : 0),
+            mr->name);
+}
+
 /* Why shaped so: the chart is the sweep table seen along one axis. The
  * table is loaded with the one metric asked for; each row gives an x (its
  * value of --by, which must be a number) and a y summary, and the values
  * of the other axes name its line, so lines are found by label in one
  * pass (fine for PLOT_SWEEP_MAX_GROUPS lines; a hash would only pay off
  * for charts too crowded to read). Too many lines is refused, not drawn
- * illegibly. */
+ * illegibly. A constraint charts its own metric (loaded as a second spec
+ * so a --metric spelled differently but naming the same field matches). */
 int sweep_chart(db *d, const char *sweep_key, const char *scenario,
-                const char *metric, const char *by, const char *path,
-                char *what, size_t what_n, sim_err *err)
+                const char *metric, const char *by, const char *constraint,
+                const char *path, char *what, size_t what_n, sim_err *err)
 {
+    opt_spec con;
+    char why[512], ref_lab[160];
+    const char *specs[2];
+    size_t n_specs = 0;
+    plot_sweep_ref ref;
     sweep_table *t = NULL;
     double *x = NULL;
     size_t *grp = NULL, ng = 0;
@@ -464,9 +484,24 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
     char **names = NULL, title[512], ylab[256];
     int rc, a;
 
-    if ((rc = sweep_table_load(d, sweep_key, metric ? &metric : NULL,
-                               metric ? 1 : 0, &t, err)) != SIM_OK)
+    if (constraint &&
+        opt_spec_constraint(constraint, &con, why, sizeof why) < 0)
+        return sim_err_set(err, SIM_EUSAGE, "--constraint", 0, "%s", why);
+    if (metric)
+        specs[n_specs++] = metric;
+    if (constraint)
+        specs[n_specs++] = con.metric;
+    if ((rc = sweep_table_load(d, sweep_key, n_specs ? specs : NULL, n_specs,
+                               &t, err)) != SIM_OK)
         return rc;
+    if (n_specs == 2 && strcmp(t->metrics[0].name, t->metrics[1].name) != 0) {
+        rc = sim_err_set(err, SIM_EUSAGE, "--constraint", 0,
+                         "%s: the constraint's metric %s is not the charted "
+                         "metric %s (leave out --metric, or chart %s)",
+                         constraint, t->metrics[1].name, t->metrics[0].name,
+                         t->metrics[1].name);
+        goto done;
+    }
     a = by ? sweep_table_axis(t, by) : 0;
     if (a < 0) {
         char keys[1024] = "";
@@ -524,20 +559,21 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
     {
         const sweep_metric_ref *mr = &t->metrics[0];
         char what_m[256], xl[256];
-        if (mr->site)
-            snprintf(what_m, sizeof what_m, "site %s", mr->field->label);
-        else
-            snprintf(what_m, sizeof what_m, "%s of %.*s", mr->field->label,
-                     (int)(strchr(mr->name, '.')
-                               ? strchr(mr->name, '.') - mr->name
-                               : 0),
-                     mr->name);
+        sweep_metric_words(mr, what_m, sizeof what_m);
         scen_key_label(t->axis_keys[a], xl, sizeof xl);
         snprintf(title, sizeof title, "%.120s%s%.150s against %.150s",
                  scenario ? scenario : "", scenario ? ": " : "", what_m, xl);
         snprintf(ylab, sizeof ylab, "%.200s [%.40s]", what_m, mr->unit);
+        if (constraint) {
+            static const char *const sw[4] = {"mean", "P10", "P50", "P90"};
+            snprintf(ref_lab, sizeof ref_lab, "constraint: %s %s %g %s",
+                     sw[con.stat & 3], con.ge ? ">=" : "<=", con.bound,
+                     mr->unit);
+            ref.v = con.bound;
+            ref.label = ref_lab;
+        }
         rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names,
-                        ng, xl, ylab, title, err);
+                        ng, constraint ? &ref : NULL, xl, ylab, title, err);
     }
     if (rc == SIM_OK && what)
         snprintf(what, what_n, "Sweep: %s, P50 with the P10-P90 band", title);

@@ -81,18 +81,26 @@ typedef enum sweep_table_fmt {
 } sweep_table_fmt;
 int sweep_table_write(FILE *f, const sweep_table *t, sweep_table_fmt fmt);
 
+/* The metric in words from the result-field table ("site carbon
+ * emissions", "time to train (submit to end) of JOB"), for labels and
+ * titles; never a key path. */
+void sweep_metric_words(const sweep_metric_ref *mr, char *buf, size_t n);
+
 /* Draws the sweep chart (io/plot_sweep.h) of sweep_key into path: metric
  * (NULL: the first default metric) against the swept key by (NULL: the
  * first swept key), one line per combination of the other swept keys.
  * Title, axis and line labels are words from the result-field and
  * scenario-key tables, never key paths; scenario (may be NULL) is named in
- * the title. *what (OUT, may be NULL) receives a one-line description. Errors:
+ * the title. constraint (may be NULL): 'METRIC.STAT<=V' or '>=V'
+ * (app/opt_spec.h), drawn as a reference line named in the legend; the
+ * chart then shows METRIC (a different --metric is SIM_EUSAGE). *what
+ * (OUT, may be NULL) receives a one-line description. Errors:
  * SIM_EUSAGE (by is not a swept key, or its values are not numbers; the
  * message lists the swept keys), SIM_EINVAL (more than
  * PLOT_SWEEP_MAX_GROUPS combinations of the other swept keys: too many
  * lines for one chart), as sweep_table_load and plot_sweep. */
 int sweep_chart(db *d, const char *sweep_key, const char *scenario,
-                const char *metric, const char *by, const char *path,
-                char *what, size_t what_n, sim_err *err);
+                const char *metric, const char *by, const char *constraint,
+                const char *path, char *what, size_t what_n, sim_err *err);
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep_cli.h"
+#include "app/opt_spec.h"
 #include "app/optimize.h"
 #include "app/run_check.h"
 #include "app/run_store.h"
@@ -33,6 +34,7 @@
 #include "io/calib_file.h"
 #include "io/catalog_cfg.h"
 #include "io/json.h"
+#include "io/run_out.h"
 #include "io/scenario_cfg.h"
 #include "models/scenkeys.h"
 #include "sim/mem.h"
@@ -48,15 +50,18 @@ static const char optimize_help[] =
     "lattice: a coarse lattice, then compass search from the best designs,\n"
     "every design once, with the same seed for all (common random numbers)\n"
     "and more replications near a constraint's bound. Every design run is a\n"
-    "case of the lattice's sweep in the database (resumable). Objectives are\n"
-    "minimised; given more than once, the Pareto front is printed too.\n"
+    "case of the lattice's sweep in the database (resumable), and the problem\n"
+    "itself is stored too (`report --optimize ID` charts it). Objectives are\n"
+    "minimised, or maximised when written max:METRIC.STAT; given more than\n"
+    "once, the Pareto front is printed too.\n"
     "METRIC is a sweep metric (site.FIELD or JOBNAME.FIELD, e.g. site.co2_t,\n"
     "llama405b-fp8.time_to_train_days); STAT is mean, p10, p50 or p90.\n"
     "\n"
     "Options:\n"
     "  --vary KEY=LO:HI:STEP    a decision variable (integer keys: integer\n"
     "                           LO and STEP)\n"
-    "  --objective METRIC.STAT  what to minimise (repeatable: Pareto front)\n"
+    "  --objective [max:]METRIC.STAT  what to minimise (max: maximise;\n"
+    "                           repeatable: Pareto front)\n"
     "  --constraint 'METRIC.STAT<=VALUE' or '...>=VALUE' (repeatable)\n"
     "  --set KEY=VALUE          fix another key (as in run)\n"
     "  --replications R         replications per design (default: "
@@ -79,19 +84,15 @@ static const char optimize_help[] =
 typedef struct quant {
     size_t metric;
     int stat; /* 0 mean, 1 p10, 2 p50, 3 p90 */
+    int max;  /* objectives: 1 when maximised (max:METRIC.STAT) */
     int ge;   /* constraints: 1 for >=, 0 for <= */
     double bound;
     const char *text; /* as given */
 } quant;
 
-static const char *const stat_names[4] = {"mean", "p10", "p50", "p90"};
-
 static double stat_of(const stat_summary *s, int stat)
 {
-    return stat == 0   ? s->mean
-           : stat == 1 ? s->p10
-           : stat == 2 ? s->p50
-                       : s->p90;
+    return opt_spec_stat(s, stat);
 }
 
 /* Everything the evaluation callback and the output share. */
@@ -197,8 +198,9 @@ static int eval_cases(void *arg, int L, const size_t *cases, size_t n,
                 const quant *q =
                     &o->q[j < o->n_obj ? j : o->n_obj + (j - o->n_obj) / 2];
                 double v = NAN;
-                if (r && j < o->n_obj)
-                    v = stat_of(&r->sum[q->metric], q->stat);
+                if (r && j < o->n_obj) /* the search minimises: max: negated */
+                    v = (q->max ? -1.0 : 1.0) *
+                        stat_of(&r->sum[q->metric], q->stat);
                 else if (r && (j - o->n_obj) % 2 == 0)
                     v = stat_of(&r->sum[q->metric], q->stat);
                 else if (r)
@@ -225,25 +227,6 @@ done:
     free(buf);
     free(todo);
     return rc;
-}
-
-/* Parses "METRIC.STAT" (the stat after the last '.') into q->stat and the
- * metric name (malloc'd). Returns NULL when STAT is not a statistic. */
-static char *parse_metric_stat(const char *s, size_t len, quant *q)
-{
-    const char *dot = NULL;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] == '.')
-            dot = s + i;
-    if (!dot || dot == s)
-        return NULL;
-    for (int k = 0; k < 4; k++)
-        if (strlen(stat_names[k]) == (size_t)(s + len - dot - 1) &&
-            strncmp(dot + 1, stat_names[k], strlen(stat_names[k])) == 0) {
-            q->stat = k;
-            return strndup(s, (size_t)(dot - s));
-        }
-    return NULL;
 }
 
 /* Index of name among the unique metric names (added when new). */
@@ -293,44 +276,15 @@ static int check_vary(const char *spec)
     return 0;
 }
 
-/* Parses a --constraint 'METRIC.STAT<=VALUE' or '>=VALUE'. */
-static int parse_constraint(opt_cli *o, const char *s, quant *q)
+/* Fills q from the parsed text sp (the metric's slot added when new). */
+static void quant_of(opt_cli *o, const opt_spec *sp, const char *text, quant *q)
 {
-    const char *op = strstr(s, "<="), *ge = strstr(s, ">=");
-    char *end = NULL, *name;
-    if (!op || (ge && ge < op))
-        op = ge;
-    if (!op || op == s)
-        return cli_usage_error("optimize",
-                               "--constraint: expected 'METRIC.STAT<=VALUE' "
-                               "or 'METRIC.STAT>=VALUE' (got '%s')",
-                               s),
-               -1;
-    q->ge = op[0] == '>';
-    q->bound = strtod(op + 2, &end);
-    while (end != op + 2 && *end == ' ') /* 'M.S <= 3 ' is 'M.S<=3' */
-        end++;
-    if (end == op + 2 || *end || !isfinite(q->bound))
-        return cli_usage_error("optimize",
-                               "--constraint %s: the bound is not a finite "
-                               "number (got '%s')",
-                               s, op + 2),
-               -1;
-    {
-        size_t len = (size_t)(op - s);
-        while (len > 0 && s[len - 1] == ' ')
-            len--;
-        name = parse_metric_stat(s, len, q);
-    }
-    if (!name)
-        return cli_usage_error("optimize",
-                               "--constraint %s: expected METRIC.STAT with "
-                               "STAT one of mean, p10, p50, p90",
-                               s),
-               -1;
-    q->metric = metric_slot(o, name);
-    q->text = s;
-    return 0;
+    q->metric = metric_slot(o, strdup(sp->metric));
+    q->stat = sp->stat;
+    q->max = sp->maximise;
+    q->ge = sp->ge;
+    q->bound = sp->bound;
+    q->text = text;
 }
 
 /* The design's JSON object {"overrides", "metrics", "feasible"}. */
@@ -375,10 +329,12 @@ static int write_json(const opt_cli *o, const sweep_grid *g,
     return rc;
 }
 
-/* The value of quantity j of design x (its own level). */
-static double qval(const opt_design *x, size_t n_obj, size_t j)
+/* The value of quantity j of design x (its own level), in the metric's
+ * own sign (a maximised objective is negated only inside the search). */
+static double qval(const opt_cli *o, const opt_design *x, size_t j)
 {
-    return j < n_obj ? x->v.obj[j] : x->v.con[j - n_obj];
+    return j < o->n_obj ? (o->q[j].max ? -1.0 : 1.0) * x->v.obj[j]
+                        : x->v.con[j - o->n_obj];
 }
 
 static void write_table(const opt_cli *o, const sweep_grid *g,
@@ -429,11 +385,61 @@ static void write_table(const opt_cli *o, const sweep_grid *g,
             char *ck = sweep_case_key(g, x->case_i);
             printf("  %s:", ck);
             for (size_t j = 0; j < o->n_obj; j++)
-                printf(" %s=%.6g", o->q[j].text, qval(x, o->n_obj, j));
+                printf(" %s=%.6g", o->q[j].text, qval(o, x, j));
             printf("\n");
             free(ck);
         }
     }
+}
+
+/* Stores the problem and its evaluated designs (io/db.h db_opt_problem)
+ * so `report` can chart it; the terms are the texts as given, in the order
+ * vary, objectives, constraints, sets (the seed and replications are
+ * columns of their own). Rank 0 only. Returns SIM_OK or the store's error. */
+static int store_problem(const opt_cli *o, const sweep_grid *g,
+                         const opt_result *res, const scenario *base,
+                         int64_t reps1, const char *const *terms[4],
+                         const size_t nt[4], int64_t *id, sim_err *err)
+{
+    db_opt_problem p;
+    char name[256];
+    size_t k = 0;
+    int rc;
+    memset(&p, 0, sizeof p);
+    p.scenario = run_scenario_name(base, name, sizeof name);
+    p.sweep_key = (char *)o->key[0];
+    p.refined_sweep_key = (char *)o->key[1];
+    p.seed = base->sim.seed;
+    p.replications = (int64_t)o->reps;
+    p.refined_replications = reps1;
+    p.n_terms = nt[0] + nt[1] + nt[2] + nt[3];
+    p.terms = sim_xcalloc(p.n_terms + 1, sizeof *p.terms);
+    for (int r = 0; r < 4; r++)
+        for (size_t i = 0; i < nt[r]; i++, k++) {
+            p.terms[k].role = (db_opt_role)r;
+            p.terms[k].text = (char *)terms[r][i];
+        }
+    p.n_designs = res->n_designs;
+    p.designs = sim_xcalloc(res->n_designs + 1, sizeof *p.designs);
+    for (size_t i = 0; i < res->n_designs; i++) {
+        const opt_design *x = &res->designs[i];
+        db_opt_design *y = &p.designs[i];
+        y->case_index = (int64_t)x->case_i;
+        y->case_key = sweep_case_key(g, x->case_i);
+        y->refined = x->level;
+        y->feasible = x->feasible;
+        y->violation = x->viol;
+        y->best = i == res->best;
+    }
+    for (size_t i = 0; i < res->n_pareto; i++)
+        p.designs[res->pareto[i]].pareto = 1;
+    rc = db_opt_store(o->d, &p, err);
+    *id = p.id;
+    for (size_t i = 0; i < res->n_designs; i++)
+        free(p.designs[i].case_key);
+    free(p.designs);
+    free(p.terms);
+    return rc;
 }
 
 /* Why one long function: like cmd_sweep, a fixed sequence of phases every
@@ -469,6 +475,7 @@ int cmd_optimize(int argc, char **argv)
     uint64_t seed = 0;
     uint32_t reps = 0, jobs = 0;
     int fmt = CLI_FMT_TABLE, oc, rc = CLI_EXIT_ERR, setup, rank, seed_given = 0;
+    int64_t problem_id = 0;
     opt_cli o;
     sweep_grid *g = NULL;
     catalog *cat = NULL;
@@ -568,21 +575,24 @@ int cmd_optimize(int argc, char **argv)
         goto usage;
     }
     for (size_t k = 0; k < n_objs; k++) {
-        char *name = parse_metric_stat(objs[k], strlen(objs[k]), &o.q[k]);
-        if (!name) {
-            cli_usage_error(cmd,
-                            "--objective %s: expected METRIC.STAT with STAT "
-                            "one of mean, p10, p50, p90",
-                            objs[k]);
+        opt_spec sp;
+        char why[512];
+        if (opt_spec_objective(objs[k], &sp, why, sizeof why) < 0) {
+            cli_usage_error(cmd, "%s", why);
             goto usage;
         }
-        o.q[k].metric = metric_slot(&o, name);
-        o.q[k].text = objs[k];
+        quant_of(&o, &sp, objs[k], &o.q[k]);
     }
     o.n_obj = n_objs;
-    for (size_t k = 0; k < n_cons; k++)
-        if (parse_constraint(&o, cons[k], &o.q[n_objs + k]) < 0)
+    for (size_t k = 0; k < n_cons; k++) {
+        opt_spec sp;
+        char why[512];
+        if (opt_spec_constraint(cons[k], &sp, why, sizeof why) < 0) {
+            cli_usage_error(cmd, "%s", why);
             goto usage;
+        }
+        quant_of(&o, &sp, cons[k], &o.q[n_objs + k]);
+    }
     o.n_con = n_cons;
     if (sweep_grid_parse(vary, n_vary, &g, &err) != SIM_OK) {
         rc = cli_report(&err);
@@ -736,6 +746,18 @@ int cmd_optimize(int argc, char **argv)
                        "failed; see above)");
         goto done;
     }
+    {
+        /* The user's --set texts only: the seed and replications are
+         * columns of the stored problem. */
+        const char *const *terms[4] = {vary, objs, cons, base_ov[0]};
+        size_t nt[4] = {n_vary, n_objs, n_cons, n_base - (size_t)seed_given};
+        if (store_problem(&o, g, &res, base[0],
+                          (int64_t)base[1]->sim.replications, terms, nt,
+                          &problem_id, &err) != SIM_OK) {
+            rc = cli_report(&err);
+            goto done;
+        }
+    }
     if (fmt == CLI_FMT_JSON ? write_json(&o, g, &res) != SIM_OK
                             : (write_table(&o, g, &res, g->n_cases), 0)) {
         rc = cli_error("writing the result failed");
@@ -753,6 +775,14 @@ int cmd_optimize(int argc, char **argv)
                 res.designs[res.best].feasible
                     ? ""
                     : "; no evaluated design meets every constraint");
+    /* The problem id goes to stderr: it is an insertion-order id, which the
+     * output on stdout (compared byte for byte across runs) must not carry. */
+    if (!o.quiet)
+        fprintf(stderr,
+                "factorysim: optimize: stored as optimize problem %lld "
+                "(chart: factorysim report --db %s --optimize %lld --out "
+                "DIR)\n",
+                (long long)problem_id, db_path, (long long)problem_id);
     rc = CLI_EXIT_OK;
 done:
     opt_result_free(&res);

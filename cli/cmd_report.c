@@ -29,6 +29,7 @@
 #include "io/csv.h"
 #include "io/db.h"
 #include "io/json.h"
+#include "app/opt_spec.h"
 #include "app/sweep_table.h"
 #include "app/report_charts.h"
 #include "models/resfield.h"
@@ -56,12 +57,23 @@ static const char report_help[] =
     "the\n"
     "                   first job's time_to_train_days)\n"
     "  --by KEY         sweep chart x axis: a swept key (default: the first)\n"
+    "  --constraint 'METRIC.STAT<=VALUE' (or >=) the sweep chart's reference\n"
+    "                   line; the chart then shows METRIC (default: the first\n"
+    "                   constraint of the newest optimize problem stored on\n"
+    "                   the sweep, if any)\n"
+    "  --optimize ID    chart stored optimize problem ID (its id is printed\n"
+    "                   by optimize); without --run the run reported is the\n"
+    "                   problem's best design\n"
     "  -h, --help       this help\n"
     "\n"
     "When the run is a case of a sweep, the bundle also has "
     "sweep_<KEY>.<ext>:\n"
     "the metric against the swept key over every case of that sweep, P50\n"
-    "with the P10-P90 band (docs/sweeps.md).\n";
+    "with the P10-P90 band (docs/sweeps.md). When the run is a design an\n"
+    "optimize problem evaluated (the newest such problem), or with\n"
+    "--optimize ID, it also has optimize.<ext>: every evaluated design,\n"
+    "feasible or not, the best design, the Pareto front and the constraint\n"
+    "lines (docs/optimize.md).\n";
 
 /* The report's display conversions, kept as named constants so every table row
  * converts the same way. */
@@ -532,6 +544,9 @@ static int charts_json_fn(FILE *f, void *ctx)
         for (int k = 0; k < m->n_legend; k++)
             jv_push(leg, jv_str(m->legend[k]));
         jv_set(c, "legend", leg);
+        /* The smallest text's height [px] on the page (readability at
+         * half width: tests/test_report.c), rounded to 0.1 px. */
+        jv_set(c, "min_text_px", jv_num(round(10.0 * m->min_text_px) / 10.0));
         jv_push(arr, c);
     }
     for (int i = 0; i < cl->n_skipped; i++)
@@ -540,6 +555,22 @@ static int charts_json_fn(FILE *f, void *ctx)
     jv_set(root, "not_drawn", skip);
     rc = jv_write(root, f, 1);
     jv_free(root);
+    return rc;
+}
+
+/* Checks that optimize problem id is stored and, when run_id is given,
+ * sets *run_id to the run of its best design (the refined case when the
+ * best design was refined). Errors: SIM_ENOTFOUND, SIM_EIO. */
+static int best_design_run(db *d, int64_t id, int64_t *run_id, sim_err *err)
+{
+    db_opt_problem *p = NULL;
+    int rc = db_opt_load(d, id, &p, err);
+    for (size_t i = 0; rc == SIM_OK && i < p->n_designs; i++)
+        if (p->designs[i].best && run_id)
+            rc = db_case_run(
+                d, p->designs[i].refined ? p->refined_sweep_key : p->sweep_key,
+                p->designs[i].case_key, run_id, err);
+    db_opt_free(p);
     return rc;
 }
 
@@ -558,13 +589,15 @@ int cmd_report(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"metric", required_argument, NULL, 'm'},
         {"by", required_argument, NULL, 'b'},
+        {"constraint", required_argument, NULL, 'k'},
+        {"optimize", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "report", *dbpath = "output/factorysim.db", *dir = NULL,
                *ext = "png";
-    const char *sw_metric = NULL, *sw_by = NULL;
-    int64_t run_id = -1;
+    const char *sw_metric = NULL, *sw_by = NULL, *sw_con = NULL;
+    int64_t run_id = -1, opt_id = 0;
     uint64_t u;
     int o, rc;
     struct stat sb;
@@ -602,6 +635,23 @@ int cmd_report(int argc, char **argv)
         case 'b':
             sw_by = optarg;
             break;
+        case 'k': {
+            opt_spec sp;
+            char why[512];
+            if (opt_spec_constraint(optarg, &sp, why, sizeof why) < 0)
+                return cli_usage_error(cmd, "%s", why);
+            sw_con = optarg;
+            break;
+        }
+        case 'O':
+            if (cli_u64(cmd, "--optimize", optarg, &u) != 0)
+                return CLI_EXIT_USAGE;
+            if (u < 1 || u > INT64_MAX)
+                return cli_usage_error(
+                    cmd, "--optimize must be a problem id >= 1 (got %s)",
+                    optarg);
+            opt_id = (int64_t)u;
+            break;
         case 'h':
             fputs(report_help, stdout);
             return CLI_EXIT_OK;
@@ -621,6 +671,12 @@ int cmd_report(int argc, char **argv)
      * it while a sweep may be writing to it. */
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
+    /* --optimize ID without --run reports the problem's best design. */
+    if (opt_id > 0 && best_design_run(d, opt_id, run_id < 0 ? &run_id : NULL,
+                                      &err) != SIM_OK) {
+        db_close(d);
+        return cli_report(&err);
+    }
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
         db_load_run(d, run_id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &err) !=
             SIM_OK) {
@@ -629,12 +685,12 @@ int cmd_report(int argc, char **argv)
     }
     /* --metric and --by only shape the sweep chart; giving them for a plain run
      * is a usage error rather than silently ignored. */
-    if ((sw_metric || sw_by) && !r->meta.sweep_key) {
+    if ((sw_metric || sw_by || sw_con) && !r->meta.sweep_key) {
         db_close(d);
         db_run_free(r);
         return cli_usage_error(cmd,
-                               "--metric/--by chart a sweep; run %" PRId64
-                               " is not a sweep case",
+                               "--metric/--by/--constraint chart a sweep; "
+                               "run %" PRId64 " is not a sweep case",
                                run_id);
     }
     /* The folder is made only once the inputs are known good, so a bad
@@ -648,7 +704,7 @@ int cmd_report(int argc, char **argv)
                    : cli_error("%s: output folder is not writable", dir);
     }
     {
-        report_src src = {r, d, sw_metric, sw_by};
+        report_src src = {r, d, sw_metric, sw_by, sw_con, opt_id};
         cl = sim_xcalloc(1, sizeof *cl);
         cl->dir = dir;
         cl->ext = ext;

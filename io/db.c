@@ -50,6 +50,45 @@ static void sb_summary_cols(db_sbuf *b)
 
 #define RUN_FK "REFERENCES runs(id) ON DELETE CASCADE"
 
+/* The stored optimize problems (issue 23, version 9): the problem as given
+ * (its terms, in order), the sweep keys its designs are cases of, and
+ * every evaluated design with its feasibility and whether it is the best
+ * or on the Pareto front; a design's values are its sweep case's (runs,
+ * site_summary, job_summary), never copied. One text for the fresh schema
+ * and the 8 -> 9 step, so the two cannot differ. */
+#define OPT_TABLES_SQL                                                         \
+    "CREATE TABLE optimize_problems(\n"                                        \
+    "  id INTEGER PRIMARY KEY,\n"                                              \
+    "  scenario TEXT NOT NULL,\n"                                              \
+    "  sweep_key TEXT NOT NULL,\n"                                             \
+    "  refined_sweep_key TEXT NOT NULL,\n"                                     \
+    "  problem_text TEXT NOT NULL,\n"                                          \
+    "  seed INTEGER NOT NULL,\n"                                               \
+    "  replications INTEGER NOT NULL CHECK(replications >= 1),\n"              \
+    "  refined_replications INTEGER NOT NULL,\n"                               \
+    "  evaluations INTEGER NOT NULL,\n"                                        \
+    "  best_case_index INTEGER NOT NULL) STRICT;\n"                            \
+    "CREATE TABLE optimize_terms(\n"                                           \
+    "  problem_id INTEGER NOT NULL REFERENCES optimize_problems(id)\n"         \
+    "    ON DELETE CASCADE,\n"                                                 \
+    "  idx INTEGER NOT NULL,\n"                                                \
+    "  role TEXT NOT NULL CHECK(role IN "                                      \
+    "('vary', 'objective', 'constraint', 'set')),\n"                           \
+    "  text TEXT NOT NULL,\n"                                                  \
+    "  PRIMARY KEY(problem_id, idx)) STRICT;\n"                                \
+    "CREATE TABLE optimize_designs(\n"                                         \
+    "  problem_id INTEGER NOT NULL REFERENCES optimize_problems(id)\n"         \
+    "    ON DELETE CASCADE,\n"                                                 \
+    "  case_index INTEGER NOT NULL,\n"                                         \
+    "  case_key TEXT NOT NULL,\n"                                              \
+    "  refined INTEGER NOT NULL CHECK(refined IN (0, 1)),\n"                   \
+    "  feasible INTEGER NOT NULL CHECK(feasible IN (0, 1)),\n"                 \
+    "  violation REAL NOT NULL,\n"                                             \
+    "  best INTEGER NOT NULL CHECK(best IN (0, 1)),\n"                         \
+    "  pareto INTEGER NOT NULL CHECK(pareto IN (0, 1)),\n"                     \
+    "  PRIMARY KEY(problem_id, case_index)) STRICT;\n"                         \
+    "CREATE INDEX optimize_designs_case ON optimize_designs(case_key);\n"
+
 /* The whole schema of a fresh database as one SQL script (the caller
  * frees). Why one long function: the fixed tables are written out as SQL so
  * the file reads like docs/results-schema.md, and only the column lists of
@@ -153,6 +192,7 @@ static char *schema_sql(void)
         "  t_s REAL NOT NULL, job INTEGER NOT NULL, kind TEXT NOT NULL,\n"
         "  cause TEXT NOT NULL, value REAL,\n"
         "  PRIMARY KEY(run_id, replication, seq)) STRICT, WITHOUT ROWID;\n");
+    db_sb_add(&b, "%s", OPT_TABLES_SQL);
     db_sb_add(&b, "PRAGMA application_id = %d;\nPRAGMA user_version = %d;\n",
               DB_APPLICATION_ID, DB_SCHEMA_VERSION);
     return b.s;
@@ -248,11 +288,15 @@ static const char migrate_6_to_7[] = "-- cost fields: added below\n";
  * add_missing_columns adds as NULL (rows stored before had no analysis). */
 static const char migrate_7_to_8[] = "-- power_*: added below\n";
 
+/* Version 8 -> 9 (issue 23): the stored optimize problems, empty (no
+ * optimize before stored its problem; its designs stay sweep cases). */
+static const char migrate_8_to_9[] = OPT_TABLES_SQL;
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
     migrate_1_to_2, migrate_2_to_3, migrate_3_to_4, migrate_4_to_5,
-    migrate_5_to_6, migrate_6_to_7, migrate_7_to_8,
+    migrate_5_to_6, migrate_6_to_7, migrate_7_to_8, migrate_8_to_9,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -57,11 +57,13 @@
  * site_reps power_peak_w, power_min_w, power_swing_w, power_std_w,
  * power_max_ramp_w_per_s, power_band_0p1_2hz_rms_w,
  * power_band_3_30hz_rms_w, power_largest_drop_w,
- * battery_power_for_ramp_limit_w). An older database is upgraded in place
+ * battery_power_for_ramp_limit_w); 9, stored optimize problems (issue 23:
+ * tables optimize_problems, optimize_terms, optimize_designs; no result
+ * field changed). An older database is upgraded in place
  * when opened for writing (db_open); db_open_readonly refuses it with what
  * to do.
  */
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 #define DB_SCHEMA_FIELDS_HASH 0xccd58694fef7b610ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
@@ -260,5 +262,76 @@ const char *db_network_fs_name(unsigned long f_type);
 /* FNV-1a-64 of the n bytes at p as 16 lower-case hex digits plus NUL into
  * hex (at least 17 bytes). Returns hex. */
 char *db_hash_hex(const void *p, size_t n, char hex[17]);
+
+/* ---- stored optimize problems (io/db_opt.c; issue 23) ----
+ * An optimize problem as `optimize` stored it: its terms as given, the
+ * sweep keys its designs are cases of, and every evaluated design. A
+ * design's values are read from its sweep case (runs with that sweep key
+ * and case key), so nothing is stored twice. */
+
+/* One evaluated design of a problem. */
+typedef struct db_opt_design {
+    int64_t case_index; /* in the lattice (models/sweep.h order) */
+    char *case_key;     /* the sweep case: "k1=v1;k2=v2" */
+    int refined;        /* 1: its values are the refined_sweep_key case */
+    int feasible;       /* 1: meets every constraint */
+    double violation;   /* total normalised violation (0 when feasible) */
+    int best, pareto;   /* 1: the best design / on the Pareto front */
+} db_opt_design;
+
+/* The role of a term, as stored in optimize_terms.role. */
+typedef enum db_opt_role {
+    DB_OPT_VARY,
+    DB_OPT_OBJECTIVE,
+    DB_OPT_CONSTRAINT,
+    DB_OPT_SET
+} db_opt_role;
+
+typedef struct db_opt_term {
+    db_opt_role role;
+    char *text; /* as given: "energy.solar.capacity_mw=1:10:1",
+                   "site.co2_t.p50<=11.3", "max:site.renewable_fraction.p50" */
+} db_opt_term;
+
+typedef struct db_opt_problem {
+    int64_t id;              /* set by db_opt_store and db_opt_load */
+    char *scenario;          /* scenario name */
+    char *sweep_key;         /* designs at R replications */
+    char *refined_sweep_key; /* designs refined near a bound */
+    uint64_t seed;           /* master seed of every design */
+    int64_t replications;    /* R */
+    int64_t refined_replications;
+    size_t n_terms;
+    db_opt_term *terms; /* vary, objectives, constraints, sets in order */
+    size_t n_designs;
+    db_opt_design *designs; /* by case index */
+} db_opt_problem;
+
+/* Stores p as a new problem in one transaction and sets p->id (OUT). A
+ * problem with the same sweep key and the same terms stored before is
+ * replaced (a rerun is one problem, its id the newest). Errors: as
+ * db_store_run (SIM_EIO; SIM_EINVAL for a read-only handle). */
+int db_opt_store(db *d, db_opt_problem *p, sim_err *err);
+
+/* Loads problem id into *out (OUT: db_opt_free). Errors: SIM_ENOTFOUND
+ * (no such problem; the message lists how to find one), SIM_EIO. */
+int db_opt_load(db *d, int64_t id, db_opt_problem **out, sim_err *err);
+
+/* The newest problem that evaluated the run of (sweep_key, case_key) as
+ * a design into *id (OUT). Errors: SIM_ENOTFOUND (none), SIM_EIO. */
+int db_opt_find_case(db *d, const char *sweep_key, const char *case_key,
+                     int64_t *id, sim_err *err);
+
+/* The newest problem whose designs are cases of sweep_key (at R or
+ * refined replications) into *id (OUT). Errors: SIM_ENOTFOUND, SIM_EIO. */
+int db_opt_find_sweep(db *d, const char *sweep_key, int64_t *id, sim_err *err);
+
+/* The id of the complete run of (sweep_key, case_key) into *run_id (OUT).
+ * Errors: SIM_ENOTFOUND, SIM_EIO. */
+int db_case_run(db *d, const char *sweep_key, const char *case_key,
+                int64_t *run_id, sim_err *err);
+
+/* Frees p and everything it owns. NULL is a no-op. */
+void db_opt_free(db_opt_problem *p);
 
 #endif

@@ -31,6 +31,8 @@ typedef struct plot_meta {
     char title[256], xlabel[160], ylabel[160], zlabel[160];
     int n_legend;
     char legend[PLOT_META_MAX_LEG][96];
+    double min_text_px; /* smallest text drawn: PLplot character height in
+                           px on the PLOT_CHART_W page (0: none recorded) */
 } plot_meta;
 
 const plot_meta *plot_last_meta(void);

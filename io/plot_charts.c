@@ -30,8 +30,9 @@
  * depend on its input alone. Returns SIM_OK or SIM_EIO.
  *
  * Read, patch, write back: the surface id is the only run-dependent byte, and
- * cairo offers no way to reset its counter. The rewrite is in place, so a
- * failure while writing back can leave the chart truncated; it is reported as
+ * cairo offers no way to reset its counter. The patched bytes go to PATH.tmp
+ * and are renamed over PATH, so a failure while writing back leaves the
+ * complete (unpatched) chart rather than a truncated one, and is reported as
  * an error, never as success. */
 int plot_finish(const char *path, sim_err *err)
 {
@@ -66,18 +67,27 @@ int plot_finish(const char *path, sim_err *err)
             n -= (size_t)(e - q) - 1;
         }
     }
-    f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, n, f) != n) {
-        if (f)
-            fclose(f);
-        free(b);
-        return sim_err_set(err, SIM_EIO, path, 0,
-                           "cannot rewrite the SVG file");
+    {
+        size_t pl = strlen(path);
+        char *tmp = sim_xmalloc(pl + 5);
+        memcpy(tmp, path, pl);
+        memcpy(tmp + pl, ".tmp", 5);
+        f = fopen(tmp, "wb");
+        rc = SIM_OK;
+        if (!f || fwrite(b, 1, n, f) != n) {
+            if (f)
+                fclose(f);
+            rc = sim_err_set(err, SIM_EIO, path, 0,
+                             "cannot rewrite the SVG file");
+        } else if (fclose(f) != 0 || rename(tmp, path) != 0) {
+            rc = sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
+        }
+        if (rc != SIM_OK)
+            remove(tmp);
+        free(tmp);
     }
     free(b);
-    return fclose(f) == 0
-               ? SIM_OK
-               : sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
+    return rc;
 }
 
 /* Time axis: hours for spans under two days, else days, so tick labels stay in
@@ -92,17 +102,86 @@ static double time_scale(double span_s, const char **label)
     return 1.0 / 86400.0;
 }
 
-/* One line per quantity, broken at NaN steps (no battery data stored for them)
- * rather than bridged, so a gap is visible as a gap. */
+/* Bins of a battery series: per bin the mean, min and max state of charge
+ * and the mean state of health over the bin's finite steps (NAN when it
+ * has none). */
+typedef struct soc_bins {
+    size_t n;
+    double *t, *mean, *lo, *hi, *soh;
+} soc_bins;
+
+/* Bins of bin_s from the first step (bin_s 0: one per step), each placed at
+ * its middle. A year of 15-minute steps drawn step by step made a 2.5 MB
+ * SVG; daily bins keep it to 365 points a line (issue 24). */
+static void soc_bin(const res_step *steps, size_t n, double bin_s, soc_bins *b)
+{
+    double t0 = steps[0].t_s, t1 = steps[n - 1].t_s;
+    size_t *cnt, *cs;
+    b->n = bin_s > 0 ? (size_t)floor((t1 - t0) / bin_s) + 1 : n;
+    b->t = sim_xcalloc(b->n, sizeof *b->t);
+    b->mean = sim_xcalloc(b->n, sizeof *b->mean);
+    b->lo = sim_xcalloc(b->n, sizeof *b->lo);
+    b->hi = sim_xcalloc(b->n, sizeof *b->hi);
+    b->soh = sim_xcalloc(b->n, sizeof *b->soh);
+    cnt = sim_xcalloc(b->n, sizeof *cnt);
+    cs = sim_xcalloc(b->n, sizeof *cs);
+    for (size_t k = 0; k < b->n; k++) {
+        b->t[k] =
+            bin_s > 0 ? fmin(t0 + ((double)k + 0.5) * bin_s, t1) : steps[k].t_s;
+        b->lo[k] = INFINITY;
+        b->hi[k] = -INFINITY;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = bin_s > 0 ? (size_t)floor((steps[i].t_s - t0) / bin_s) : i;
+        double v = steps[i].soc_frac, h = steps[i].soh_frac;
+        if (k >= b->n)
+            k = b->n - 1;
+        if (isfinite(v)) {
+            b->mean[k] += v;
+            b->lo[k] = fmin(b->lo[k], v);
+            b->hi[k] = fmax(b->hi[k], v);
+            cnt[k]++;
+        }
+        if (isfinite(h)) {
+            b->soh[k] += h;
+            cs[k]++;
+        }
+    }
+    for (size_t k = 0; k < b->n; k++) {
+        b->mean[k] = cnt[k] ? b->mean[k] / (double)cnt[k] : (double)NAN;
+        if (!cnt[k])
+            b->lo[k] = b->hi[k] = NAN;
+        b->soh[k] = cs[k] ? b->soh[k] / (double)cs[k] : (double)NAN;
+    }
+    free(cnt);
+    free(cs);
+}
+
+static void soc_bins_free(soc_bins *b)
+{
+    free(b->t);
+    free(b->mean);
+    free(b->lo);
+    free(b->hi);
+    free(b->soh);
+}
+
+/* Binned like the power stack (daily means above 10 days of span, hourly
+ * above one day, else every step), with the bins' min-max range as a band
+ * under the mean, so the daily cycle stays visible as the band's height.
+ * Each line is broken at a bin with no value rather than bridged, so a
+ * gap is visible as a gap. */
 int plot_battery_soc(const char *path, const res_step *steps, size_t n,
                      double t0_unix_s, const char *title, sim_err *err)
 {
     size_t m = 0;
-    double ts, t0, t1, off = 0;
-    const char *tl, *xopt = NULL;
+    double ts, t0, t1, off = 0, bin_s;
+    const char *tl, *xopt = NULL, *res;
     int rc, have_soh = 0;
     PLFLT *x, *y;
     plot_legend L;
+    soc_bins b;
+    char lab[96];
 
     for (size_t i = 0; i < n; i++)
         if (isfinite(steps[i].soc_frac)) {
@@ -116,6 +195,8 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
             "at this site, or no time series stored)");
     t0 = steps[0].t_s;
     t1 = steps[n - 1].t_s;
+    bin_s = t1 - t0 > 10 * 86400.0 ? 86400.0 : t1 - t0 > 86400.0 ? 3600.0 : 0;
+    res = bin_s >= 86400.0 ? "daily" : bin_s > 0 ? "hourly" : NULL;
     if (isfinite(t0_unix_s)) {
         ts = 1.0;
         off = t0_unix_s;
@@ -129,21 +210,45 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
         return rc;
     plot_frame(VP_X0, off + t0 * ts, off + t1 * ts, 0, 105, tl,
                "state of charge, state of health [%]", title, xopt, NULL);
-    x = sim_xmalloc(n * sizeof *x);
-    y = sim_xmalloc(n * sizeof *y);
+    soc_bin(steps, n, bin_s, &b);
+    x = sim_xmalloc(2 * (b.n + 1) * sizeof *x);
+    y = sim_xmalloc(2 * (b.n + 1) * sizeof *y);
     memset(&L, 0, sizeof L);
+    /* The range band first, one polygon per run of bins with values. */
+    if (res) {
+        size_t k = 0;
+        plot_color(190, 230, 200);
+        for (size_t i = 0; i <= b.n; i++) {
+            if (i < b.n && isfinite(b.lo[i])) {
+                x[k++] = (double)i; /* indices now, coordinates below */
+                continue;
+            }
+            if (k >= 2) {
+                for (size_t j = 0; j < k; j++) {
+                    size_t bi = (size_t)x[j];
+                    y[j] = 100.0 * b.lo[bi];
+                    y[2 * k - 1 - j] = 100.0 * b.hi[bi];
+                    x[2 * k - 1 - j] = off + b.t[bi] * ts;
+                    x[j] = off + b.t[bi] * ts;
+                }
+                plfill((PLINT)(2 * k), x, y);
+            }
+            k = 0;
+        }
+        snprintf(lab, sizeof lab, "%s min-max of state of charge", res);
+        lab[0] = (char)(lab[0] - 'a' + 'A');
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, 15, 1, 1.0, lab);
+    }
     for (int pass = 0; pass < 1 + have_soh; pass++) {
-        /* A gap (NAN) breaks the line rather than joining across it. */
         size_t k = 0;
         plcol0(pass == 0 ? PC_GREEN : PC_PURPLE);
         pllsty(pass == 0 ? 1 : 2);
         plwidth(pass == 0 ? 1.5 : 2.0);
-        for (size_t i = 0; i <= n; i++) {
-            double v = i < n
-                           ? (pass == 0 ? steps[i].soc_frac : steps[i].soh_frac)
-                           : (double)NAN;
+        for (size_t i = 0; i <= b.n; i++) {
+            double v =
+                i < b.n ? (pass == 0 ? b.mean[i] : b.soh[i]) : (double)NAN;
             if (isfinite(v)) {
-                x[k] = off + steps[i].t_s * ts;
+                x[k] = off + b.t[i] * ts;
                 y[k++] = 100.0 * v;
             } else {
                 if (k >= 2)
@@ -151,14 +256,18 @@ int plot_battery_soc(const char *path, const res_step *steps, size_t n,
                 k = 0;
             }
         }
+        if (pass == 0)
+            snprintf(lab, sizeof lab, "State of charge%s%s%s", res ? " (" : "",
+                     res ? res : "", res ? " mean)" : "");
         plot_leg_add(&L, PL_LEGEND_LINE, pass == 0 ? PC_GREEN : PC_PURPLE,
                      pass == 0 ? 1 : 2, pass == 0 ? 1.5 : 2.0,
-                     pass == 0 ? "State of charge" : "State of health");
+                     pass == 0 ? lab : "State of health");
     }
     pllsty(1);
     plwidth(1.0);
     plot_leg_draw(&L);
     rc = plot_finish(path, err);
+    soc_bins_free(&b);
     free(x);
     free(y);
     return rc;

@@ -36,6 +36,13 @@ enum {
 #define VP_ROWS 0.22 /* left edge when rows are labelled with job names */
 #define CH_BASE 0.8
 #define CH_TITLE 1.05
+/* The smallest text any chart draws (relative to PLplot's default height):
+ * 14.25 px character height on the 1200 px page, so 7.1 px when the chart
+ * is pasted at half width (600 px), the least that stays readable (issue
+ * 24; tests/test_report.c checks every chart's charts.json min_text_px).
+ * Longer legend labels and titles wrap onto a second line instead of
+ * shrinking below it. */
+#define CH_MIN 0.75
 
 /* Sets cmap0 for a run chart: white, black, grid grey, the fixed colours
  * above and the source colours. */
@@ -104,6 +111,10 @@ void plot_meta_title(const char *s);
 void plot_meta_axes(const char *x, const char *y);
 void plot_meta_z(const char *z);
 void plot_meta_legend(const char *s);
+/* Records text about to be drawn at rel x the current character height
+ * (a legend's text scale; 1 for plmtex): the chart's smallest text, which
+ * tests/test_report.c checks stays readable at half width. */
+void plot_meta_text(double rel);
 
 /* Device for path by extension: "pngcairo", "svgcairo" or "pdfcairo". */
 const char *plot_device_for(const char *path);

@@ -11,6 +11,7 @@
  * lays out what the chart files hand it. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/plot.h"
@@ -64,6 +65,26 @@ void plot_meta_legend(const char *s)
 {
     if (meta.n_legend < PLOT_META_MAX_LEG && s)
         snprintf(meta.legend[meta.n_legend++], sizeof meta.legend[0], "%s", s);
+}
+
+/* The character height PLplot reports (plgchr, mm) times the page's pixels
+ * per mm (PLOT_CHART_W over the subpage width plgspa reports, mm): the
+ * height cairo is asked to draw, so a pixel count independent of the
+ * device's DPI. At CH_BASE it is 15.2 px, and the digits of the tick labels
+ * measure 14 px tall in the PNG (0.92 of it). rel < 0: -rel times the
+ * default height (pllegend scales its text from the default, not the
+ * current height). */
+void plot_meta_text(double rel)
+{
+    PLFLT def, ht, x0, x1, y0, y1;
+    double px;
+    plgchr(&def, &ht);
+    plgspa(&x0, &x1, &y0, &y1);
+    if (!(x1 > x0) || !(ht > 0))
+        return;
+    px = (rel < 0 ? -rel * def : ht * rel) * PLOT_CHART_W / (x1 - x0);
+    if (meta.min_text_px == 0 || px < meta.min_text_px)
+        meta.min_text_px = px;
 }
 
 /* Set on every page: each chart is its own plinit ... plend session, which
@@ -130,22 +151,45 @@ static void axes(const char *xopt, const char *yopt)
 
 /* Writes title centred over the current viewport, its size cut so it stays
  * inside the page: about 13.5 px per character at CH_TITLE on the
- * 1200 px page (DejaVu Sans, measured), 12 px margin. */
+ * 1200 px page (DejaVu Sans, measured), 12 px margin. Below CH_MIN it is
+ * split at the space nearest its middle into two lines instead, so it
+ * stays readable at half width. */
 void plot_title(const char *title)
 {
     PLFLT x0, x1, y0, y1;
-    char t[512];
+    char t[512], a[512];
     double c, half_px, fit, scale = CH_TITLE;
-    size_t len = strlen(title ? title : "");
+    size_t len = strlen(title ? title : ""), cut = 0;
     plgvpd(&x0, &x1, &y0, &y1);
     c = 0.5 * (x0 + x1);
     half_px = fmin(c, 1.0 - c) * PLOT_CHART_W - 12.0;
     fit = 2.0 * half_px / 13.5;
     if ((double)len > fit)
         scale = CH_TITLE * fit / (double)len;
-    plschr(0.0, scale);
-    plmtex("t", 1.5 * CH_TITLE / scale > 3.0 ? 3.0 : 1.5 * CH_TITLE / scale,
-           0.5, 0.5, plot_esc(title, t, sizeof t));
+    if (scale < CH_MIN && len < sizeof a) {
+        /* The space nearest the middle; each half then fits at a larger
+         * size (never above CH_TITLE). */
+        for (size_t i = 0; i < len; i++)
+            if (title[i] == ' ' &&
+                (!cut || labs((long)i - (long)len / 2) <
+                             labs((long)cut - (long)len / 2)))
+                cut = i;
+    }
+    if (cut) {
+        size_t l2 = len - cut - 1, lmax = cut > l2 ? cut : l2;
+        scale = fmin(CH_TITLE, fmax(CH_MIN, CH_TITLE * fit / (double)lmax));
+        memcpy(a, title, cut);
+        a[cut] = '\0';
+        plschr(0.0, scale);
+        plot_meta_text(1.0);
+        plmtex("t", 2.7, 0.5, 0.5, plot_esc(a, t, sizeof t));
+        plmtex("t", 1.3, 0.5, 0.5, plot_esc(title + cut + 1, t, sizeof t));
+    } else {
+        plschr(0.0, scale);
+        plot_meta_text(1.0);
+        plmtex("t", 1.5 * CH_TITLE / scale > 3.0 ? 3.0 : 1.5 * CH_TITLE / scale,
+               0.5, 0.5, plot_esc(title, t, sizeof t));
+    }
     plschr(0.0, CH_BASE);
     plot_meta_title(title);
 }
@@ -156,6 +200,7 @@ void plot_frame(double vx0, double x0, double x1, double y0, double y1,
 {
     plvpor(vx0, VP_X1, VP_Y0, VP_Y1);
     plwind(x0, x1, y0, y1);
+    plot_meta_text(1.0); /* tick labels and axis labels */
     axes(xopt, yopt);
     plmtex("b", 3.2, 0.5, 0.5, xlab);
     if (ylab)
@@ -171,6 +216,7 @@ void plot_panel(double vx0, double vx1, double vy0, double vy1, double x0,
 {
     plvpor(vx0, vx1, vy0, vy1);
     plwind(x0, x1, y0, y1);
+    plot_meta_text(1.0);
     axes(xopt, yopt);
     if (xlab)
         plmtex("b", 3.2, 0.5, 0.5, xlab);
@@ -190,6 +236,7 @@ void plot_page_title(const char *title)
     plwind(0, 1, 0, 1);
     plcol0(PC_BLACK);
     plschr(0.0, CH_TITLE);
+    plot_meta_text(1.0);
     plmtex("t", -0.2, 0.5, 0.5, plot_esc(title, t, sizeof t));
     plschr(0.0, CH_BASE);
     plot_meta_title(title);
@@ -237,28 +284,72 @@ void plot_leg_add(plot_legend *L, PLINT kind, int col, int style, double width,
     plot_meta_legend(text);
 }
 
-/* Text scale from the longest label and the column's width, so a long job
- * or site name shrinks its legend instead of running past the page edge:
- * 23 characters fit a column of a quarter page at 0.75 (measured on the
- * widest DejaVu labels; tests/test_report.c checks the page edges). */
+/* The legend's text is PLOT_LEG_SCALE of PLplot's default height (pllegend
+ * scales from the default: 14.25 px on the 1200 px page, readable at half
+ * width, CH_MIN); a label longer than the column holds at that size (23
+ * characters fit a quarter-page column, measured on the widest DejaVu
+ * labels) wraps at spaces onto continuation entries with no symbol,
+ * instead of shrinking the text as it did before (down to 8 px: tests/
+ * test_report.c checks the page edges and the text size). */
+#define PLOT_LEG_SCALE CH_MIN
+#define LEG_LINES (3 * PLOT_LEG_MAX)
+
 void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
                       double vy1)
 {
     PLFLT w, h;
-    size_t longest = 1;
-    double scale = 0.75, fit = 23.0 * (vx1 - vx0) / 0.25;
-    for (int i = 0; i < L->n; i++)
-        longest = strlen(L->text[i]) > longest ? strlen(L->text[i]) : longest;
-    if ((double)longest > fit)
-        scale *= fit / (double)longest;
+    size_t fit = (size_t)(23.0 * (vx1 - vx0) / 0.25 * 0.75 / PLOT_LEG_SCALE);
+    PLINT opt[LEG_LINES], tcol[LEG_LINES], bcol[LEG_LINES], bpat[LEG_LINES],
+        lcol[LEG_LINES], lsty[LEG_LINES], scol[LEG_LINES], snum[LEG_LINES];
+    PLFLT bscale[LEG_LINES], bwid[LEG_LINES], lwid[LEG_LINES],
+        sscale[LEG_LINES];
+    const char *text[LEG_LINES], *sym[LEG_LINES];
+    char buf[LEG_LINES][96];
+    int n = 0;
+    fit = fit < 8 ? 8 : fit;
+    for (int i = 0; i < L->n; i++) {
+        const char *s = L->text[i];
+        int first = 1;
+        while (*s && n < LEG_LINES) {
+            size_t len = strlen(s), take = len;
+            if (len > fit) { /* the last space within fit, else a hard cut */
+                take = fit;
+                while (take > fit / 2 && s[take] != ' ')
+                    take--;
+                if (s[take] != ' ')
+                    take = fit;
+            }
+            snprintf(buf[n], sizeof buf[n], "%.*s", (int)take, s);
+            opt[n] = first ? L->opt[i] : PL_LEGEND_NONE;
+            tcol[n] = L->tcol[i];
+            bcol[n] = L->bcol[i];
+            bpat[n] = L->bpat[i];
+            lcol[n] = L->lcol[i];
+            lsty[n] = L->lsty[i];
+            scol[n] = L->scol[i];
+            snum[n] = L->snum[i];
+            bscale[n] = L->bscale[i];
+            bwid[n] = L->bwid[i];
+            lwid[n] = L->lwid[i];
+            sscale[n] = L->sscale[i];
+            sym[n] = L->sym[i];
+            text[n] = buf[n];
+            n++;
+            first = 0;
+            s += take;
+            while (*s == ' ')
+                s++;
+        }
+    }
     plvpor(vx0, vx1, vy0, vy1);
     plwind(0, 1, 0, 1);
     plcol0(PC_BLACK);
+    plot_meta_text(-PLOT_LEG_SCALE);
     pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
              PL_POSITION_LEFT | PL_POSITION_TOP | PL_POSITION_INSIDE, 0.0, 0.0,
-             0.05, 0, PC_BLACK, 1, 0, 0, L->n, L->opt, 0.6, scale, 2.0, 0.0,
-             L->tcol, L->text, L->bcol, L->bpat, L->bscale, L->bwid, L->lcol,
-             L->lsty, L->lwid, L->scol, L->sscale, L->snum, L->sym);
+             0.05, 0, PC_BLACK, 1, 0, 0, n, opt, 0.6, PLOT_LEG_SCALE, 2.0, 0.0,
+             tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid, scol,
+             sscale, snum, sym);
 }
 
 void plot_leg_draw(plot_legend *L)

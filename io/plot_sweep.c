@@ -66,25 +66,16 @@ static int cmp_pt(const void *a, const void *b)
  * as zero. */
 int plot_sweep(const char *path, const double *x, const stat_summary *y,
                const size_t *group, size_t n, const char *const *group_names,
-               size_t n_groups, const char *x_label, const char *y_label,
-               const char *title, sim_err *err)
+               size_t n_groups, const plot_sweep_ref *ref, const char *x_label,
+               const char *y_label, const char *title, sim_err *err)
 {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, pad;
     pt *pts;
     size_t finite = 0;
     char t[512], xl[256], yl[256];
     int rc;
-    PLINT opt[PLOT_SWEEP_MAX_GROUPS + 1], tcol[PLOT_SWEEP_MAX_GROUPS + 1],
-        bcol[PLOT_SWEEP_MAX_GROUPS + 1], bpat[PLOT_SWEEP_MAX_GROUPS + 1],
-        lcol[PLOT_SWEEP_MAX_GROUPS + 1], lsty[PLOT_SWEEP_MAX_GROUPS + 1],
-        scol[PLOT_SWEEP_MAX_GROUPS + 1], snum[PLOT_SWEEP_MAX_GROUPS + 1];
-    PLFLT bscale[PLOT_SWEEP_MAX_GROUPS + 1], bwid[PLOT_SWEEP_MAX_GROUPS + 1],
-        lwid[PLOT_SWEEP_MAX_GROUPS + 1], sscale[PLOT_SWEEP_MAX_GROUPS + 1], lw,
-        lh;
-    const char *text[PLOT_SWEEP_MAX_GROUPS + 1],
-        *sym[PLOT_SWEEP_MAX_GROUPS + 1];
-    char tbuf[PLOT_SWEEP_MAX_GROUPS + 1][128];
-    double tscale;
+    plot_legend L;
+    int ref_in = 0;
 
     if (n_groups < 1 || n_groups > PLOT_SWEEP_MAX_GROUPS)
         return sim_err_set(
@@ -111,6 +102,16 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
             err, SIM_EINVAL, path, 0,
             "sweep chart: no case has a value of the metric (a job that never "
             "finished?)");
+    /* The constraint line joins the y range unless it is far away (then
+     * the legend says so rather than squashing the lines). */
+    if (ref && isfinite(ref->v)) {
+        double span = fmax(y1 - y0, fabs(y1) * 0.05);
+        ref_in = ref->v >= y0 - 2 * span && ref->v <= y1 + 2 * span;
+        if (ref_in) {
+            y0 = fmin(y0, ref->v);
+            y1 = fmax(y1, ref->v);
+        }
+    }
     if ((rc = plot_begin(path, PLOT_CHART_W, PLOT_CHART_H, err)) != SIM_OK)
         return rc;
     /* cmap0 has 16 colours by default; lines and bands need 19. */
@@ -127,6 +128,7 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     }
     pladv(0);
     plschr(0.0, 0.8);
+    plot_meta_text(1.0);
     /* A single x value (or y value) would make a zero-width window, which
      * PLplot refuses; the fallback pad gives it a visible width. */
     pad = x1 > x0 ? 0.04 * (x1 - x0) : fmax(1.0, fabs(x0) * 0.05);
@@ -147,6 +149,15 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
     (void)t;
     plot_meta_axes(x_label, y_label);
 
+    if (ref_in) { /* under the bands and lines */
+        PLFLT lx[2] = {x0, x1}, ly[2] = {ref->v, ref->v};
+        plcol0(C_BLACK);
+        pllsty(2);
+        plwidth(2.0);
+        plline(2, lx, ly);
+        pllsty(1);
+        plwidth(1.0);
+    }
     pts = sim_xcalloc(n + 1, sizeof *pts);
     /* Two passes: every band first, then every line, so no band hides a
      * line. */
@@ -203,49 +214,26 @@ int plot_sweep(const char *path, const double *x, const stat_summary *y,
         }
     }
     free(pts);
-    /* Legend: one line per group, and what the band is. */
-    for (size_t g = 0; g <= n_groups; g++) {
-        int band = g == n_groups;
-        opt[g] = band ? PL_LEGEND_COLOR_BOX : PL_LEGEND_LINE | PL_LEGEND_SYMBOL;
-        tcol[g] = C_BLACK;
-        bcol[g] = C_BAND0;
-        bpat[g] = 0;
-        bscale[g] = 0.9;
-        bwid[g] = 1.0;
-        lcol[g] = scol[g] = C_LINE0 + (int)(band ? 0 : g);
-        lsty[g] = 1;
-        lwid[g] = 2.5;
-        sscale[g] = 1.0;
-        snum[g] = 1;
-        sym[g] = "#(840)";
-        if (band)
-            snprintf(tbuf[g], sizeof tbuf[g], "P10-P90 over replications");
-        else
-            esc(n_groups > 1 && group_names ? group_names[g]
-                                            : "P50 over replications",
-                tbuf[g], sizeof tbuf[g]);
-        text[g] = tbuf[g];
-        plot_meta_legend(band ? tbuf[g]
-                              : (n_groups > 1 && group_names
-                                     ? group_names[g]
-                                     : "P50 over replications"));
+    /* Legend: one line per group, what the band is, the constraint; the
+     * kit's legend column (io/plot_int.h): inside the page, text never
+     * below the readable size, long labels wrapped. */
+    memset(&L, 0, sizeof L);
+    for (size_t g = 0; g < n_groups; g++) {
+        plot_leg_add(&L, PL_LEGEND_LINE | PL_LEGEND_SYMBOL, C_LINE0 + (int)g, 1,
+                     2.5,
+                     n_groups > 1 && group_names ? group_names[g]
+                                                 : "P50 over replications");
+        L.sym[L.n - 1] = "#(840)";
+        L.sscale[L.n - 1] = 1.0;
     }
-    /* The legend lives in its own column right of the plot, inside the page,
-     * and its text shrinks with the longest label, so a long case label is
-     * never cut at the page edge (issue 24). */
-    {
-        size_t longest = 1;
-        for (size_t g = 0; g <= n_groups; g++)
-            longest = strlen(text[g]) > longest ? strlen(text[g]) : longest;
-        tscale = longest > 30 ? 0.75 * 30.0 / (double)longest : 0.75;
+    plot_leg_add(&L, PL_LEGEND_COLOR_BOX, C_BAND0, 1, 1.0,
+                 "P10-P90 over replications");
+    if (ref) {
+        char lab[160];
+        snprintf(lab, sizeof lab, "%.100s%s", ref->label,
+                 ref_in ? "" : " (off the chart)");
+        plot_leg_add(&L, PL_LEGEND_LINE, C_BLACK, 2, 2.0, lab);
     }
-    plvpor(0.715, 0.985, 0.11, 0.90);
-    plwind(0, 1, 0, 1);
-    plcol0(C_BLACK);
-    pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-             PL_POSITION_LEFT | PL_POSITION_TOP | PL_POSITION_INSIDE, 0.0, 0.0,
-             0.05, 0, C_BLACK, 1, 0, 0, (PLINT)(n_groups + 1), opt, 0.6, tscale,
-             2.0, 0.0, tcol, text, bcol, bpat, bscale, bwid, lcol, lsty, lwid,
-             scol, sscale, snum, sym);
+    plot_leg_draw_in(&L, 0.715, 0.985, 0.11, 0.90);
     return plot_finish(path, err);
 }

@@ -24,9 +24,17 @@
  * y_label carry their units, e.g. "energy.battery.capacity_mwh [MWh]".
  * Errors: SIM_EIO (device or path, as plot_charts.h), SIM_EINVAL (no
  * finite point, n_groups out of 1..PLOT_SWEEP_MAX_GROUPS, a non-finite x). */
+/* ref (may be NULL): a horizontal reference line at y = ref->v named
+ * ref->label in the legend (a sweep's constraint, issue 24); drawn when it
+ * lies within twice the data's span, else named "(off the chart)". */
+typedef struct plot_sweep_ref {
+    double v;
+    const char *label;
+} plot_sweep_ref;
+
 int plot_sweep(const char *path, const double *x, const stat_summary *y,
                const size_t *group, size_t n, const char *const *group_names,
-               size_t n_groups, const char *x_label, const char *y_label,
-               const char *title, sim_err *err);
+               size_t n_groups, const plot_sweep_ref *ref, const char *x_label,
+               const char *y_label, const char *title, sim_err *err);
 
 #endif

@@ -529,7 +529,8 @@ int plot_typical_day(const char *path, const plot_series *s, const char *title,
         return rc;
     }
     plot_page_title(title);
-    plschr(0.0, 0.7);
+    plschr(0.0, CH_MIN); /* panels: the smallest readable size */
+    plot_meta_text(1.0);
     for (size_t m = 0; m < nm; m++) {
         int col = (int)m % cols, row = (int)m / cols, mk = first + (int)m;
         double gx0 = 0.07, gx1 = 0.78, gy0 = 0.08, gy1 = 0.91;

@@ -495,10 +495,18 @@ static void mod_event_fn(sim *e, void *ctx, uint64_t arg)
         FS_ASSERT(site_pools_ok(R));
         return;
     }
-    /* Outage: every job with systems here is interrupted and queues again
-     * with its checkpoint; its other systems go back to their modules. */
+    /* Outage: every job with working systems here is interrupted and queues
+     * again with its checkpoint; its other systems go back to their modules.
+     * A job holding only hot spares here keeps running but loses those
+     * spares (they are down too, and a later failure must not swap one in);
+     * the module's repair rebuilds its pool without them. */
     for (size_t k = 0; k < R->n_job; k++) {
         sjob *j = &R->job[k];
+        if (j->take[m] == 0 && j->spare[m] > 0) {
+            job_accrue_held(R, j);
+            j->spares -= j->spare[m];
+            j->spare[m] = 0;
+        }
         if (j->take[m] == 0 &&
             !(j->state == JS_WAIT_REPAIR && (size_t)j->wait_module == m))
             continue;
@@ -649,7 +657,8 @@ void job_start(run *R, sjob *j)
  * FS_ASSERT(site_pools_ok(R)), so a release build never runs its loops;
  * the FS_ASSERTs inside name the pool count that broke. Per module: no
  * count is negative, jobs hold no more systems than are installed, and
- * while the module is up free + in repair + held <= installed. Per job: the
+ * while the module is up free + in repair + held <= installed, while it is
+ * down no job holds a system there (not even a spare). Per job: the
  * spare count matches its spares. */
 int site_pools_ok(const run *R)
 {
@@ -663,6 +672,7 @@ int site_pools_ok(const run *R)
         FS_ASSERT(md->free_sys >= 0 && md->repairing >= 0);
         FS_ASSERT(held <= md->n_sys);
         FS_ASSERT(!md->up || md->free_sys + md->repairing + held <= md->n_sys);
+        FS_ASSERT(md->up || held == 0); /* nothing is held in a down module */
     }
     for (size_t k = 0; k < R->n_job; k++) {
         int sp = 0;

@@ -189,6 +189,38 @@ static void test_pools_hold_when_node_repairs_span_module_outages(void **s0)
     scenario_free(s);
 }
 
+/* A job whose only systems in a module are hot spares kept running through
+ * that module's outage while still counting them, so its next failure could
+ * swap in a spare from a module that is down. Norway's 405B takes 57 GB300
+ * NVL72 systems of 25 per module; with 20 hot spares (1440 GPUs) its last
+ * module holds spares only. With frequent module outages
+ * site_pools_ok (nothing held in a down module) runs after every event. */
+static void test_no_spare_is_held_in_a_down_module(void **s0)
+{
+    const char *sets[] = {"reliability.module_mtbf_days=3",
+                          "reliability.module_mttr_h=12",
+                          "reliability.interruptions_per_gpu_hour=0.0005",
+                          "jobs.[0].hot_spares=1440"};
+    scenario *s = load_scn(&W, "scenarios/norway-hydro.cfg", sets, 4);
+    unsigned long before = fs_assert_checks();
+    res_rep *r = run_reps(&W, s, 4, 1, 1);
+    size_t outages = 0, spare_swaps = 0;
+    (void)s0;
+    for (size_t i = 0; i < 4; i++)
+        for (size_t e = 0; e < r[i].n_events; e++) {
+            outages += r[i].events[e].kind == RES_EV_INTERRUPT &&
+                       r[i].events[e].cause == RES_CAUSE_MODULE;
+            spare_swaps += r[i].events[e].kind == RES_EV_INTERRUPT &&
+                           (r[i].events[e].cause == RES_CAUSE_GPU ||
+                            r[i].events[e].cause == RES_CAUSE_HOST);
+        }
+    assert_true(outages > 0 && spare_swaps > 0); /* both paths exercised */
+    if (FS_ASSERT_ON)
+        assert_true(fs_assert_checks() > before);
+    free_reps(r, 4);
+    scenario_free(s);
+}
+
 /* The transition table: PENDING only queues, DONE is final, every other
  * state can be entered, each move names its function, and moves that skip
  * the queue or leave DONE are not in it. */
@@ -224,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_true_assert_is_counted_when_on),
         cmocka_unit_test(test_invariants_hold_in_bundled_runs),
         cmocka_unit_test(test_pools_hold_when_node_repairs_span_module_outages),
+        cmocka_unit_test(test_no_spare_is_held_in_a_down_module),
         cmocka_unit_test(test_job_fsm_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

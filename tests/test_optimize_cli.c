@@ -43,6 +43,18 @@ static const char *tpath(const char *name)
     return p[k];
 }
 
+/* Runs a shell command into out; returns its exit status. */
+static int fs_sh(const char *cmd, char *out, size_t n)
+{
+    FILE *f = popen(cmd, "r");
+    size_t len;
+    if (!f)
+        return -1;
+    len = fread(out, 1, n - 1, f);
+    out[len] = '\0';
+    return pclose(f) == 0 ? 0 : -1;
+}
+
 static void rm_db(const char *p)
 {
     char s[160];
@@ -271,9 +283,142 @@ static void test_optimize_cli_matches_brute_force(void **state)
         assert_true(d[k].con <= 11.5);
     }
     jv_free(root);
+
+    /* Maximise (max:METRIC.STAT): the most renewable site under a cost
+     * cap at the lattice's median cost, against brute force. */
+    snprintf(args, sizeof args,
+             "sweep " SMALL " " GRID " " LATTICE
+             " --metric site.renewable_fraction --metric "
+             "site.annualized_cost_usd --format json --jobs 2 --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    n = sweep_designs(out1, d, 128, "site.renewable_fraction",
+                      "site.annualized_cost_usd");
+    assert_int_equal(n, 100);
+    {
+        double cap, sorted[128], umax = -INFINITY;
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = d[i].con;
+        for (size_t i = 0; i < n; i++) /* insertion sort: 100 values */
+            for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+                double t = sorted[j];
+                sorted[j] = sorted[j - 1];
+                sorted[j - 1] = t;
+            }
+        cap = sorted[n / 2];
+        best = SIZE_MAX;
+        for (size_t i = 0; i < n; i++) {
+            umax = fmax(umax, d[i].obj);
+            if (d[i].con <= cap && (best == SIZE_MAX || d[i].obj > d[best].obj))
+                best = i;
+        }
+        assert_true(best != SIZE_MAX);
+        assert_true(umax > d[best].obj); /* the cap cuts the maximum */
+        snprintf(args, sizeof args,
+                 "optimize " SMALL " " VARY
+                 " --objective max:site.renewable_fraction.p50 --constraint "
+                 "'site.annualized_cost_usd.p50<=%.17g' " LATTICE
+                 " --format json --jobs 2 --db %s",
+                 cap, a);
+        assert_int_equal(fs_run(args, out2, sizeof out2, err, sizeof err), 0);
+        assert_int_equal(jv_parse(out2, &root, &e), SIM_OK);
+        assert_int_equal(jv_number(jv_get(root, "evaluations"), &evals), 1);
+        assert_true(evals <= 100.0 / 3.0);
+        {
+            const jv *ov = jv_get(jv_get(root, "best"), "overrides");
+            size_t k = SIZE_MAX;
+            assert_int_equal(
+                jv_number(jv_get(ov, "energy.solar.capacity_mw"), &solar), 1);
+            assert_int_equal(
+                jv_number(jv_get(ov, "energy.battery.capacity_mwh"), &battery),
+                1);
+            for (size_t i = 0; i < n; i++)
+                if (d[i].solar == solar && d[i].battery == battery)
+                    k = i;
+            assert_true(k != SIZE_MAX);
+            if (!(d[k].obj >= d[best].obj * 0.99 - 1e-12))
+                fail_msg("maximise: %g at solar %g battery %g, brute force "
+                         "%g at solar %g battery %g",
+                         d[k].obj, solar, battery, d[best].obj, d[best].solar,
+                         d[best].battery);
+            assert_true(d[k].con <= cap);
+        }
+        jv_free(root);
+    }
     rm_db(a);
     rm_db(b);
     rm_db(c);
+}
+
+/* The problem is stored (issue 23): its terms as given, seed and
+ * replications, every evaluated design once with exactly one best, the
+ * best the one printed, and a rerun replaces it (still one problem). */
+static void test_optimize_cli_stores_the_problem(void **state)
+{
+    const char *a = tpath("store.db");
+    char args[2048], sql[1024], q[512];
+    const char *p;
+    jv *root = NULL;
+    sim_err e;
+    double evals;
+    (void)state;
+    rm_db(a);
+    snprintf(args, sizeof args,
+             "optimize " SMALL " --vary energy.solar.capacity_mw=1:10:3 --vary "
+             "energy.battery.capacity_mwh=4:22:6 " PROBLEM " " LATTICE
+             " --format json --jobs 2 --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    assert_int_equal(jv_parse(out1, &root, &e), SIM_OK);
+    assert_int_equal(jv_number(jv_get(root, "evaluations"), &evals), 1);
+    jv_free(root);
+    snprintf(sql, sizeof sql,
+             "sqlite3 %s \"SELECT id, scenario, seed, replications, "
+             "evaluations FROM optimize_problems; SELECT role || ' ' || text "
+             "FROM optimize_terms ORDER BY idx; SELECT count(*), sum(best), "
+             "count(DISTINCT case_index) FROM optimize_designs; SELECT "
+             "case_key FROM optimize_designs WHERE best = 1\"",
+             a);
+    assert_int_equal(fs_sh(sql, out2, sizeof out2), 0);
+    snprintf(q, sizeof q, "1|small|5|2|%.0f\n", evals);
+    if (strncmp(out2, q, strlen(q)) != 0)
+        fail_msg("stored problem: %s (expected to start %s)", out2, q);
+    assert_non_null(strstr(out2, "vary energy.solar.capacity_mw=1:10:3\n"
+                                 "vary energy.battery.capacity_mwh=4:22:6\n"
+                                 "objective site.curtailed_mwh.p50\n"
+                                 "constraint site.co2_t.p50<=11.3\n"));
+    snprintf(q, sizeof q, "\n%.0f|1|%.0f\n", evals, evals);
+    assert_non_null(strstr(out2, q));
+    /* The best design stored is the one printed (the last line). */
+    p = strstr(strstr(out2, q) + strlen(q), "energy.solar.capacity_mw=");
+    assert_non_null(p);
+    {
+        double solar = -1, battery = -1, s2, b2;
+        const jv *ov;
+        assert_int_equal(sscanf(p,
+                                "energy.solar.capacity_mw=%lf;energy."
+                                "battery.capacity_mwh=%lf",
+                                &solar, &battery),
+                         2);
+        assert_int_equal(jv_parse(out1, &root, &e), SIM_OK);
+        ov = jv_get(jv_get(root, "best"), "overrides");
+        assert_int_equal(jv_number(jv_get(ov, "energy.solar.capacity_mw"), &s2),
+                         1);
+        assert_int_equal(
+            jv_number(jv_get(ov, "energy.battery.capacity_mwh"), &b2), 1);
+        assert_true(s2 == solar && b2 == battery);
+        jv_free(root);
+    }
+    /* A rerun replaces the problem: still one, its designs once. */
+    assert_int_equal(fs_run(args, out2, sizeof out2, NULL, 0), 0);
+    snprintf(sql, sizeof sql,
+             "sqlite3 %s \"SELECT count(*) FROM optimize_problems; "
+             "SELECT count(*) FROM optimize_designs\"",
+             a);
+    assert_int_equal(fs_sh(sql, out2, sizeof out2), 0);
+    snprintf(q, sizeof q, "1\n%.0f\n", evals);
+    assert_string_equal(out2, q);
+    rm_db(a);
 }
 
 /* Bad input: the standard message and exit 2, nothing run. */
@@ -303,6 +448,9 @@ static void test_optimize_cli_usage_errors(void **state)
         {"--vary energy.solar.capacity_mw=1:3:1 --objective site.co2_t.p50 "
          "--constraint 'site.co2_t.p50 <=  '",
          "not a finite number"},
+        {"--vary energy.solar.capacity_mw=1:3:1 --objective "
+         "max:site.co2_t.p42",
+         "[max:]METRIC.STAT"},
         {"--vary energy.solar.capacity_mw=1:3:1", "--objective"},
         {"--objective site.co2_t.p50", "--vary"},
     };
@@ -328,6 +476,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_optimize_cli_usage_errors),
+        cmocka_unit_test(test_optimize_cli_stores_the_problem),
         cmocka_unit_test(test_optimize_cli_matches_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

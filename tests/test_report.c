@@ -474,7 +474,7 @@ static report_out *draw_one(const char *path, int64_t run_id, int load,
             break;
     assert_true(i < report_n_charts);
     {
-        report_src src = {r, d, NULL, NULL};
+        report_src src = {r, d, NULL, NULL, NULL, 0};
         *rc = report_charts[i].draw(&src, o, &e);
     }
     db_run_free(r);
@@ -606,6 +606,145 @@ static void test_report_chart_sweep(void **state)
         assert_png_page_clear(p);
     }
     free_out(o);
+}
+
+/* An optimize problem stored by the command on a small lattice (4 x 4
+ * designs of the sweep test scenario, 2 replications, 30 days): its
+ * database, the problem id, and (OUT) the run of its best design. */
+static const char *opt_db(const char *objs, int64_t *best_run, int64_t *id)
+{
+    static char p[400];
+    static int k;
+    db *d;
+    db_opt_problem *pr = NULL;
+    sim_err e;
+    snprintf(p, sizeof p, "%s/opt-%d.db", dir, k++);
+    if (run("optimize tests/data/sweep/small.cfg --vary "
+            "energy.solar.capacity_mw=1:10:3 --vary "
+            "energy.battery.capacity_mwh=4:22:6 %s --constraint "
+            "'site.co2_t.p50<=11.3' --replications 2 --seed 5 --jobs 2 --db %s",
+            objs, p) != 0)
+        fail_msg("optimize: %s", err);
+    /* The id is on stderr, never in the output (an insertion-order id). */
+    assert_non_null(strstr(err, "stored as optimize problem "));
+    *id = atoll(strstr(err, "stored as optimize problem ") +
+                strlen("stored as optimize problem "));
+    assert_int_equal(db_open_readonly(p, &d, &e), SIM_OK);
+    assert_int_equal(db_opt_load(d, *id, &pr, &e), SIM_OK);
+    for (size_t i = 0; i < pr->n_designs; i++)
+        if (pr->designs[i].best)
+            assert_int_equal(db_case_run(d,
+                                         pr->designs[i].refined
+                                             ? pr->refined_sweep_key
+                                             : pr->sweep_key,
+                                         pr->designs[i].case_key, best_run, &e),
+                             SIM_OK);
+    db_opt_free(pr);
+    db_close(d);
+    return p;
+}
+
+/* issue 23: a design of a stored optimize problem gets the chart of the
+ * problem: one objective against the constraint's metric, the constraint
+ * as a line on that axis, infeasible designs marked apart, the best
+ * design; two objectives draw the Pareto front. A plain run gets none
+ * (and notes nothing); `report --optimize ID` reports the best design's
+ * run, and an unknown ID is an error naming it. */
+static void test_report_chart_optimize(void **state)
+{
+    int64_t best = 0, id = 0;
+    const char *p = opt_db("--objective site.curtailed_mwh.p50", &best, &id);
+    char pp[600];
+    int rc;
+    report_out *o = draw_one(dbp, 1, 0, "optimize", &rc);
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n + o->n_skipped, 0);
+    free_out(o);
+    o = draw_one(p, best, 0, "optimize", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "optimize.png");
+    assert_string_equal(o->meta[0].xlabel,
+                        "P50 of site carbon (lifecycle CO2e) [t]");
+    assert_string_equal(o->meta[0].ylabel, "P50 of site curtailed [MWh]");
+    assert_string_equal(o->meta[0].legend[0], "constraint: P50 <= 11.3 t");
+    assert_string_equal(o->meta[0].legend[1], "infeasible design");
+    assert_string_equal(o->meta[0].legend[2], "feasible design");
+    assert_string_equal(o->meta[0].legend[3], "best design");
+    assert_int_equal(o->meta[0].n_legend, 4); /* no front: one objective */
+    snprintf(pp, sizeof pp, "%s/optimize.png", o->dir);
+    assert_png_page_clear(pp);
+    free_out(o);
+
+    assert_int_equal(run("report --db %s --optimize %lld --out %s/opt-rep", p,
+                         (long long)id, dir),
+                     0);
+    snprintf(pp, sizeof pp, "report of run %lld ", (long long)best);
+    assert_non_null(strstr(out, pp));
+    assert_non_null(strstr(out, "optimize.png"));
+    assert_int_equal(
+        run("report --db %s --optimize 99 --out %s/opt-rep", p, dir), 1);
+    assert_non_null(strstr(err, "no optimize problem 99"));
+
+    p = opt_db("--objective site.curtailed_mwh.p50 --objective "
+               "site.co2_t.p50",
+               &best, &id);
+    o = draw_one(p, best, 0, "optimize", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_drew(o, "optimize.png");
+    assert_string_equal(o->meta[0].xlabel, "P50 of site curtailed [MWh]");
+    assert_string_equal(o->meta[0].ylabel,
+                        "P50 of site carbon (lifecycle CO2e) [t]");
+    {
+        int front = 0;
+        for (int k = 0; k < o->meta[0].n_legend; k++)
+            front += strcmp(o->meta[0].legend[k], "Pareto front") == 0;
+        assert_int_equal(front, 1);
+    }
+    free_out(o);
+}
+
+/* issue 24: the sweep chart draws a sweep's constraint as a reference
+ * line named in the legend and in charts.json: given with --constraint
+ * (the chart then shows its metric), or taken from the optimize problem
+ * stored on the sweep; a --metric other than the constraint's is a usage
+ * error. */
+static void test_report_sweep_chart_draws_the_constraint(void **state)
+{
+    int64_t best = 0, id = 0;
+    const char *p = opt_db("--objective site.curtailed_mwh.p50", &best, &id);
+    char jp[600], *txt;
+    size_t n = 0;
+    (void)state;
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-a "
+                         "--constraint 'site.co2_t.p90 >= 11'",
+                         p, (long long)best, dir),
+                     0);
+    snprintf(jp, sizeof jp, "%s/con-a/charts.json", dir);
+    txt = (char *)test_slurp(jp, &n);
+    assert_non_null(txt);
+    assert_non_null(strstr(txt, "\"constraint: P90 >= 11 t\""));
+    assert_non_null(strstr(txt, "\"y_label\": \"site carbon"));
+    free(txt);
+    /* From the stored problem, without flags. */
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-b", p,
+                         (long long)best, dir),
+                     0);
+    snprintf(jp, sizeof jp, "%s/con-b/charts.json", dir);
+    txt = (char *)test_slurp(jp, &n);
+    assert_non_null(strstr(txt, "\"constraint: P50 <= 11.3 t\""));
+    free(txt);
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-c --metric "
+                         "site.curtailed_mwh --constraint "
+                         "'site.co2_t.p50<=11'",
+                         p, (long long)best, dir),
+                     2);
+    assert_non_null(strstr(err, "is not the charted metric"));
+    assert_int_equal(run("report --db %s --run %lld --out %s/con-c "
+                         "--constraint 'site.co2_t.p50=<11'",
+                         p, (long long)best, dir),
+                     2);
+    assert_non_null(strstr(err, "--constraint"));
 }
 
 /* A run of the fixture stored with a start date in its configuration, so
@@ -777,6 +916,16 @@ static size_t check_charts_json(const char *d1, const char *ext)
         assert_no_key_path(&re, "y label", jv_string(jv_get(c, "y_label")));
         for (size_t k = 0; k < jv_len(leg); k++)
             assert_no_key_path(&re, "legend entry", jv_string(jv_at(leg, k)));
+        /* Readable at half width (issue 24): the smallest text drawn is at
+         * least 7 px tall when the 1200 px page is pasted at 600 px. */
+        {
+            double tpx = 0;
+            assert_int_equal(jv_number(jv_get(c, "min_text_px"), &tpx), 1);
+            if (!(tpx * 600.0 / 1200.0 >= 7.0))
+                fail_msg("%s: smallest text %.1f px, %.1f px at half width "
+                         "(expected >= 7)",
+                         file, tpx, tpx / 2);
+        }
         snprintf(p, sizeof p, "%s/%s", d1, file);
         assert_int_equal(stat(p, &sb), 0);
         /* A real chart is tens of kB; a blank page is under 10 kB, and
@@ -837,6 +986,53 @@ static void test_report_every_bundled_scenario_renders(void **state)
     assert_true(n_scen >= 5);
 }
 
+/* A year of 15-minute steps (35,040 per series), reported as SVG: every
+ * chart stays under 1 MB (battery_soc drew every step, 2.5-3.4 MB, before it
+ * was binned daily like the power stack), and its text is readable at
+ * half width (check_charts_json). */
+static void test_report_year_long_svgs_stay_under_1mb(void **state)
+{
+    char p[400], d1[400], fp[900];
+    db_run_meta m = fx_meta(1, 35040);
+    res_rep yr;
+    db *d;
+    sim_err e;
+    jv *root = NULL;
+    char *txt;
+    size_t n = 0, nc;
+    const jv *charts;
+    (void)state;
+    fx_rep(&yr, 0, 35040, 1, 1);
+    snprintf(p, sizeof p, "%s/year.db", dir);
+    m.config_text = "name = \"fixture-site\";\nsimulation = { start_date "
+                    "= \"2027-01-01\"; };\n";
+    assert_int_equal(db_open(p, &d, &e), SIM_OK);
+    assert_int_equal(db_store_run(d, &m, &yr, 1, NULL, &e), SIM_OK);
+    db_close(d);
+    res_rep_free(&yr);
+    snprintf(d1, sizeof d1, "%s/year-svg", dir);
+    assert_int_equal(run("report --db %s --out %s --format svg", p, d1), 0);
+    nc = check_charts_json(d1, "svg");
+    assert_true(nc >= 9);
+    snprintf(fp, sizeof fp, "%s/charts.json", d1);
+    txt = (char *)test_slurp(fp, &n);
+    assert_int_equal(jv_parse(txt, &root, &e), SIM_OK);
+    charts = jv_get(root, "charts");
+    for (size_t i = 0; i < jv_len(charts); i++) {
+        const char *file = jv_string(jv_get(jv_at(charts, i), "file"));
+        struct stat sb;
+        snprintf(fp, sizeof fp, "%s/%s", d1, file);
+        assert_int_equal(stat(fp, &sb), 0);
+        if (sb.st_size > 1000000)
+            fail_msg("%s: %lld bytes for a year (expected under 1 MB)", file,
+                     (long long)sb.st_size);
+    }
+    snprintf(fp, sizeof fp, "%s/battery_soc.svg", d1);
+    assert_int_equal(access(fp, F_OK), 0);
+    jv_free(root);
+    free(txt);
+}
+
 /* Every chart of the list has a test of its own above, and every such
  * test names a chart of the list: adding a chart without its test fails
  * here. */
@@ -855,6 +1051,7 @@ static const struct {
     {"time_to_train", test_report_chart_time_to_train},
     {"energy_by_source", test_report_chart_energy_by_source},
     {"sweep", test_report_chart_sweep},
+    {"optimize", test_report_chart_optimize},
 };
 #define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
 
@@ -896,8 +1093,11 @@ int main(void)
         cmocka_unit_test(test_report_chart_time_to_train),
         cmocka_unit_test(test_report_chart_energy_by_source),
         cmocka_unit_test(test_report_chart_sweep),
+        cmocka_unit_test(test_report_chart_optimize),
+        cmocka_unit_test(test_report_sweep_chart_draws_the_constraint),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),
+        cmocka_unit_test(test_report_year_long_svgs_stay_under_1mb),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),
         cmocka_unit_test(test_report_summary_csv_reads_back_with_units),
         cmocka_unit_test(test_report_is_byte_identical_on_repeat),
