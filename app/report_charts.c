@@ -405,6 +405,79 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
     return rc;
 }
 
+/* The number a key of the stored (resolved) configuration holds, found as
+ * "key = NUMBER" the way find_date finds dates; def when absent. */
+static double cfg_number(const char *text, const char *key, double def)
+{
+    const char *p = text;
+    size_t n = strlen(key);
+    while (p && (p = strstr(p, key)) != NULL) {
+        const char *q = p + n;
+        char *end;
+        double v;
+        p = q;
+        if (p - n > text &&
+            (isalnum((unsigned char)p[-n - 1]) || p[-n - 1] == '_'))
+            continue; /* a longer key ending in this one */
+        while (*q == ' ' || *q == '=' || *q == ':')
+            q++;
+        v = strtod(q, &end);
+        if (end != q && isfinite(v))
+            return v;
+    }
+    return def;
+}
+
+/* The scenario's smoothing in words, for the legend: each policy key that
+ * is set, by its scenario-reference label. */
+static void smoothing_words(const db_run *r, char *buf, size_t n)
+{
+    const char *t = r->meta.config_text;
+    double fl = cfg_number(t, "gpu_power_floor_pct", 0);
+    double up = cfg_number(t, "gpu_power_ramp_up_w_per_s", 0);
+    double dn = cfg_number(t, "gpu_power_ramp_down_w_per_s", 0);
+    double hy = cfg_number(t, "gpu_power_ramp_down_hysteresis_s", 0);
+    /* "as run" includes the systems' rack storage (catalog), which the
+     * stored configuration does not name. */
+    size_t k = (size_t)snprintf(buf, n, "as run");
+    if (fl > 0 && k < n)
+        k += (size_t)snprintf(buf + k, n - k, ", GPU floor %g %%", fl);
+    if (up > 0 && k < n)
+        k += (size_t)snprintf(buf + k, n - k, ", ramp-up %g W/s", up);
+    if (dn > 0 && k < n)
+        k += (size_t)snprintf(buf + k, n - k, ", ramp-down %g W/s", dn);
+    if (hy > 0 && k < n)
+        snprintf(buf + k, n - k, ", hold %g s", hy);
+}
+
+/* The representative window of replication 0 (the power_window table) and
+ * its spectrum, with the scenario's smoothing and without. */
+static int draw_power_dynamics(const report_src *s, report_out *o, sim_err *e)
+{
+    const db_run *r = s->run;
+    const res_rep *rp = NULL;
+    char file[80], path[1200], title[1024], w[400], sm[200];
+    for (size_t k = 0; k < r->n_reps && !rp; k++)
+        if (r->reps[k].n_pd_samples > 0)
+            rp = &r->reps[k];
+    name(o, "power_dynamics", file, sizeof file, path, sizeof path);
+    if (!rp) {
+        report_out_skip(o, "Site power at 100 Hz and its spectrum",
+                        "no representative window stored (power dynamics "
+                        "off, or no job trained)");
+        return SIM_OK;
+    }
+    who(r, w, sizeof w);
+    smoothing_words(r, sm, sizeof sm);
+    snprintf(title, sizeof title,
+             "%s: site power at 100 Hz, with and without smoothing "
+             "(replication %u)",
+             w, rp->replication);
+    return noted(plot_power_dynamics(path, rp->pd_samples, rp->n_pd_samples, sm,
+                                     title, e),
+                 o, file, "Site power at 100 Hz and its spectrum", e);
+}
+
 /* The optimize chart (app/opt_chart.h) of the problem the user named, or
  * of the newest problem that evaluated this run as a design. A run that no
  * problem evaluated is not noted (as a plain run has no sweep chart). */
@@ -458,6 +531,10 @@ const report_chart report_charts[] = {
      draw_time_to_train},
     {"energy_by_source", "energy per training run by source, per job",
      draw_energy_by_source},
+    {"power_dynamics",
+     "a representative minute of site power at 100 Hz with and without "
+     "smoothing, and its spectrum with the 0.1-2 and 3-30 Hz bands",
+     draw_power_dynamics},
     {"sweep", "sweep cases only: a metric against a swept key, P10-P90",
      draw_sweep},
     {"optimize",

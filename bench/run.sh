@@ -13,6 +13,22 @@ $bin bench predict --n 1000000
 echo "== site simulation: one year, 15-min steps, failures on (target <= 1 s per replication at 100 MW)"
 $bin bench site bench/site-10mw.cfg --replications 5
 $bin bench site bench/site-100mw.cfg --replications 5
+echo "== power dynamics: the analysis' share of the 100 MW year (issue 21 limit: adds <= 20 %)"
+echo "   bench/site-100mw.cfg, 5 replications, with and without (--no-power-dynamics), alternating;"
+echo "   the fastest of 3 runs each (the least disturbed by other load)"
+pd_time() {  # $1 = extra flag; prints seconds per replication
+    $bin bench site bench/site-100mw.cfg --replications 5 --format json $1 |
+        sed -n 's/.*"s_per_replication": *\([0-9.e+-]*\).*/\1/p'
+}
+on=""; off=""
+for i in 1 2 3; do
+    on="$on $(pd_time)"
+    off="$off $(pd_time --no-power-dynamics)"
+done
+echo "$on|$off" | awk -F'|' '{
+    n = split($1, a, " "); split($2, b, " "); mon = a[1]; moff = b[1]
+    for (i = 2; i <= n; i++) { if (a[i] < mon) mon = a[i]; if (b[i] < moff) moff = b[i] }
+    printf "   with the analysis %.3f s per replication, without %.3f s: +%.1f %%\n", mon, moff, 100 * (mon / moff - 1) }'
 echo "== sweep: cases per second with 1 and 2 worker threads (target: 2 workers >= 1.8x on 2 cores)"
 echo "   12 cases of bench/site-100mw.cfg (one year, 15-min steps, failures on), 1 replication each"
 sweep_rate() {  # $1 = --jobs; prints cases/s

@@ -50,12 +50,16 @@ int bench_site(int argc, char **argv)
     static const struct option opts[] = {
         {"replications", required_argument, NULL, 'r'},
         {"format", required_argument, NULL, 'f'},
+        {"no-power-dynamics", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "bench";
     uint32_t n = 3;
-    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK;
+    int fmt = CLI_FMT_TABLE, o, rc = CLI_EXIT_OK, no_pd = 0;
+    /* --no-power-dynamics as run's: the scenario key, so the timed case
+     * is exactly `run --no-power-dynamics`'s (make bench compares). */
+    static const char *const pd_off[] = {"policy.power_dynamics=false"};
     runcase_in in;
     runcase_out out;
     sim_err err;
@@ -71,10 +75,14 @@ int bench_site(int argc, char **argv)
             if (fmt < 0)
                 return CLI_EXIT_USAGE;
             break;
+        case 'P':
+            no_pd = 1;
+            break;
         case 'h':
             puts("Usage: factorysim bench site SCENARIO [--replications R] "
-                 "[--format table|json]\n"
-                 "Times R replications of the site simulation (failures on).");
+                 "[--format table|json] [--no-power-dynamics]\n"
+                 "Times R replications of the site simulation (failures on;\n"
+                 "--no-power-dynamics: without the power dynamics analysis).");
             return CLI_EXIT_OK;
         default:
             return cli_usage_error(cmd, "unknown option '%s'",
@@ -90,6 +98,10 @@ int bench_site(int argc, char **argv)
     memset(&in, 0, sizeof in);
     in.scenario_path = argv[optind];
     in.replications = n;
+    if (no_pd) {
+        in.overrides = pd_off;
+        in.n_overrides = 1;
+    }
     if (runcase_run(&in, &out, &err) != SIM_OK)
         rc = cli_report(&err);
     else

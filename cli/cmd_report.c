@@ -13,7 +13,13 @@
  * Chart drawing lives in app/report_charts.c; this file owns the summary's
  * wording and columns. Fields are looked up by name in the resfield table, so
  * the summary follows the table's units and labels; a field renamed there must
- * be renamed here too (see job_sum). */
+ * be renamed here too (see job_sum).
+ *
+ * Issue 25: report.html (app/report_doc.h, io/report_html.h) holds every
+ * chart as inline SVG and report.pdf every chart on a page; both are drawn
+ * here in extra passes over the same chart list (app/report_render.h),
+ * after the charts in the asked format, so a failure there never costs the
+ * charts or summaries already written. */
 #include <errno.h>
 #include <ctype.h>
 #include <getopt.h>
@@ -32,6 +38,9 @@
 #include "app/opt_spec.h"
 #include "app/sweep_table.h"
 #include "app/report_charts.h"
+#include "app/report_doc.h"
+#include "app/report_render.h"
+#include "io/plot.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
 
@@ -39,11 +48,17 @@ static const char report_help[] =
     "Usage: factorysim report --db FILE --out DIR [OPTIONS]\n"
     "\n"
     "Writes a site-proposal bundle for a stored run into DIR (which must\n"
-    "exist): summary.md, summary.csv, charts.json (every chart's file,\n"
-    "title, axis labels and legend) and the charts power, monthly_energy,\n"
-    "typical_day, power_heatmap, load_duration, battery_soc and\n"
+    "exist): report.html (one self-contained page: tables, the\n"
+    "assumptions the run used, calibration accuracy and every chart as\n"
+    "inline SVG; prints to PDF), report.pdf (every chart, one a page, when\n"
+    "PLplot has its pdfcairo device), summary.md, summary.csv, charts.json\n"
+    "(every chart's file, title, axis labels and legend) and the charts\n"
+    "power, monthly_energy, typical_day, power_heatmap, load_duration,\n"
+    "battery_soc and\n"
     "battery_heatmap (when the site has a battery), jobs_gantt,\n"
-    "time_to_train_<N> (one per job) and energy_by_source. The series\n"
+    "time_to_train_<N> (one per job), energy_by_source and\n"
+    "power_dynamics (a minute of site power at 100 Hz with and without\n"
+    "smoothing, and its spectrum; when the analysis ran). The series\n"
     "charts need the time series stored with the run; the timeline shows\n"
     "interruptions and pauses when the event log was stored.\n"
     "\n"
@@ -521,15 +536,33 @@ static int csv_fn(FILE *f, void *ctx)
     return write_csv(f, ctx);
 }
 
+typedef struct html_ctx {
+    report_doc_in in;
+    sim_err *err;
+} html_ctx;
+
+static int html_fn(FILE *f, void *ctx)
+{
+    html_ctx *h = ctx;
+    return report_doc_write(f, &h->in, h->err);
+}
+
 /* charts.json (issue 24): every chart drawn with its file, what it shows,
  * title, axis labels with units, colour-scale label and legend entries, as
  * the charts recorded them while drawing (io/plot.h plot_last_meta), so the
  * list cannot disagree with the pictures; then the charts not drawn and
  * why. Keys in a fixed order and no paths or times: same run, same bytes. */
+typedef struct json_ctx {
+    const report_out *cl;
+    const char *pdf_note; /* what became of report.pdf */
+    int pdf_pages;        /* 0: not written */
+} json_ctx;
+
 static int charts_json_fn(FILE *f, void *ctx)
 {
-    const report_out *cl = ctx;
-    jv *root = jv_obj(), *arr = jv_arr(), *skip = jv_arr();
+    const json_ctx *jc = ctx;
+    const report_out *cl = jc->cl;
+    jv *root = jv_obj(), *arr = jv_arr(), *skip = jv_arr(), *pdf = jv_obj();
     int rc;
     for (int i = 0; i < cl->n; i++) {
         const plot_meta *m = &cl->meta[i];
@@ -553,6 +586,12 @@ static int charts_json_fn(FILE *f, void *ctx)
         jv_push(skip, jv_str(cl->skipped[i]));
     jv_set(root, "charts", arr);
     jv_set(root, "not_drawn", skip);
+    /* Issue 25: the multi-page PDF, or why there is none. */
+    jv_set(pdf, "file", jc->pdf_pages ? jv_str("report.pdf") : jv_null());
+    jv_set(pdf, "pages", jv_int(jc->pdf_pages));
+    jv_set(pdf, "note", jv_str(jc->pdf_note));
+    jv_set(root, "pdf", pdf);
+    jv_set(root, "html", jv_str("report.html"));
     rc = jv_write(root, f, 1);
     jv_free(root);
     return rc;
@@ -602,6 +641,9 @@ int cmd_report(int argc, char **argv)
     int o, rc;
     struct stat sb;
     report_out *cl = NULL; /* made once the inputs are known good */
+    char **svg = NULL, pdf_note[400] = "";
+    report_src src;
+    int pdf_pages = 0;
     db *d;
     db_run *r = NULL;
     sim_err err;
@@ -703,26 +745,47 @@ int cmd_report(int argc, char **argv)
                    ? cli_report(&err)
                    : cli_error("%s: output folder is not writable", dir);
     }
-    {
-        report_src src = {r, d, sw_metric, sw_by, sw_con, opt_id};
-        cl = sim_xcalloc(1, sizeof *cl);
-        cl->dir = dir;
-        cl->ext = ext;
-        rc = report_draw_all(&src, cl, &err);
+    src = (report_src){r, d, sw_metric, sw_by, sw_con, opt_id};
+    cl = sim_xcalloc(1, sizeof *cl);
+    cl->dir = dir;
+    cl->ext = ext;
+    rc = report_draw_all(&src, cl, &err);
+    if (rc == SIM_OK) {
+        /* Issue 25: the PDF of the charts and the SVGs report.html holds,
+         * drawn while the database is still open (the sweep chart reads
+         * it), from the same sources as the charts above. */
+        rc = report_render_pdf(&src, cl, pdf_note, sizeof pdf_note, &pdf_pages,
+                               &err);
+        if (rc == SIM_OK && !(svg = report_render_svgs(&src, cl, &err)))
+            rc = SIM_EIO;
     }
     db_close(d);
     if (rc == SIM_OK) {
         md_ctx mc = {r, cl};
+        json_ctx jc = {cl, pdf_note, pdf_pages};
+        html_ctx hc;
+        memset(&hc, 0, sizeof hc);
+        hc.in.run = r;
+        hc.in.charts = cl;
+        hc.in.svg = (const char *const *)svg;
+        hc.in.pdf_note = pdf_note;
+        hc.err = &err;
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);
         if (rc == SIM_OK)
-            rc = write_file(dir, "charts.json", cl, charts_json_fn, &err);
+            rc = write_file(dir, "charts.json", &jc, charts_json_fn, &err);
         if (rc == SIM_OK)
             rc = write_file(dir, "summary.md", &mc, md_fn, &err);
+        if (rc == SIM_OK)
+            rc = write_file(dir, "report.html", &hc, html_fn, &err);
     }
+    for (int i = 0; svg && i < cl->n; i++)
+        free(svg[i]);
+    free(svg);
     if (rc == SIM_OK) {
         printf("report of run %" PRId64
-               " (%s) in %s: summary.md, summary.csv, charts.json",
-               run_id, r->meta.scenario, dir);
+               " (%s) in %s: summary.md, summary.csv, charts.json, "
+               "report.html%s",
+               run_id, r->meta.scenario, dir, pdf_pages ? ", report.pdf" : "");
         for (int i = 0; i < cl->n; i++)
             printf(", %s", cl->file[i]);
         fputc('\n', stdout);

@@ -42,6 +42,9 @@ static const char run_help[] =
     "  --no-model-uncertainty  every job at the throughput model's point\n"
     "                       prediction (default: each replication draws the\n"
     "                       model's error, so ranges include it)\n"
+    "  --no-power-dynamics  no training power dynamics analysis (the\n"
+    "                       power_* fields stay empty; the same as --set\n"
+    "                       policy.power_dynamics=false)\n"
     "  --variance-decomposition  per job, the share of time-to-train\n"
     "                       variance from the throughput model, failures,\n"
     "                       power outages and weather (each switched off\n"
@@ -107,6 +110,7 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
         {"format", required_argument, NULL, 'f'},
         {"no-failures", no_argument, NULL, 'F'},
         {"no-model-uncertainty", no_argument, NULL, 'U'},
+        {"no-power-dynamics", no_argument, NULL, 'P'},
         {"variance-decomposition", no_argument, NULL, 'V'},
         {"calibration", required_argument, NULL, 'c'},
         {"catalog", required_argument, NULL, 'C'},
@@ -155,6 +159,11 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
             break;
         case 'U':
             a->in.no_model_uncertainty = 1;
+            break;
+        case 'P':
+            /* The scenario key, so the stored configuration says the
+             * analysis was off (one flag, one argv slot of sets). */
+            sets[a->in.n_overrides++] = "policy.power_dynamics=false";
             break;
         case 'V':
             a->vardecomp = 1;

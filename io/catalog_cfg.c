@@ -15,6 +15,7 @@
 
 #include "io/cfg.h"
 #include "io/datadir.h"
+#include "sim/mem.h"
 
 /* Hands an entry's refusal by the model to the file's FILE:LINE. */
 #define ADD(call, e)                                                           \
@@ -85,6 +86,76 @@ static int read_meta(cfg_reader *r, const config_setting_t *e, int required,
         snprintf(assumed + used, n - used, "%s%s", used ? "," : "", key);
     }
     return SIM_OK;
+}
+
+/* The value of e's member key as written in the file ("400", "\"x\"",
+ * "a, b"), for the assumption lines a report shows; "" when absent. Tabs
+ * and newlines cannot occur: numbers have none and strings are cut there. */
+static void value_text(const config_setting_t *v, char *buf, size_t n)
+{
+    size_t used;
+    buf[0] = '\0';
+    if (!v)
+        return;
+    switch (config_setting_type(v)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        snprintf(buf, n, "%lld", config_setting_get_int64(v));
+        break;
+    case CONFIG_TYPE_FLOAT:
+        snprintf(buf, n, "%.15g", config_setting_get_float(v));
+        break;
+    case CONFIG_TYPE_BOOL:
+        snprintf(buf, n, "%s", config_setting_get_bool(v) ? "true" : "false");
+        break;
+    case CONFIG_TYPE_STRING:
+        snprintf(buf, n, "%s", config_setting_get_string(v));
+        buf[strcspn(buf, "\t\n")] = '\0';
+        break;
+    case CONFIG_TYPE_ARRAY:
+    case CONFIG_TYPE_LIST:
+        for (int i = 0; i < config_setting_length(v); i++) {
+            char one[128];
+            value_text(config_setting_get_elem(v, (unsigned)i), one,
+                       sizeof one);
+            used = strlen(buf);
+            snprintf(buf + used, n - used, "%s%s", i ? ", " : "", one);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Records entry e's `assumptions` list (already checked by read_meta) in c
+ * as "KEY\tVALUE\tWHY" lines (models/catalog.h catalog_set_assumptions),
+ * after the entry's add, which reset them. */
+static void set_assumptions(catalog *c, const char *kind, const char *name,
+                            const config_setting_t *e)
+{
+    const config_setting_t *a = config_setting_get_member(e, "assumptions");
+    char *lines = NULL;
+    size_t len = 0, cap = 0;
+    for (int i = 0; a && i < config_setting_length(a); i++) {
+        const config_setting_t *x = config_setting_get_elem(a, (unsigned)i);
+        const char *key = NULL, *why = NULL;
+        char val[512];
+        size_t need;
+        config_setting_lookup_string(x, "key", &key);
+        config_setting_lookup_string(x, "why", &why);
+        if (!key)
+            continue;
+        value_text(config_setting_get_member(e, key), val, sizeof val);
+        need = strlen(key) + strlen(val) + (why ? strlen(why) : 0) + 4;
+        sim_grow((void **)&lines, &cap, len + need, 1);
+        len += (size_t)snprintf(lines + len, cap - len, "%s\t%s\t", key, val);
+        for (const char *w = why ? why : ""; *w; w++)
+            lines[len++] = (*w == '\t' || *w == '\n') ? ' ' : *w;
+        lines[len++] = '\n';
+        lines[len] = '\0';
+    }
+    catalog_set_assumptions(c, kind, name, lines ? lines : "");
+    free(lines);
 }
 
 static int has_key(const char *list, const char *key)
@@ -188,6 +259,7 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
                        : "",
                 notes, assumed, &why_),
             e);
+        set_assumptions(c, "gpus", name, e);
     }
     return SIM_OK;
 }
@@ -302,6 +374,7 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
         if (has_key(assumed, "total_params_b"))
             m.assumed |= LLM_ASSUMED_TOTAL_PARAMS;
         ADD(catalog_add_llm(c, &m, src ? src : "", notes, assumed, &why_), e);
+        set_assumptions(c, "llms", name, e);
     }
     return SIM_OK;
 }
@@ -380,6 +453,7 @@ static int read_systems(cfg_reader *r, const config_setting_t *list, catalog *c)
         s.announced = (int)ann;
         ADD(catalog_add_system(c, &s, src ? src : "", notes, assumed, &why_),
             e);
+        set_assumptions(c, "systems", name, e);
     }
     return SIM_OK;
 }
@@ -463,6 +537,7 @@ static int read_modules(cfg_reader *r, const config_setting_t *list, catalog *c)
         }
         ADD(catalog_add_module(c, &m, src ? src : "", notes, assumed, &why_),
             e);
+        set_assumptions(c, "modules", name, e);
     }
     return SIM_OK;
 }
@@ -650,6 +725,7 @@ static int read_source(cfg_reader *r, const config_setting_t *e, catalog *c,
             src ? src : catalog_cite(c, "sources", (size_t)kind, "source"),
             notes, assumed, &why_),
         e);
+    set_assumptions(c, "sources", d.name, e);
     return SIM_OK;
 }
 

@@ -96,6 +96,23 @@ static void sb_summary_cols(db_sbuf *b)
  * models/resfield.h; splitting it per table would scatter one schema over
  * nine helpers. The PRAGMAs come last so a file whose script failed
  * halfway never carries our application_id. */
+/* The power-dynamics tables (issue 21), used by the schema and by the
+ * 9 -> 10 migration (IF NOT EXISTS: a file may have them already). */
+static void powerdyn_tables(db_sbuf *b)
+{
+    db_sb_add(b, "CREATE TABLE IF NOT EXISTS module_reps(\n"
+                 "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+                 "  replication INTEGER NOT NULL,\n  module INTEGER NOT NULL");
+    sb_fields(b, resfield_module, resfield_n_module);
+    db_sb_add(b, ",\n  PRIMARY KEY(run_id, replication, module)) STRICT;\n");
+    db_sb_add(b, "CREATE TABLE IF NOT EXISTS power_window(\n"
+                 "  run_id INTEGER NOT NULL " RUN_FK ",\n"
+                 "  replication INTEGER NOT NULL,\n  sample INTEGER NOT NULL");
+    sb_fields(b, resfield_pd_sample, resfield_n_pd_sample);
+    db_sb_add(b, ",\n  PRIMARY KEY(run_id, replication, sample)) STRICT, "
+                 "WITHOUT ROWID;\n");
+}
+
 static char *schema_sql(void)
 {
     db_sbuf b = {NULL, 0, 0};
@@ -127,6 +144,7 @@ static char *schema_sql(void)
         "  overrides_json TEXT,\n"
         "  mpi_rank INTEGER,\n"
         "  status TEXT NOT NULL CHECK(status IN ('complete', 'interrupted')),\n"
+        "  solar_energy_p90_exceedance_j REAL,\n"
         "  CHECK((sweep_key IS NULL) = (case_key IS NULL))) STRICT;\n"
         "CREATE UNIQUE INDEX runs_case ON runs(sweep_key, case_key)\n"
         "  WHERE sweep_key IS NOT NULL AND status = 'complete';\n"
@@ -193,6 +211,7 @@ static char *schema_sql(void)
         "  cause TEXT NOT NULL, value REAL,\n"
         "  PRIMARY KEY(run_id, replication, seq)) STRICT, WITHOUT ROWID;\n");
     db_sb_add(&b, "%s", OPT_TABLES_SQL);
+    powerdyn_tables(&b);
     db_sb_add(&b, "PRAGMA application_id = %d;\nPRAGMA user_version = %d;\n",
               DB_APPLICATION_ID, DB_SCHEMA_VERSION);
     return b.s;
@@ -292,11 +311,35 @@ static const char migrate_7_to_8[] = "-- power_*: added below\n";
  * optimize before stored its problem; its designs stay sweep cases). */
 static const char migrate_8_to_9[] = OPT_TABLES_SQL;
 
+/* Version 9 -> 10 (issue 21: power dynamics per module, and the
+ * representative window the report draws): site_reps gains
+ * power_jobs_mean_w (added as NULL below), and the tables module_reps and
+ * power_window are created empty (migrate_schema; runs stored before have
+ * no rows: they never computed them). */
+static const char migrate_9_to_10[] = "-- module_reps, power_window: below\n";
+
+/* Version 10 -> 11 (issue 19): runs gains solar_energy_p90_exceedance_j, the
+ * annual solar energy exceeded in 90 % of the run's replications (a figure
+ * of the run, not of one replication, so not a result field). NULL in the
+ * runs stored before: it could be rebuilt from their site_reps, but a
+ * stored figure is never made up after the fact. Appended last, as in a
+ * fresh schema, so both have the same column order. */
+static const char migrate_10_to_11[] =
+    "ALTER TABLE runs ADD COLUMN solar_energy_p90_exceedance_j REAL;\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4, migrate_4_to_5,
-    migrate_5_to_6, migrate_6_to_7, migrate_7_to_8, migrate_8_to_9,
+    migrate_1_to_2,
+    migrate_2_to_3,
+    migrate_3_to_4,
+    migrate_4_to_5,
+    migrate_5_to_6,
+    migrate_6_to_7,
+    migrate_7_to_8,
+    migrate_8_to_9,
+    migrate_9_to_10,
+    migrate_10_to_11,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */
@@ -351,6 +394,20 @@ static int migrate_schema(db *d, sim_err *err)
         (rc = add_missing_columns(d, "timeseries", resfield_step,
                                   resfield_n_step, err)) != SIM_OK)
         goto fail;
+    {
+        /* Tables added after version 9 (their SQL is generated, so it
+         * cannot sit in a static step). */
+        db_sbuf b = {NULL, 0, 0};
+        powerdyn_tables(&b);
+        rc = db_exec(d, b.s, err, "upgrading the schema");
+        free(b.s);
+        if (rc != SIM_OK ||
+            (rc = add_missing_columns(d, "module_reps", resfield_module,
+                                      resfield_n_module, err)) != SIM_OK ||
+            (rc = add_missing_columns(d, "power_window", resfield_pd_sample,
+                                      resfield_n_pd_sample, err)) != SIM_OK)
+            goto fail;
+    }
     {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d;",

@@ -107,6 +107,11 @@ int db_begin_write(db *d, sim_err *err, const char *what);
  * the same hash. */
 int db_store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err);
 
+/* Stores p (io/db_opt.c) inside the caller's write transaction: a problem
+ * with the same sweep key and terms is replaced (keep = 0) or kept, p not
+ * stored (keep = 1, a merge). Sets p->id when stored. Errors: as db_fail. */
+int db_opt_insert(db *d, db_opt_problem *p, int keep, sim_err *err);
+
 /* Column i of the current row as a new string (the caller frees), NULL for
  * SQL NULL. */
 char *db_col_str(sqlite3_stmt *st, int i);

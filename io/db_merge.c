@@ -33,7 +33,8 @@
  * the schema is copied with no change here. */
 
 /* The destination's tables keyed by run_id, in creation order (parents
- * before children: jobs before job_reps). */
+ * before children: jobs before job_reps). The optimize tables are keyed by
+ * problem and copied by merge_problems. */
 static int child_tables(db *d, char ***names, size_t *n, sim_err *err)
 {
     sqlite3_stmt *st;
@@ -44,7 +45,8 @@ static int child_tables(db *d, char ***names, size_t *n, sim_err *err)
     if ((rc = db_prep(d,
                       "SELECT name FROM sqlite_schema WHERE type = 'table' "
                       "AND name NOT IN ('scenarios', 'runs') AND name NOT "
-                      "LIKE 'sqlite_%' ORDER BY rowid;",
+                      "LIKE 'sqlite_%' AND name NOT LIKE 'optimize_%' ORDER "
+                      "BY rowid;",
                       &st, err)) != SIM_OK)
         return rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -300,6 +302,33 @@ done:
     return rc;
 }
 
+/* Copies every stored optimize problem of src that out does not hold (same
+ * sweep key and terms) under a new id. Its designs name sweep cases by key,
+ * not by run id, so they need no mapping: the runs they name were merged
+ * just before. Inside the open write transaction. */
+static int merge_problems(db *src, db *out, sim_err *err)
+{
+    sqlite3_stmt *rd = NULL;
+    int rc;
+    if ((rc = db_prep(src, "SELECT id FROM optimize_problems ORDER BY id;", &rd,
+                      err)) != SIM_OK)
+        return rc;
+    while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
+        db_opt_problem *p = NULL;
+        rc = db_opt_load(src, sqlite3_column_int64(rd, 0), &p, err);
+        if (rc == SIM_OK)
+            rc = db_opt_insert(out, p, 1, err);
+        db_opt_free(p);
+        if (rc != SIM_OK)
+            goto done;
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK
+                           : db_fail(src, err, "reading optimize problems");
+done:
+    sqlite3_finalize(rd);
+    return rc;
+}
+
 int db_merge(db *out, const char *src_path, db_merge_stats *stats, sim_err *err)
 {
     struct stat a, b;
@@ -319,7 +348,8 @@ int db_merge(db *out, const char *src_path, db_merge_stats *stats, sim_err *err)
         goto done;
     if ((rc = db_begin_write(out, err, "starting the merge")) != SIM_OK)
         goto done;
-    if ((rc = merge_runs(src, out, &st, err)) != SIM_OK) {
+    if ((rc = merge_runs(src, out, &st, err)) != SIM_OK ||
+        (rc = merge_problems(src, out, err)) != SIM_OK) {
         char what[sizeof err->msg];
         /* Which input failed, when the error names the output. */
         if (strcmp(err->file, out->path) == 0) {

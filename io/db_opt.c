@@ -34,32 +34,36 @@ static char *problem_text(const db_opt_problem *p)
     return b.s;
 }
 
-/* One transaction: drop the same problem stored before (its designs go by
- * ON DELETE CASCADE), insert the problem, its terms and its designs. */
-int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
+/* Inside the caller's write transaction: the same problem stored before
+ * (same sweep key and terms) is replaced (keep = 0: its designs go by ON
+ * DELETE CASCADE) or kept and p not stored (keep = 1: a merge, where the
+ * destination's copy wins as for runs); else p is inserted with its terms
+ * and designs and p->id set. */
+int db_opt_insert(db *d, db_opt_problem *p, int keep, sim_err *err)
 {
     sqlite3_stmt *st = NULL;
-    char *text;
+    char *text = problem_text(p);
     int rc;
-    if (d->readonly)
-        return sim_err_set(
-            err, SIM_EIO, d->path, 0,
-            "database is opened read-only (cannot store a problem)");
-    text = problem_text(p);
-    if ((rc = db_begin_write(d, err, "storing an optimize problem")) !=
-        SIM_OK) {
-        free(text);
-        return rc;
-    }
     if ((rc = db_prep(d,
-                      "DELETE FROM optimize_problems WHERE sweep_key = ?1 "
-                      "AND problem_text = ?2;",
+                      keep ? "SELECT count(*) FROM optimize_problems WHERE "
+                             "sweep_key = ?1 AND problem_text = ?2;"
+                           : "DELETE FROM optimize_problems WHERE sweep_key = "
+                             "?1 AND problem_text = ?2;",
                       &st, err)) != SIM_OK)
-        goto fail;
+        goto done;
     sqlite3_bind_text(st, 1, p->sweep_key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-    if ((rc = db_done(d, st, err, "replacing an optimize problem")) != SIM_OK)
-        goto fail;
+    if (keep) {
+        if (sqlite3_step(st) != SQLITE_ROW) {
+            rc = db_fail(d, err, "looking up an optimize problem");
+            goto done;
+        }
+        if (sqlite3_column_int64(st, 0) > 0)
+            goto done; /* rc SIM_OK: present, not stored again */
+    } else if ((rc = db_done(d, st, err, "replacing an optimize problem")) !=
+               SIM_OK) {
+        goto done;
+    }
     sqlite3_finalize(st);
     if ((rc = db_prep(d,
                       "INSERT INTO optimize_problems(scenario, sweep_key, "
@@ -67,7 +71,7 @@ int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
                       "refined_replications, evaluations, best_case_index) "
                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9);",
                       &st, err)) != SIM_OK)
-        goto fail;
+        goto done;
     {
         int64_t best = -1;
         for (size_t i = 0; i < p->n_designs; i++)
@@ -85,7 +89,7 @@ int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
         sqlite3_bind_int64(st, 9, best);
     }
     if ((rc = db_done(d, st, err, "storing an optimize problem")) != SIM_OK)
-        goto fail;
+        goto done;
     sqlite3_finalize(st);
     st = NULL;
     p->id = sqlite3_last_insert_rowid(d->h);
@@ -93,7 +97,7 @@ int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
                       "INSERT INTO optimize_terms(problem_id, idx, role, "
                       "text) VALUES(?1, ?2, ?3, ?4);",
                       &st, err)) != SIM_OK)
-        goto fail;
+        goto done;
     for (size_t i = 0; i < p->n_terms; i++) {
         sqlite3_bind_int64(st, 1, p->id);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
@@ -101,7 +105,7 @@ int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
                           SQLITE_STATIC);
         sqlite3_bind_text(st, 4, p->terms[i].text, -1, SQLITE_STATIC);
         if ((rc = db_done(d, st, err, "storing an optimize problem")) != SIM_OK)
-            goto fail;
+            goto done;
     }
     sqlite3_finalize(st);
     st = NULL;
@@ -110,7 +114,7 @@ int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
                       "case_key, refined, feasible, violation, best, "
                       "pareto) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);",
                       &st, err)) != SIM_OK)
-        goto fail;
+        goto done;
     for (size_t i = 0; i < p->n_designs; i++) {
         const db_opt_design *x = &p->designs[i];
         sqlite3_bind_int64(st, 1, p->id);
@@ -122,29 +126,41 @@ int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
         sqlite3_bind_int(st, 7, x->best != 0);
         sqlite3_bind_int(st, 8, x->pareto != 0);
         if ((rc = db_done(d, st, err, "storing an optimize problem")) != SIM_OK)
-            goto fail;
+            goto done;
     }
-    sqlite3_finalize(st);
-    st = NULL;
-    free(text);
-    return db_exec(d, "COMMIT;", err, "committing an optimize problem");
-fail:
+done:
     sqlite3_finalize(st);
     free(text);
-    db_rollback(d);
     return rc;
 }
 
+int db_opt_store(db *d, db_opt_problem *p, sim_err *err)
+{
+    int rc;
+    if (d->readonly)
+        return sim_err_set(
+            err, SIM_EIO, d->path, 0,
+            "database is opened read-only (cannot store a problem)");
+    if ((rc = db_begin_write(d, err, "storing an optimize problem")) != SIM_OK)
+        return rc;
+    if ((rc = db_opt_insert(d, p, 0, err)) != SIM_OK) {
+        db_rollback(d);
+        return rc;
+    }
+    return db_exec(d, "COMMIT;", err, "committing an optimize problem");
+}
+
 /* Reads inside one read transaction, so a problem replaced meanwhile by a
- * rerun is read whole or not at all. */
+ * rerun is read whole or not at all; inside the caller's transaction when
+ * there is one (a merge reads its source in one snapshot). */
 int db_opt_load(db *d, int64_t id, db_opt_problem **out, sim_err *err)
 {
     sqlite3_stmt *st = NULL;
     db_opt_problem *p = sim_xcalloc(1, sizeof *p);
-    int rc, step;
+    int rc, step, own = sqlite3_get_autocommit(d->h) != 0;
     *out = NULL;
-    if ((rc = db_exec(d, "BEGIN;", err, "reading an optimize problem")) !=
-        SIM_OK) {
+    if (own && (rc = db_exec(d, "BEGIN;", err,
+                             "reading an optimize problem")) != SIM_OK) {
         free(p);
         return rc;
     }
@@ -218,12 +234,14 @@ int db_opt_load(db *d, int64_t id, db_opt_problem **out, sim_err *err)
         goto fail;
     }
     sqlite3_finalize(st);
-    db_exec(d, "COMMIT;", err, "reading an optimize problem");
+    if (own)
+        db_exec(d, "COMMIT;", err, "reading an optimize problem");
     *out = p;
     return SIM_OK;
 fail:
     sqlite3_finalize(st);
-    db_rollback(d);
+    if (own)
+        db_rollback(d);
     db_opt_free(p);
     return rc;
 }

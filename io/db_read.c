@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,7 +178,8 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
              "r.replications, r.n_reps, r.version, r.created_utc, r.horizon_s, "
              "r.step_s, r.ts_downsample, r.has_events, r.site_name, "
              "r.it_capacity_w, r.sweep_key, r.case_key, r.case_index, "
-             "r.overrides_json, r.mpi_rank, r.status FROM runs r JOIN "
+             "r.overrides_json, r.mpi_rank, r.status, "
+             "r.solar_energy_p90_exceedance_j FROM runs r JOIN "
              "scenarios s "
              "ON s.id = r.scenario_id WHERE r.id = ?1;",
              &st, err)) != SIM_OK)
@@ -223,6 +225,7 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
                        ? -1
                        : sqlite3_column_int(st, 18);
     mt->status = keep(m, db_col_str(st, 19));
+    m->pub.solar_energy_p90_exceedance_j = col_real(st, 20);
     sqlite3_finalize(st);
     return SIM_OK;
 }
@@ -418,6 +421,65 @@ static int load_steps(db *d, db_run *r, sim_err *err)
     return rc;
 }
 
+/* Rows of one per-replication table (module_reps or power_window) into
+ * each replication's array: *arr / *cnt of records of size sz, fields t
+ * read from column 1 on, in (replication, key) order. Why one reader for
+ * both: the two tables differ only in their field table and key. */
+static int load_rep_rows(db *d, db_run *r, const char *table, const char *key,
+                         const resfield *t, size_t nt, size_t sz,
+                         size_t off_arr, size_t off_cnt, sim_err *err)
+{
+    sqlite3_stmt *st;
+    db_sbuf b = {NULL, 0, 0};
+    size_t *cap = sim_xcalloc(r->n_reps ? r->n_reps : 1, sizeof *cap);
+    int rc;
+    db_sb_add(&b, "SELECT replication");
+    for (size_t f = 0; f < nt; f++)
+        db_sb_add(&b, ", %s", t[f].name);
+    db_sb_add(&b, " FROM %s WHERE run_id = ?1 ORDER BY replication, %s;", table,
+              key);
+    rc = db_prep(d, b.s, &st, err);
+    free(b.s);
+    if (rc != SIM_OK) {
+        free(cap);
+        return rc;
+    }
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        size_t k = rep_index(r, sqlite3_column_int64(st, 0));
+        char *rp;
+        void **arr;
+        size_t *cnt;
+        if (k >= r->n_reps)
+            continue;
+        rp = (char *)&r->reps[k];
+        arr = (void **)(rp + off_arr);
+        cnt = (size_t *)(rp + off_cnt);
+        sim_grow(arr, &cap[k], *cnt + 1, sz);
+        read_fields(st, 1, (char *)*arr + *cnt * sz, t, nt);
+        (*cnt)++;
+    }
+    rc = rc == SQLITE_DONE ? SIM_OK : db_fail(d, err, "reading power dynamics");
+    sqlite3_finalize(st);
+    free(cap);
+    return rc;
+}
+
+/* The power dynamics per module and the representative window. */
+static int load_powerdyn(db *d, db_run *r, sim_err *err)
+{
+    int rc = load_rep_rows(d, r, "module_reps", "module", resfield_module,
+                           resfield_n_module, sizeof(res_module),
+                           offsetof(res_rep, modules),
+                           offsetof(res_rep, n_modules), err);
+    if (rc != SIM_OK)
+        return rc;
+    return load_rep_rows(d, r, "power_window", "sample", resfield_pd_sample,
+                         resfield_n_pd_sample, sizeof(res_pd_sample),
+                         offsetof(res_rep, pd_samples),
+                         offsetof(res_rep, n_pd_samples), err);
+}
+
 static int name_index(const char *const *names, int n, const char *s)
 {
     for (int i = 0; s && i < n; i++)
@@ -578,6 +640,7 @@ int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
     m->pub.meta.sources = m->sources;
     if ((rc = load_reps(d, &m->pub, err)) != SIM_OK ||
         (rc = load_summaries(d, &m->pub, err)) != SIM_OK ||
+        (rc = load_powerdyn(d, &m->pub, err)) != SIM_OK ||
         ((flags & DB_LOAD_STEPS) &&
          (rc = load_steps(d, &m->pub, err)) != SIM_OK) ||
         ((flags & DB_LOAD_EVENTS) &&

@@ -254,6 +254,55 @@ static int store_events(db *d, sqlite3_stmt *st, int64_t run_id,
     return SIM_OK;
 }
 
+/* The power dynamics per module and the representative window (issue 21)
+ * of every replication: two INSERTs prepared once, column lists from
+ * resfield_module and resfield_pd_sample. */
+static int store_powerdyn(db *d, int64_t run_id, const res_rep *reps,
+                          size_t n_reps, sim_err *err)
+{
+    sqlite3_stmt *sm = NULL, *sw = NULL;
+    char *q;
+    int rc;
+    q = insert_sql("module_reps", "run_id, replication, module", 3,
+                   resfield_module, resfield_n_module);
+    rc = db_prep(d, q, &sm, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    q = insert_sql("power_window", "run_id, replication, sample", 3,
+                   resfield_pd_sample, resfield_n_pd_sample);
+    rc = db_prep(d, q, &sw, err);
+    free(q);
+    if (rc != SIM_OK)
+        goto done;
+    for (size_t r = 0; r < n_reps; r++) {
+        const res_rep *rp = &reps[r];
+        for (size_t m = 0; m < rp->n_modules; m++) {
+            sqlite3_bind_int64(sm, 1, run_id);
+            sqlite3_bind_int64(sm, 2, rp->replication);
+            sqlite3_bind_int64(sm, 3, (sqlite3_int64)m);
+            bind_fields(sm, 4, &rp->modules[m], resfield_module,
+                        resfield_n_module);
+            if ((rc = db_done(d, sm, err, "storing module power")) != SIM_OK)
+                goto done;
+        }
+        for (size_t i = 0; i < rp->n_pd_samples; i++) {
+            sqlite3_bind_int64(sw, 1, run_id);
+            sqlite3_bind_int64(sw, 2, rp->replication);
+            sqlite3_bind_int64(sw, 3, (sqlite3_int64)i);
+            bind_fields(sw, 4, &rp->pd_samples[i], resfield_pd_sample,
+                        resfield_n_pd_sample);
+            if ((rc = db_done(d, sw, err, "storing the power window")) !=
+                SIM_OK)
+                goto done;
+        }
+    }
+done:
+    sqlite3_finalize(sm);
+    sqlite3_finalize(sw);
+    return rc;
+}
+
 /* The wall-clock creation time, the only one the store keeps (db.h);
  * callers that need reproducible files pass meta->created_utc instead. */
 static void now_utc(char buf[32])
@@ -414,7 +463,8 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
  * runs_case turns a sweep case another writer stored first into
  * DB_ALREADY_STORED rather than an error. */
 static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
-                         size_t n_reps, int64_t *run_id, sim_err *err)
+                         const res_rep *reps, size_t n_reps, int64_t *run_id,
+                         sim_err *err)
 {
     sqlite3_stmt *st;
     char created[32];
@@ -432,8 +482,9 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
              "version, "
              "created_utc, horizon_s, step_s, ts_downsample, has_events, "
              "site_name, it_capacity_w, sweep_key, case_key, case_index, "
-             "overrides_json, mpi_rank, status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
-             "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18);",
+             "overrides_json, mpi_rank, status, solar_energy_p90_exceedance_j) "
+             "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+             "?14, ?15, ?16, ?17, ?18, ?19);",
              &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_int64(st, 1, scen_id);
@@ -464,6 +515,18 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
     else
         sqlite3_bind_null(st, 17);
     bind_text(st, 18, m->status ? m->status : "complete");
+    /* The one definition (models/results.h), for a site that generated
+     * solar at all: a site without panels has no exceedance, NULL. */
+    {
+        int solar = 0;
+        for (size_t r = 0; r < n_reps && !solar; r++)
+            solar = reps[r].site.solar_energy_j > 0;
+        if (solar)
+            bind_real(st, 19,
+                      res_solar_p90_exceedance_j(reps, n_reps, m->horizon_s));
+        else
+            sqlite3_bind_null(st, 19);
+    }
     rc = sqlite3_step(st);
     if (rc == SQLITE_CONSTRAINT_UNIQUE) /* only runs_case is UNIQUE here */
         rc = DB_ALREADY_STORED;
@@ -534,6 +597,7 @@ static int store_reps(db *d, int64_t run_id, const db_run_meta *m,
             (rc = store_events(d, sev, run_id, rp, err)) != SIM_OK)
             goto done;
     }
+    rc = store_powerdyn(d, run_id, reps, n_reps, err);
 done:
     sqlite3_finalize(sj);
     sqlite3_finalize(ss);
@@ -605,7 +669,8 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
     if ((rc = db_begin_write(d, err, "starting to store a run")) != SIM_OK)
         return rc;
     if ((rc = db_store_scenario(d, meta, &scen_id, err)) != SIM_OK ||
-        (rc = store_run_row(d, scen_id, meta, n_reps, &id, err)) != SIM_OK ||
+        (rc = store_run_row(d, scen_id, meta, reps, n_reps, &id, err)) !=
+            SIM_OK ||
         (rc = store_site_facts(d, id, meta, err)) != SIM_OK ||
         (rc = store_reps(d, id, meta, reps, n_reps, err)) != SIM_OK ||
         (rc = store_summaries(d, id, meta, reps, n_reps, err)) != SIM_OK)

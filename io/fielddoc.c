@@ -72,6 +72,19 @@ int fielddoc_results_md(FILE *f)
     md_table(f, "`timeseries`: the per-step site series",
              "Key (`run_id`, `replication`, `step`).", resfield_step,
              resfield_n_step, 1);
+    md_table(f, "`module_reps`: training power dynamics per module",
+             "Key (`run_id`, `replication`, `module`); `module` is the "
+             "0-based index of the module in the order the scenario's module "
+             "groups expand (group order, then count). The IT power of the "
+             "jobs a module hosts over the steady-state windows at 100 Hz "
+             "(docs/power-model.md 14); no rows when the analysis is off.",
+             resfield_module, resfield_n_module, 0);
+    md_table(f, "`power_window`: the representative window of site power",
+             "Key (`run_id`, `replication`, `sample`); replication 0 only: "
+             "the steady-state window with the most training jobs, 8192 "
+             "samples at 100 Hz (81.92 s), drawn by `report` "
+             "(power_dynamics chart).",
+             resfield_pd_sample, resfield_n_pd_sample, 0);
     return ferror(f) ? SIM_EIO : SIM_OK;
 }
 
@@ -102,6 +115,9 @@ int fielddoc_results_json(FILE *f)
     jv_set(root, "job", fields_json(resfield_job, resfield_n_job));
     jv_set(root, "site", fields_json(resfield_site, resfield_n_site));
     jv_set(root, "step", fields_json(resfield_step, resfield_n_step));
+    jv_set(root, "module", fields_json(resfield_module, resfield_n_module));
+    jv_set(root, "power_window",
+           fields_json(resfield_pd_sample, resfield_n_pd_sample));
     rc = jv_write(root, f, 1);
     jv_free(root);
     return rc;

@@ -47,10 +47,106 @@ int plot_has_device(const char *dev)
     return 0;
 }
 
+static int check_complete_as(const char *path, const char *dev, sim_err *err);
+
+/* The book (plot_book_open): while open, every chart is a page of one PDF
+ * stream instead of a file of its own. PLplot fixes the page size at
+ * plinit, so every page has the first chart's size (the report's charts
+ * share PLOT_CHART_W x PLOT_CHART_H). */
+static struct {
+    int open, started, pages;
+    char path[1200];
+} book;
+
+int plot_book_open(const char *path, sim_err *err)
+{
+    FILE *f;
+    if (!plot_has_device("pdfcairo"))
+        return sim_err_set(err, SIM_EINVAL, path, 0,
+                           "PLplot device pdfcairo is not installed");
+    if (!(f = fopen(path, "wb")))
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot write file");
+    fclose(f);
+    snprintf(book.path, sizeof book.path, "%s", path);
+    book.open = 1;
+    book.started = 0;
+    book.pages = 0;
+    return SIM_OK;
+}
+
+/* cairo 1.16 stamps every PDF with the wall-clock time
+ * ("/CreationDate (D:20261203180934Z)") and ignores SOURCE_DATE_EPOCH, so
+ * the same charts would give different bytes each run. The 14 digits are
+ * overwritten in place with 1970-01-01 00:00:00: the same length, so the
+ * cross-reference offsets stay valid. */
+static int pdf_fix_date(const char *path, sim_err *err)
+{
+    static const char key[] = "/CreationDate (D:";
+    FILE *f = fopen(path, "r+b");
+    char *b;
+    long len;
+    size_t n;
+    int rc = SIM_OK;
+    if (!f)
+        return sim_err_set(err, SIM_EIO, path, 0, "cannot reopen the PDF");
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = sim_xmalloc((size_t)(len > 0 ? len : 0) + 1);
+    n = fread(b, 1, (size_t)(len > 0 ? len : 0), f);
+    for (size_t i = 0; i + sizeof key + 14 < n; i++)
+        if (memcmp(b + i, key, sizeof key - 1) == 0) {
+            if (fseek(f, (long)(i + sizeof key - 1), SEEK_SET) != 0 ||
+                fwrite("19700101000000", 1, 14, f) != 14)
+                rc = sim_err_set(err, SIM_EIO, path, 0,
+                                 "cannot rewrite the PDF date");
+            break;
+        }
+    free(b);
+    if (fclose(f) != 0 && rc == SIM_OK)
+        rc = sim_err_set(err, SIM_EIO, path, 0, "cannot rewrite the PDF");
+    return rc;
+}
+
+int plot_book_close(int *pages, sim_err *err)
+{
+    int started = book.started, rc;
+    *pages = book.pages;
+    book.open = book.started = 0;
+    if (!started) {
+        remove(book.path);
+        return sim_err_set(err, SIM_EINVAL, book.path, 0, "no pages");
+    }
+    plend();
+    /* The book's name need not end in .pdf (a temporary name). */
+    if ((rc = check_complete_as(book.path, "pdfcairo", err)) != SIM_OK)
+        return rc;
+    return pdf_fix_date(book.path, err);
+}
+
 int plot_begin(const char *path, int w, int h, sim_err *err)
 {
     const char *dev = plot_device_for(path);
     FILE *f;
+    if (book.open) {
+        plot_meta_reset();
+        if (!book.started) {
+            plsdev("pdfcairo");
+            plsfnam(book.path);
+            plspage(0.0, 0.0, w, h, 0, 0);
+            plscolbg(255, 255, 255);
+            plinit();
+            book.started = 1;
+        } else {
+            /* A new page of the same stream: end the last one, begin. */
+            pleop();
+            plbop();
+        }
+        book.pages++;
+        plscol0(1, 0, 0, 0);
+        plcol0(1);
+        return SIM_OK;
+    }
     if (!plot_has_device(dev))
         return sim_err_set(
             err, SIM_EIO, path, 0,
@@ -85,18 +181,18 @@ void plot_color(int r, int g, int b)
 
 void plot_end(void)
 {
-    plend();
+    if (!book.open)
+        plend();
 }
 
 /* Only the file's tail is read: each format ends with a fixed marker (PNG's
  * IEND chunk with its CRC, SVG's closing tag, PDF's %%EOF), and a truncated
  * write loses exactly the end. An incomplete chart is removed and reported, so
  * a write that cairo truncated silently never survives as a chart. */
-int plot_check_complete(const char *path, sim_err *err)
+static int check_complete_as(const char *path, const char *dev, sim_err *err)
 {
     static const unsigned char png_end[8] = {'I',  'E',  'N',  'D',
                                              0xAE, 0x42, 0x60, 0x82};
-    const char *dev = plot_device_for(path);
     unsigned char tail[64];
     size_t n = 0;
     long len;
@@ -124,6 +220,19 @@ int plot_check_complete(const char *path, sim_err *err)
         err, SIM_EIO, path, 0,
         "chart file incomplete after writing (disk full or a file "
         "size limit?); removed");
+}
+
+int plot_check_complete(const char *path, sim_err *err)
+{
+    const char *dev = plot_device_for(path);
+    int rc;
+    if (book.open) /* a page of the book: checked when it closes */
+        return SIM_OK;
+    /* A PDF chart gets the fixed date too, so every format is reproducible. */
+    if ((rc = check_complete_as(path, dev, err)) != SIM_OK ||
+        strcmp(dev, "pdfcairo") != 0)
+        return rc;
+    return pdf_fix_date(path, err);
 }
 
 /* The first eight colours of matplotlib's "tab10" palette, chosen for being

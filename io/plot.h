@@ -5,7 +5,8 @@
  * Before PLplot is touched the device is checked with plgDevs and the output
  * path with fopen, because PLplot would otherwise prompt on stdin or exit()
  * (deps-notes.md §4). White background, black axes, units on every axis.
- * PNG and SVG output is byte-reproducible.
+ * PNG, SVG and PDF output is byte-reproducible (cairo's PDF creation date
+ * is overwritten with 1970-01-01, io/plot.c pdf_fix_date).
  */
 #ifndef IO_PLOT_H
 #define IO_PLOT_H
@@ -36,5 +37,17 @@ typedef struct plot_meta {
 } plot_meta;
 
 const plot_meta *plot_last_meta(void);
+
+/* A multi-page PDF of charts (issue 25): after plot_book_open, every chart
+ * drawn becomes the next page of path instead of a file of its own (the
+ * chart's own path is not touched), until plot_book_close. Every page has
+ * the size of the first. Not reentrant (one book per process at a time).
+ * Errors: SIM_EINVAL (PLplot has no pdfcairo device: nothing written),
+ * SIM_EIO (path not writable). */
+int plot_book_open(const char *path, sim_err *err);
+
+/* Ends the book; *pages = pages drawn. With no page the file is removed
+ * (SIM_EINVAL). Errors: SIM_EIO when the PDF is incomplete. */
+int plot_book_close(int *pages, sim_err *err);
 
 #endif

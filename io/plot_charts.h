@@ -66,6 +66,16 @@ int plot_time_to_train(const char *path, const char *job_name,
                        const double *ttt_s, size_t n, const char *title,
                        sim_err *err);
 
+/* Training power dynamics (issue 21): the first minute of the
+ * representative window s[0..n) (res_pd_sample, 100 Hz) with the
+ * scenario's smoothing (named smooth_label in the legend) and without, and
+ * both windows' Welch PSD (pd_welch_psd) on log axes with the 0.1-2 Hz and
+ * 3-30 Hz band edges marked; power in MW, PSD in MW^2/Hz. Errors also
+ * SIM_EINVAL when fewer than PD_SEG samples are stored. */
+int plot_power_dynamics(const char *path, const res_pd_sample *s, size_t n,
+                        const char *smooth_label, const char *title,
+                        sim_err *err);
+
 /* Energy per run by source: one horizontal bar per job, its mean facility
  * energy per training run [MWh] split by source (by_source_j: n_jobs rows of
  * SRC_N means), with a P10-P90 whisker of the total when facility

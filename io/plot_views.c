@@ -366,45 +366,68 @@ static int need_dated(const plot_series *s, const char *path, const char *what,
     return SIM_OK;
 }
 
+/* Per step the demand splits exactly into what the sources delivered, what
+ * went unserved and what the shortage policy held back (throttled, paused
+ * or shed jobs: dispatch.c's demand is "before the policy", the load
+ * served after it); the last is the remainder, never negative beyond
+ * rounding (tests/test_report.c checks it against time_short_s). */
+int plot_monthly_energy_sums(const plot_series *s, int *first, size_t *nm,
+                             double **e)
+{
+    size_t nmo;
+    double *t;
+    if (s->n < 2 || !pv_dated(s))
+        return SIM_EINVAL;
+    nmo = month_span(s, first);
+    t = sim_xcalloc(nmo * PLOT_MONTH_ROW, sizeof *t);
+    for (size_t i = 0; i < s->n; i++) {
+        const res_step *p = &s->steps[i];
+        int m = month_of(s, p->t_s) - *first;
+        double dt = pv_step_dt(s, i), *row, del = 0, uns, dem;
+        if (m < 0 || (size_t)m >= nmo)
+            continue;
+        row = t + (size_t)m * PLOT_MONTH_ROW;
+        for (int k = 0; k < SRC_N; k++) {
+            row[k] += pv_fin(p->source_w[k]) * dt;
+            del += pv_fin(p->source_w[k]);
+        }
+        uns = fmax(0.0, pv_fin(p->shortfall_w));
+        dem = pv_fin(p->demand_w);
+        row[PLOT_MONTH_UNSERVED] += uns * dt;
+        row[PLOT_MONTH_HELD] += fmax(0.0, dem - del - uns) * dt;
+        row[PLOT_MONTH_DEMAND] += dem * dt;
+    }
+    *nm = nmo;
+    *e = t;
+    return SIM_OK;
+}
+
 /* Bars of monthly energy: the reduction is a months x (sources, unserved,
- * demand) table of sums; bars stack sources in registry order with unserved
- * on top, and a black tick across each bar marks the demand, so a month whose
- * supply fell short shows red up to the tick. Month names are written under
- * each bar (every k-th when there are many). */
+ * held back, demand) table of sums (plot_monthly_energy_sums); bars stack
+ * sources in registry order with unserved and then the load the shortage
+ * policy held back on top, so each bar reaches the black demand tick
+ * exactly. Month names are written under each bar (every k-th when there
+ * are many). */
 int plot_monthly_energy(const char *path, const plot_series *s,
                         const char *title, sim_err *err)
 {
     int first, rc;
     size_t nm;
-    double *e, top = 0, any[SRC_N + 1] = {0}, es;
+    double *e, top = 0, any[PLOT_MONTH_ROW] = {0}, es;
     const char *unit;
     char ylab[64];
     plot_legend L;
 
     if ((rc = need_dated(s, path, "monthly energy chart", err)) != SIM_OK)
         return rc;
-    nm = month_span(s, &first);
-    /* Row layout: SRC_N sources, unserved, demand. */
-    e = sim_xcalloc(nm * (SRC_N + 2), sizeof *e);
-    for (size_t i = 0; i < s->n; i++) {
-        const res_step *p = &s->steps[i];
-        int m = month_of(s, p->t_s) - first;
-        double dt = pv_step_dt(s, i), *row;
-        if (m < 0 || (size_t)m >= nm)
-            continue;
-        row = e + (size_t)m * (SRC_N + 2);
-        for (int k = 0; k < SRC_N; k++)
-            row[k] += pv_fin(p->source_w[k]) * dt;
-        row[SRC_N] += fmax(0.0, pv_fin(p->shortfall_w)) * dt;
-        row[SRC_N + 1] += pv_fin(p->demand_w) * dt;
-    }
+    plot_monthly_energy_sums(s, &first, &nm, &e);
     for (size_t m = 0; m < nm; m++) {
-        double sum = 0, *row = e + m * (SRC_N + 2);
-        for (int k = 0; k <= SRC_N; k++) {
+        double sum = 0, *row = e + m * PLOT_MONTH_ROW;
+        for (int k = 0; k <= PLOT_MONTH_HELD; k++) {
             sum += row[k];
             any[k] += row[k];
         }
-        top = fmax(top, fmax(sum, row[SRC_N + 1]));
+        top = fmax(top, fmax(sum, row[PLOT_MONTH_DEMAND]));
     }
     if (!(top > 0)) {
         free(e);
@@ -426,26 +449,36 @@ int plot_monthly_energy(const char *path, const plot_series *s,
         for (size_t m = 0; m < nm; m += every) {
             char lab[32];
             int mk = first + (int)m;
-            snprintf(lab, sizeof lab, "%s %d", month_abbr[mk % 12], mk / 12);
+            double pos = ((double)m + 0.6) / ((double)nm + 0.2);
+            /* The month under each bar and the year under the first bar
+             * and each January: "Mar 2027" under every bar ran into its
+             * neighbours at twelve bars. */
             plcol0(PC_BLACK);
-            plmtex("b", 1.3, ((double)m + 0.6) / ((double)nm + 0.2), 0.5, lab);
+            plmtex("b", 1.3, pos, 0.5, month_abbr[mk % 12]);
+            if (m == 0 || mk % 12 == 0) {
+                snprintf(lab, sizeof lab, "%d", mk / 12);
+                plmtex("b", 2.4, pos, 0.5, lab);
+            }
         }
     }
     for (size_t m = 0; m < nm; m++) {
-        double *row = e + m * (SRC_N + 2), lo = 0, xc = (double)m;
-        for (int k = 0; k <= SRC_N; k++) {
+        double *row = e + m * PLOT_MONTH_ROW, lo = 0, xc = (double)m;
+        for (int k = 0; k <= PLOT_MONTH_HELD; k++) {
             PLFLT bx[4] = {xc - 0.35, xc + 0.35, xc + 0.35, xc - 0.35}, by[4];
             if (!(row[k] > 0))
                 continue;
             by[0] = by[1] = lo;
             by[2] = by[3] = lo + row[k] * es;
-            plcol0(k < SRC_N ? PC_SRC0 + k : PC_RED);
+            plcol0(k < SRC_N                  ? PC_SRC0 + k
+                   : k == PLOT_MONTH_UNSERVED ? PC_RED
+                                              : PC_GREY);
             plfill(4, bx, by);
             lo += row[k] * es;
         }
         {
             PLFLT dx[2] = {xc - 0.45, xc + 0.45},
-                  dy[2] = {row[SRC_N + 1] * es, row[SRC_N + 1] * es};
+                  dy[2] = {row[PLOT_MONTH_DEMAND] * es,
+                           row[PLOT_MONTH_DEMAND] * es};
             plcol0(PC_BLACK);
             plwidth(3.0);
             plline(2, dx, dy);
@@ -457,9 +490,12 @@ int plot_monthly_energy(const char *path, const plot_series *s,
         if (any[k] > 0)
             plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_SRC0 + k, 1, 1.0,
                          source_table[k].label);
-    if (any[SRC_N] > 0)
+    if (any[PLOT_MONTH_UNSERVED] > 0)
         plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_RED, 1, 1.0,
                      "Unserved demand");
+    if (any[PLOT_MONTH_HELD] > 0)
+        plot_leg_add(&L, PL_LEGEND_COLOR_BOX, PC_GREY, 1, 1.0,
+                     "Held back by the shortage policy");
     plot_leg_add(&L, PL_LEGEND_LINE, PC_BLACK, 1, 3.0, "Facility demand");
     plot_leg_draw(&L);
     free(e);

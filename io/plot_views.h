@@ -34,6 +34,24 @@ typedef struct plot_series {
     double contract_w;    /* grid supply contract line; <= 0/NAN: none */
 } plot_series;
 
+/* Columns of a month's row in plot_monthly_energy_sums: SRC_N sources
+ * (energy delivered to the load [J]), then these. */
+enum {
+    PLOT_MONTH_UNSERVED = SRC_N, /* demand not served [J] */
+    PLOT_MONTH_HELD,   /* demand the shortage policy held back (throttled,
+                          paused or shed jobs) [J] */
+    PLOT_MONTH_DEMAND, /* facility demand before the policy [J] */
+    PLOT_MONTH_ROW
+};
+
+/* The monthly energy chart's table: per calendar month from *first
+ * (year x 12 + month, OUT) for *nm months (OUT), PLOT_MONTH_ROW sums in
+ * *e (OUT: caller frees). Per month demand = sum of the sources +
+ * unserved + held back (held back is the remainder per step, clamped at
+ * 0). Errors: SIM_EINVAL (fewer than 2 steps, or no start date). */
+int plot_monthly_energy_sums(const plot_series *s, int *first, size_t *nm,
+                             double **e);
+
 /* Power delivered by source, stacked, as daily means (hourly below ten days
  * of span, the steps themselves below one), with unserved demand stacked on
  * top in red, the load served and the demand, and the IT capacity and grid

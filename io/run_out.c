@@ -12,11 +12,14 @@
 #include "io/run_out.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/csv.h"
 #include "io/json.h"
 #include "models/resfield.h"
+#include "models/stats.h"
+#include "sim/mem.h"
 #include "models/site.h"
 #include "sim/err.h"
 
@@ -69,6 +72,40 @@ static const char *base_name(const char *p)
 {
     const char *b = strrchr(p, '/');
     return b ? b + 1 : p;
+}
+
+/* "modules": the power dynamics per module (issue 21), shaped as "jobs" is:
+ * one entry per module with its metrics summarised over the replications
+ * that analysed it (display names and units). Left out when no
+ * replication did (the analysis was off). */
+static void modules_json(jv *root, const res_rep *reps, size_t n)
+{
+    size_t nm = 0;
+    double *x;
+    jv *mods;
+    for (size_t r = 0; r < n; r++)
+        nm = reps[r].n_modules > nm ? reps[r].n_modules : nm;
+    if (nm == 0)
+        return;
+    x = sim_xcalloc(n, sizeof *x);
+    mods = jv_arr();
+    for (size_t m = 0; m < nm; m++) {
+        jv *o = jv_obj(), *met = jv_obj();
+        jv_set(o, "module", jv_int((int64_t)m));
+        for (size_t k = 0; k < resfield_n_module; k++) {
+            size_t c = 0;
+            for (size_t r = 0; r < n; r++)
+                if (m < reps[r].n_modules)
+                    x[c++] = resfield_get_disp(&reps[r].modules[m],
+                                               &resfield_module[k]);
+            jv_set(met, resfield_module[k].disp_name,
+                   summary_json(stats_summarize(x, 1, c)));
+        }
+        jv_set(o, "metrics", met);
+        jv_push(mods, o);
+    }
+    jv_set(root, "modules", mods);
+    free(x);
 }
 
 int run_out_json(FILE *f, const run_info *ri, const scenario *s,
@@ -127,6 +164,7 @@ int run_out_json(FILE *f, const run_info *ri, const scenario *s,
                jv_num(res_solar_p90_exceedance_j(reps, n, s->sim.horizon_s) /
                       3.6e9));
     jv_set(root, "site", site);
+    modules_json(root, reps, n);
     rc = jv_write(root, f, 1);
     jv_free(root);
     return rc;

@@ -500,14 +500,24 @@ static int read_fabric(cfg_reader *r, const config_setting_t *root, scenario *s)
 
 static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
 {
-    static const char *const keys[] = {"shortage", "gpu_power_floor_pct",
-                                       "ramp_limit_mw_per_s", NULL};
+    static const char *const keys[] = {"shortage",
+                                       "gpu_power_floor_pct",
+                                       "gpu_power_ramp_up_w_per_s",
+                                       "gpu_power_ramp_down_w_per_s",
+                                       "gpu_power_ramp_down_hysteresis_s",
+                                       "power_dynamics",
+                                       "ramp_limit_mw_per_s",
+                                       NULL};
     config_setting_t *g;
-    int rc, p;
+    int rc, p, pd_on = 1;
 
     s->policy = DISPATCH_POLICY_THROTTLE;
     s->gpu_floor_frac = 0.0;
     s->ramp_limit_w_per_s = 0.0;
+    s->gpu_ramp_up_w_per_s = 0.0;
+    s->gpu_ramp_down_w_per_s = 0.0;
+    s->gpu_ramp_down_hyst_s = 0.0;
+    s->power_dynamics_off = 0;
     if ((rc = cfg_member(r, root, "policy", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
@@ -517,10 +527,18 @@ static int read_policy(cfg_reader *r, const config_setting_t *root, scenario *s)
                          dispatch_policy_names, &p)) != SIM_OK ||
         (rc = num(r, g, "gpu_power_floor_pct", 0, 0.0, 0.01,
                   &s->gpu_floor_frac)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_ramp_up_w_per_s", 0, 0.0, 1.0,
+                  &s->gpu_ramp_up_w_per_s)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_ramp_down_w_per_s", 0, 0.0, 1.0,
+                  &s->gpu_ramp_down_w_per_s)) != SIM_OK ||
+        (rc = num(r, g, "gpu_power_ramp_down_hysteresis_s", 0, 0.0, 1.0,
+                  &s->gpu_ramp_down_hyst_s)) != SIM_OK ||
+        (rc = cfg_bool(r, g, "power_dynamics", 0, 1, &pd_on)) != SIM_OK ||
         (rc = num(r, g, "ramp_limit_mw_per_s", 0, 0.0, 1e6,
                   &s->ramp_limit_w_per_s)) != SIM_OK)
         return rc;
     s->policy = (dispatch_policy)p;
+    s->power_dynamics_off = !pd_on;
     return SIM_OK;
 }
 
@@ -595,10 +613,13 @@ static int read_power(cfg_reader *r, const config_setting_t *root, scenario *s)
 static int read_reliability(cfg_reader *r, const config_setting_t *root,
                             scenario *s)
 {
-    static const char *const keys[] = {
-        "failures",      "interruptions_per_gpu_hour",
-        "node_repair_h", "module_mtbf_days",
-        "module_mttr_h", NULL};
+    static const char *const keys[] = {"failures",
+                                       "interruptions_per_gpu_hour",
+                                       "node_repair_h",
+                                       "module_mtbf_days",
+                                       "module_mttr_h",
+                                       "gpu_speed_spread_pct",
+                                       NULL};
     scen_reliability *y = &s->reliability;
     config_setting_t *g;
     int rc;
@@ -608,6 +629,7 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     y->node_repair_s = REL_NODE_REPAIR_S_DEFAULT;
     y->module_mtbf_s = REL_MODULE_MTBF_S_DEFAULT;
     y->module_mttr_s = REL_MODULE_MTTR_S_DEFAULT;
+    y->gpu_speed_spread = REL_GPU_SPEED_SPREAD_PCT_DEFAULT / 100.0;
     if ((rc = cfg_member(r, root, "reliability", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
@@ -623,7 +645,10 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
                   REL_MODULE_MTBF_S_DEFAULT / 86400.0, 86400.0,
                   &y->module_mtbf_s)) != SIM_OK ||
         (rc = num(r, g, "module_mttr_h", 0, REL_MODULE_MTTR_S_DEFAULT / 3600.0,
-                  3600.0, &y->module_mttr_s)) != SIM_OK)
+                  3600.0, &y->module_mttr_s)) != SIM_OK ||
+        (rc = num(r, g, "gpu_speed_spread_pct", 0,
+                  REL_GPU_SPEED_SPREAD_PCT_DEFAULT, 0.01,
+                  &y->gpu_speed_spread)) != SIM_OK)
         return rc;
     return SIM_OK;
 }

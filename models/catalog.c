@@ -30,6 +30,7 @@ static void meta_free(catalog_meta *m)
     free(m->source);
     free(m->notes);
     free(m->assumed);
+    free(m->assumptions);
 }
 
 static void meta_set(catalog_meta *m, const char *source, const char *notes,
@@ -39,6 +40,7 @@ static void meta_set(catalog_meta *m, const char *source, const char *notes,
     m->source = sim_xstrdup(source ? source : "");
     m->notes = sim_xstrdup(notes ? notes : "");
     m->assumed = sim_xstrdup(assumed ? assumed : "");
+    m->assumptions = sim_xstrdup("");
     meta_free(&old);
 }
 
@@ -154,6 +156,18 @@ static void set_source(catalog *c, const source_defaults *d, const char *source,
     meta_set(&c->src_meta[d->kind], source, notes, assumed);
 }
 
+/* The puts of a clone reset each entry's assumption lines (meta_set), so
+ * they are copied after, index by index (the clone keeps the order). */
+static void copy_assumptions(catalog_meta *to, const catalog_meta *from,
+                             size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(to[i].assumptions);
+        to[i].assumptions =
+            sim_xstrdup(from[i].assumptions ? from[i].assumptions : "");
+    }
+}
+
 /* A deep copy through the same puts, so the copy's meta strings are its
  * own and freeing one catalog never touches the other; entries keep their
  * order and therefore their indices (catalog_cite uses them). */
@@ -179,6 +193,11 @@ catalog *catalog_clone(const catalog *c)
         meta_set(&k->src_meta[i], c->src_meta[i].source, c->src_meta[i].notes,
                  c->src_meta[i].assumed);
     }
+    copy_assumptions(k->gpu_meta, c->gpu_meta, c->n_gpus);
+    copy_assumptions(k->llm_meta, c->llm_meta, c->n_llms);
+    copy_assumptions(k->sys_meta, c->sys_meta, c->n_systems);
+    copy_assumptions(k->mod_meta, c->mod_meta, c->n_modules);
+    copy_assumptions(k->src_meta, c->src_meta, SRC_N);
     return k;
 }
 
@@ -290,7 +309,33 @@ const char *catalog_cite(const catalog *c, const char *kind, size_t i,
         return m->notes ? m->notes : "";
     if (strcmp(which, "assumed") == 0)
         return m->assumed ? m->assumed : "";
+    if (strcmp(which, "assumptions") == 0)
+        return m->assumptions ? m->assumptions : "";
     return "";
+}
+
+/* By name, through the lookups, so the match is the same case-insensitive
+ * one every other caller gets; the index is the pointer's offset. */
+int catalog_set_assumptions(catalog *c, const char *kind, const char *name,
+                            const char *lines)
+{
+    catalog_meta *m = NULL;
+    const void *p;
+    if (strcmp(kind, "gpus") == 0 && (p = catalog_gpu(c, name)))
+        m = &c->gpu_meta[(const gpu_spec *)p - c->gpus];
+    else if (strcmp(kind, "llms") == 0 && (p = catalog_llm(c, name)))
+        m = &c->llm_meta[(const llm_arch *)p - c->llms];
+    else if (strcmp(kind, "systems") == 0 && (p = catalog_system(c, name)))
+        m = &c->sys_meta[(const system_spec *)p - c->systems];
+    else if (strcmp(kind, "modules") == 0 && (p = catalog_module(c, name)))
+        m = &c->mod_meta[(const module_type *)p - c->modules];
+    else if (strcmp(kind, "sources") == 0 && catalog_source_kind(name) >= 0)
+        m = &c->src_meta[catalog_source_kind(name)];
+    if (!m)
+        return SIM_EINVAL;
+    free(m->assumptions);
+    m->assumptions = sim_xstrdup(lines ? lines : "");
+    return SIM_OK;
 }
 
 /* Error messages list the valid names; the buffer is the caller's and the

@@ -124,9 +124,19 @@ int catalog_source_kind(const char *name);
 
 /* Citation of entry i of a kind ("gpus", "llms", "systems", "modules",
  * "sources"): which = "source", "notes" or "assumed" (comma-separated keys
- * filled as assumptions). Returns "" when out of range; never NULL. */
+ * filled as assumptions) or "assumptions" (catalog_set_assumptions' lines).
+ * Returns "" when out of range; never NULL. */
 const char *catalog_cite(const catalog *c, const char *kind, size_t i,
                          const char *which);
+
+/* The assumptions of entry `name` of a kind, as lines "KEY\tVALUE\tWHY\n"
+ * (VALUE as written in the catalog file, its unit in KEY's name), one per
+ * key of its "assumed" list, for a report to show (issue 25); read back
+ * with catalog_cite(c, kind, i, "assumptions"). An add of the entry resets
+ * them to "", so the file reader sets them after the add. Copied by
+ * catalog_clone. Errors: SIM_EINVAL when the entry does not exist. */
+int catalog_set_assumptions(catalog *c, const char *kind, const char *name,
+                            const char *lines);
 
 /* A deep copy of c (caller frees), for a scenario to add its overrides to. */
 catalog *catalog_clone(const catalog *c);

@@ -11,9 +11,11 @@
 #include "models/catalog.h"
 
 typedef struct catalog_meta {
-    char *source;  /* citation text, "" when none */
-    char *notes;   /* disagreements between sources, "" */
-    char *assumed; /* comma-separated keys filled as assumptions */
+    char *source;      /* citation text, "" when none */
+    char *notes;       /* disagreements between sources, "" */
+    char *assumed;     /* comma-separated keys filled as assumptions */
+    char *assumptions; /* "KEY\tVALUE\tWHY\n" per assumed key, "" (issue
+                        * 25: what a report lists; set after the add) */
 } catalog_meta;
 
 struct catalog {

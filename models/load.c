@@ -25,6 +25,9 @@ void load_cfg_default(load_cfg *c, double it_capacity_w)
     c->nongpu_idle_frac = 0.35;
     c->module_overhead_frac = 0.08;
     c->gpu_floor_frac = 0.0;
+    c->gpu_ramp_up_per_s = 0.0;
+    c->gpu_ramp_down_per_s = 0.0;
+    c->gpu_ramp_down_hyst_s = 0.0;
 }
 
 int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
@@ -49,7 +52,9 @@ int load_cfg_check(const load_cfg *c, const load_system *s, sim_err *err)
           c->nongpu_train_frac >= 0 && c->nongpu_train_frac <= 1 &&
           c->nongpu_idle_frac >= 0 && c->nongpu_idle_frac <= 1 &&
           c->module_overhead_frac >= 0 && c->module_overhead_frac <= 1 &&
-          c->gpu_floor_frac >= 0 && c->gpu_floor_frac <= 1))
+          c->gpu_floor_frac >= 0 && c->gpu_floor_frac <= 1 &&
+          c->gpu_ramp_up_per_s >= 0 && c->gpu_ramp_down_per_s >= 0 &&
+          c->gpu_ramp_down_hyst_s >= 0))
         return sim_err_set(
             err, SIM_EINVAL, NULL, 0,
             "load: fractions out of range (u_compute %g, idle %g, "
@@ -83,6 +88,131 @@ double load_ckpt_gpu_frac(const load_cfg *lc, num_fmt fmt)
     return load_phase_u(lc, fmt, lc->u_ckpt);
 }
 
+/* 1 when any NVML-style smoothing is set (else the shape is the phases'
+ * constant levels and the mean keeps its closed form, bytes unchanged). */
+int load_smoothing_on(const load_cfg *lc)
+{
+    return lc->gpu_ramp_up_per_s > 0 || lc->gpu_ramp_down_per_s > 0 ||
+           lc->gpu_ramp_down_hyst_s > 0;
+}
+
+/* Appends a piece to s (when out is not NULL and it has a length). */
+static void emit(load_shape *s, double dur, double u0, double u1)
+{
+    if (!s || !(dur > 0) || s->n >= LOAD_SHAPE_MAX)
+        return;
+    s->dur_s[s->n] = dur;
+    s->u0[s->n] = u0;
+    s->u1[s->n] = u1;
+    s->n++;
+}
+
+/* One period of the smoothed level through the n phases (dur, lev), from
+ * the level *y and the time *below_s the phase level has been below it;
+ * both carried out. Each phase emits at most three pieces (hold, ramp,
+ * flat), so 4 phases fit LOAD_SHAPE_MAX. */
+static void shape_period(const load_cfg *lc, const double *dur,
+                         const double *lev, int n, double *y, double *below_s,
+                         load_shape *out)
+{
+    double ru = lc->gpu_ramp_up_per_s, rd = lc->gpu_ramp_down_per_s;
+    double h = lc->gpu_ramp_down_hyst_s;
+    for (int i = 0; i < n; i++) {
+        double L = lev[i], t = 0;
+        while (t < dur[i]) {
+            double left = dur[i] - t, dt;
+            if (*y < L) {
+                /* Rising: the hysteresis is only for falls. */
+                *below_s = 0;
+                if (!(ru > 0)) {
+                    *y = L;
+                    continue;
+                }
+                double need = (L - *y) / ru, y1;
+                dt = need <= left ? need : left;
+                y1 = need <= left ? L : *y + ru * dt;
+                emit(out, dt, *y, y1);
+                *y = y1;
+            } else if (*y > L) {
+                if (*below_s < h) {
+                    dt = fmin(left, h - *below_s);
+                    emit(out, dt, *y, *y);
+                } else if (!(rd > 0)) {
+                    *y = L;
+                    continue;
+                } else {
+                    double need = (*y - L) / rd, y1;
+                    dt = need <= left ? need : left;
+                    y1 = need <= left ? L : *y - rd * dt;
+                    emit(out, dt, *y, y1);
+                    *y = y1;
+                }
+                *below_s += dt;
+            } else {
+                dt = left;
+                *below_s = 0;
+                emit(out, dt, *y, *y);
+            }
+            t += dt;
+        }
+    }
+}
+
+void load_step_shape(const load_cfg *lc, num_fmt fmt, const load_step *st,
+                     load_shape *out)
+{
+    int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
+    double c = st ? fmax(0.0, st->compute_s) : 0.0;
+    double x = st ? fmax(0.0, st->comm_s) : 0.0;
+    double b = st ? fmax(0.0, st->bubble_s) : 0.0;
+    double T = c + x + b;
+    /* Phase order within the step: pipeline fill, compute, drain, then the
+     * exposed gradient synchronisation. Empty phases are left out. */
+    double d4[4] = {0.5 * b, c, 0.5 * b, x};
+    double u4[4] = {load_phase_u(lc, fmt, lc->u_bubble), lc->u_compute[f],
+                    load_phase_u(lc, fmt, lc->u_bubble),
+                    load_phase_u(lc, fmt, lc->u_comm)};
+    double dur[4], lev[4], y, below = 0;
+    int n = 0;
+    out->n = 0;
+    if (!(T > 0) || !isfinite(T) || c >= T) {
+        emit(out, 1.0, lc->u_compute[f], lc->u_compute[f]);
+        return;
+    }
+    for (int i = 0; i < 4; i++)
+        if (d4[i] > 0) {
+            dur[n] = d4[i];
+            lev[n++] = u4[i];
+        }
+    if (!load_smoothing_on(lc)) {
+        for (int i = 0; i < n; i++)
+            emit(out, dur[i], lev[i], lev[i]);
+        return;
+    }
+    /* The periodic steady state: each period either brings a ramp to its
+     * target (the level then repeats) or drifts by a constant until one
+     * does, so the iteration ends; the cap only guards the arithmetic. */
+    y = lev[n - 1];
+    for (int it = 0; it < LOAD_SHAPE_ITERS; it++) {
+        double y0 = y, b0 = fmin(below, lc->gpu_ramp_down_hyst_s);
+        shape_period(lc, dur, lev, n, &y, &below, NULL);
+        if (fabs(y - y0) <= 1e-12 &&
+            fabs(fmin(below, lc->gpu_ramp_down_hyst_s) - b0) <= 1e-12)
+            break;
+    }
+    shape_period(lc, dur, lev, n, &y, &below, out);
+}
+
+double load_shape_mean(const load_shape *s)
+{
+    double e = 0, T = 0;
+    for (int i = 0; i < s->n; i++) {
+        e += s->dur_s[i] * 0.5 * (s->u0[i] + s->u1[i]);
+        T += s->dur_s[i];
+    }
+    return T > 0 ? e / T : 0.0;
+}
+
 double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st)
 {
     int f = (unsigned)fmt < NUM_FMT_N ? (int)fmt : (int)NUM_BF16;
@@ -92,6 +222,11 @@ double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st)
     double t = c + x + b;
     if (!(t > 0) || !isfinite(t))
         return lc->u_compute[f];
+    if (load_smoothing_on(lc)) {
+        load_shape sh;
+        load_step_shape(lc, fmt, st, &sh);
+        return load_shape_mean(&sh);
+    }
     /* The floor holds the low phases up (issue 21); it is charged here,
      * so the energy accounting pays for it. */
     return (c * lc->u_compute[f] + x * load_phase_u(lc, fmt, lc->u_comm) +

@@ -93,6 +93,12 @@ typedef struct load_cfg {
                                     (comm, bubble, checkpoint), a fraction
                                     of the compute-phase level u_compute;
                                     0 = off (policy.gpu_power_floor_pct) */
+    /* NVML-style power smoothing of the drawn GPU power (load_step_shape):
+     * rates in fractions of TDP per second (policy.gpu_power_ramp_*_w_per_s
+     * / TDP), 0 = unlimited; the hysteresis in seconds, 0 = none. */
+    double gpu_ramp_up_per_s;
+    double gpu_ramp_down_per_s;
+    double gpu_ramp_down_hyst_s;
 } load_cfg;
 
 /* The power-cap curve's shape (scenario keys power.cap_curve.*). The Zeus
@@ -121,7 +127,26 @@ typedef struct load_step {
     double compute_s; /* compute phases: GEMMs, attention, optimizer */
     double comm_s;    /* exposed communication (TP, CP, EP, DP, PP) */
     double bubble_s;  /* pipeline fill and drain */
+    /* Micro-batch structure (models/powerdyn.h): the exposed pipeline
+     * point-to-point part of comm_s happens between the n_chunks model
+     * chunks a stage runs per step (micro-batches x virtual stages), not
+     * at the step's end; 0 / n_chunks < 2: none. The energy is the same
+     * either way (same phase times); only the waveform differs. */
+    double pp_s;
+    int n_chunks;
 } load_step;
+
+#define LOAD_SHAPE_MAX 12 /* pieces of a shaped step: 4 phases x 3 */
+
+/* The drawn GPU power over one training step, periodic (load_step_shape):
+ * n linear pieces, piece i lasting dur_s[i] and going from u0[i] to u1[i]
+ * (GPU power / TDP). The phases in order: pipeline fill (half the bubble),
+ * compute, drain (the other half), exposed communication. */
+typedef struct load_shape {
+    int n;                        /* 1..LOAD_SHAPE_MAX; 1 = constant */
+    double dur_s[LOAD_SHAPE_MAX]; /* > 0, sum = the step */
+    double u0[LOAD_SHAPE_MAX], u1[LOAD_SHAPE_MAX];
+} load_shape;
 
 /* Defaults above for a module of it_capacity_w. */
 void load_cfg_default(load_cfg *c, double it_capacity_w);
@@ -142,9 +167,32 @@ double load_ckpt_gpu_frac(const load_cfg *lc, num_fmt fmt);
 
 /* Mean GPU power / TDP over the step st whose GEMMs run in format fmt:
  * sum(t_phase u_phase) / sum(t_phase), the low phases floored
- * (load_phase_u). A step of zero length (or NULL)
- * gives the all-compute value. Pure. */
+ * (load_phase_u); with a ramp limit or hysteresis set, the mean of
+ * load_step_shape's periodic shape (so the energy accounting charges what
+ * the waveform draws). A step of zero length (or NULL) gives the
+ * all-compute value. Pure. */
 double load_step_gpu_frac(const load_cfg *lc, num_fmt fmt, const load_step *st);
+
+/* The drawn GPU power of the step st as a periodic shape into *out (OUT).
+ * Without smoothing the phases' levels (floored) are constant pieces. With
+ * smoothing (gpu_ramp_up_per_s, gpu_ramp_down_per_s, gpu_ramp_down_hyst_s)
+ * the drawn level y follows the phase level L: it rises at most at the
+ * up rate; when L falls below y it holds y for the hysteresis (counted
+ * from the moment L fell below y; a rise resets it), then falls at most
+ * at the down rate to L (NVML power smoothing's ramp-up rate, ramp-down
+ * rate and ramp-down hysteresis). The shape is the periodic steady state:
+ * the step is repeated from its start until the level at the step's start
+ * repeats (to 1e-12 of TDP, at most LOAD_SHAPE_ITERS periods). A step of
+ * zero length or all compute is one constant piece. Pure, O(periods). */
+#define LOAD_SHAPE_ITERS 1000
+void load_step_shape(const load_cfg *lc, num_fmt fmt, const load_step *st,
+                     load_shape *out);
+
+/* 1 when lc sets any NVML-style smoothing (ramp rates or hysteresis). */
+int load_smoothing_on(const load_cfg *lc);
+
+/* Mean of a shape [fraction of TDP]: sum(dur (u0 + u1) / 2) / sum(dur). */
+double load_shape_mean(const load_shape *s);
 
 /* Power of one system in state st [W]: the GPU part into *gpu_w and the
  * rest into *other_w (OUT, may be NULL). Returns the total. */

@@ -298,6 +298,11 @@ const resfield resfield_site[] = {
       "battery power that keeps the grid draw within "
       "policy.ramp_limit_mw_per_s "
       "over the steady-state and checkpoint/restart windows (0: no limit)"),
+    F(res_site, power_jobs_mean_w, "power_jobs_mean", W, MW, RUN,
+      "jobs' mean power (100 Hz)",
+      "mean over the steady-state windows of the jobs' IT power (facility "
+      "power less the window's constant part); the modules' power_mean_w "
+      "sum to it"),
 };
 const size_t resfield_n_site = sizeof resfield_site / sizeof resfield_site[0];
 
@@ -328,6 +333,54 @@ const resfield resfield_step[] = {
       "log (throttle events)"),
 };
 const size_t resfield_n_step = sizeof resfield_step / sizeof resfield_step[0];
+
+/* Per module (issue 21): the same figures as the site's power_* fields,
+ * of the IT power of the jobs a module hosts. */
+const resfield resfield_module[] = {
+    F(res_module, power_mean_w, "power_mean", W, MW, 0, "mean power",
+      "mean over the steady-state windows of the jobs' IT power on the "
+      "module"),
+    F(res_module, power_peak_w, "power_peak", W, MW, 0, "peak power (100 Hz)",
+      "highest power over the steady-state windows"),
+    F(res_module, power_min_w, "power_min", W, MW, 0, "minimum power (100 Hz)",
+      "lowest power over the steady-state windows"),
+    F(res_module, power_swing_w, "power_swing", W, MW, 0, "power swing",
+      "largest peak-to-peak over the steady-state windows"),
+    F(res_module, power_std_w, "power_std", W, MW, 0,
+      "power standard deviation",
+      "largest standard deviation over the steady-state windows"),
+    F(res_module, power_max_ramp_w_per_s, "power_max_ramp", Wps, MWps, 0,
+      "largest ramp",
+      "largest |change over 0.1 s| / 0.1 s in the steady-state windows"),
+    F(res_module, power_band_0p1_2hz_rms_w, "power_band_0p1_2hz_rms", W, MW, 0,
+      "RMS 0.1-2 Hz",
+      "largest RMS in the 0.1-2 Hz band over the steady-state windows "
+      "(Welch PSD)"),
+    F(res_module, power_band_3_30hz_rms_w, "power_band_3_30hz_rms", W, MW, 0,
+      "RMS 3-30 Hz",
+      "largest RMS in the 3-30 Hz band over the steady-state windows "
+      "(Welch PSD)"),
+    F(res_module, power_largest_drop_w, "power_largest_drop", W, MW, 0,
+      "largest load drop",
+      "the module with all its jobs at their compute peak, to off"),
+};
+const size_t resfield_n_module =
+    sizeof resfield_module / sizeof resfield_module[0];
+
+/* The representative window (issue 21), what the report's power-dynamics
+ * chart draws. */
+const resfield resfield_pd_sample[] = {
+    F(res_pd_sample, t_s, "t", s, s, 0, "time",
+      "since the representative window's start (100 Hz samples)"),
+    F(res_pd_sample, power_w, "power", W, MW, 0, "facility power",
+      "facility power with the scenario's smoothing (bin mean)"),
+    F(res_pd_sample, power_unsmoothed_w, "power_unsmoothed", W, MW, 0,
+      "facility power, no smoothing",
+      "the same jobs and phase offsets without GPU power floor, ramp "
+      "limits, hysteresis or rack storage"),
+};
+const size_t resfield_n_pd_sample =
+    sizeof resfield_pd_sample / sizeof resfield_pd_sample[0];
 
 /* memcpy rather than a cast through the member's pointer type: the offset comes
  * from a table, and memcpy is defined for any alignment and avoids
@@ -450,10 +503,12 @@ static unsigned long long fnv(unsigned long long h, const char *s)
 unsigned long long resfield_shape_hash(void)
 {
     static const char *const tname[] = {"REAL", "INTEGER", "INTEGER"};
-    const resfield *t[3] = {resfield_job, resfield_site, resfield_step};
-    const size_t n[3] = {resfield_n_job, resfield_n_site, resfield_n_step};
+    const resfield *t[5] = {resfield_job, resfield_site, resfield_step,
+                            resfield_module, resfield_pd_sample};
+    const size_t n[5] = {resfield_n_job, resfield_n_site, resfield_n_step,
+                         resfield_n_module, resfield_n_pd_sample};
     unsigned long long h = 0xcbf29ce484222325ULL;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 5; k++) {
         h = fnv(h, "table");
         for (size_t i = 0; i < n[k]; i++) {
             h = fnv(h, t[k][i].name);

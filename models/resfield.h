@@ -66,6 +66,10 @@ extern const resfield resfield_site[]; /* res_site: every field */
 extern const size_t resfield_n_site;
 extern const resfield resfield_step[]; /* res_step: every field, t_s first */
 extern const size_t resfield_n_step;
+extern const resfield resfield_module[]; /* res_module: every field */
+extern const size_t resfield_n_module;
+extern const resfield resfield_pd_sample[]; /* res_pd_sample, t_s first */
+extern const size_t resfield_n_pd_sample;
 
 /* The value of field f in the struct at rec, in SI, as a double (integers
  * convert exactly). Never fails. */

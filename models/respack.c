@@ -24,12 +24,14 @@
 
 size_t respack_size(const res_rep *reps, size_t n)
 {
-    /* One double for the replication count, then four counts per replication
+    /* One double for the replication count, then six counts per replication
      * ahead of its fields; respack_pack writes exactly this many. */
     size_t k = 1;
     for (size_t r = 0; r < n; r++)
-        k += 4 + reps[r].n_jobs * resfield_n_job + resfield_n_site +
-             reps[r].n_steps * resfield_n_step + reps[r].n_events * EV_FIELDS;
+        k += 6 + reps[r].n_jobs * resfield_n_job + resfield_n_site +
+             reps[r].n_steps * resfield_n_step + reps[r].n_events * EV_FIELDS +
+             reps[r].n_modules * resfield_n_module +
+             reps[r].n_pd_samples * resfield_n_pd_sample;
     return k;
 }
 
@@ -43,6 +45,8 @@ size_t respack_pack(const res_rep *reps, size_t n, double *buf)
         buf[k++] = (double)p->n_jobs;
         buf[k++] = (double)p->n_steps;
         buf[k++] = (double)p->n_events;
+        buf[k++] = (double)p->n_modules;
+        buf[k++] = (double)p->n_pd_samples;
         for (size_t j = 0; j < p->n_jobs; j++)
             for (size_t f = 0; f < resfield_n_job; f++)
                 buf[k++] = resfield_get(&p->jobs[j], &resfield_job[f]);
@@ -59,6 +63,13 @@ size_t respack_pack(const res_rep *reps, size_t n, double *buf)
             buf[k++] = (double)ev->cause;
             buf[k++] = ev->value;
         }
+        for (size_t m = 0; m < p->n_modules; m++)
+            for (size_t f = 0; f < resfield_n_module; f++)
+                buf[k++] = resfield_get(&p->modules[m], &resfield_module[f]);
+        for (size_t i = 0; i < p->n_pd_samples; i++)
+            for (size_t f = 0; f < resfield_n_pd_sample; f++)
+                buf[k++] =
+                    resfield_get(&p->pd_samples[i], &resfield_pd_sample[f]);
     }
     return k;
 }
@@ -101,21 +112,24 @@ int respack_unpack(const double *buf, size_t len, res_rep **reps,
     v = sim_xcalloc(n ? n : 1, sizeof *v);
     for (r = 0; r < n; r++) {
         res_rep *p = &v[r];
-        size_t rep, nj, ns, ne, left;
-        if (len - k < 4)
+        size_t rep, nj, ns, ne, nm, np, left;
+        if (len - k < 6)
             goto bad;
         /* Each count is bounded by the doubles left, which also bounds the
          * products below: nj, ns and ne are each <= len, so nj * resfield_n_job
          * cannot wrap for any buffer that fits in memory. */
-        left = len - k - 4;
+        left = len - k - 6;
         if (!get_count(buf[k], UINT32_MAX, &rep) ||
             !get_count(buf[k + 1], left, &nj) ||
             !get_count(buf[k + 2], left, &ns) ||
-            !get_count(buf[k + 3], left, &ne))
+            !get_count(buf[k + 3], left, &ne) ||
+            !get_count(buf[k + 4], left, &nm) ||
+            !get_count(buf[k + 5], left, &np))
             goto bad;
-        k += 4;
+        k += 6;
         if (nj * resfield_n_job + resfield_n_site + ns * resfield_n_step +
-                ne * EV_FIELDS >
+                ne * EV_FIELDS + nm * resfield_n_module +
+                np * resfield_n_pd_sample >
             left)
             goto bad;
         p->replication = (uint32_t)rep;
@@ -141,6 +155,17 @@ int respack_unpack(const double *buf, size_t len, res_rep **reps,
             ev->cause = get_i32(buf[k++]);
             ev->value = buf[k++];
         }
+        p->n_modules = nm;
+        p->modules = nm ? sim_xcalloc(nm, sizeof *p->modules) : NULL;
+        for (size_t m = 0; m < nm; m++)
+            for (size_t f = 0; f < resfield_n_module; f++)
+                resfield_set(&p->modules[m], &resfield_module[f], buf[k++]);
+        p->n_pd_samples = np;
+        p->pd_samples = np ? sim_xcalloc(np, sizeof *p->pd_samples) : NULL;
+        for (size_t i = 0; i < np; i++)
+            for (size_t f = 0; f < resfield_n_pd_sample; f++)
+                resfield_set(&p->pd_samples[i], &resfield_pd_sample[f],
+                             buf[k++]);
     }
     /* Trailing doubles mean the sender and receiver disagree on the layout (for
      * instance, builds with different result tables); refusing them is safer

@@ -3,12 +3,14 @@
  * reaches the rank that stores it unchanged.
  *
  * Layout: n_reps, then per replication: replication, n_jobs, n_steps,
- * n_events, every job's fields in resfield_job order, the site's fields in
- * resfield_site order, every step in resfield_step order, every event as
- * (t_s, job, kind, cause, value). Every field of the structs is carried
- * (resfield tables cover them all) and doubles are copied bit for bit, so
- * unpack(pack(x)) == x field by field. Integers travel as doubles (exact
- * below 2^53). Pure: no I/O, no globals.
+ * n_events, n_modules, n_pd_samples, every job's fields in resfield_job
+ * order, the site's fields in resfield_site order, every step in
+ * resfield_step order, every event as (t_s, job, kind, cause, value),
+ * every module in resfield_module order, every sample of the
+ * representative window in resfield_pd_sample order. Every field of the structs
+ * is carried (resfield tables cover them all) and doubles are copied bit for
+ * bit, so unpack(pack(x)) == x field by field. Integers travel as doubles
+ * (exact below 2^53). Pure: no I/O, no globals.
  */
 #ifndef MODELS_RESPACK_H
 #define MODELS_RESPACK_H

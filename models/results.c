@@ -34,10 +34,15 @@ void res_rep_free(res_rep *r)
     free(r->jobs);
     free(r->steps);
     free(r->events);
+    free(r->modules);
+    free(r->pd_samples);
     r->jobs = NULL;
     r->steps = NULL;
     r->events = NULL;
+    r->modules = NULL;
+    r->pd_samples = NULL;
     r->n_jobs = r->n_steps = r->n_events = 0;
+    r->n_modules = r->n_pd_samples = 0;
 }
 
 double res_solar_p90_exceedance_j(const res_rep *reps, size_t n,

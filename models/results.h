@@ -134,7 +134,38 @@ typedef struct res_site {
     double power_band_3_30hz_rms_w;
     double power_largest_drop_w; /* largest job or module drop at once */
     double battery_power_for_ramp_limit_w; /* 0: no limit */
+    double power_jobs_mean_w; /* mean over the steady windows of the jobs'
+                                 IT power (site power less its constant
+                                 part): the sum of the modules'
+                                 power_mean_w */
 } res_site;
+
+/* One module's training power dynamics (issue 21; site_powerdyn.c): the IT
+ * power of the jobs it hosts (each job's wave prorated by the systems it
+ * holds there), over the run's steady-state windows at 100 Hz. Idle
+ * systems, module overhead, cooling and auxiliaries are constant within a
+ * window and stay in the site's constant part, so the modules' means sum
+ * to res_site.power_jobs_mean_w. NAN when not analysed. */
+typedef struct res_module {
+    double power_mean_w; /* mean over the steady windows */
+    double power_peak_w, power_min_w;
+    double power_swing_w; /* largest peak-to-peak of a window */
+    double power_std_w;
+    double power_max_ramp_w_per_s;
+    double power_band_0p1_2hz_rms_w;
+    double power_band_3_30hz_rms_w;
+    double power_largest_drop_w; /* the module at its peak to off */
+} res_module;
+
+/* One sample of the run's representative window (the steady window with
+ * the most training jobs; the report draws it): facility power with the
+ * scenario's smoothing and without any (no floor, ramps, hysteresis or
+ * rack storage), same jobs and phase offsets. */
+typedef struct res_pd_sample {
+    double t_s;                /* since the window's start */
+    double power_w;            /* as the scenario runs */
+    double power_unsmoothed_w; /* without smoothing */
+} res_pd_sample;
 
 /* One step of the site time series. */
 typedef struct res_step {
@@ -161,6 +192,11 @@ typedef struct res_rep {
     res_step *steps;
     size_t n_events; /* the event log (all job histories) */
     res_event *events;
+    size_t n_modules; /* power dynamics per module (0: not analysed) */
+    res_module *modules;
+    size_t n_pd_samples; /* the representative window, replication 0 only
+                            (0: none) */
+    res_pd_sample *pd_samples;
 } res_rep;
 
 /* Frees the arrays of r (not r itself). NULL is a no-op. */

@@ -269,12 +269,15 @@ typedef struct scen_sim {
 /* Interruptions (models/reliability.h; defaults: Llama 3's rate, and the
  * marked assumptions REL_*_DEFAULT). */
 typedef struct scen_reliability {
-    int failures;          /* 0: no random interruptions or outages */
-    double rate_per_gpu_s; /* unexpected interruptions [1/(GPU s)] */
-    double node_repair_s;  /* mean repair time of a failed system [s] */
-    double module_mtbf_s;  /* whole-module outages, mean time between
-                              [s]; 0 = none */
-    double module_mttr_s;  /* mean module repair time [s] */
+    int failures;            /* 0: no random interruptions or outages */
+    double rate_per_gpu_s;   /* unexpected interruptions [1/(GPU s)] */
+    double node_repair_s;    /* mean repair time of a failed system [s] */
+    double module_mtbf_s;    /* whole-module outages, mean time between
+                                [s]; 0 = none */
+    double module_mttr_s;    /* mean module repair time [s] */
+    double gpu_speed_spread; /* per-GPU step-time spread (sd, fraction):
+                                the straggler term beyond the calibrated
+                                scale (models/straggler.h); 0 = off */
 } scen_reliability;
 
 typedef struct scenario {
@@ -298,6 +301,14 @@ typedef struct scenario {
     load_cap_curve cap_curve;  /* power.cap_curve (models/load.h) */
     double gpu_floor_frac;     /* policy.gpu_power_floor_pct / 100 */
     double ramp_limit_w_per_s; /* policy.ramp_limit_mw_per_s, 0 = none */
+    /* NVML-style power smoothing (policy.gpu_power_ramp_*; per GPU, 0 =
+     * unlimited / none; models/load.h load_step_shape). */
+    double gpu_ramp_up_w_per_s, gpu_ramp_down_w_per_s;
+    double gpu_ramp_down_hyst_s;
+    int power_dynamics_off; /* !policy.power_dynamics: 1 = no analysis
+                               (the power_* fields are NAN); 0, the zero
+                               value, keeps a scenario built in memory
+                               analysed */
     scen_reliability reliability;
     cost_params costs; /* the `costs` group (models/cost.h) */
     scen_sim sim;

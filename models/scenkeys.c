@@ -85,7 +85,9 @@ const scen_key scen_keys[] = {
      "readable file, or a list of 1-16", "`\"weather/site.csv\"`",
      "hourly weather CSV: `hour` or `timestamp`, `dry_bulb_c`, optional "
      "humidity, pressure, irradiance and wind (docs/power-model.md 13); a "
-     "list gives several years, one drawn per replication"},
+     "timestamped file may hold several whole years (each one year; an "
+     "incomplete year is an error); a list gives several files; a "
+     "replication draws one year of all of them"},
     {"modules.[].name", SK_STRING, "", NAN, NAN, 1, NAN, "required",
      "unique, <= 31 chars", "`\"spark-a\"`", "referenced by `fabric.links`"},
     {"modules.[].type", SK_STRING, "", NAN, NAN, 1, NAN, "required",
@@ -499,6 +501,29 @@ const scen_key scen_keys[] = {
      "GPU power floor held in every low phase of training (communication, "
      "pipeline bubble, checkpoint write), in percent of the compute-phase "
      "power, as NVML power smoothing does (issue 21); its energy is charged"},
+    {"policy.gpu_power_ramp_up_w_per_s", SK_NUMBER, "W/s", 0, 1e9, 0, 0.0,
+     "0 (unlimited); NVML power smoothing's ramp-up rate (W/s), no "
+     "published value (set it as an assumption)",
+     "", "`2000.0`",
+     "per GPU: the drawn GPU power rises at most this fast when a phase "
+     "asks for more (issue 21; the energy charged is the ramped wave's)"},
+    {"policy.gpu_power_ramp_down_w_per_s", SK_NUMBER, "W/s", 0, 1e9, 0, 0.0,
+     "0 (unlimited); NVML power smoothing's ramp-down rate (W/s), no "
+     "published value (set it as an assumption)",
+     "", "`500.0`",
+     "per GPU: after the hysteresis the drawn GPU power falls at most this "
+     "fast towards a lower phase level (the GPU burns the difference; it "
+     "is charged)"},
+    {"policy.gpu_power_ramp_down_hysteresis_s", SK_NUMBER, "s", 0, 3600, 0, 0.0,
+     "0 (none); NVML power smoothing's ramp-down hysteresis (ms there), no "
+     "published value (set it as an assumption)",
+     "", "`0.5`",
+     "the drawn GPU power holds its level this long after a phase asks "
+     "for less before it ramps down: lows shorter than this are bridged"},
+    {"policy.power_dynamics", SK_BOOL, "", NAN, NAN, 0, 1, "true", "",
+     "`false`",
+     "false: no power dynamics analysis (the power_* site and module "
+     "fields are left empty, NULL in the database)"},
     {"policy.ramp_limit_mw_per_s", SK_NUMBER, "MW/s", 0, 1e6, 0, 0.0,
      "0 (none)", "", "`5.0`",
      "grid ramp limit the site battery must meet; the battery power it "
@@ -517,6 +542,13 @@ const scen_key scen_keys[] = {
      "mean time between whole-module outages; 0 = none"},
     {"reliability.module_mttr_h", SK_NUMBER, "h", 0, 8760, 0, NAN,
      "12 (assumption)", "", "`24.0`", "mean module repair time"},
+    {"reliability.gpu_speed_spread_pct", SK_NUMBER, "%", 0, 50, 0, NAN,
+     "1.5 (Sinha et al. SC22: 8 % average variation between GPUs of one "
+     "SKU, read as a normal's whisker range, 5.4 sd)",
+     "", "`2.0`",
+     "per-GPU step-time spread (sd); a job larger than its GPU type's "
+     "largest calibration row runs at the pace of its slowest GPU beyond "
+     "that scale (docs/site-model.md, stragglers); 0 = off"},
     {"costs", SK_GROUP, "", NAN, NAN, 0, NAN, "every key's default", "", "",
      "capital and operating costs (docs/cost-model.md); GPU systems and "
      "module types are priced in the catalog (`capex_usd`, "

@@ -85,10 +85,13 @@ typedef struct sjob {
     double fail_rate;    /* interruptions per second while training */
     sim_handle timer, fail;
     int timer_kind;
-    gsl_rng *r;       /* stream "job/<name>" */
-    double model_z;   /* standard normal of the job's model-error group
-                         (site.h), 0 without model uncertainty */
-    double est_end_s; /* for backfill */
+    gsl_rng *r;         /* stream "job/<name>" */
+    double model_z;     /* standard normal of the job's model-error group
+                           (site.h), 0 without model uncertainty */
+    double straggler_f; /* throughput factor of stragglers beyond the
+                           calibrated scale (models/straggler.h); 1 at or
+                           below it */
+    double est_end_s;   /* for backfill */
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;
@@ -179,5 +182,9 @@ void site_pd_free(run *R);
 void site_pd_step(run *R, const dispatch_out *o);
 void site_pd_event(run *R, const sjob *j, int kind);
 void site_pd_results(const run *R, res_site *st);
+/* The per-module figures and the representative window into out (OUT:
+ * out->modules and out->pd_samples allocated; left empty when the
+ * analysis is off or saw no steady window). */
+void site_pd_rep_results(const run *R, res_rep *out);
 
 #endif

@@ -33,6 +33,7 @@
 
 #define SPD_MAX_STEADY 64 /* steady windows analysed per run */
 #define SPD_EV_KINDS 3    /* failure, checkpoint, restart */
+#define SPD_ENT_CAP 256   /* distinct job waves whose figures are kept */
 
 struct site_pd {
     gsl_rng **r;       /* [n_job] */
@@ -48,9 +49,27 @@ struct site_pd {
     const dispatch_out *last_o; /* the last step's dispatch (R->sp's) */
     double const_w; /* the last step's load that does not follow the step */
     double *x;      /* [PD_N] */
+    pd_ws *ws;      /* spectral scratch, one per run */
     int any;        /* a window has been analysed */
     double peak_w, min_w, swing_w, std_w, ramp_w_per_s, lo_rms_w, hi_rms_w;
     double drop_w, batt_w;
+    /* Per module (res_module), over the steady windows. */
+    res_module *mod;       /* [n_mod] largest figures; power_mean_w a sum */
+    pd_wave *mw;           /* [n_job * n_grp + 1] one module's waves */
+    pd_stats *ent;         /* [n_job * n_grp + 1] one wave's figures alone */
+    unsigned char *ent_ok; /* [same] ent computed in this window */
+    /* A job wave's own figures by its shape (offset left out), kept across
+     * windows: SPD_ENT_CAP slots, open addressing on wave_key. */
+    uint64_t ent_key[SPD_ENT_CAP];
+    pd_stats ent_val[SPD_ENT_CAP];
+    double *y;         /* [PD_N] one module's trace */
+    int n_steady;      /* steady windows analysed */
+    double jobs_sum_w; /* sum of their jobs' means (site less constant) */
+    /* The representative window (replication 0): the steady window with
+     * the most training entries, then the largest peak-to-peak. */
+    double *rep_x, *rep_x0; /* [PD_N] with and without smoothing */
+    int rep_n_train;        /* -1: none yet */
+    double rep_p2p_w;
 };
 
 void site_pd_new(run *R)
@@ -64,6 +83,17 @@ void site_pd_new(run *R)
     p->w_job = sim_xcalloc(nw, sizeof *p->w_job);
     p->train = sim_xcalloc(nw, 1);
     p->x = sim_xcalloc(PD_N, sizeof *p->x);
+    p->ws = pd_ws_new();
+    p->mod = sim_xcalloc(R->n_mod ? R->n_mod : 1, sizeof *p->mod);
+    p->mw = sim_xcalloc(nw, sizeof *p->mw);
+    p->ent = sim_xcalloc(nw, sizeof *p->ent);
+    p->ent_ok = sim_xcalloc(nw, 1);
+    p->y = sim_xcalloc(PD_N, sizeof *p->y);
+    p->rep_n_train = -1;
+    if (R->o->replication == 0) {
+        p->rep_x = sim_xcalloc(PD_N, sizeof *p->rep_x);
+        p->rep_x0 = sim_xcalloc(PD_N, sizeof *p->rep_x0);
+    }
     for (size_t k = 0; k < R->n_job; k++) {
         char name[112];
         snprintf(name, sizeof name, "powerdyn/job/%s", R->job[k].sj->name);
@@ -87,6 +117,14 @@ void site_pd_free(run *R)
     free(p->w_job);
     free(p->train);
     free(p->x);
+    pd_ws_free(p->ws);
+    free(p->mod);
+    free(p->mw);
+    free(p->ent);
+    free(p->ent_ok);
+    free(p->y);
+    free(p->rep_x);
+    free(p->rep_x0);
     free(p);
     R->pd = NULL;
 }
@@ -137,6 +175,25 @@ static void job_wave(const run *R, const site_pd *p, size_t k, size_t g,
                      pd_rack_smooth(store, pd_wave_excess_j(w) / nsys), off);
 }
 
+/* The same job's wave with no smoothing at all (no floor, ramps,
+ * hysteresis or rack storage) at the same offset: the GPUs' mean is
+ * rescaled from the smoothed step's f_gpu to the bare one's, since the
+ * smoothing is what raised (or lowered) it. */
+static void job_wave_bare(const run *R, const site_pd *p, size_t k, size_t g,
+                          double gpu_w, double other_w, pd_wave *w)
+{
+    const sjob *j = &R->job[k];
+    load_cfg lc = R->lcfg[g];
+    double T = j->ph.compute_s + j->ph.comm_s + j->ph.bubble_s;
+    double f1 = load_step_gpu_frac(&lc, j->sj->fmt, &j->ph), f0;
+    lc.gpu_floor_frac = 0;
+    lc.gpu_ramp_up_per_s = lc.gpu_ramp_down_per_s = 0;
+    lc.gpu_ramp_down_hyst_s = 0;
+    f0 = load_step_gpu_frac(&lc, j->sj->fmt, &j->ph);
+    pd_wave_step(w, &lc, j->sj->fmt, &j->ph, f1 > 0 ? gpu_w * f0 / f1 : 0,
+                 other_w, 1.0, p->off[k] * (T > 0 ? T : 0));
+}
+
 /* Folds one window's figures into the site's. steady: also the swing,
  * deviation, ramp and bands. ramp: counts for the ramp-limit battery. */
 static void fold(run *R, const pd_stats *s, int steady, int ramp)
@@ -163,18 +220,239 @@ static void fold(run *R, const pd_stats *s, int steady, int ramp)
                  pd_ramp_battery_w(p->x, PD_N, dt, R->s->ramp_limit_w_per_s));
 }
 
-/* Synthesises the waves into p->x and folds the figures in. */
+/* Folds one module's window figures s into its record (first: n_steady
+ * 0, before this window is counted). */
+static void fold_module(res_module *m, const pd_stats *s, int first)
+{
+    if (first) {
+        m->power_peak_w = s->peak_w;
+        m->power_min_w = s->min_w;
+    }
+    m->power_mean_w += s->mean_w;
+    m->power_peak_w = fmax(m->power_peak_w, s->peak_w);
+    m->power_min_w = fmin(m->power_min_w, s->min_w);
+    m->power_swing_w = fmax(m->power_swing_w, s->p2p_w);
+    m->power_std_w = fmax(m->power_std_w, s->std_w);
+    m->power_max_ramp_w_per_s =
+        fmax(m->power_max_ramp_w_per_s, s->max_ramp_w_per_s);
+    m->power_band_0p1_2hz_rms_w =
+        fmax(m->power_band_0p1_2hz_rms_w, s->band_lo_rms_w);
+    m->power_band_3_30hz_rms_w =
+        fmax(m->power_band_3_30hz_rms_w, s->band_hi_rms_w);
+}
+
+/* The figures of share x wave i + cst from wave i's own (computed once
+ * per window): every figure but the level scales with the share (all are
+ * linear in the trace, and the band RMS and deviation are homogeneous). */
+/* FNV-1a of a wave's shape: its segments, levels and micro-batch gaps,
+ * not its offset (never 0: 0 marks an empty slot). */
+static uint64_t wave_key(const pd_wave *w)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    double v[4];
+    for (int i = 0; i < w->n_seg; i++) {
+        v[0] = w->dur_s[i];
+        v[1] = w->w0[i];
+        v[2] = w->w1[i];
+        v[3] = (double)w->n_seg;
+        for (int k = 0; k < 4; k++) {
+            uint64_t b;
+            memcpy(&b, &v[k], sizeof b);
+            h = mix64(h, b);
+        }
+    }
+    h = mix64(h, (uint64_t)(w->mb_seg + 1) * 1000003u + (uint64_t)w->mb_n);
+    {
+        uint64_t b;
+        memcpy(&b, &w->mb_gap_s, sizeof b);
+        h = mix64(h, b);
+        memcpy(&b, &w->mb_gap_w, sizeof b);
+        h = mix64(h, b);
+    }
+    return h ? h : 1;
+}
+
+/* Wave i's own figures: from the cache when the same shape was analysed
+ * in an earlier window. Why a cache across windows: a job's figures
+ * depend on its wave, and on its phase offset only through where the
+ * 81.92 s window cuts the period (a few per mille of the band RMS), while
+ * a run sees the same job waves in window after window (a mix changes by
+ * one job at a time); analysing each wave once took the per-module
+ * figures from about a third of the analysis' cost to little (perf). The
+ * first window's offset is kept: deterministic for a seed. */
+static int entry_stats(site_pd *p, size_t i)
+{
+    const double dt = 1.0 / PD_FS_HZ;
+    uint64_t key = wave_key(&p->w[i]);
+    size_t slot = (size_t)(key % SPD_ENT_CAP), probes = 0;
+    while (p->ent_key[slot] && p->ent_key[slot] != key &&
+           probes < SPD_ENT_CAP) {
+        slot = (slot + 1) % SPD_ENT_CAP;
+        probes++;
+    }
+    if (probes < SPD_ENT_CAP && p->ent_key[slot] == key) {
+        p->ent[i] = p->ent_val[slot];
+        return SIM_OK;
+    }
+    pd_synth(&p->w[i], 1, 0.0, dt, p->y, PD_N);
+    if (pd_analyse_ws(p->ws, p->y, PD_N, dt, &p->ent[i]) != SIM_OK)
+        return SIM_ENUMERIC;
+    if (probes < SPD_ENT_CAP) {
+        p->ent_key[slot] = key;
+        p->ent_val[slot] = p->ent[i];
+    }
+    return SIM_OK;
+}
+
+static int scaled_entry(site_pd *p, size_t i, double share, double cst,
+                        pd_stats *s)
+{
+    const pd_stats *e = &p->ent[i];
+    if (!p->ent_ok[i]) {
+        if (entry_stats(p, i) != SIM_OK)
+            return SIM_ENUMERIC;
+        p->ent_ok[i] = 1;
+    }
+    s->peak_w = share * e->peak_w + cst;
+    s->min_w = share * e->min_w + cst;
+    s->mean_w = share * e->mean_w + cst;
+    s->std_w = share * e->std_w;
+    s->p2p_w = share * e->p2p_w;
+    s->max_ramp_w_per_s = share * e->max_ramp_w_per_s;
+    s->band_lo_rms_w = share * e->band_lo_rms_w;
+    s->band_hi_rms_w = share * e->band_hi_rms_w;
+    return SIM_OK;
+}
+
+/* Each module's trace in this steady window: the waves of the entries in
+ * its group, each scaled by the share of the job's systems there (the
+ * shares of an entry sum to 1 over the group's modules, so the modules'
+ * traces sum to the site's less its constant). Why three paths: a module
+ * without a training wave is constant (no synthesis, no spectrum); one
+ * with a single training wave, the common case of jobs placed module by
+ * module, takes that wave's figures scaled (scaled_entry: one spectrum per
+ * job per window, not one per module); only a module shared by two or more
+ * training jobs is synthesised and analysed on its own. On the 100 MW
+ * bench this took the per-module cost from +100 % of the run to a few %. */
+static int analyse_modules(run *R, const pd_stats *site)
+{
+    site_pd *p = R->pd;
+    const double dt = 1.0 / PD_FS_HZ;
+    int first = p->n_steady == 0;
+    size_t n_train = 0, last = 0;
+    memset(p->ent_ok, 0, p->n_w);
+    for (size_t i = 0; i < p->n_w; i++)
+        if (p->train[i]) {
+            n_train++;
+            last = i;
+        }
+    /* One training wave in the window: its figures are the site's less
+     * the constant (the other entries are constants too), no spectrum. */
+    if (n_train == 1) {
+        double c = p->const_w;
+        for (size_t i = 0; i < p->n_w; i++)
+            if (!p->train[i])
+                c += pd_wave_mean_w(&p->w[i]);
+        p->ent[last] = *site;
+        p->ent[last].peak_w -= c;
+        p->ent[last].min_w -= c;
+        p->ent[last].mean_w -= c;
+        p->ent_ok[last] = 1;
+    }
+    for (size_t m = 0; m < R->n_mod; m++) {
+        size_t g = R->mod[m].grp, n = 0, one = 0;
+        double cst = 0, one_share = 0;
+        pd_stats s;
+        for (size_t i = 0; i < p->n_w; i++) {
+            size_t k = p->w_job[i];
+            double take = R->job[k].take[m], share;
+            pd_wave *v;
+            if (R->dj[i].module != g || take <= 0)
+                continue;
+            share = take / job_sys_in_grp(R, k, g);
+            if (!p->train[i]) {
+                cst += share * pd_wave_mean_w(&p->w[i]);
+                continue;
+            }
+            one = i;
+            one_share = share;
+            v = &p->mw[n++];
+            *v = p->w[i];
+            for (int q = 0; q < v->n_seg; q++) {
+                v->w0[q] *= share;
+                v->w1[q] *= share;
+            }
+            v->hold_w *= share;
+        }
+        memset(&s, 0, sizeof s);
+        if (n == 0) {
+            s.peak_w = s.min_w = s.mean_w = cst;
+        } else if (n == 1) {
+            if (scaled_entry(p, one, one_share, cst, &s) != SIM_OK)
+                return SIM_ENUMERIC;
+        } else {
+            pd_synth(p->mw, n, cst, dt, p->y, PD_N);
+            if (pd_analyse_ws(p->ws, p->y, PD_N, dt, &s) != SIM_OK)
+                return SIM_ENUMERIC;
+        }
+        fold_module(&p->mod[m], &s, first);
+    }
+    return SIM_OK;
+}
+
+/* Keeps this steady window as the representative one when it has more
+ * training entries (or as many and a larger swing) than the one kept,
+ * with its unsmoothed twin (replication 0 only). */
+static void keep_representative(run *R, const pd_stats *s)
+{
+    site_pd *p = R->pd;
+    int n_train = 0;
+    if (!p->rep_x)
+        return;
+    for (size_t i = 0; i < p->n_w; i++)
+        n_train += p->train[i];
+    if (n_train < p->rep_n_train ||
+        (n_train == p->rep_n_train && !(s->p2p_w > p->rep_p2p_w)))
+        return;
+    p->rep_n_train = n_train;
+    p->rep_p2p_w = s->p2p_w;
+    memcpy(p->rep_x, p->x, PD_N * sizeof *p->x);
+    for (size_t i = 0; i < p->n_w; i++) {
+        const dispatch_job *d = &R->dj[i];
+        const dispatch_job_out *jo = &p->last_o->job[i];
+        double gpu = d->gpu_w * jo->power_frac;
+        if (p->train[i])
+            job_wave_bare(R, p, p->w_job[i], d->module, gpu, jo->it_w - gpu,
+                          &p->mw[i]);
+        else
+            pd_wave_const(&p->mw[i], jo->it_w);
+    }
+    pd_synth(p->mw, p->n_w, p->const_w, 1.0 / PD_FS_HZ, p->rep_x0, PD_N);
+}
+
+/* Synthesises the waves into p->x and folds the figures in; a steady
+ * window also gives the modules' figures and may be the representative
+ * one. */
 static void analyse(run *R, const pd_wave *w, size_t n_w, double const_w,
                     int steady, int ramp)
 {
     site_pd *p = R->pd;
     pd_stats s;
     pd_synth(w, n_w, const_w, 1.0 / PD_FS_HZ, p->x, PD_N);
-    if (pd_analyse(p->x, PD_N, 1.0 / PD_FS_HZ, &s) != SIM_OK) {
+    if (pd_analyse_ws(p->ws, p->x, PD_N, 1.0 / PD_FS_HZ, &s) != SIM_OK) {
         site_fail_run(R, SIM_ENUMERIC);
         return;
     }
     fold(R, &s, steady, ramp);
+    if (!steady)
+        return;
+    if (analyse_modules(R, &s) != SIM_OK) {
+        site_fail_run(R, SIM_ENUMERIC);
+        return;
+    }
+    p->jobs_sum_w += s.mean_w - const_w;
+    p->n_steady++;
+    keep_representative(R, &s);
 }
 
 /* Largest load that can drop at once in this mix: a job from its compute
@@ -214,6 +492,8 @@ static void largest_drop(run *R, size_t nd)
         if (grp_sys > 0)
             peak += R->base_it[g] * md->n_sys / grp_sys;
         p->drop_w = fmax(p->drop_w, peak);
+        p->mod[m].power_largest_drop_w =
+            fmax(p->mod[m].power_largest_drop_w, peak);
     }
 }
 
@@ -247,6 +527,8 @@ void site_pd_step(run *R, const dispatch_out *o)
     uint64_t h = 0xcbf29ce484222325ULL;
     double it = 0;
     int seen = 0;
+    if (!p)
+        return; /* policy.power_dynamics = false */
     /* build_demand's entries are still in R->dj, in dispatch order. */
     for (size_t i = 0; i < nd; i++) {
         const dispatch_job *d = &R->dj[i];
@@ -347,6 +629,18 @@ void site_pd_event(run *R, const sjob *j, int kind)
 void site_pd_results(const run *R, res_site *st)
 {
     const site_pd *p = R->pd;
+    if (!p) {
+        /* Not analysed: every figure is empty (NULL), never zero. */
+        st->power_peak_w = st->power_min_w = st->power_swing_w =
+            st->power_std_w = st->power_max_ramp_w_per_s =
+                st->power_band_0p1_2hz_rms_w = st->power_band_3_30hz_rms_w =
+                    st->power_largest_drop_w =
+                        st->battery_power_for_ramp_limit_w =
+                            st->power_jobs_mean_w = (double)NAN;
+        return;
+    }
+    st->power_jobs_mean_w =
+        p->n_steady ? p->jobs_sum_w / p->n_steady : (double)NAN;
     st->power_peak_w = p->any ? p->peak_w : (double)NAN;
     st->power_min_w = p->any ? p->min_w : (double)NAN;
     st->power_swing_w = p->any ? p->swing_w : (double)NAN;
@@ -356,4 +650,26 @@ void site_pd_results(const run *R, res_site *st)
     st->power_band_3_30hz_rms_w = p->any ? p->hi_rms_w : (double)NAN;
     st->power_largest_drop_w = p->drop_w;
     st->battery_power_for_ramp_limit_w = p->batt_w;
+}
+
+void site_pd_rep_results(const run *R, res_rep *out)
+{
+    const site_pd *p = R->pd;
+    if (!p || p->n_steady == 0)
+        return; /* no modules, no window: nothing analysed */
+    out->n_modules = R->n_mod;
+    out->modules = sim_xcalloc(R->n_mod ? R->n_mod : 1, sizeof *out->modules);
+    for (size_t m = 0; m < R->n_mod; m++) {
+        out->modules[m] = p->mod[m];
+        out->modules[m].power_mean_w /= p->n_steady;
+    }
+    if (p->rep_n_train >= 0) {
+        out->n_pd_samples = PD_N;
+        out->pd_samples = sim_xcalloc(PD_N, sizeof *out->pd_samples);
+        for (size_t i = 0; i < PD_N; i++) {
+            out->pd_samples[i].t_s = (double)i / PD_FS_HZ;
+            out->pd_samples[i].power_w = p->rep_x[i];
+            out->pd_samples[i].power_unsmoothed_w = p->rep_x0[i];
+        }
+    }
 }

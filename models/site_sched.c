@@ -121,12 +121,23 @@ int site_job_throughput(const scenario *s, const scen_job *j,
 
 /* The step's phases for its GPU power (models/load.h): compute (GEMMs,
  * attention, optimizer), exposed communication of every kind, bubble. */
-static load_step step_phases(const tp_result *tr)
+static load_step step_phases(const tp_result *tr, int n_gpus)
 {
+    const tp_layout *L = &tr->layout;
     load_step st = {tr->t_compute_s + tr->t_optimizer_s,
                     tr->t_tp_s + tr->t_cp_s + tr->t_ep_s + tr->t_dp_s +
                         tr->t_pp_s,
-                    tr->t_bubble_s};
+                    tr->t_bubble_s, 0.0, 0};
+    /* Chunks a stage runs per step: gbs / (mbs dp) micro-batches, each in
+     * vp model chunks (interleaving); the exposed p2p sits between them
+     * (docs/power-model.md 14). Only with a pipeline. */
+    int dp = L->tp * L->pp * L->cp > 0 ? n_gpus / (L->tp * L->pp * L->cp) : 0;
+    if (L->pp > 1 && dp > 0 && L->mbs > 0 && tr->gbs > 0 && tr->t_pp_s > 0) {
+        double n_mb = (double)tr->gbs / ((double)L->mbs * dp);
+        double n = floor(n_mb) * (L->vp > 0 ? L->vp : 1);
+        st.pp_s = tr->t_pp_s;
+        st.n_chunks = n >= 2 && n < 1e6 ? (int)n : 0;
+    }
     return st;
 }
 
@@ -214,7 +225,7 @@ static int try_place(run *R, sjob *j, int need_total)
         }
         FS_ASSERT(job_held_systems(R, j) == need_total);
         j->rate = tr.tokens_per_sec_per_gpu * j->sj->gpus;
-        j->ph = step_phases(&tr);
+        j->ph = step_phases(&tr, j->sj->gpus);
         if (!(j->rate > 0)) {
             sim_err_set(R->err, SIM_EINVAL, NULL, 0,
                         "job '%s': predicted throughput is %g tokens/s",

@@ -277,6 +277,37 @@ static void test_catalog_clone_is_deep(void **state)
     catalog_free(NULL);
 }
 
+/* Issue 25: each entry keeps its assumptions as "KEY\tVALUE\tWHY" lines
+ * (models/catalog.h catalog_set_assumptions), the value as the file writes
+ * it, one line per key of "assumed", kept by a clone. */
+static void test_catalog_assumptions_keep_value_and_reason(void **state)
+{
+    size_t i = (size_t)(catalog_gpu(cat, "VR200") - catalog_gpu_at(cat, 0));
+    const char *a = catalog_cite(cat, "gpus", i, "assumptions");
+    const char *as = catalog_cite(cat, "gpus", i, "assumed");
+    catalog *k;
+    size_t lines = 0, keys = 1;
+    (void)state;
+    assert_non_null(strstr(a, "fp8_dense_tflops\t16667\tBlank in "
+                              "gpu_specs.csv."));
+    assert_non_null(strstr(a, "\ntdp_w\t1800\t"));
+    for (const char *p = a; *p; p++)
+        lines += *p == '\n';
+    for (const char *p = as; *p; p++)
+        keys += *p == ',';
+    assert_int_equal(lines, keys);
+    i = (size_t)catalog_source_kind("geothermal");
+    assert_non_null(strstr(catalog_cite(cat, "sources", i, "assumptions"),
+                           "mttr_h\t72\tNo forced-outage statistics"));
+    assert_string_equal(catalog_cite(cat, "gpus", 0, "assumptions"), "");
+    k = catalog_clone(cat);
+    assert_string_equal(catalog_cite(k, "sources", i, "assumptions"),
+                        catalog_cite(cat, "sources", i, "assumptions"));
+    assert_int_equal(catalog_set_assumptions(k, "gpus", "no-such", "x"),
+                     SIM_EINVAL);
+    catalog_free(k);
+}
+
 static void test_catalog_load_errors_name_file_and_line(void **state)
 {
     catalog *c = NULL;
@@ -331,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_catalog_sources_are_si),
         cmocka_unit_test(test_catalog_names_lists_valid_ones),
         cmocka_unit_test(test_catalog_clone_is_deep),
+        cmocka_unit_test(test_catalog_assumptions_keep_value_and_reason),
         cmocka_unit_test(
             test_catalog_every_model_architecture_gives_its_stated_total),
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),

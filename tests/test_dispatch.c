@@ -242,7 +242,7 @@ static void test_load_step_power_follows_phases(void **state)
     (void)state;
     load_cfg c;
     load_cfg_default(&c, 3.5e6);
-    load_step st = {1.37, 0.29, 0.11};
+    load_step st = {1.37, 0.29, 0.11, 0, 0};
     double f = load_step_gpu_frac(&c, NUM_FP8, &st);
     assert_close(f, (1.37 * 0.90 + 0.29 * 0.25 + 0.11 * 0.25) / 1.77, 1e-12);
     assert_close(load_step_gpu_frac(&c, NUM_BF16, NULL), 0.90, 1e-15);

@@ -352,7 +352,8 @@ static void test_optimize_cli_matches_brute_force(void **state)
 
 /* The problem is stored (issue 23): its terms as given, seed and
  * replications, every evaluated design once with exactly one best, the
- * best the one printed, and a rerun replaces it (still one problem). */
+ * best the one printed, a rerun replaces it (still one problem), and
+ * merge copies it once. */
 static void test_optimize_cli_stores_the_problem(void **state)
 {
     const char *a = tpath("store.db");
@@ -418,6 +419,22 @@ static void test_optimize_cli_stores_the_problem(void **state)
     assert_int_equal(fs_sh(sql, out2, sizeof out2), 0);
     snprintf(q, sizeof q, "1\n%.0f\n", evals);
     assert_string_equal(out2, q);
+    /* merge copies the problem with the runs, once however often. */
+    {
+        const char *m = tpath("merged.db");
+        rm_db(m);
+        snprintf(args, sizeof args, "merge --db %s %s %s", m, a, a);
+        assert_int_equal(fs_run(args, out2, sizeof out2, NULL, 0), 0);
+        snprintf(sql, sizeof sql,
+                 "sqlite3 %s \"SELECT count(*) FROM optimize_problems; "
+                 "SELECT count(*) FROM optimize_designs; SELECT count(*) "
+                 "FROM optimize_terms\"",
+                 m);
+        assert_int_equal(fs_sh(sql, out2, sizeof out2), 0);
+        snprintf(q, sizeof q, "1\n%.0f\n4\n", evals);
+        assert_string_equal(out2, q);
+        rm_db(m);
+    }
     rm_db(a);
 }
 

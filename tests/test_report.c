@@ -19,6 +19,7 @@
 #include "app/report_charts.h"
 #include "io/db.h"
 #include "io/json.h"
+#include "io/plot_views.h"
 #include "models/resfield.h"
 #include "testutil.h"
 
@@ -827,6 +828,49 @@ static void test_report_chart_power_heatmap(void **state)
     free_out(o);
 }
 
+/* The power-dynamics chart draws the stored representative window of a
+ * real run (tests/data/run/two-groups.cfg with a 70 % GPU floor): both
+ * lines and the band edges are in the legend, the smoothing in words from
+ * the stored configuration (no key path), power in MW; a run stored with
+ * --no-power-dynamics has no window and is noted as not drawn. */
+static void test_report_chart_power_dynamics(void **state)
+{
+    char pdb[600];
+    int rc, has_floor = 0, has_bare = 0, has_bands = 0;
+    report_out *o;
+    (void)state;
+    snprintf(pdb, sizeof pdb, "%s/powerdyn.db", dir);
+    assert_int_equal(run("run tests/data/run/two-groups.cfg --db %s --set "
+                         "policy.gpu_power_floor_pct=70.0 --format json",
+                         pdb),
+                     0);
+    assert_int_equal(run("run tests/data/run/two-groups.cfg --db %s "
+                         "--no-power-dynamics --format json",
+                         pdb),
+                     0);
+    o = draw_one(pdb, 1, 0, "power_dynamics", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 1);
+    assert_drew(o, "power_dynamics.png");
+    assert_string_equal(o->meta[0].ylabel, "facility power [MW]");
+    assert_string_equal(o->meta[0].xlabel, "time in the window [s]");
+    for (int k = 0; k < o->meta[0].n_legend; k++) {
+        const char *l = o->meta[0].legend[k];
+        assert_null(strstr(l, "policy."));
+        has_floor |= strstr(l, "GPU floor 70 %") != NULL;
+        has_bare |= strstr(l, "no smoothing") != NULL;
+        has_bands |= strstr(l, "0.1, 2, 3, 30 Hz") != NULL;
+    }
+    assert_true(has_floor && has_bare && has_bands);
+    free_out(o);
+    o = draw_one(pdb, 2, 0, "power_dynamics", &rc);
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n, 0);
+    assert_int_equal(o->n_skipped, 1);
+    assert_non_null(strstr(o->skipped[0], "no representative window"));
+    free_out(o);
+}
+
 /* The reference lines are in the legend with their values. */
 static void test_report_chart_load_duration(void **state)
 {
@@ -838,6 +882,72 @@ static void test_report_chart_battery_heatmap(void **state)
 {
     (void)state;
     check_view("battery_heatmap", NULL);
+}
+
+/* The monthly energy chart's accounting (issue 24), on a real run of
+ * nevada-solar: per month, demand = delivered by source + unserved + held
+ * back by the shortage policy within 1e-6; per step the sources sum to the
+ * load served; and the steps where demand exceeded delivery are exactly
+ * the site's time short of power (time_short_s, counted by the model, not
+ * by the chart), so the held-back term is the policy's action and nothing
+ * else. */
+static void test_report_monthly_energy_accounting_is_exact(void **state)
+{
+    char p[400];
+    db *d;
+    db_run *r;
+    sim_err e;
+    plot_series ps;
+    int first;
+    size_t nm;
+    double *m, held = 0, short_s = 0;
+    const res_rep *rp;
+    (void)state;
+    snprintf(p, sizeof p, "%s/nv-acct.db", dir);
+    if (run("run scenarios/nevada-solar.cfg --replications 1 --set "
+            "simulation.horizon_days=45 --db %s",
+            p) != 0)
+        fail_msg("run: %s", err);
+    assert_int_equal(db_open_readonly(p, &d, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, 1, DB_LOAD_STEPS, &r, &e), SIM_OK);
+    rp = &r->reps[0];
+    assert_true(rp->n_steps > 1000);
+    memset(&ps, 0, sizeof ps);
+    ps.steps = rp->steps;
+    ps.dt_s = r->step_dt_s ? r->step_dt_s[0] : NULL;
+    ps.n = rp->n_steps;
+    ps.t0_unix_s = 1803859200.0; /* 2027-03-01, the scenario's start */
+    for (size_t i = 0; i < ps.n; i++) {
+        const res_step *q = &rp->steps[i];
+        double del = 0, dt = ps.dt_s ? ps.dt_s[i] : 0;
+        for (int k = 0; k < SRC_N; k++)
+            del += q->source_w[k];
+        assert_true(fabs(del - q->facility_w) <= 1e-6 * q->demand_w + 1e-3);
+        assert_true(q->demand_w - del - q->shortfall_w >=
+                    -1e-6 * q->demand_w - 1e-3);
+        if (q->demand_w - del > 1e-6 * q->demand_w)
+            short_s += dt;
+    }
+    assert_true(ps.dt_s != NULL);
+    assert_close(short_s, rp->site.time_short_s, 1e-9);
+    assert_true(short_s > 0); /* the run has a shortage to account for */
+    assert_int_equal(plot_monthly_energy_sums(&ps, &first, &nm, &m), SIM_OK);
+    assert_true(nm >= 2);
+    for (size_t k = 0; k < nm; k++) {
+        const double *row = m + k * PLOT_MONTH_ROW;
+        double sum = row[PLOT_MONTH_UNSERVED] + row[PLOT_MONTH_HELD];
+        for (int j = 0; j < SRC_N; j++)
+            sum += row[j];
+        if (fabs(row[PLOT_MONTH_DEMAND] - sum) > 1e-6 * row[PLOT_MONTH_DEMAND])
+            fail_msg("month %zu: demand %.9g J, sources + unserved + held "
+                     "back %.9g J",
+                     k, row[PLOT_MONTH_DEMAND], sum);
+        held += row[PLOT_MONTH_HELD];
+    }
+    assert_true(held > 0); /* the policy held load back in this run */
+    free(m);
+    db_run_free(r);
+    db_close(d);
 }
 
 /* ---- every chart of every bundled scenario (issue 24.4) ---- */
@@ -1051,6 +1161,7 @@ static const struct {
     {"time_to_train", test_report_chart_time_to_train},
     {"energy_by_source", test_report_chart_energy_by_source},
     {"sweep", test_report_chart_sweep},
+    {"power_dynamics", test_report_chart_power_dynamics},
     {"optimize", test_report_chart_optimize},
 };
 #define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
@@ -1088,6 +1199,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_power_heatmap),
         cmocka_unit_test(test_report_chart_load_duration),
         cmocka_unit_test(test_report_chart_battery_heatmap),
+        cmocka_unit_test(test_report_chart_power_dynamics),
         cmocka_unit_test(test_report_chart_battery_soc),
         cmocka_unit_test(test_report_chart_jobs_gantt),
         cmocka_unit_test(test_report_chart_time_to_train),
@@ -1096,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_optimize),
         cmocka_unit_test(test_report_sweep_chart_draws_the_constraint),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
+        cmocka_unit_test(test_report_monthly_energy_accounting_is_exact),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),
         cmocka_unit_test(test_report_year_long_svgs_stay_under_1mb),
         cmocka_unit_test(test_report_writes_every_chart_and_summary),

@@ -207,6 +207,17 @@ static void fill_rep(res_rep *r, uint32_t rep, size_t nj, size_t ns, size_t ne)
     for (size_t e = 0; e < ne; e++)
         r->events[e] = (res_event){v += 1, (int32_t)e, (int32_t)(e % RES_EV_N),
                                    2, v * 0.5};
+    /* Power dynamics per module and the window: as many as the steps. */
+    r->n_modules = ns;
+    r->modules = ns ? calloc(ns, sizeof *r->modules) : NULL;
+    for (size_t m = 0; m < ns; m++)
+        for (size_t f = 0; f < resfield_n_module; f++)
+            resfield_set(&r->modules[m], &resfield_module[f], v += 0.7);
+    r->n_pd_samples = ns;
+    r->pd_samples = ns ? calloc(ns, sizeof *r->pd_samples) : NULL;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t f = 0; f < resfield_n_pd_sample; f++)
+            resfield_set(&r->pd_samples[i], &resfield_pd_sample[f], v += 0.9);
 }
 
 /* "unpack(pack(x)) == x field by field"; a truncated buffer is an error. */
@@ -247,6 +258,15 @@ static void test_respack_round_trip_is_exact(void **state)
             assert_int_equal(in[r].events[k].cause, out[r].events[k].cause);
             assert_true(in[r].events[k].value == out[r].events[k].value);
         }
+        assert_int_equal(out[r].n_modules, in[r].n_modules);
+        assert_int_equal(out[r].n_pd_samples, in[r].n_pd_samples);
+        if (in[r].n_modules)
+            assert_true(memcmp(in[r].modules, out[r].modules,
+                               in[r].n_modules * sizeof *in[r].modules) == 0);
+        if (in[r].n_pd_samples)
+            assert_true(memcmp(in[r].pd_samples, out[r].pd_samples,
+                               in[r].n_pd_samples * sizeof *in[r].pd_samples) ==
+                        0);
         res_rep_free(&out[r]);
     }
     free(out);
