@@ -163,6 +163,15 @@ int cmd_calibrate(int argc, char **argv)
         rc = cli_report(&err);
         goto done;
     }
+    /* Rows whose published throughput contradicts their own step time
+     * are read from the step time (io/calib_rows.h); say which. */
+    for (size_t i = 0; i < n; i++)
+        if (ok[i] && rows[i].meas_from_step)
+            fprintf(stderr,
+                    "factorysim: %s:%d: step_time_s: the published throughput "
+                    "contradicts the step time by more than %.0f %%; the step "
+                    "time is used\n",
+                    t->path, rows[i].line, 100 * CALIB_STEP_MISMATCH);
     /* Keep the measured rows the model can evaluate (layout valid). */
     use_rows = sim_xcalloc(n ? n : 1, sizeof *use_rows);
     tp_model_init(&m);
