@@ -324,10 +324,10 @@ int cmd_calibrate(int argc, char **argv)
             "errors from the fit covariance scaled by SSR/(n-p). %s",
             base, nu, n, n_bad, n_anom, n_unpred - n_anom, fi.starts, fi.n_free,
             fi.ssr, fi.rms_log,
-            cv ? "sigma_log = 80th percentile of |log error| / 1.2816 "
-                 "per class,\nover leave-one-configuration-out residuals."
-               : "sigma_log = 80th percentile of |log error| / 1.2816 "
-                 "per class,\nover in-sample residuals (--no-cv).");
+            /* One line: the file's later line numbers are part of tests. */
+            cv ? "sigma_log = Q80(|LOCO log error|) / 1.2816 per class."
+               : "sigma_log = Q80(|in-sample log error|) / 1.2816 per "
+                 "class (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
         for (int a = 0; a < n_acc && k < sizeof accs; a++) {
             k += (size_t)snprintf(
