@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/report_spread.h"
 #include "io/calib_info.h"
 #include "io/catalog_cfg.h"
 #include "io/cfg_text.h"
@@ -208,6 +209,24 @@ static void site_facts(doc *d, const db_run *r)
     tb_add(t, "%s", buf);
     tb_add(t, "Horizon");
     tb_add(t, "%.4g days", m->horizon_s / 86400.0);
+    if (report_spread_solar_p90(r, buf, sizeof buf)) {
+        tb_add(t, "%s", report_spread_solar_p90_label);
+        tb_add(t, "%s", buf);
+    }
+}
+
+/* Where each job's spread of time to train comes from, when the run was
+ * stored with its variance decomposition (report_spread.h). */
+static void spread(doc *d, const db_run *r)
+{
+    tb *t = table(d, NULL, 1, report_spread_head);
+    for (size_t j = 0; t && j < r->meta.n_jobs; j++) {
+        char cells[REPORT_SPREAD_COLS][64];
+        if (!report_spread_cells(r, j, cells))
+            continue;
+        for (int c = 0; c < REPORT_SPREAD_COLS; c++)
+            tb_add(t, "%s", cells[c]);
+    }
 }
 
 /* Energy by source (those that produced) with shares of the mean facility
@@ -544,7 +563,8 @@ static const char *description(const cfg_text *ct)
 }
 
 /* Long because it is the page's table of contents: one block per section in
- * reading order (run, site, metrics, costs, jobs, calibration, assumptions,
+ * reading order (run, site, metrics, costs, jobs, spread when stored,
+ * calibration, assumptions,
  * charts, then the caller's extra sections), each a few table calls. */
 int report_doc_write(FILE *f, const report_doc_in *in, sim_err *err)
 {
@@ -632,6 +652,17 @@ int report_doc_write(FILE *f, const report_doc_in *in, sim_err *err)
         nt,
         NULL,
         0};
+    if (report_spread_has(r)) {
+        from = d->n_tab;
+        spread(d, r);
+        sec[ns++] = (rh_section){"spread",
+                                 report_spread_heading,
+                                 report_spread_method,
+                                 seal(d, from, &nt),
+                                 nt,
+                                 NULL,
+                                 0};
+    }
     from = d->n_tab;
     if (cal_ok)
         calibration(d, r, ci);

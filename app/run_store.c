@@ -118,6 +118,8 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
     m->overrides_json = o->overrides_json;
     m->mpi_rank = o->mpi_rank;
     m->status = o->status;
+    m->var_shares = o->var_shares;
+    m->n_var_shares = o->var_shares ? o->n_var_shares : 0;
 }
 
 void run_store_meta_free(run_store_meta *rm)

@@ -27,6 +27,9 @@ typedef struct run_store_opts {
     const tp_model *tp; /* the calibration the run used: each job's layout
                            is stored (site_job_throughput); NULL = not
                            stored (NULL columns) */
+    const db_var_share *var_shares; /* the run's variance decomposition
+                                       (db_run_meta); NULL: none */
+    size_t n_var_shares;
 } run_store_opts;
 
 /* Default options (no sweep, events and time series stored, every step). */

@@ -4,11 +4,13 @@
  * It owns only the bookkeeping: which runcase flags switch which source
  * off, and the variances and shares. Every run goes through runcase_run,
  * so the decomposition sees exactly the replications `run` would. It must
- * never print or store: cli/cmd_run.c and io/run_out.c do that.
+ * never print or store: cli/cmd_run.c prints, app/run_store.c stores (the
+ * rows vd_result_rows makes).
  */
 #include "app/vardecomp.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +59,8 @@ static int source_on(const runcase_in *in, int k)
 }
 
 /* Runs the case with source k switched off (k < 0: as given) into *o. The
- * database hook and the checks belong to the first run only. */
+ * database hook, the checks, the series and the event log belong to the
+ * first run only: it is the one a caller may store. */
 static int run_variant(const runcase_in *in, int k, runcase_out *o,
                        sim_err *err)
 {
@@ -65,9 +68,9 @@ static int run_variant(const runcase_in *in, int k, runcase_out *o,
     if (k >= 0) {
         v.check_errs = NULL;
         v.ready = NULL;
+        v.series = RUNCASE_SERIES_NONE;
+        v.events = 0;
     }
-    v.series = RUNCASE_SERIES_NONE;
-    v.events = 0;
     if (k == VD_MODEL)
         v.no_model_uncertainty = 1;
     else if (k == VD_FAILURES)
@@ -84,16 +87,19 @@ static int run_variant(const runcase_in *in, int k, runcase_out *o,
  * error, exactly as `run` would; each variant then runs and is reduced to
  * one variance per job at once, so at most two runs' results are held at
  * a time whatever the number of sources. */
-int vardecomp_run(const runcase_in *in, vd_result *out, scenario **s_out,
+int vardecomp_run(const runcase_in *in, vd_result *out, runcase_out *all_out,
                   sim_err *err)
 {
     runcase_out all;
     int rc;
     memset(out, 0, sizeof *out);
-    if (s_out)
-        *s_out = NULL;
+    if (all_out)
+        memset(all_out, 0, sizeof *all_out);
     if ((rc = run_variant(in, -1, &all, err)) != SIM_OK) {
-        runcase_out_free(&all);
+        if (all_out)
+            *all_out = all;
+        else
+            runcase_out_free(&all);
         return rc;
     }
     out->n_jobs = all.s->n_jobs;
@@ -112,7 +118,10 @@ int vardecomp_run(const runcase_in *in, vd_result *out, scenario **s_out,
         }
         if ((rc = run_variant(in, k, &off, err)) != SIM_OK) {
             runcase_out_free(&off);
-            runcase_out_free(&all);
+            if (all_out)
+                *all_out = all;
+            else
+                runcase_out_free(&all);
             vd_result_free(out);
             return rc;
         }
@@ -131,12 +140,30 @@ int vardecomp_run(const runcase_in *in, vd_result *out, scenario **s_out,
         }
         j->interaction = 1.0 - sum;
     }
-    if (s_out) {
-        *s_out = all.s;
-        all.s = NULL;
-    }
-    runcase_out_free(&all);
+    if (all_out)
+        *all_out = all;
+    else
+        runcase_out_free(&all);
     return SIM_OK;
+}
+
+db_var_share *vd_result_rows(const vd_result *v, size_t *n)
+{
+    db_var_share *rows =
+        sim_xcalloc(v->n_jobs ? v->n_jobs * VD_N : 1, sizeof *rows);
+    for (size_t i = 0; i < v->n_jobs; i++)
+        for (int k = 0; k < VD_N; k++) {
+            db_var_share *x = &rows[i * VD_N + (size_t)k];
+            x->job = (int32_t)i;
+            snprintf(x->source, sizeof x->source, "%s", vd_source_name[k]);
+            x->finished = (int64_t)v->jobs[i].finished;
+            x->mean_s = v->jobs[i].mean_s;
+            x->var_s2 = v->jobs[i].var_s2;
+            x->var_off_s2 = v->jobs[i].var_off_s2[k];
+            x->share = v->jobs[i].share[k];
+        }
+    *n = v->n_jobs * VD_N;
+    return rows;
 }
 
 void vd_result_free(vd_result *r)

@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "app/runcase.h"
+#include "io/db.h"
 
 typedef enum vd_source {
     VD_MODEL = 0, /* throughput model */
@@ -62,11 +63,20 @@ typedef struct vd_result {
 } vd_result;
 
 /* Runs the decomposition of the case *in (its flags say which sources are
- * on) into *out (OUT; free with vd_result_free); *s_out, if non-NULL,
- * receives the case's scenario (caller frees with scenario_free). Errors:
- * as runcase_run (in->check_errs is filled by the first run only). */
-int vardecomp_run(const runcase_in *in, vd_result *out, scenario **s_out,
+ * on) into *out (OUT; free with vd_result_free). all, if non-NULL (OUT:
+ * release with runcase_out_free, also after an error), receives the run
+ * with every source as given: the very replications `run` with the same
+ * inputs gives, with the series and events in->series and in->events ask
+ * for, so the caller stores it without running the case again (the
+ * variants keep neither). Errors: as runcase_run (in->check_errs is filled
+ * by the first run only). */
+int vardecomp_run(const runcase_in *in, vd_result *out, runcase_out *all,
                   sim_err *err);
+
+/* v's figures as rows of the results database's variance_shares table
+ * (io/db.h), in (job, source) order, VD_N rows per job; *n receives the
+ * count. The caller frees the array. */
+db_var_share *vd_result_rows(const vd_result *v, size_t *n);
 
 /* Frees what r holds and zeroes it; NULL is a no-op. */
 void vd_result_free(vd_result *r);

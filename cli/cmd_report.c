@@ -42,6 +42,7 @@
 #include "app/report_charts.h"
 #include "app/report_doc.h"
 #include "app/report_render.h"
+#include "app/report_spread.h"
 #include "io/plot.h"
 #include "models/resfield.h"
 #include "sim/mem.h"
@@ -290,7 +291,9 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
         if (s->energy_j > 0)
             fprintf(f, " / %.4g MWh", s->energy_j / J_PER_MWH);
     }
-    fprintf(f, " |\n| Horizon | %.4g days |\n\n", m->horizon_s / S_PER_DAY);
+    fprintf(f, " |\n| Horizon | %.4g days |\n", m->horizon_s / S_PER_DAY);
+    report_spread_md_solar_row(f, r);
+    fputs("\n", f);
 
     /* Sources are listed in registry order and only when they produced, with
      * shares of the mean facility energy. */
@@ -379,8 +382,10 @@ static void write_md(FILE *f, const db_run *r, const report_out *cl)
      * look better than the run: unfinished replications are not in it. */
     fputs("\nA job that did not finish within the horizon counts in "
           "\"finished\" only; "
-          "its time to train is left out of the range.\n\n## Charts\n\n",
+          "its time to train is left out of the range.\n\n",
           f);
+    report_spread_md(f, r);
+    fputs("## Charts\n\n", f);
     for (int i = 0; i < cl->n; i++) {
         fputs("![", f);
         md_cell(f, cl->what[i]);

@@ -48,8 +48,10 @@ static const char run_help[] =
     "  --variance-decomposition  per job, the share of time-to-train\n"
     "                       variance from the throughput model, failures,\n"
     "                       power outages and weather (each switched off\n"
-    "                       with the same seed; 5 runs; table or json;\n"
-    "                       nothing is stored)\n"
+    "                       with the same seed; 5 runs; table or json);\n"
+    "                       stored only with an explicit --db FILE (the\n"
+    "                       run with every source on, and its shares,\n"
+    "                       which `report` shows)\n"
     "  --db FILE            results database (default " RUN_STORE_DEFAULT_DB
     ")\n"
     "  --no-db              do not store the run\n"
@@ -94,6 +96,7 @@ typedef struct run_args {
     int fmt;               /* --format, a cli_format */
     run_db rd;             /* --db / --no-db */
     int vardecomp;         /* --variance-decomposition */
+    int db_given;          /* --db FILE was given */
 } run_args;
 
 /* Parses argv into *a; sets (argc + 1 slots, the caller's) receives the
@@ -176,6 +179,7 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
             break;
         case 'd':
             a->rd.path = optarg;
+            a->db_given = 1;
             break;
         case 'N':
             a->rd.path = NULL;
@@ -223,8 +227,10 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
     if (a->vardecomp && a->fmt == CLI_FMT_CSV)
         return cli_usage_error(cmd, "--variance-decomposition: expected "
                                     "--format table or json (got csv)");
-    if (a->vardecomp)
-        a->rd.path = NULL; /* a decomposition is printed, never stored */
+    /* A decomposition runs the case five times: it is stored only where
+     * asked, never in the default database behind the user's back. */
+    if (a->vardecomp && !a->db_given)
+        a->rd.path = NULL;
     a->in.scenario_path = argv[optind];
     a->in.replications = a->reps;
     /* Series and events are kept only to be stored. */
@@ -236,8 +242,11 @@ static int parse_args(int argc, char **argv, const char **sets, run_args *a)
 /* Stores the run (when a database is open) and prints it. Stored before
  * printing: a run whose results cannot be stored (disk full, locked past
  * the deadline) fails without having printed results that exist nowhere
- * else. Returns the exit status. */
-static int store_and_print(const run_args *a, const runcase_out *out)
+ * else. With vd (a decomposition), its shares are stored with the run in
+ * one transaction and nothing is printed here (print_vardecomp does).
+ * Returns the exit status. */
+static int store_and_print(const run_args *a, const runcase_out *out,
+                           const vd_result *vd)
 {
     run_info ri;
     char name[256];
@@ -254,12 +263,17 @@ static int store_and_print(const run_args *a, const runcase_out *out)
         st.ts_downsample = a->downsample;
         st.store_events = a->events;
         st.tp = out->tp;
-        if (run_store(a->rd.d, out->s, &st, out->reps, out->n_reps, &id,
-                      &err) != SIM_OK)
+        if (vd)
+            st.var_shares = vd_result_rows(vd, &st.n_var_shares);
+        rc = run_store(a->rd.d, out->s, &st, out->reps, out->n_reps, &id, &err);
+        free((db_var_share *)st.var_shares);
+        if (rc != SIM_OK)
             return cli_report(&err);
         fprintf(stderr, "factorysim: stored as run %lld in %s\n", (long long)id,
                 a->rd.path);
     }
+    if (vd) /* the decomposition prints its own table or JSON */
+        return CLI_EXIT_OK;
     /* The seed printed is the one used (--seed or the scenario's), so the
      * output alone reproduces the run. */
     ri.seed = out->seed;
@@ -353,20 +367,20 @@ int cmd_run(int argc, char **argv)
     a.in.ready = open_db;
     a.in.ready_arg = &a.rd;
     if (a.vardecomp) {
+        /* The all-sources-on run comes back from the decomposition, so a
+         * stored decomposition costs no extra run of the case; stored
+         * before printing, as a plain run is. */
         vd_result v;
-        scenario *s = NULL;
-        memset(&out, 0, sizeof out);
-        if (vardecomp_run(&a.in, &v, &s, &err) != SIM_OK) {
+        if (vardecomp_run(&a.in, &v, &out, &err) != SIM_OK) {
             if (ce->n > 0)
                 for (size_t i = 0; i < ce->n; i++)
                     rc = cli_report(&ce->e[i]);
             else
                 rc = cli_report(&err);
-        } else {
-            rc = print_vardecomp(&a, s, &v);
+        } else if ((rc = store_and_print(&a, &out, &v)) == CLI_EXIT_OK) {
+            rc = print_vardecomp(&a, out.s, &v);
         }
         vd_result_free(&v);
-        scenario_free(s);
     } else if (runcase_run(&a.in, &out, &err) != SIM_OK) {
         /* A failed check lists every problem it found (as `check` does);
          * any other failure has one error. Nothing is stored and nothing
@@ -377,7 +391,7 @@ int cmd_run(int argc, char **argv)
         else
             rc = cli_report(&err);
     } else {
-        rc = store_and_print(&a, &out);
+        rc = store_and_print(&a, &out, NULL);
     }
     runcase_out_free(&out);
     db_close(a.rd.d);

@@ -89,6 +89,26 @@ static void sb_summary_cols(db_sbuf *b)
     "  PRIMARY KEY(problem_id, case_index)) STRICT;\n"                         \
     "CREATE INDEX optimize_designs_case ON optimize_designs(case_key);\n"
 
+/* The variance decomposition of a run (issue 19.4, version 12): per job
+ * and source of randomness, the share of the job's time-to-train variance
+ * that goes away when the source is switched off (app/vardecomp.h). Keyed
+ * by run_id, so db_merge copies it with the run. One text for the fresh
+ * schema and the 11 -> 12 step, so the two cannot differ. */
+#define VAR_SHARES_SQL                                                         \
+    "CREATE TABLE variance_shares(\n"                                          \
+    "  run_id INTEGER NOT NULL " RUN_FK ",\n"                                  \
+    "  job INTEGER NOT NULL,\n"                                                \
+    "  source TEXT NOT NULL CHECK(source IN ('throughput_model', "             \
+    "'failures', 'power', 'weather')),\n"                                      \
+    "  finished INTEGER NOT NULL,\n"                                           \
+    "  mean_s REAL,\n"                                                         \
+    "  var_s2 REAL,\n"                                                         \
+    "  var_off_s2 REAL,\n"                                                     \
+    "  share REAL,\n"                                                          \
+    "  PRIMARY KEY(run_id, job, source),\n"                                    \
+    "  FOREIGN KEY(run_id, job) REFERENCES jobs(run_id, job)"                  \
+    " ON DELETE CASCADE) STRICT;\n"
+
 /* The whole schema of a fresh database as one SQL script (the caller
  * frees). Why one long function: the fixed tables are written out as SQL so
  * the file reads like docs/results-schema.md, and only the column lists of
@@ -212,6 +232,7 @@ static char *schema_sql(void)
         "  PRIMARY KEY(run_id, replication, seq)) STRICT, WITHOUT ROWID;\n");
     db_sb_add(&b, "%s", OPT_TABLES_SQL);
     powerdyn_tables(&b);
+    db_sb_add(&b, "%s", VAR_SHARES_SQL);
     db_sb_add(&b, "PRAGMA application_id = %d;\nPRAGMA user_version = %d;\n",
               DB_APPLICATION_ID, DB_SCHEMA_VERSION);
     return b.s;
@@ -327,6 +348,10 @@ static const char migrate_9_to_10[] = "-- module_reps, power_window: below\n";
 static const char migrate_10_to_11[] =
     "ALTER TABLE runs ADD COLUMN solar_energy_p90_exceedance_j REAL;\n";
 
+/* Version 11 -> 12 (issue 19.4): the table variance_shares, empty (no run
+ * stored before kept its decomposition). */
+static const char migrate_11_to_12[] = VAR_SHARES_SQL;
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
@@ -340,6 +365,7 @@ static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     migrate_8_to_9,
     migrate_9_to_10,
     migrate_10_to_11,
+    migrate_11_to_12,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

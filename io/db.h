@@ -62,11 +62,14 @@
  * field changed); 10, power dynamics per module and the representative
  * window (issue 21: site_reps gains power_jobs_mean_w; new tables
  * module_reps and power_window); 11, the solar P90 exceedance of a run
- * (issue 19: runs gains solar_energy_p90_exceedance_j). An older database
+ * (issue 19: runs gains solar_energy_p90_exceedance_j); 12, where the
+ * spread of time to train comes from (issue 19: table variance_shares, the
+ * shares of `run --variance-decomposition`; no result field changed). An
+ * older database
  * is upgraded in place when opened for writing (db_open); db_open_readonly
  * refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 11
+#define DB_SCHEMA_VERSION 12
 #define DB_SCHEMA_FIELDS_HASH 0x0b5b071571d74508ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
@@ -106,6 +109,24 @@ typedef struct db_source_def {
     double energy_j;  /* storage capacity [J], 0 if not storage */
 } db_source_def;
 
+/* One job's share of its time-to-train variance from one source of
+ * randomness (`run --variance-decomposition`, issue 19.4; method in
+ * app/vardecomp.h), a row of table variance_shares. The job-level figures
+ * (finished, mean_s, var_s2) repeat on each of the job's rows so that a
+ * row reads alone. */
+typedef struct db_var_share {
+    int32_t job;       /* index into the run's jobs, 0-based */
+    char source[24];   /* "throughput_model", "failures", "power" or
+                          "weather" (app/vardecomp.h vd_source_name) */
+    int64_t finished;  /* replications in which the job finished, all on */
+    double mean_s;     /* mean time to train, all sources on [s] */
+    double var_s2;     /* its variance, all sources on [s^2]; NAN: < 2
+                          finished (stored NULL) */
+    double var_off_s2; /* the variance with this source off [s^2] */
+    double share;      /* 1 - var_off_s2 / var_s2 (0 when var_s2 is 0; NAN
+                          when var_s2 is NAN) */
+} db_var_share;
+
 /* What db_store_run records about a run besides the replications. Strings
  * are copied; NULL strings are stored as NULL unless said otherwise. */
 typedef struct db_run_meta {
@@ -140,6 +161,11 @@ typedef struct db_run_meta {
     int32_t mpi_rank;           /* rank that ran the case, -1 if none */
     const char *status;         /* "complete" (NULL) or "interrupted" */
     const char *created_utc;    /* NULL: now, "YYYY-MM-DDTHH:MM:SSZ" */
+    /* The variance decomposition of the run (issue 19.4), stored in the
+     * same transaction; n_var_shares 0 for a run without one. Rows in
+     * (job, source) order; each job < n_jobs, each (job, source) once. */
+    size_t n_var_shares;
+    const db_var_share *var_shares;
 } db_run_meta;
 
 /* A run read back (db_load_run). meta's strings and arrays point into this

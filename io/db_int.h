@@ -112,6 +112,15 @@ int db_store_scenario(db *d, const db_run_meta *m, int64_t *id, sim_err *err);
  * stored (keep = 1, a merge). Sets p->id when stored. Errors: as db_fail. */
 int db_opt_insert(db *d, db_opt_problem *p, int keep, sim_err *err);
 
+/* The variance shares of a run (io/db_vd.c). db_vd_check refuses rows
+ * whose job is not one of m's (SIM_EINVAL), before any write;
+ * db_vd_store writes m's rows for run_id inside the caller's write
+ * transaction; db_vd_load reads run r->id's rows into r->meta.var_shares
+ * (owned by r: db_run_free frees it). Errors: as db_fail. */
+int db_vd_check(const db *d, const db_run_meta *m, sim_err *err);
+int db_vd_store(db *d, int64_t run_id, const db_run_meta *m, sim_err *err);
+int db_vd_load(db *d, db_run *r, sim_err *err);
+
 /* Column i of the current row as a new string (the caller frees), NULL for
  * SQL NULL. */
 char *db_col_str(sqlite3_stmt *st, int i);

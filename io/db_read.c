@@ -159,6 +159,7 @@ void db_run_free(db_run *r)
     free(r->step_dt_s);
     free(r->job_summary);
     free(r->site_summary);
+    free((db_var_share *)r->meta.var_shares);
     free(m);
 }
 
@@ -641,6 +642,7 @@ int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
     if ((rc = load_reps(d, &m->pub, err)) != SIM_OK ||
         (rc = load_summaries(d, &m->pub, err)) != SIM_OK ||
         (rc = load_powerdyn(d, &m->pub, err)) != SIM_OK ||
+        (rc = db_vd_load(d, &m->pub, err)) != SIM_OK ||
         ((flags & DB_LOAD_STEPS) &&
          (rc = load_steps(d, &m->pub, err)) != SIM_OK) ||
         ((flags & DB_LOAD_EVENTS) &&

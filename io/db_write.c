@@ -654,7 +654,7 @@ done:
 
 /* The order inside the transaction follows the foreign keys: the scenario
  * row, the run row, the site facts (jobs before job_reps), then the
- * replications and the summaries. */
+ * replications, the summaries and the variance shares. */
 int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
                  size_t n_reps, int64_t *run_id, sim_err *err)
 {
@@ -664,7 +664,8 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
         return sim_err_set(
             err, SIM_EIO, d->path, 0,
             "database is opened read-only (cannot store results)");
-    if ((rc = check_run(d, meta, reps, n_reps, err)) != SIM_OK)
+    if ((rc = check_run(d, meta, reps, n_reps, err)) != SIM_OK ||
+        (rc = db_vd_check(d, meta, err)) != SIM_OK)
         return rc;
     if ((rc = db_begin_write(d, err, "starting to store a run")) != SIM_OK)
         return rc;
@@ -673,7 +674,8 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
             SIM_OK ||
         (rc = store_site_facts(d, id, meta, err)) != SIM_OK ||
         (rc = store_reps(d, id, meta, reps, n_reps, err)) != SIM_OK ||
-        (rc = store_summaries(d, id, meta, reps, n_reps, err)) != SIM_OK)
+        (rc = store_summaries(d, id, meta, reps, n_reps, err)) != SIM_OK ||
+        (rc = db_vd_store(d, id, meta, err)) != SIM_OK)
         goto fail;
     if ((rc = db_exec(d, "COMMIT;", err, "committing the run")) != SIM_OK)
         goto fail;

@@ -291,7 +291,7 @@ static void test_db_file_is_wal_strict_and_versioned(void **state)
              "WHERE schema = 'main' AND strict = 1;\"",
              p);
     sh_line(cmd, out, sizeof out);
-    assert_int_equal(atoi(out), 17); /* every table is STRICT */
+    assert_int_equal(atoi(out), 18); /* every table is STRICT */
     /* A STRICT table refuses text in a REAL column. */
     snprintf(cmd, sizeof cmd,
              "sqlite3 %s \"UPDATE site_reps SET co2_kg = 'lots';\" "
@@ -628,6 +628,11 @@ static void test_db_older_schema_is_upgraded_in_place_or_refused(void **state)
              "sqlite3 %s 'SELECT count(*) FROM optimize_problems, "
              "optimize_terms, optimize_designs' 2>&1",
              p);
+    sh_line(cmd, out, sizeof out);
+    assert_string_equal(out, "0");
+    /* Version 11 -> 12 made the (empty) variance_shares. */
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s 'SELECT count(*) FROM variance_shares' 2>&1", p);
     sh_line(cmd, out, sizeof out);
     assert_string_equal(out, "0");
     assert_int_equal(db_open_readonly(p, &d, &e), SIM_OK);
