@@ -240,19 +240,15 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
-    /* Interval widths: rms log error per class of the LOCO predictions. */
+    /* Interval widths per class from the LOCO predictions: the 80th
+     * percentile of |log error| / z80, robust to the heavy tails an rms
+     * would over-cover with (models/calib_cover.h, calib_spread80). */
     for (int c = 0; c < TP_NCLASS; c++) {
-        double s = 0;
         size_t k = 0;
-        const double *pp = cv ? pred[C_LOCO] : pred[C_IN];
-        for (size_t i = 0; i < nu; i++)
-            if ((int)use_rows[i].llm->cls == c && pp[i] > 0) {
-                double l = log(pp[i] / use_rows[i].meas_tps);
-                s += l * l;
-                k++;
-            }
+        double s = calib_spread80(use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN],
+                                  c, NULL, &k);
         if (k)
-            m.sigma_log[c] = sqrt(s / (double)k);
+            m.sigma_log[c] = s;
     }
     /* Coverage of the 80 % interval under LOCO, nested: each row's
      * interval width leaves its own configuration out
@@ -328,8 +324,10 @@ int cmd_calibrate(int argc, char **argv)
             "errors from the fit covariance scaled by SSR/(n-p). %s",
             base, nu, n, n_bad, n_anom, n_unpred - n_anom, fi.starts, fi.n_free,
             fi.ssr, fi.rms_log,
-            cv ? "sigma_log from leave-one-configuration-out residuals."
-               : "sigma_log from in-sample residuals (--no-cv).");
+            /* One line: the file's later line numbers are part of tests. */
+            cv ? "sigma_log = Q80(|LOCO log error|) / 1.2816 per class."
+               : "sigma_log = Q80(|in-sample log error|) / 1.2816 per "
+                 "class (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
         for (int a = 0; a < n_acc && k < sizeof accs; a++) {
             k += (size_t)snprintf(

@@ -288,8 +288,8 @@ void plot_leg_add(plot_legend *L, PLINT kind, int col, int style, double width,
  * scales from the default: 14.25 px on the 1200 px page, readable at half
  * width, CH_MIN); a label longer than the column holds at that size (23
  * characters fit a quarter-page column, measured on the widest DejaVu
- * labels) wraps at spaces onto continuation entries with no symbol,
- * instead of shrinking the text as it did before (down to 8 px: tests/
+ * labels) wraps at spaces (or hyphens) onto continuation entries with no
+ * symbol, instead of shrinking the text as it did before (down to 8 px: tests/
  * test_report.c checks the page edges and the text size). */
 #define PLOT_LEG_SCALE CH_MIN
 #define LEG_LINES (3 * PLOT_LEG_MAX)
@@ -312,12 +312,21 @@ void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
         int first = 1;
         while (*s && n < LEG_LINES) {
             size_t len = strlen(s), take = len;
-            if (len > fit) { /* the last space within fit, else a hard cut */
+            if (len > fit) {
+                /* The last space within fit; else just after the last
+                 * hyphen (scenario names: "iceland-geothermal"); a hard cut
+                 * only for a word longer than the column. An early break
+                 * ("run 2:" / "iceland-geothermal") reads better than a word
+                 * cut in two. */
                 take = fit;
-                while (take > fit / 2 && s[take] != ' ')
+                while (take > 0 && s[take] != ' ')
                     take--;
-                if (s[take] != ' ')
-                    take = fit;
+                if (take == 0) {
+                    take = fit - 1;
+                    while (take > 0 && s[take] != '-')
+                        take--;
+                    take = take > 0 ? take + 1 : fit;
+                }
             }
             snprintf(buf[n], sizeof buf[n], "%.*s", (int)take, s);
             opt[n] = first ? L->opt[i] : PL_LEGEND_NONE;

@@ -100,7 +100,9 @@ int plot_power_dynamics(const char *path, const res_pd_sample *s, size_t n,
     }
     if (!(phi > 0)) /* a flat window: draw the spectrum's floor */
         plo = 1e-12, phi = 1e-11;
-    plo = fmax(plo, phi * 1e-7); /* seven decades: labels stay legible */
+    /* Six decades: the bands of interest sit within a few decades of the
+     * peak, and below that the floor is window leakage. */
+    plo = fmax(plo, phi * 1e-6);
     if (!(hi > lo))
         hi = lo + 1.0;
     if ((rc = plot_page(path, err)) != SIM_OK)
@@ -138,7 +140,16 @@ int plot_power_dynamics(const char *path, const res_pd_sample *s, size_t n,
                  resfield_pd_sample[f < 0 ? 0 : f].disp_unit);
         plot_panel(VP_X0, VP_X1, 0.11, 0.45, fx0, fx1, y0, y1, "frequency [Hz]",
                    plab, "spectrum: Welch PSD, Hann 20.48 s, 50 % overlap",
-                   "bclnst", "bclnstv");
+                   "bclnst", "bclst");
+        /* Exponent labels every second decade, written here because PLplot
+         * labels every decade of a log axis whatever the tick interval, and
+         * one per decade overlaps at this panel height. */
+        plcol0(PC_BLACK);
+        for (double d = y1; d >= y0 - 1e-9; d -= 2.0) {
+            char dl[32];
+            snprintf(dl, sizeof dl, "10#u%d#d", (int)d);
+            plmtex("l", 1.0, (d - y0) / (y1 - y0), 0.5, dl);
+        }
         for (int b = 0; b < 4; b++) {
             PLFLT bx[2], by[2];
             bx[0] = bx[1] = log10(band_edge_hz[b]);

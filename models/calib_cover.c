@@ -1,18 +1,25 @@
 /* models/calib_cover.c: nested leave-one-configuration-out coverage of the
  * throughput model's 80 % interval (contract in calib_cover.h).
  *
- * Shape: one pass gathers, per class, the sum of squared LOCO log errors
- * and their count; a row's nested sigma then subtracts its own
- * configuration's share, which is gathered by a scan over the rows (the
- * configuration key is a string, and n is a few hundred, so the O(n^2)
- * scan costs under a millisecond and needs no hash table). The
+ * Shape: the spread estimator (calib_spread80) is the one place that turns
+ * a class's held-out log errors into sigma_log; `calibrate` calls it over
+ * every row, the nested coverage once per row without the row's
+ * configuration. A quantile cannot be updated by subtracting a share as a
+ * sum of squares could, so each row gathers and sorts its class again:
+ * n is a few hundred, so the O(n^2 log n) work costs milliseconds and
+ * needs no hash table or order-statistic tree. The
  * extrapolation widening comes from tp_log_sd itself, so the interval
  * tested is exactly the one `predict` prints, only narrower or wider by
  * the class spread. */
 #include "models/calib_cover.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "sim/mem.h"
 
 /* Log error of row i's held-out prediction, or NAN when there is none. */
 static double log_err(const calib_row *r, double pred)
@@ -22,26 +29,42 @@ static double log_err(const calib_row *r, double pred)
     return log(pred / r->meas_tps);
 }
 
+double calib_spread80(const calib_row *rows, size_t n, const double *pred,
+                      int cls, const char *excl_config, size_t *n_used)
+{
+    double *a, q = (double)NAN;
+    size_t k = 0;
+    if (n_used)
+        *n_used = 0;
+    if (!n)
+        return q;
+    a = sim_xmalloc(n * sizeof *a);
+    for (size_t i = 0; i < n; i++) {
+        double l = log_err(&rows[i], pred[i]);
+        if (isnan(l) || (int)rows[i].llm->cls != cls ||
+            (excl_config && strcmp(rows[i].config, excl_config) == 0))
+            continue;
+        a[k++] = fabs(l);
+    }
+    if (k) {
+        gsl_sort(a, 1, k);
+        q = gsl_stats_quantile_from_sorted_data(a, 1, k, 0.8) / CALIB_COVER_Z80;
+    }
+    free(a);
+    if (n_used)
+        *n_used = k;
+    return q;
+}
+
 void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
                       const tp_model *m, double z, double *nested_sd,
                       signed char *covered, signed char *plain_covered)
 {
-    double ss[TP_NCLASS] = {0};
-    size_t k[TP_NCLASS] = {0};
     tp_model mc = *m;
 
     for (size_t i = 0; i < n; i++) {
-        double l = log_err(&rows[i], pred[i]);
+        double l = log_err(&rows[i], pred[i]), sd, sd_plain, s;
         int c = (int)rows[i].llm->cls;
-        if (isnan(l) || c < 0 || c >= TP_NCLASS)
-            continue;
-        ss[c] += l * l;
-        k[c]++;
-    }
-    for (size_t i = 0; i < n; i++) {
-        double l = log_err(&rows[i], pred[i]), own_ss = 0, sd, sd_plain;
-        int c = (int)rows[i].llm->cls;
-        size_t own_k = 0;
         tp_result r;
         nested_sd[i] = (double)NAN;
         covered[i] = -1;
@@ -49,18 +72,6 @@ void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
             plain_covered[i] = -1;
         if (isnan(l) || c < 0 || c >= TP_NCLASS)
             continue;
-        /* The held-out configuration's own rows (this one included). */
-        for (size_t j = 0; j < n; j++) {
-            double lj;
-            if ((int)rows[j].llm->cls != c ||
-                strcmp(rows[j].config, rows[i].config) != 0)
-                continue;
-            lj = log_err(&rows[j], pred[j]);
-            if (!isnan(lj)) {
-                own_ss += lj * lj;
-                own_k++;
-            }
-        }
         /* The extrapolation flags of the row's query under m: the domain
          * is the full fit's, as in calib_cv's refits. */
         if (tp_predict(m, &rows[i].q, &r) != SIM_OK)
@@ -69,10 +80,12 @@ void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
             sd_plain = tp_log_sd(m, rows[i].llm, &r);
             plain_covered[i] = fabs(l) <= z * sd_plain;
         }
-        if (k[c] <= own_k)
+        /* The class spread without the held-out configuration's rows (this
+         * one included); none left means no width to test against. */
+        s = calib_spread80(rows, n, pred, c, rows[i].config, NULL);
+        if (isnan(s))
             continue;
-        mc.sigma_log[c] =
-            sqrt(fmax(ss[c] - own_ss, 0) / (double)(k[c] - own_k));
+        mc.sigma_log[c] = s;
         sd = tp_log_sd(&mc, rows[i].llm, &r);
         nested_sd[i] = sd;
         covered[i] = fabs(l) <= z * sd;

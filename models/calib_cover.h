@@ -5,16 +5,18 @@
  * A row i of configuration k is covered when its held-out prediction's log
  * error |log(pred_i / measured_i)| is at most z x sd_i, where sd_i is
  * tp_log_sd (models/throughput.h) with the class spread sigma_log[class]
- * replaced by the rms of the LOCO log errors of the other configurations'
- * rows of that class. Rows of the held-out configuration never set their
- * own interval's width, which is what an honest coverage figure needs; the
- * plain (non-nested) figure, sigma from every row, is reported beside it.
+ * replaced by calib_spread80 over the LOCO log errors of the other
+ * configurations' rows of that class (the estimator `calibrate` writes
+ * sigma_log with, so the nested figure tests the written rule). Rows of the
+ * held-out configuration never set their own interval's width, which is what an
+ * honest coverage figure needs; the plain (non-nested) figure, sigma from every
+ * row, is reported beside it.
  *
  * What "nested" does not repeat: the other rows' LOCO errors come from fits
  * that did include configuration k (a fully nested scheme refits once per
  * pair of configurations, ~K times a LOCO pass, hours here). Their errors
  * are each out-of-sample for their own row, so the leak is one row among
- * hundreds in a fit's data, not the row's own residual. Pure; O(n^2).
+ * hundreds in a fit's data, not the row's own residual. Pure; O(n^2 log n).
  */
 #ifndef MODELS_CALIB_COVER_H
 #define MODELS_CALIB_COVER_H
@@ -26,13 +28,32 @@
 /* z of the central 80 % interval of a normal: Phi^-1(0.9). */
 #define CALIB_COVER_Z80 1.2815515655446004
 
+/* The class's normal-equivalent log-error spread, robust to heavy tails:
+ *   sigma = Q80(|log(pred_i / rows[i].meas_tps)|) / CALIB_COVER_Z80
+ * over the rows i of class cls (rows[i].llm->cls) with a prediction
+ * (pred[i] > 0), leaving out every row whose configuration key equals
+ * excl_config (NULL leaves none out). Q80 is the 0.8 empirical quantile,
+ * GSL gsl_stats_quantile_from_sorted_data: with the k values sorted
+ * x_0 <= ... <= x_{k-1} and h = 0.8 (k - 1), Q80 = x_floor(h) +
+ * (h - floor(h)) (x_floor(h)+1 - x_floor(h)) (Hyndman and Fan type 7).
+ *
+ * Why not the rms: Q80 is the half-width a split-conformal 80 % interval
+ * on these errors would use, so a normal with this sigma (the draws of
+ * `predict` and `run`, tp_log_sd) has the same central 80 % interval as
+ * the errors themselves; the rms of heavy-tailed errors is set by the few
+ * largest and over-covers. For normal errors both estimate the sd.
+ * Returns NAN when no row qualifies; *n_used (may be NULL) the count.
+ * Allocates one scratch array of n doubles (freed before return). */
+double calib_spread80(const calib_row *rows, size_t n, const double *pred,
+                      int cls, const char *excl_config, size_t *n_used);
+
 /* Per-row interval test under LOCO. pred[0..n-1] are held-out predictions
  * [tokens/s/GPU] from calib_cv(CALIB_CV_CONFIG) (0 = none). m gives the
  * extrapolation widening (sigma_extrap, the domain). For each row:
  * nested_sd[i] and covered[i] (1 inside, 0 outside, -1 no prediction or
  * no other row of its class to set a width); plain_covered[i] the same
  * test with m->sigma_log as written (may be NULL). Outputs are caller
- * arrays of n. Never allocates beyond a copy of m. */
+ * arrays of n. Allocates only calib_spread80's scratch. */
 void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
                       const tp_model *m, double z, double *nested_sd,
                       signed char *covered, signed char *plain_covered);

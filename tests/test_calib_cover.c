@@ -11,10 +11,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/calib_cover.h"
+#include "sim/mem.h"
 #include "tests/testutil.h"
 #include "tests/tp_fixtures.h"
 
@@ -23,14 +28,16 @@
  * +0.05, alone in its class; a fifth row (dense, configuration W) has no
  * prediction. Measured 1000 tokens/s/GPU each, prediction 1000 exp(l).
  *
- * Nested widths: X's rows see only Y: sqrt(0.04 / 1) = 0.2, z 0.2 =
- * 0.2563 >= 0.1, both inside; Y sees X: sqrt(0.02 / 2) = 0.1, z 0.1 =
- * 0.1282 < 0.2, outside. (Leaving out the row alone instead of its
- * configuration would give X1 sqrt(0.05 / 2) = 0.158.) Nested coverage
- * 2 of 3; Z and W are not counted.
- * Plain: sigma_log[dense] = sqrt(0.06 / 3) = 0.14142 (what calibrate
- * writes), z x = 0.18124: X inside, Y outside; Z against sigma_log[moe] =
- * 0.1 (0.1282 >= 0.05) inside: 3 of 4. */
+ * Nested widths (calib_spread80, Q80 / z): X's rows see only Y: Q80 of
+ * {0.2} = 0.2, sigma 0.2 / z, z sigma = 0.2 >= 0.1, both inside; Y sees
+ * X: Q80 of {0.1, 0.1} = 0.1, z sigma = 0.1 < 0.2, outside. (Leaving out
+ * the row alone instead of its configuration would give X1 Q80 of
+ * {0.1, 0.2}: h = 0.8, 0.1 + 0.8 x 0.1 = 0.18.) Nested coverage 2 of 3;
+ * Z and W are not counted.
+ * Plain: sigma_log[dense] = Q80 of {0.1, 0.1, 0.2} / z: h = 2 x 0.8 =
+ * 1.6, 0.1 + 0.6 x 0.1 = 0.16 (what calibrate writes), z sigma = 0.16:
+ * X inside, Y outside; Z against sigma_log[moe] = 0.1 (0.1282 >= 0.05)
+ * inside: 3 of 4. */
 static void test_calib_cover_leaves_the_held_out_configuration_out(void **state)
 {
     gpu_spec g = h100();
@@ -46,8 +53,6 @@ static void test_calib_cover_leaves_the_held_out_configuration_out(void **state)
     (void)state;
     moe.cls = LLM_MOE;
     tp_model_init(&m);
-    m.sigma_log[0] = sqrt(0.06 / 3);
-    m.sigma_log[1] = 0.1;
     m.sigma_extrap = 0; /* the widening is tp_log_sd's, tested there */
     memset(rows, 0, sizeof rows);
     for (int i = 0; i < 5; i++) {
@@ -57,10 +62,13 @@ static void test_calib_cover_leaves_the_held_out_configuration_out(void **state)
         snprintf(rows[i].config, sizeof rows[i].config, "%s", cfgs[i]);
         pred[i] = i == 4 ? 0 : 1000 * exp(l[i]);
     }
+    m.sigma_log[0] = calib_spread80(rows, 5, pred, LLM_DENSE, NULL, NULL);
+    assert_close(m.sigma_log[0], 0.16 / CALIB_COVER_Z80, 1e-12);
+    m.sigma_log[1] = 0.1;
     calib_cover_loco(rows, 5, pred, &m, CALIB_COVER_Z80, sd, cov, plain);
-    assert_close(sd[0], 0.2, 1e-12);
-    assert_close(sd[1], 0.2, 1e-12);
-    assert_close(sd[2], 0.1, 1e-12);
+    assert_close(sd[0], 0.2 / CALIB_COVER_Z80, 1e-12);
+    assert_close(sd[1], 0.2 / CALIB_COVER_Z80, 1e-12);
+    assert_close(sd[2], 0.1 / CALIB_COVER_Z80, 1e-12);
     assert_true(isnan(sd[3]) && isnan(sd[4]));
     assert_int_equal(cov[0], 1);
     assert_int_equal(cov[1], 1);
@@ -81,6 +89,102 @@ static void test_calib_cover_leaves_the_held_out_configuration_out(void **state)
     assert_int_equal(n_t, 3);
 }
 
+/* The spread estimator by hand (GSL's quantile, Hyndman-Fan type 7:
+ * h = 0.8 (k - 1), Q = x_floor(h) + frac(h) (x_floor(h)+1 - x_floor(h))).
+ * Dense rows, log errors by configuration: A 0.1, B -0.2, C 0.3,
+ * D -0.4 and 0.45, E 0.5; G has no prediction; moe row F 3.0.
+ * All dense: |l| sorted {0.1 0.2 0.3 0.4 0.45 0.5}, k 6, h 4.0: 0.45.
+ * Without D (both its rows): {0.1 0.2 0.3 0.5}, h 2.4: 0.3 + 0.4 x 0.2 =
+ * 0.38. Without E: {0.1 0.2 0.3 0.4 0.45}, h 3.2: 0.4 + 0.2 x 0.05 =
+ * 0.41. The sign and the moe row's 3.0 never enter dense; moe alone is
+ * 3.0; moe without F and hybrid have no row: NAN. (The rms of the dense
+ * six, 0.354, would put the mean of squares, not the quantile, in.) */
+static void
+test_calib_spread80_is_the_q80_over_z_without_the_held_out(void **state)
+{
+    gpu_spec g = h100();
+    llm_arch dense = llama8(), moe = llama8();
+    enum { N = 8 };
+    calib_row rows[N];
+    static const double l[N] = {0.1, -0.2, 0.3, -0.4, 0.45, 0.5, 0, 3.0};
+    static const char *cfgs[N] = {"A", "B", "C", "D", "D", "E", "G", "F"};
+    double pred[N];
+    size_t k = 99;
+    (void)state;
+    moe.cls = LLM_MOE;
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < N; i++) {
+        rows[i].gpu = &g;
+        rows[i].llm = i == 7 ? &moe : &dense;
+        rows[i].meas_tps = 2000;
+        snprintf(rows[i].config, sizeof rows[i].config, "%s", cfgs[i]);
+        pred[i] = i == 6 ? 0 : 2000 * exp(l[i]);
+    }
+    assert_close(calib_spread80(rows, N, pred, LLM_DENSE, NULL, &k),
+                 0.45 / CALIB_COVER_Z80, 1e-12);
+    assert_int_equal(k, 6);
+    assert_close(calib_spread80(rows, N, pred, LLM_DENSE, "D", &k),
+                 0.38 / CALIB_COVER_Z80, 1e-12);
+    assert_int_equal(k, 4);
+    assert_close(calib_spread80(rows, N, pred, LLM_DENSE, "E", &k),
+                 0.41 / CALIB_COVER_Z80, 1e-12);
+    assert_int_equal(k, 5);
+    assert_close(calib_spread80(rows, N, pred, LLM_MOE, NULL, &k),
+                 3.0 / CALIB_COVER_Z80, 1e-12);
+    assert_int_equal(k, 1);
+    assert_true(isnan(calib_spread80(rows, N, pred, LLM_MOE, "F", &k)));
+    assert_int_equal(k, 0);
+    assert_true(isnan(calib_spread80(rows, N, pred, LLM_HYBRID, NULL, &k)));
+    assert_int_equal(k, 0);
+}
+
+/* For normal log errors the estimator is the sd: 20,000 draws of sd 0.1
+ * (fixed stream). The sampling sd of the 0.8 quantile of |X| is
+ * sqrt(0.8 x 0.2 / n) / f(q), f(q) = 2 phi(1.2816) / 0.1 = 3.51, so
+ * 0.00081 in q, 0.63 % in sigma: a 3 % tolerance is about 5 of those.
+ * A heavy-tailed sample (90 % sd 0.05, 10 % sd 0.5) shows why the rms is
+ * not used: z x rms (0.165) covers 0.9 + 0.1 x P(|Z| < 0.42) = 93 % of
+ * it, z x calib_spread80 covers 80 % (by construction, to 1/n). */
+static void
+test_calib_spread80_is_the_sd_of_a_normal_not_of_heavy_tails(void **state)
+{
+    enum { N = 20000 };
+    gpu_spec g = h100();
+    llm_arch dense = llama8();
+    calib_row *rows = sim_xcalloc(N, sizeof *rows);
+    double *pred = sim_xcalloc(N, sizeof *pred), ss = 0, s, rms;
+    size_t in_q = 0, in_rms = 0;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    (void)state;
+    gsl_rng_set(r, 19);
+    for (int i = 0; i < N; i++) {
+        rows[i].gpu = &g;
+        rows[i].llm = &dense;
+        rows[i].meas_tps = 1000;
+        snprintf(rows[i].config, sizeof rows[i].config, "N%d", i % 50);
+        pred[i] = 1000 * exp(gsl_ran_gaussian(r, 0.1));
+    }
+    s = calib_spread80(rows, N, pred, LLM_DENSE, NULL, NULL);
+    assert_true(fabs(s / 0.1 - 1) < 0.03);
+    for (int i = 0; i < N; i++) {
+        double l = gsl_ran_gaussian(r, i % 10 == 0 ? 0.5 : 0.05);
+        pred[i] = 1000 * exp(l);
+        ss += l * l;
+    }
+    rms = sqrt(ss / N);
+    s = calib_spread80(rows, N, pred, LLM_DENSE, NULL, NULL);
+    for (int i = 0; i < N; i++) {
+        double a = fabs(log(pred[i] / 1000));
+        in_q += a <= CALIB_COVER_Z80 * s * (1 + 1e-12);
+        in_rms += a <= CALIB_COVER_Z80 * rms;
+    }
+    assert_true(fabs((double)in_q / N - 0.8) < 0.001);
+    assert_true((double)in_rms / N > 0.9);
+    gsl_rng_free(r);
+    free(rows);
+    free(pred);
+}
+
 /* No row tested: NAN, not 0 % (a group without intervals has no
  * coverage, and the table prints nothing for it). */
 static void test_calib_cover_fraction_of_nothing_is_nan(void **state)
@@ -98,6 +202,10 @@ int main(void)
         cmocka_unit_test(
             test_calib_cover_leaves_the_held_out_configuration_out),
         cmocka_unit_test(test_calib_cover_fraction_of_nothing_is_nan),
+        cmocka_unit_test(
+            test_calib_spread80_is_the_q80_over_z_without_the_held_out),
+        cmocka_unit_test(
+            test_calib_spread80_is_the_sd_of_a_normal_not_of_heavy_tails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
