@@ -7,6 +7,7 @@
 #include "app/report_charts.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "app/sweep_table.h"
 #include "io/cfg.h"
 #include "io/plot_charts.h"
+#include "io/plot_compare.h"
 #include "io/plot_views.h"
 #include "models/resfield.h"
 #include "models/scenkeys.h"
@@ -405,6 +407,94 @@ static int draw_sweep(const report_src *s, report_out *o, sim_err *e)
     return rc;
 }
 
+/* How the comparison chart names run k: the scenario when the user named
+ * it so, else the scenario with the run id or the case in words, so two
+ * runs of one scenario stay apart. */
+static void cmp_label(const compare_run *cr, char *buf, size_t n)
+{
+    const db_run_meta *m = &cr->run->meta;
+    if (m->case_key) {
+        char c[200];
+        scen_case_label(m->case_key, c, sizeof c);
+        snprintf(buf, n, "%.40s (%.50s)", m->scenario, c);
+    } else if (cr->how == COMPARE_BY_ID) {
+        snprintf(buf, n, "run %" PRId64 ": %.60s", cr->id, m->scenario);
+    } else {
+        snprintf(buf, n, "%.80s", m->scenario);
+    }
+}
+
+/* report --runs (issue 25): each job's time to train and the site's
+ * facility energy and energy cost, P10-P90 with the P50, one colour per
+ * run. The fields are looked up in the registry and drawn in their display
+ * units with its labels, the same numbers `compare` prints. A job a run
+ * does not have, or that never finished there, leaves its lane empty. */
+static int draw_compare(const report_src *s, report_out *o, sim_err *e)
+{
+    static const char what[] =
+        "Runs compared: time to train per job, site energy and cost";
+    static const char *const site_f[] = {"facility_energy_j", "cost_usd"};
+    const compare *c = s->cmp;
+    const char *site_row[1] = {"site"};
+    int ft =
+        resfield_find(resfield_job, resfield_n_job, "time_to_train_s", NULL);
+    plot_cmp_panel pn[3];
+    char xl[3][80], pt[2][100], lab[PLOT_CMP_MAX_RUNS][160], file[80],
+        path[1200], title[300];
+    const char *labp[PLOT_CMP_MAX_RUNS];
+    stat_summary *buf;
+    size_t nr;
+    int rc;
+    if (!c)
+        return SIM_OK; /* a one-run report: nothing to note */
+    nr = c->n_runs;
+    if (nr > PLOT_CMP_MAX_RUNS) {
+        report_out_skip(o, what, "more runs than colours tell apart");
+        return SIM_OK;
+    }
+    buf = sim_xcalloc((c->n_jobs + 2) * nr, sizeof *buf);
+    for (size_t r = 0; r < nr; r++) {
+        cmp_label(&c->runs[r], lab[r], sizeof lab[r]);
+        labp[r] = lab[r];
+        for (size_t j = 0; j < c->n_jobs; j++) {
+            const stat_summary *x = compare_job_stat(c, j, r, (size_t)ft);
+            stat_summary *y = &buf[j * nr + r];
+            if (x) {
+                double per = resfield_job[ft].disp_per;
+                *y = *x;
+                y->mean /= per, y->p10 /= per, y->p50 /= per, y->p90 /= per;
+            }
+        }
+        for (size_t k = 0; k < 2; k++) {
+            int f =
+                resfield_find(resfield_site, resfield_n_site, site_f[k], NULL);
+            double per = resfield_site[f].disp_per;
+            stat_summary *y = &buf[(c->n_jobs + k) * nr + r];
+            *y = *compare_site_stat(c, r, (size_t)f);
+            y->mean /= per, y->p10 /= per, y->p50 /= per, y->p90 /= per;
+        }
+    }
+    snprintf(xl[0], sizeof xl[0], "%s [%s]", resfield_job[ft].label,
+             resfield_job[ft].disp_unit);
+    pn[0] = (plot_cmp_panel){"time to train per job", xl[0], c->n_jobs,
+                             (const char *const *)c->jobs, buf};
+    for (size_t k = 0; k < 2; k++) {
+        const resfield *d = &resfield_site[resfield_find(
+            resfield_site, resfield_n_site, site_f[k], NULL)];
+        snprintf(xl[k + 1], sizeof xl[0], "%s [%s]", d->label, d->disp_unit);
+        snprintf(pt[k], sizeof pt[k], "site: %s", d->label);
+        pn[k + 1] = (plot_cmp_panel){pt[k], xl[k + 1], 1, site_row,
+                                     &buf[(c->n_jobs + k) * nr]};
+    }
+    snprintf(title, sizeof title,
+             "%zu runs compared: P10-P90 across replications, P50 marked", nr);
+    name(o, "compare", file, sizeof file, path, sizeof path);
+    rc = noted(plot_compare(path, pn, c->n_jobs ? 3 : 0, labp, nr, title, e), o,
+               file, what, e);
+    free(buf);
+    return rc;
+}
+
 /* The number a key of the stored (resolved) configuration holds, found as
  * "key = NUMBER" the way find_date finds dates; def when absent. */
 static double cfg_number(const char *text, const char *key, double def)
@@ -541,6 +631,10 @@ const report_chart report_charts[] = {
      "optimize designs only: evaluated designs, Pareto front, best design, "
      "constraint lines",
      draw_optimize},
+    {"compare",
+     "report --runs only: each job's time to train and the site's energy and "
+     "cost, P10-P90 per run",
+     draw_compare},
 };
 const size_t report_n_charts = sizeof report_charts / sizeof report_charts[0];
 

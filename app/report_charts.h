@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/compare.h"
 #include "io/db.h"
 #include "io/plot.h"
 #include "sim/err.h"
@@ -39,8 +40,10 @@ typedef struct report_src {
     const char *sw_by;
     const char *sw_constraint; /* sweep chart: 'METRIC.STAT<=V' line, or
                                   NULL (the stored optimize problem's) */
-    int64_t opt_id; /* optimize chart: problem id; 0: the newest problem
-                       that evaluated this run, if any */
+    int64_t opt_id;     /* optimize chart: problem id; 0: the newest problem
+                           that evaluated this run, if any */
+    const compare *cmp; /* report --runs: the runs compared (the first is
+                           run), or NULL for a one-run report */
 } report_src;
 
 typedef struct report_chart {

@@ -150,7 +150,7 @@ static void check_throughput(const scenario *s, const tp_model *tp,
  * check, and handed to the caller only when all passed (runcase then
  * simulates with the very weather that was checked). */
 int run_check_scenario(const scenario *s, const tp_model *tp,
-                       const run_check_opts *o, climate_year **wx,
+                       const run_check_opts *o, climate_year **wx, size_t *n_wx,
                        run_check_errs *errs)
 {
     sim_err e;
@@ -159,7 +159,7 @@ int run_check_scenario(const scenario *s, const tp_model *tp,
 
     *wx = NULL;
     sim_err_clear(&e);
-    if (climate_load_for_scenario(s, wx, &e) != SIM_OK)
+    if (climate_load_for_scenario(s, wx, n_wx, &e) != SIM_OK)
         run_check_add(errs, &e);
     if (tp)
         check_throughput(s, tp, errs);

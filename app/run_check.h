@@ -49,11 +49,12 @@ double run_check_memory_bytes(const scenario *s, const run_check_opts *o);
 
 /* Checks s as described at the top. On success *wx (OUT: caller frees
  * with climate_year_free; NULL for monthly normals) holds the loaded
- * weather. Returns SIM_OK, or the code of the first error with every
- * error in errs. tp may be NULL (the throughput checks are then skipped:
- * only for callers that do not simulate). */
+ * weather, *n_wx (OUT, may be NULL) its number of years
+ * (climate_load_for_scenario). Returns SIM_OK, or the code of the first error
+ * with every error in errs. tp may be NULL (the throughput checks are then
+ * skipped: only for callers that do not simulate). */
 int run_check_scenario(const scenario *s, const tp_model *tp,
-                       const run_check_opts *o, climate_year **wx,
+                       const run_check_opts *o, climate_year **wx, size_t *n_wx,
                        run_check_errs *errs);
 
 /* Adds e to errs (drops it beyond the cap). Returns e->code. */

@@ -60,12 +60,13 @@ static int load_case(const runcase_in *in, runcase_out *out, sim_err *err)
                                            : (size_t)out->s->sim.replications;
         co.series = (int)in->series;
         co.max_memory_mb = in->max_memory_mb;
-        rc = run_check_scenario(out->s, out->tp, &co, &out->wx, in->check_errs);
+        rc = run_check_scenario(out->s, out->tp, &co, &out->wx, &out->n_wx,
+                                in->check_errs);
         if (rc != SIM_OK && in->check_errs->n > 0)
             *err = in->check_errs->e[0];
         return rc;
     }
-    return climate_load_for_scenario(out->s, &out->wx, err);
+    return climate_load_for_scenario(out->s, &out->wx, &out->n_wx, err);
 }
 
 /* Step 6: R replications into out->reps. Replication 0 runs alone first
@@ -90,9 +91,7 @@ static int run_reps(const runcase_in *in, runcase_out *out, sim_err *err)
     so.no_power_outages = in->no_power_outages;
     so.tp = out->tp;
     so.weather = out->wx;
-    so.n_weather = out->wx && out->s->site.climate.n_files > 1
-                       ? (size_t)out->s->site.climate.n_files
-                       : 1;
+    so.n_weather = out->wx && out->n_wx > 1 ? out->n_wx : 1;
     so.record_events = in->events != 0;
     out->seed = so.seed;
     t0 = wall_s();

@@ -109,6 +109,7 @@ struct runcase_out {
     tp_model *tp_own;   /* loaded here, else NULL */
     scenario *s;        /* the case's resolved scenario */
     climate_year *wx;   /* its weather; NULL for monthly normals */
+    size_t n_wx;        /* years in wx (a replication draws one), 0 none */
     uint64_t seed;      /* the master seed used */
     res_rep *reps;      /* replications 0 .. n_reps-1 */
     size_t n_reps;      /* R once the replications ran, else 0 */

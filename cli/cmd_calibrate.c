@@ -1,6 +1,7 @@
 /* cli/cmd_calibrate.c: `factorysim calibrate DATA.csv`: fits the throughput
  * model (models/calib.h) on measured rows, cross-validates it two ways,
- * prints the accuracy table beside the lookup baseline, writes the
+ * prints the accuracy table beside the lookup baseline and the nested
+ * coverage of the 80 % interval (models/calib_cover.h), writes the
  * calibration file and a parity plot. See docs/throughput-model.md. */
 #include <getopt.h>
 #include <ctype.h>
@@ -16,6 +17,7 @@
 #include "io/json.h"
 #include "io/plot.h"
 #include "models/calib.h"
+#include "models/calib_cover.h"
 #include "sim/mem.h"
 
 static const char calibrate_help[] =
@@ -25,7 +27,9 @@ static const char calibrate_help[] =
     "columns of megatron_throughput.csv) with GSL nonlinear least squares,\n"
     "cross-validates leaving one configuration out and one model out,\n"
     "prints MAPE of tokens/s/GPU per GPU type and model class beside the\n"
-    "median-efficiency lookup baseline, and writes the calibration file.\n"
+    "median-efficiency lookup baseline, the coverage of the 80 % interval\n"
+    "under leave-one-configuration-out with its spread computed without the\n"
+    "held-out configuration (nested), and writes the calibration file.\n"
     "\n"
     "Options:\n"
     "  --out FILE     calibration file (default: the built-in\n"
@@ -48,6 +52,10 @@ typedef struct acc_row {
     size_t n;
     double mape[N_COLS];
     double mse[N_COLS]; /* mean signed error, % (pred / measured - 1) */
+    size_t cov_n;       /* rows with a held-out interval (LOCO) */
+    double cov_nested;  /* fraction inside the 80 % interval, spread
+                           computed without the held-out configuration */
+    double cov_plain;   /* same, spread from every configuration */
 } acc_row;
 
 /* Groups: 0 all, 1-3 classes, 4 .. 4+n_gpus-1 GPUs, then the two
@@ -102,6 +110,9 @@ int cmd_calibrate(int argc, char **argv)
     sim_err err;
     acc_row acc[3 + 1 + TP_MAX_GPUS + 2];
     int *mbs = NULL;
+    double *nsd = NULL;
+    signed char *cov = NULL, *cov_plain = NULL;
+    unsigned char *sel = NULL;
     char anom[256] = "";
     size_t k_anom = 0, n_anom = 0;
     int n_acc = 0;
@@ -152,6 +163,15 @@ int cmd_calibrate(int argc, char **argv)
         rc = cli_report(&err);
         goto done;
     }
+    /* Rows whose published throughput contradicts their own step time
+     * are read from the step time (io/calib_rows.h); say which. */
+    for (size_t i = 0; i < n; i++)
+        if (ok[i] && rows[i].meas_from_step)
+            fprintf(stderr,
+                    "factorysim: %s:%d: step_time_s: the published throughput "
+                    "contradicts the step time by more than %.0f %%; the step "
+                    "time is used\n",
+                    t->path, rows[i].line, 100 * CALIB_STEP_MISMATCH);
     /* Keep the measured rows the model can evaluate (layout valid). */
     use_rows = sim_xcalloc(n ? n : 1, sizeof *use_rows);
     tp_model_init(&m);
@@ -198,6 +218,13 @@ int cmd_calibrate(int argc, char **argv)
         rc = cli_report(&err);
         goto done;
     }
+    /* Each GPU's largest row: the scale whose stragglers the fit already
+     * carries (the site's straggler term starts beyond it). */
+    for (size_t i = 0; i < nu; i++) {
+        int gi = tp_model_gpu(&m, use_rows[i].gpu->name);
+        if (gi >= 0 && use_rows[i].q.n_gpus > m.gpu_n_max[gi])
+            m.gpu_n_max[gi] = use_rows[i].q.n_gpus;
+    }
     for (int c = 0; c < N_COLS; c++)
         pred[c] = sim_xcalloc(nu, sizeof *pred[c]);
     calib_predict_all(use_rows, nu, &m, pred[C_IN]);
@@ -227,6 +254,16 @@ int cmd_calibrate(int argc, char **argv)
         if (k)
             m.sigma_log[c] = sqrt(s / (double)k);
     }
+    /* Coverage of the 80 % interval under LOCO, nested: each row's
+     * interval width leaves its own configuration out
+     * (models/calib_cover.h). */
+    nsd = sim_xcalloc(nu, sizeof *nsd);
+    cov = sim_xcalloc(nu, sizeof *cov);
+    cov_plain = sim_xcalloc(nu, sizeof *cov_plain);
+    sel = sim_xcalloc(nu, sizeof *sel);
+    if (cv)
+        calib_cover_loco(use_rows, nu, pred[C_LOCO], &m, CALIB_COVER_Z80, nsd,
+                         cov, cov_plain);
     /* Micro-batches per step of each row's layout (its group below). */
     mbs = sim_xcalloc(nu, sizeof *mbs);
     for (size_t i = 0; i < nu; i++) {
@@ -246,7 +283,9 @@ int cmd_calibrate(int argc, char **argv)
                  : g == 4 + m.n_gpus ? "mb_1_8"
                                      : "mb_over_8");
         for (size_t i = 0; i < nu; i++) {
-            if (!in_group(&use_rows[i], g, gpu, m.n_gpus, mbs[i]))
+            sel[i] =
+                (unsigned char)in_group(&use_rows[i], g, gpu, m.n_gpus, mbs[i]);
+            if (!sel[i])
                 continue;
             a->n++;
             for (int c = 0; c < N_COLS; c++) {
@@ -258,6 +297,10 @@ int cmd_calibrate(int argc, char **argv)
         }
         if (!a->n)
             continue;
+        a->cov_nested =
+            cv ? calib_cover_fraction(cov, sel, nu, &a->cov_n) : (double)NAN;
+        a->cov_plain =
+            cv ? calib_cover_fraction(cov_plain, sel, nu, NULL) : (double)NAN;
         for (int c = 0; c < N_COLS; c++) {
             a->mape[c] *= 100.0 / (double)a->n;
             a->mse[c] *= 100.0 / (double)a->n;
@@ -303,6 +346,10 @@ int cmd_calibrate(int argc, char **argv)
                     k += (size_t)snprintf(accs + k, sizeof accs - k,
                                           " %s_mse = %.2f;", col_names[c],
                                           acc[a].mse[c]);
+            if (cv && k < sizeof accs && !isnan(acc[a].cov_nested))
+                k += (size_t)snprintf(accs + k, sizeof accs - k,
+                                      " coverage80_nested_pct = %.1f;",
+                                      100 * acc[a].cov_nested);
             if (k < sizeof accs)
                 k += (size_t)snprintf(accs + k, sizeof accs - k, " };\n");
         }
@@ -355,6 +402,15 @@ int cmd_calibrate(int argc, char **argv)
                 jv_set(r, key,
                        cv || c == C_IN ? jv_num(acc[a].mse[c]) : jv_null());
             }
+            /* Percent, like the MAPE columns; null without cross-validation
+             * or when no row of the group has a held-out interval. */
+            jv_set(r, "coverage80_nested_pct",
+                   isnan(acc[a].cov_nested) ? jv_null()
+                                            : jv_num(100 * acc[a].cov_nested));
+            jv_set(r, "coverage80_plain_pct",
+                   isnan(acc[a].cov_plain) ? jv_null()
+                                           : jv_num(100 * acc[a].cov_plain));
+            jv_set(r, "coverage_rows", jv_int((int64_t)acc[a].cov_n));
             jv_push(arr, r);
         }
         jv_set(root, "mape_pct", arr);
@@ -391,6 +447,20 @@ int cmd_calibrate(int argc, char **argv)
             else
                 printf(" %7s %7s\n", "-", "-");
         }
+        if (cv) {
+            printf("\ncoverage of the 80 %% interval under "
+                   "leave-one-configuration-out [%%]\n"
+                   "nested: the interval's spread computed without the "
+                   "held-out configuration\n"
+                   "(target 75-85 overall, 65-95 per GPU and model class); "
+                   "plain: spread from all rows\n\n");
+            printf("%-9s %5s | %7s %7s\n", "group", "rows", "nested", "plain");
+            for (int a = 0; a < n_acc; a++)
+                if (!isnan(acc[a].cov_nested))
+                    printf("%-9s %5zu | %7.1f %7.1f\n", acc[a].name,
+                           acc[a].cov_n, 100 * acc[a].cov_nested,
+                           100 * acc[a].cov_plain);
+        }
         printf("\nparameters (value +- sd from the fit covariance):\n");
         for (int k = 0; k < TP_NPAR; k++)
             printf("  %-18s %12.5g +- %-10.3g %s%s\n", tp_param_name(k), m.p[k],
@@ -399,6 +469,10 @@ int cmd_calibrate(int argc, char **argv)
     }
 done:
     free(mbs);
+    free(nsd);
+    free(cov);
+    free(cov_plain);
+    free(sel);
     for (int c = 0; c < N_COLS; c++)
         free(pred[c]);
     free(use_rows);

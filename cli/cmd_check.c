@@ -506,7 +506,7 @@ int cmd_check(int argc, char **argv)
          * so both formats report it the same way. */
         run_check_add(ce, &err);
     } else {
-        run_check_scenario(s, tp, &co, &wx, ce);
+        run_check_scenario(s, tp, &co, &wx, NULL, ce);
     }
     /* The exit status depends only on the errors found, not on the format, so a
      * script can use `check --format json` and still test $?. */

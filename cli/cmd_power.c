@@ -355,7 +355,7 @@ int cmd_power(int argc, char **argv)
      * file. */
     if (!have_seed)
         seed = s->sim.seed;
-    if ((rc = climate_load_for_scenario(s, &wx, &err)) != SIM_OK ||
+    if ((rc = climate_load_for_scenario(s, &wx, NULL, &err)) != SIM_OK ||
         (rc = site_power_from_scenario(s, wx, seed, rep, steps != NULL, &sp,
                                        &err)) != SIM_OK) {
         ret = cli_report(&err);

@@ -37,6 +37,8 @@
 #include "io/json.h"
 #include "app/opt_spec.h"
 #include "app/sweep_table.h"
+#include "app/compare.h"
+#include "app/compare_doc.h"
 #include "app/report_charts.h"
 #include "app/report_doc.h"
 #include "app/report_render.h"
@@ -65,6 +67,10 @@ static const char report_help[] =
     "Options:\n"
     "  --db FILE        results database (default output/factorysim.db)\n"
     "  --run ID         run to report (default: the latest)\n"
+    "  --runs LIST      runs to compare, comma-separated, each a run id,\n"
+    "                   scenario name or sweep case key as `compare` takes\n"
+    "                   them: the bundle reports the first and adds the\n"
+    "                   compare chart and compare.csv (docs/compare.md)\n"
     "  --out DIR        output folder (required; made if missing, as mkdir "
     "-p)\n"
     "  --format F       chart format: png (default), svg or pdf\n"
@@ -531,6 +537,11 @@ static int md_fn(FILE *f, void *ctx)
     return ferror(f) ? SIM_EIO : SIM_OK;
 }
 
+static int compare_csv_fn(FILE *f, void *ctx)
+{
+    return compare_write_csv(f, ctx, 0);
+}
+
 static int csv_fn(FILE *f, void *ctx)
 {
     return write_csv(f, ctx);
@@ -624,6 +635,7 @@ int cmd_report(int argc, char **argv)
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"run", required_argument, NULL, 'r'},
+        {"runs", required_argument, NULL, 'R'},
         {"out", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"metric", required_argument, NULL, 'm'},
@@ -635,7 +647,9 @@ int cmd_report(int argc, char **argv)
     };
     const char *cmd = "report", *dbpath = "output/factorysim.db", *dir = NULL,
                *ext = "png";
-    const char *sw_metric = NULL, *sw_by = NULL, *sw_con = NULL;
+    const char *sw_metric = NULL, *sw_by = NULL, *sw_con = NULL, *runs = NULL;
+    compare *cmp = NULL;      /* --runs */
+    compare_doc *cdoc = NULL; /* its section of report.html */
     int64_t run_id = -1, opt_id = 0;
     uint64_t u;
     int o, rc;
@@ -660,6 +674,9 @@ int cmd_report(int argc, char **argv)
                 return cli_usage_error(
                     cmd, "--run must be a run id >= 1 (got %s)", optarg);
             run_id = (int64_t)u;
+            break;
+        case 'R':
+            runs = optarg;
             break;
         case 'o':
             dir = optarg;
@@ -708,21 +725,40 @@ int cmd_report(int argc, char **argv)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     if (!dir)
         return cli_usage_error(cmd, "--out DIR is required");
+    if (runs && run_id >= 0)
+        return cli_usage_error(cmd, "--run and --runs exclude each other "
+                                    "(the first of --runs is reported)");
     sim_err_clear(&err);
     /* Read-only: a report must never migrate a database or hold a write lock on
      * it while a sweep may be writing to it. */
     if (db_open_readonly(dbpath, &d, &err) != SIM_OK)
         return cli_report(&err);
+    /* --runs: the runs are resolved as `compare` resolves them, and the
+     * first is the run the rest of the bundle reports. */
+    if (runs) {
+        rc = compare_load_list(d, dbpath, runs, &cmp, &err);
+        if (rc != SIM_OK) {
+            db_close(d);
+            return rc == SIM_EUSAGE ? cli_usage_error(cmd, "%s", err.msg)
+                                    : cli_report(&err);
+        }
+        for (size_t i = 0; i < cmp->n_runs; i++)
+            if (cmp->runs[i].note[0])
+                fprintf(stderr, "factorysim: report: %s\n", cmp->runs[i].note);
+        run_id = cmp->runs[0].id;
+    }
     /* --optimize ID without --run reports the problem's best design. */
     if (opt_id > 0 && best_design_run(d, opt_id, run_id < 0 ? &run_id : NULL,
                                       &err) != SIM_OK) {
         db_close(d);
+        compare_free(cmp);
         return cli_report(&err);
     }
     if ((run_id < 0 && db_latest_run(d, &run_id, &err) != SIM_OK) ||
         db_load_run(d, run_id, DB_LOAD_STEPS | DB_LOAD_EVENTS, &r, &err) !=
             SIM_OK) {
         db_close(d);
+        compare_free(cmp);
         return cli_report(&err);
     }
     /* --metric and --by only shape the sweep chart; giving them for a plain run
@@ -730,6 +766,7 @@ int cmd_report(int argc, char **argv)
     if ((sw_metric || sw_by || sw_con) && !r->meta.sweep_key) {
         db_close(d);
         db_run_free(r);
+        compare_free(cmp);
         return cli_usage_error(cmd,
                                "--metric/--by/--constraint chart a sweep; "
                                "run %" PRId64 " is not a sweep case",
@@ -741,11 +778,12 @@ int cmd_report(int argc, char **argv)
         !S_ISDIR(sb.st_mode) || access(dir, W_OK) != 0) {
         db_close(d);
         db_run_free(r);
+        compare_free(cmp);
         return err.code != SIM_OK
                    ? cli_report(&err)
                    : cli_error("%s: output folder is not writable", dir);
     }
-    src = (report_src){r, d, sw_metric, sw_by, sw_con, opt_id};
+    src = (report_src){r, d, sw_metric, sw_by, sw_con, opt_id, cmp};
     cl = sim_xcalloc(1, sizeof *cl);
     cl->dir = dir;
     cl->ext = ext;
@@ -769,8 +807,16 @@ int cmd_report(int argc, char **argv)
         hc.in.charts = cl;
         hc.in.svg = (const char *const *)svg;
         hc.in.pdf_note = pdf_note;
+        /* report --runs: the comparison's tables as a section of the page
+         * (its chart is among the charts already). */
+        if (cmp) {
+            cdoc = compare_doc_new(cmp);
+            hc.in.extra = compare_doc_sections(cdoc, &hc.in.n_extra);
+        }
         hc.err = &err;
         rc = write_file(dir, "summary.csv", r, csv_fn, &err);
+        if (rc == SIM_OK && cmp)
+            rc = write_file(dir, "compare.csv", cmp, compare_csv_fn, &err);
         if (rc == SIM_OK)
             rc = write_file(dir, "charts.json", &jc, charts_json_fn, &err);
         if (rc == SIM_OK)
@@ -783,9 +829,10 @@ int cmd_report(int argc, char **argv)
     free(svg);
     if (rc == SIM_OK) {
         printf("report of run %" PRId64
-               " (%s) in %s: summary.md, summary.csv, charts.json, "
+               " (%s) in %s: summary.md, summary.csv, %scharts.json, "
                "report.html%s",
-               run_id, r->meta.scenario, dir, pdf_pages ? ", report.pdf" : "");
+               run_id, r->meta.scenario, dir, cmp ? "compare.csv, " : "",
+               pdf_pages ? ", report.pdf" : "");
         for (int i = 0; i < cl->n; i++)
             printf(", %s", cl->file[i]);
         fputc('\n', stdout);
@@ -798,6 +845,8 @@ int cmd_report(int argc, char **argv)
         }
     }
     db_run_free(r);
+    compare_doc_free(cdoc);
+    compare_free(cmp);
     free(cl);
     return rc == SIM_OK ? CLI_EXIT_OK : cli_report(&err);
 }

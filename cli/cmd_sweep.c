@@ -302,7 +302,7 @@ int sweep_validate_grid(const sweep_ctx *c, double max_mb, sim_err *err)
                                     max_mb};
                 run_check_errs *errs = sim_xcalloc(1, sizeof *errs);
                 climate_year *wx = NULL;
-                int rc = run_check_scenario(s, c->tp, &o, &wx, errs);
+                int rc = run_check_scenario(s, c->tp, &o, &wx, NULL, errs);
                 climate_year_free(wx);
                 if (rc != SIM_OK) {
                     char msg[2048];

@@ -19,6 +19,8 @@ CMD(report, "write a site-proposal bundle for a stored run: charts, "
             "summary.md, summary.csv")
 CMD(merge, "combine results databases (one per Slurm task) into one; "
            "idempotent, kill-safe")
+CMD(compare, "stored runs side by side (by id, scenario or sweep case): "
+             "P10-P90 per job and site, differences from the first")
 CMD(export, "export stored results (jobs, time series, runs) as CSV or JSON")
 CMD(exemplar, "check measured throughput against the Exemplar bar (95% of "
               "reference); diagnose shortfalls")

@@ -33,7 +33,8 @@ static const char *const top_keys[] = {
 static const char *const domain_keys[] = {
     "active_params_min", "active_params_max", "experts_max", "seq_max", NULL};
 static const char *const param_keys[] = {"value", "sd", "unit", NULL};
-static const char *const gpu_keys[] = {"name", "log_factor", "sd", NULL};
+static const char *const gpu_keys[] = {"name", "log_factor", "sd", "n_gpus_max",
+                                       NULL};
 static const char *const rel_keys[] = {
     "id", "dense", "moe", "hybrid", "dense_sd", "moe_sd", "hybrid_sd", NULL};
 static const char *const sigma_keys[] = {"dense", "moe", "hybrid",
@@ -122,6 +123,7 @@ static int read_gpus(cfg_reader *r, const config_setting_t *g, tp_model *m)
                         TP_MAX_GPUS);
     for (int i = 0; i < n; i++) {
         config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        double nmax = 0;
         if (!config_setting_is_group(s))
             return cfg_fail(r, s, NULL,
                             "expected a group { name; log_factor; sd; }");
@@ -130,8 +132,13 @@ static int read_gpus(cfg_reader *r, const config_setting_t *g, tp_model *m)
                              sizeof m->gpus[0])) != SIM_OK ||
             (rc = num(r, s, "log_factor", -HUGE_VAL, HUGE_VAL,
                       &m->gpu_log[i])) != SIM_OK ||
-            (rc = num(r, s, "sd", 0, HUGE_VAL, &m->gpu_sd[i])) != SIM_OK)
+            (rc = num(r, s, "sd", 0, HUGE_VAL, &m->gpu_sd[i])) != SIM_OK ||
+            (rc = cfg_double(r, s, "n_gpus_max", 0, 0, 0, 1e7, 1, &nmax)) !=
+                SIM_OK)
             return rc;
+        /* Optional: files written before the straggler term lack it, and
+         * 0 (unknown) turns the term off for that GPU rather than guess. */
+        m->gpu_n_max[i] = (int)nmax;
         m->n_gpus++;
     }
     return SIM_OK;
@@ -299,12 +306,15 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
     for (int k = 0; k < TP_NPAR; k++)
         fprintf(f, "  %s = { value = %.10e; sd = %.4e; unit = \"%s\"; };\n",
                 tp_param_name(k), m->p[k], m->p_sd[k], tp_param_unit(k));
-    fputs(
-        "};\n\n# log factor on GEMM efficiency per calibrated GPU\ngpus = (\n",
-        f);
+    /* One comment line: tests/test_calib.c names lines of this file. */
+    fputs("};\n\n# log factor on GEMM efficiency per calibrated GPU "
+          "(n_gpus_max: its largest row)\ngpus = (\n",
+          f);
     for (int i = 0; i < m->n_gpus; i++)
-        fprintf(f, "  { name = \"%s\"; log_factor = %.10e; sd = %.4e; }%s\n",
-                m->gpus[i], m->gpu_log[i], m->gpu_sd[i],
+        fprintf(f,
+                "  { name = \"%s\"; log_factor = %.10e; sd = %.4e; "
+                "n_gpus_max = %d; }%s\n",
+                m->gpus[i], m->gpu_log[i], m->gpu_sd[i], m->gpu_n_max[i],
                 i + 1 < m->n_gpus ? "," : "");
     fputs(");\n\n# log factor on compute time per release x model "
           "class\nreleases = (\n",

@@ -250,6 +250,28 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
             meas_col = "step_time_s";
         }
     }
+    /* The step time is what the sources measure (dgxc-benchmarking's
+     * READMEs: "measured by seconds per iteration"; tokens per second are
+     * derived from it by formula), so when a row prints both and they
+     * disagree by more than 3 % the derived throughput is the typo and
+     * the step time is used (issue 18; the rule names no row: it applies
+     * to any row whose own columns contradict each other). */
+    out->meas_from_step = 0;
+    if (meas_col[0] != 's' && out->meas_tps > 0 && out->q.gbs > 0) {
+        double st;
+        if ((rc = num(t, i, "step_time_s", 0, 1e9, 0, &st, &blank, err)) !=
+            SIM_OK)
+            return rc;
+        if (!blank && st > 0) {
+            double from_step =
+                (double)out->q.gbs * out->q.seq_len / st / out->q.n_gpus;
+            if (fabs(out->meas_tps / from_step - 1) > CALIB_STEP_MISMATCH) {
+                out->meas_tps = from_step;
+                out->meas_from_step = 1;
+                meas_col = "step_time_s";
+            }
+        }
+    }
     /* A measurement above the dense peak cannot be right; refusing it here
      * keeps it out of every command that reads measured rows (exemplar's
      * verdict, calibrate's fit), not only the one that noticed. */

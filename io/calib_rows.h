@@ -5,7 +5,9 @@
  * Required columns: model, gpu, num_gpus, precision, gbs, mbs, seq_len, tp,
  * pp, cp, ep, vp. Optional: release, num_layers_run, fsdp and the measured
  * tokens_per_sec_per_gpu, tokens_per_sec_total, step_time_s (the measurement
- * is the first of these present, converted to tokens/s/GPU). Blank pp, cp,
+ * is the first of these present, converted to tokens/s/GPU, except that a
+ * step time contradicting the throughput by more than CALIB_STEP_MISMATCH
+ * is taken instead: calib_row.meas_from_step). Blank pp, cp,
  * ep, vp and mbs cells are 1 in the query (a published row that leaves
  * them blank did not use them; calibrate and exemplar read it so) and are
  * flagged in calib_row.blank, so that `predict --csv` chooses them; so is

@@ -144,6 +144,7 @@ static char *schema_sql(void)
         "  overrides_json TEXT,\n"
         "  mpi_rank INTEGER,\n"
         "  status TEXT NOT NULL CHECK(status IN ('complete', 'interrupted')),\n"
+        "  solar_energy_p90_exceedance_j REAL,\n"
         "  CHECK((sweep_key IS NULL) = (case_key IS NULL))) STRICT;\n"
         "CREATE UNIQUE INDEX runs_case ON runs(sweep_key, case_key)\n"
         "  WHERE sweep_key IS NOT NULL AND status = 'complete';\n"
@@ -317,12 +318,28 @@ static const char migrate_8_to_9[] = OPT_TABLES_SQL;
  * no rows: they never computed them). */
 static const char migrate_9_to_10[] = "-- module_reps, power_window: below\n";
 
+/* Version 10 -> 11 (issue 19): runs gains solar_energy_p90_exceedance_j, the
+ * annual solar energy exceeded in 90 % of the run's replications (a figure
+ * of the run, not of one replication, so not a result field). NULL in the
+ * runs stored before: it could be rebuilt from their site_reps, but a
+ * stored figure is never made up after the fact. Appended last, as in a
+ * fresh schema, so both have the same column order. */
+static const char migrate_10_to_11[] =
+    "ALTER TABLE runs ADD COLUMN solar_energy_p90_exceedance_j REAL;\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
-    migrate_1_to_2, migrate_2_to_3, migrate_3_to_4,
-    migrate_4_to_5, migrate_5_to_6, migrate_6_to_7,
-    migrate_7_to_8, migrate_8_to_9, migrate_9_to_10,
+    migrate_1_to_2,
+    migrate_2_to_3,
+    migrate_3_to_4,
+    migrate_4_to_5,
+    migrate_5_to_6,
+    migrate_6_to_7,
+    migrate_7_to_8,
+    migrate_8_to_9,
+    migrate_9_to_10,
+    migrate_10_to_11,
 };
 
 /* Adds every field of t missing from table (as a nullable column). */

@@ -61,11 +61,12 @@
  * tables optimize_problems, optimize_terms, optimize_designs; no result
  * field changed); 10, power dynamics per module and the representative
  * window (issue 21: site_reps gains power_jobs_mean_w; new tables
- * module_reps and power_window). An older database is upgraded in place
- * when opened for writing (db_open); db_open_readonly refuses it with what
- * to do.
+ * module_reps and power_window); 11, the solar P90 exceedance of a run
+ * (issue 19: runs gains solar_energy_p90_exceedance_j). An older database
+ * is upgraded in place when opened for writing (db_open); db_open_readonly
+ * refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 10
+#define DB_SCHEMA_VERSION 11
 #define DB_SCHEMA_FIELDS_HASH 0x0b5b071571d74508ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
@@ -154,6 +155,12 @@ typedef struct db_run {
                                  * duration [s] (NULL where no steps) */
     stat_summary *job_summary;  /* n_jobs x resfield_n_job, row-major */
     stat_summary *site_summary; /* resfield_n_site */
+    double solar_energy_p90_exceedance_j; /* runs column: annual solar
+                                 energy exceeded in 90 % of the
+                                 replications [J] (models/results.h
+                                 res_solar_p90_exceedance_j), computed when
+                                 stored; NAN for a run without solar or
+                                 stored before schema version 11 */
 } db_run;
 
 /* One row of the run list (db_list_runs); strings owned by the list. */

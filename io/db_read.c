@@ -178,7 +178,8 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
              "r.replications, r.n_reps, r.version, r.created_utc, r.horizon_s, "
              "r.step_s, r.ts_downsample, r.has_events, r.site_name, "
              "r.it_capacity_w, r.sweep_key, r.case_key, r.case_index, "
-             "r.overrides_json, r.mpi_rank, r.status FROM runs r JOIN "
+             "r.overrides_json, r.mpi_rank, r.status, "
+             "r.solar_energy_p90_exceedance_j FROM runs r JOIN "
              "scenarios s "
              "ON s.id = r.scenario_id WHERE r.id = ?1;",
              &st, err)) != SIM_OK)
@@ -224,6 +225,7 @@ static int load_head(db *d, int64_t id, run_mem *m, sim_err *err)
                        ? -1
                        : sqlite3_column_int(st, 18);
     mt->status = keep(m, db_col_str(st, 19));
+    m->pub.solar_energy_p90_exceedance_j = col_real(st, 20);
     sqlite3_finalize(st);
     return SIM_OK;
 }

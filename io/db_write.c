@@ -463,7 +463,8 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
  * runs_case turns a sweep case another writer stored first into
  * DB_ALREADY_STORED rather than an error. */
 static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
-                         size_t n_reps, int64_t *run_id, sim_err *err)
+                         const res_rep *reps, size_t n_reps, int64_t *run_id,
+                         sim_err *err)
 {
     sqlite3_stmt *st;
     char created[32];
@@ -481,8 +482,9 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
              "version, "
              "created_utc, horizon_s, step_s, ts_downsample, has_events, "
              "site_name, it_capacity_w, sweep_key, case_key, case_index, "
-             "overrides_json, mpi_rank, status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
-             "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18);",
+             "overrides_json, mpi_rank, status, solar_energy_p90_exceedance_j) "
+             "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+             "?14, ?15, ?16, ?17, ?18, ?19);",
              &st, err)) != SIM_OK)
         return rc;
     sqlite3_bind_int64(st, 1, scen_id);
@@ -513,6 +515,18 @@ static int store_run_row(db *d, int64_t scen_id, const db_run_meta *m,
     else
         sqlite3_bind_null(st, 17);
     bind_text(st, 18, m->status ? m->status : "complete");
+    /* The one definition (models/results.h), for a site that generated
+     * solar at all: a site without panels has no exceedance, NULL. */
+    {
+        int solar = 0;
+        for (size_t r = 0; r < n_reps && !solar; r++)
+            solar = reps[r].site.solar_energy_j > 0;
+        if (solar)
+            bind_real(st, 19,
+                      res_solar_p90_exceedance_j(reps, n_reps, m->horizon_s));
+        else
+            sqlite3_bind_null(st, 19);
+    }
     rc = sqlite3_step(st);
     if (rc == SQLITE_CONSTRAINT_UNIQUE) /* only runs_case is UNIQUE here */
         rc = DB_ALREADY_STORED;
@@ -655,7 +669,8 @@ int db_store_run(db *d, const db_run_meta *meta, const res_rep *reps,
     if ((rc = db_begin_write(d, err, "starting to store a run")) != SIM_OK)
         return rc;
     if ((rc = db_store_scenario(d, meta, &scen_id, err)) != SIM_OK ||
-        (rc = store_run_row(d, scen_id, meta, n_reps, &id, err)) != SIM_OK ||
+        (rc = store_run_row(d, scen_id, meta, reps, n_reps, &id, err)) !=
+            SIM_OK ||
         (rc = store_site_facts(d, id, meta, err)) != SIM_OK ||
         (rc = store_reps(d, id, meta, reps, n_reps, err)) != SIM_OK ||
         (rc = store_summaries(d, id, meta, reps, n_reps, err)) != SIM_OK)

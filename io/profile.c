@@ -23,6 +23,7 @@
 
 #include "io/csv.h"
 #include "models/solar.h"
+#include "sim/mem.h"
 
 enum {
     C_HOUR,
@@ -134,24 +135,62 @@ static long hour_of_year(int mo, int d, int h)
     return (days + d - 1) * 24 + h;
 }
 
+/* What depends on a whole day or on the sun, once all of a year's rows
+ * passed: the dew point from the day's minimum dry bulb when the file has
+ * no humidity, relative humidity and wet bulb by the same formulas as
+ * synthetic and EPW years (models/climate.c), and DNI/DHI by Erbs when only
+ * GHI was given. */
+static void fill_derived(climate_year *out, const profile_site *site,
+                         const profile_info *inf)
+{
+    for (size_t d = 0; d < CLIMATE_HOURS / 24; d++) {
+        double tmin = INFINITY;
+        for (size_t i = 24 * d; i < 24 * d + 24; i++)
+            tmin = fmin(tmin, out->h[i].t_db_c);
+        for (size_t i = 24 * d; i < 24 * d + 24; i++) {
+            climate_hour *h = &out->h[i];
+            if (isnan(h->t_dp_c))
+                h->t_dp_c = tmin;
+            h->rh = climate_rh(h->t_db_c, h->t_dp_c);
+            h->t_wb_c = climate_wet_bulb(h->t_db_c, h->t_dp_c, h->p_pa);
+            if (inf->has_irradiance && !inf->has_dni_dhi) {
+                solar_pos p;
+                solar_position_hour((double)i, site->lat_deg, site->lon_deg,
+                                    site->tz_h, &p);
+                solar_decompose_erbs(h->ghi_w_m2, &p, &h->dni_w_m2,
+                                     &h->dhi_w_m2);
+            }
+        }
+    }
+}
+
 /* One long function because the header decides how every row is read: the
  * header pass maps names to columns and checks the allowed combinations
  * (exactly one time column, at most one humidity column, GHI alone or all three
- * irradiance columns), the row pass checks each hour's position and cells, and
+ * irradiance columns), the row pass checks each hour's position and cells and,
+ * in a multi-year file, starts the next year only where the last one is whole
+ * (so the position check restarts at hour 0 of each year), and
  * a final day pass fills what depends on a whole day (the dew point from the
  * day's minimum temperature when no humidity is given) and what depends on the
  * sun (Erbs decomposition). Errors name the row's own line and jump to done,
  * which frees the table; the caller owns `out` and must not use it after an
  * error, since it may be partly filled. */
-int profile_read(const char *path, const profile_site *site, climate_year *out,
-                 profile_info *info, sim_err *err)
+static int read_years(const char *path, const profile_site *site,
+                      climate_year **years, size_t *n_years, size_t max_years,
+                      profile_info *info, sim_err *err)
 {
     csvt *t = NULL;
     int idx[N_COLS], rc;
     profile_info inf;
+    climate_year *ys = sim_xcalloc(1, sizeof *ys), *out = ys;
+    size_t ny = 1;
     memset(&inf, 0, sizeof inf);
+    *years = NULL;
+    *n_years = 0;
+    /* Through done: ys is freed on every failure, this one included
+     * (fuzz_profile found the early return leaking it). */
     if ((rc = csvt_read(path, &t, err)) != SIM_OK)
-        return rc;
+        goto done;
     for (int c = 0; c < N_COLS; c++)
         idx[c] = -1;
     for (size_t k = 0; k < t->n_cols; k++) {
@@ -238,15 +277,49 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
              * file lines up with the nominal 365-day year the models use. */
             if (mo == 2 && d == 29)
                 continue;
-            if (n == 0)
+            if (n == 0 && ny == 1)
                 first_year = y;
             if (y != first_year) {
-                rc = sim_err_set(err, SIM_ECONFIG, path, line,
-                                 "timestamp: a second year (got %d, expected "
-                                 "%d: one year of "
-                                 "hours)",
-                                 y, first_year);
-                goto done;
+                /* A multi-year file (issue 19.3) is split on the year
+                 * boundary: each year must be whole, and years run
+                 * forward, so that no year is drawn with hours of another
+                 * or a gap filled silently. */
+                if (max_years == 1) {
+                    rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                     "timestamp: a second year (got %d, "
+                                     "expected %d: one year of hours)",
+                                     y, first_year);
+                    goto done;
+                }
+                if (y < first_year) {
+                    rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                     "timestamp: years out of order (got %d "
+                                     "after %d, expected increasing years)",
+                                     y, first_year);
+                    goto done;
+                }
+                if (n != CLIMATE_HOURS) {
+                    rc = sim_err_set(
+                        err, SIM_ECONFIG, path, line,
+                        "timestamp: year %d is incomplete (got %zu hours, "
+                        "expected %d: a multi-year file holds whole years, "
+                        "Jan 1 00:00 to Dec 31 23:00 each)",
+                        first_year, n, CLIMATE_HOURS);
+                    goto done;
+                }
+                if (ny >= max_years) {
+                    rc = sim_err_set(err, SIM_ECONFIG, path, line,
+                                     "timestamp: too many years (got more "
+                                     "than %zu, expected at most %zu)",
+                                     max_years, max_years);
+                    goto done;
+                }
+                ys = sim_xrealloc(ys, (ny + 1) * sizeof *ys);
+                memset(&ys[ny], 0, sizeof *ys);
+                out = &ys[ny++];
+                first_year = y;
+                n = 0;
+                want = 0;
             }
             got = hour_of_year(mo, d, h);
         } else {
@@ -352,44 +425,61 @@ int profile_read(const char *path, const profile_site *site, climate_year *out,
     }
     inf.rows = t->n_rows;
     if (n != CLIMATE_HOURS) {
-        rc = sim_err_set(
-            err, SIM_ECONFIG, path, last_line,
-            "too few rows (got %zu hours, expected %d: one per hour of a year)",
-            n, CLIMATE_HOURS);
+        if (ny > 1)
+            rc = sim_err_set(err, SIM_ECONFIG, path, last_line,
+                             "timestamp: year %d is incomplete (got %zu "
+                             "hours, expected %d: a multi-year file holds "
+                             "whole years, Jan 1 00:00 to Dec 31 23:00 each)",
+                             first_year, n, CLIMATE_HOURS);
+        else
+            rc = sim_err_set(err, SIM_ECONFIG, path, last_line,
+                             "too few rows (got %zu hours, expected %d: one "
+                             "per hour of a year)",
+                             n, CLIMATE_HOURS);
         goto done;
     }
     /* Derived quantities are computed only after all 8760 rows passed, so a
      * file that fails late costs no solar geometry, and every hour's wet bulb
      * uses the same formulas as synthetic and EPW years (models/climate.c). */
-    for (size_t d = 0; d < CLIMATE_HOURS / 24; d++) {
-        double tmin = INFINITY;
-        for (size_t i = 24 * d; i < 24 * d + 24; i++)
-            tmin = fmin(tmin, out->h[i].t_db_c);
-        for (size_t i = 24 * d; i < 24 * d + 24; i++) {
-            climate_hour *h = &out->h[i];
-            if (isnan(h->t_dp_c))
-                h->t_dp_c = tmin;
-            h->rh = climate_rh(h->t_db_c, h->t_dp_c);
-            h->t_wb_c = climate_wet_bulb(h->t_db_c, h->t_dp_c, h->p_pa);
-            if (inf.has_irradiance && !inf.has_dni_dhi) {
-                solar_pos p;
-                solar_position_hour((double)i, site->lat_deg, site->lon_deg,
-                                    site->tz_h, &p);
-                solar_decompose_erbs(h->ghi_w_m2, &p, &h->dni_w_m2,
-                                     &h->dhi_w_m2);
-            }
-        }
+    for (size_t yi = 0; yi < ny; yi++) {
+        out = &ys[yi];
+        fill_derived(out, site, &inf);
+        snprintf(out->name, sizeof out->name, "%s",
+                 site->name ? site->name : path);
+        out->lat_deg = site->lat_deg;
+        out->lon_deg = site->lon_deg;
+        out->tz_h = site->tz_h;
+        out->elevation_m = site->elevation_m;
+        out->from_file = 1;
     }
-    snprintf(out->name, sizeof out->name, "%s", site->name ? site->name : path);
-    out->lat_deg = site->lat_deg;
-    out->lon_deg = site->lon_deg;
-    out->tz_h = site->tz_h;
-    out->elevation_m = site->elevation_m;
-    out->from_file = 1;
     if (info)
         *info = inf;
+    *years = ys;
+    *n_years = ny;
+    ys = NULL;
     rc = SIM_OK;
 done:
+    free(ys);
     csvt_free(t);
     return rc;
+}
+
+int profile_read(const char *path, const profile_site *site, climate_year *out,
+                 profile_info *info, sim_err *err)
+{
+    climate_year *ys = NULL;
+    size_t ny = 0;
+    int rc = read_years(path, site, &ys, &ny, 1, info, err);
+    if (rc == SIM_OK)
+        memcpy(out, ys, sizeof *out);
+    free(ys);
+    return rc;
+}
+
+int profile_read_years(const char *path, const profile_site *site,
+                       size_t max_years, climate_year **out, size_t *n_years,
+                       profile_info *info, sim_err *err)
+{
+    return read_years(path, site, out, n_years, max_years ? max_years : 1, info,
+                      err);
 }

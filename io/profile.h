@@ -9,7 +9,10 @@
  *                 after Jan 1 00:00; must run 0, 1, ..., 8759; or
  *   timestamp     "YYYY-MM-DD HH:MM" (or with 'T'; ":SS" allowed, minutes
  *                 and seconds 0), the start of the hour; rows in order,
- *                 every hour of one year (the year itself is ignored);
+ *                 every hour of one year (the year itself is ignored), or,
+ *                 read by profile_read_years, of several whole years in
+ *                 increasing order, split on the year boundary (an
+ *                 incomplete year is an error naming it);
  *                 exactly one of hour and timestamp;
  *   dry_bulb_c    dry-bulb temperature [degC], required, -70..70;
  *   dew_point_c   dew point [degC], -90..70 (capped at the dry bulb), or
@@ -74,5 +77,16 @@ void profile_site_default(profile_site *site, double lat_deg, double lon_deg,
  * On failure *out holds scratch values only. */
 int profile_read(const char *path, const profile_site *site, climate_year *out,
                  profile_info *info, sim_err *err);
+
+/* Reads a CSV of one or more whole years (timestamped rows; an hour column
+ * is one year) into *out (OUT: an array of *n_years years in file order,
+ * one allocation, caller frees with climate_year_free), at most max_years
+ * (0 = 1). Leap days are dropped per year. Errors as profile_read, plus
+ * "timestamp: year Y is incomplete (got N hours, expected 8760 ...)" at the
+ * line where the next year starts or the last line, years out of order and
+ * too many years. Nothing is allocated on failure (*out NULL). */
+int profile_read_years(const char *path, const profile_site *site,
+                       size_t max_years, climate_year **out, size_t *n_years,
+                       profile_info *info, sim_err *err);
 
 #endif

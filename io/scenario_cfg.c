@@ -613,10 +613,13 @@ static int read_power(cfg_reader *r, const config_setting_t *root, scenario *s)
 static int read_reliability(cfg_reader *r, const config_setting_t *root,
                             scenario *s)
 {
-    static const char *const keys[] = {
-        "failures",      "interruptions_per_gpu_hour",
-        "node_repair_h", "module_mtbf_days",
-        "module_mttr_h", NULL};
+    static const char *const keys[] = {"failures",
+                                       "interruptions_per_gpu_hour",
+                                       "node_repair_h",
+                                       "module_mtbf_days",
+                                       "module_mttr_h",
+                                       "gpu_speed_spread_pct",
+                                       NULL};
     scen_reliability *y = &s->reliability;
     config_setting_t *g;
     int rc;
@@ -626,6 +629,7 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
     y->node_repair_s = REL_NODE_REPAIR_S_DEFAULT;
     y->module_mtbf_s = REL_MODULE_MTBF_S_DEFAULT;
     y->module_mttr_s = REL_MODULE_MTTR_S_DEFAULT;
+    y->gpu_speed_spread = REL_GPU_SPEED_SPREAD_PCT_DEFAULT / 100.0;
     if ((rc = cfg_member(r, root, "reliability", CONFIG_TYPE_GROUP, 0, &g)) !=
             SIM_OK ||
         !g)
@@ -641,7 +645,10 @@ static int read_reliability(cfg_reader *r, const config_setting_t *root,
                   REL_MODULE_MTBF_S_DEFAULT / 86400.0, 86400.0,
                   &y->module_mtbf_s)) != SIM_OK ||
         (rc = num(r, g, "module_mttr_h", 0, REL_MODULE_MTTR_S_DEFAULT / 3600.0,
-                  3600.0, &y->module_mttr_s)) != SIM_OK)
+                  3600.0, &y->module_mttr_s)) != SIM_OK ||
+        (rc = num(r, g, "gpu_speed_spread_pct", 0,
+                  REL_GPU_SPEED_SPREAD_PCT_DEFAULT, 0.01,
+                  &y->gpu_speed_spread)) != SIM_OK)
         return rc;
     return SIM_OK;
 }

@@ -24,24 +24,33 @@
 
 #define CALIB_PRIOR_SD 0.3
 
+/* Relative disagreement between a row's published throughput and
+ * gbs x seq / step time above which the step time is taken (rounding in
+ * the tables stays below 1 %). */
+#define CALIB_STEP_MISMATCH 0.03
+
 /* One measured (or to-be-predicted) row, resolved against the catalog. */
 typedef struct calib_row {
     int line; /* line in its CSV file */
     const gpu_spec *gpu;
     const llm_arch *llm;
     precision prec;
-    char release[40]; /* tp_release_id of the row's release, "" none */
-    tp_query q;       /* the query (q.release points into release) */
-    int seq_assumed;  /* 1: seq_len blank, default_seq_len used */
-    unsigned blank;   /* bit TP_FIELD_k: that layout cell was blank (the
-                         query holds 1 there, as published rows mean;
-                         `predict --csv` chooses it instead) */
-    double meas_tps;  /* measured tokens/s/GPU; 0 = none */
-    char config[512]; /* configuration key (LOCO groups) */
-    int anomalous;    /* 1: the source itself marks the measurement as a
-                         known performance regression (notes say
-                         "regression" and "known issue"); calibrate leaves
-                         it out (docs/throughput-model.md §4, the rule) */
+    char release[40];   /* tp_release_id of the row's release, "" none */
+    tp_query q;         /* the query (q.release points into release) */
+    int seq_assumed;    /* 1: seq_len blank, default_seq_len used */
+    unsigned blank;     /* bit TP_FIELD_k: that layout cell was blank (the
+                           query holds 1 there, as published rows mean;
+                           `predict --csv` chooses it instead) */
+    double meas_tps;    /* measured tokens/s/GPU; 0 = none */
+    char config[512];   /* configuration key (LOCO groups) */
+    int meas_from_step; /* 1: the row's throughput column contradicts its
+                           own step time by more than CALIB_STEP_MISMATCH,
+                           so meas_tps comes from the step time (the
+                           quantity the sources measure; io/calib_rows.h) */
+    int anomalous;      /* 1: the source itself marks the measurement as a
+                           known performance regression (notes say
+                           "regression" and "known issue"); calibrate leaves
+                           it out (docs/throughput-model.md §4, the rule) */
 } calib_row;
 
 /* Measured model FLOP/s per GPU over the GPU's dense peak for the row's

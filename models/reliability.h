@@ -46,6 +46,13 @@
  * reliability group, docs/scenario-reference.md): mean repair time of a
  * failed system, and whole-module outages (power train or cooling of one
  * container) once per module-year lasting 12 h on average. */
+/* Per-GPU speed spread, sd of the per-GPU step time [%]: Sinha et al.,
+ * "Not All GPUs Are Created Equal", SC22 (arXiv 2208.11035v3) measured
+ * 8 % average performance variation (max 22 %) between GPUs of the same
+ * SKU on five clusters, outliers up to 1.5x slower than the median. Read
+ * as the whisker-to-whisker range of a normal (2 x 2.70 sd = 5.4 sd, the
+ * box plot's), 8 % / 5.4 = 1.5 % (an interpretation, not their figure). */
+#define REL_GPU_SPEED_SPREAD_PCT_DEFAULT 1.5
 #define REL_NODE_REPAIR_S_DEFAULT (4.0 * 3600.0)
 #define REL_MODULE_MTBF_S_DEFAULT (365.0 * 86400.0)
 #define REL_MODULE_MTTR_S_DEFAULT (12.0 * 3600.0)

@@ -269,12 +269,15 @@ typedef struct scen_sim {
 /* Interruptions (models/reliability.h; defaults: Llama 3's rate, and the
  * marked assumptions REL_*_DEFAULT). */
 typedef struct scen_reliability {
-    int failures;          /* 0: no random interruptions or outages */
-    double rate_per_gpu_s; /* unexpected interruptions [1/(GPU s)] */
-    double node_repair_s;  /* mean repair time of a failed system [s] */
-    double module_mtbf_s;  /* whole-module outages, mean time between
-                              [s]; 0 = none */
-    double module_mttr_s;  /* mean module repair time [s] */
+    int failures;            /* 0: no random interruptions or outages */
+    double rate_per_gpu_s;   /* unexpected interruptions [1/(GPU s)] */
+    double node_repair_s;    /* mean repair time of a failed system [s] */
+    double module_mtbf_s;    /* whole-module outages, mean time between
+                                [s]; 0 = none */
+    double module_mttr_s;    /* mean module repair time [s] */
+    double gpu_speed_spread; /* per-GPU step-time spread (sd, fraction):
+                                the straggler term beyond the calibrated
+                                scale (models/straggler.h); 0 = off */
 } scen_reliability;
 
 typedef struct scenario {

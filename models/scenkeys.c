@@ -85,7 +85,9 @@ const scen_key scen_keys[] = {
      "readable file, or a list of 1-16", "`\"weather/site.csv\"`",
      "hourly weather CSV: `hour` or `timestamp`, `dry_bulb_c`, optional "
      "humidity, pressure, irradiance and wind (docs/power-model.md 13); a "
-     "list gives several years, one drawn per replication"},
+     "timestamped file may hold several whole years (each one year; an "
+     "incomplete year is an error); a list gives several files; a "
+     "replication draws one year of all of them"},
     {"modules.[].name", SK_STRING, "", NAN, NAN, 1, NAN, "required",
      "unique, <= 31 chars", "`\"spark-a\"`", "referenced by `fabric.links`"},
     {"modules.[].type", SK_STRING, "", NAN, NAN, 1, NAN, "required",
@@ -540,6 +542,13 @@ const scen_key scen_keys[] = {
      "mean time between whole-module outages; 0 = none"},
     {"reliability.module_mttr_h", SK_NUMBER, "h", 0, 8760, 0, NAN,
      "12 (assumption)", "", "`24.0`", "mean module repair time"},
+    {"reliability.gpu_speed_spread_pct", SK_NUMBER, "%", 0, 50, 0, NAN,
+     "1.5 (Sinha et al. SC22: 8 % average variation between GPUs of one "
+     "SKU, read as a normal's whisker range, 5.4 sd)",
+     "", "`2.0`",
+     "per-GPU step-time spread (sd); a job larger than its GPU type's "
+     "largest calibration row runs at the pace of its slowest GPU beyond "
+     "that scale (docs/site-model.md, stragglers); 0 = off"},
     {"costs", SK_GROUP, "", NAN, NAN, 0, NAN, "every key's default", "", "",
      "capital and operating costs (docs/cost-model.md); GPU systems and "
      "module types are priced in the catalog (`capex_usd`, "

@@ -23,6 +23,7 @@
 #include "models/cost.h"
 #include "models/site_calib.h"
 #include "models/site_int.h"
+#include "models/straggler.h"
 #include "models/site_power_scn.h"
 #include "sim/fsassert.h"
 #include "sim/mem.h"
@@ -484,12 +485,50 @@ static double job_log_sd(const run *R, const sjob *j, const tp_result *tr)
     return e && exact ? e->log_sd : sd;
 }
 
+/* Stragglers beyond the calibrated scale (models/straggler.h, issue 19
+ * item 2): the reference scale is the job's GPU type's largest calibration
+ * row; a GPU type without rows takes the largest row of any type (the
+ * scale the whole fit has seen). The uniform is the first draw of the
+ * stream "straggler/<job>", so it is the same for the same job whatever
+ * else the scenario changes (common random numbers); without model
+ * uncertainty the job takes the mean factor, the term's point value; a job
+ * with a pinned (measured) throughput takes none. */
+static double straggler_draw(const scenario *s, const site_opts *o,
+                             const scen_job *sj)
+{
+    const tp_model *m = o->tp;
+    double spread = s->reliability.gpu_speed_spread, u;
+    int gi, n_ref = 0;
+    char name[96];
+    gsl_rng *r;
+    /* A pinned throughput was measured at the job's own scale: its
+     * stragglers are in it already. */
+    if (!m || !(spread > 0) || sj->tokens_per_sec_per_gpu > 0)
+        return 1.0;
+    gi = tp_model_gpu(m, sj->gpu->name);
+    if (gi >= 0)
+        n_ref = m->gpu_n_max[gi];
+    else
+        for (int k = 0; k < m->n_gpus; k++)
+            n_ref = m->gpu_n_max[k] > n_ref ? m->gpu_n_max[k] : n_ref;
+    if (n_ref <= 0 || sj->gpus <= n_ref)
+        return 1.0;
+    if (!o->model_uncertainty)
+        return straggler_mean_factor(sj->gpus, n_ref, spread);
+    snprintf(name, sizeof name, "straggler/%s", sj->name);
+    r = rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
+    u = gsl_rng_uniform_pos(r);
+    gsl_rng_free(r);
+    return straggler_factor(sj->gpus, n_ref, spread, u);
+}
+
 void site_apply_model_draw(const run *R, const sjob *j, tp_result *tr)
 {
-    double f;
-    if (j->model_z == 0.0)
+    double f = j->straggler_f;
+    if (j->model_z != 0.0)
+        f *= exp(j->model_z * job_log_sd(R, j, tr));
+    if (f == 1.0)
         return;
-    f = exp(j->model_z * job_log_sd(R, j, tr));
     tr->tokens_per_sec_per_gpu *= f;
     tr->model_tflops_per_gpu *= f;
     tr->step_time_s /= f;
@@ -529,6 +568,7 @@ static void setup_jobs(run *R)
         j->r =
             rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
         j->model_z = model_draw(o, sj);
+        j->straggler_f = straggler_draw(s, o, sj);
     }
 }
 

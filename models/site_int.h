@@ -85,10 +85,13 @@ typedef struct sjob {
     double fail_rate;    /* interruptions per second while training */
     sim_handle timer, fail;
     int timer_kind;
-    gsl_rng *r;       /* stream "job/<name>" */
-    double model_z;   /* standard normal of the job's model-error group
-                         (site.h), 0 without model uncertainty */
-    double est_end_s; /* for backfill */
+    gsl_rng *r;         /* stream "job/<name>" */
+    double model_z;     /* standard normal of the job's model-error group
+                           (site.h), 0 without model uncertainty */
+    double straggler_f; /* throughput factor of stragglers beyond the
+                           calibrated scale (models/straggler.h); 1 at or
+                           below it */
+    double est_end_s;   /* for backfill */
     /* Accounting. */
     double start_s, end_s, held_since_s, gpu_s;
     int interruptions, checkpoints, pauses;

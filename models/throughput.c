@@ -133,7 +133,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     const llm_arch *a = q->llm;
     const double *p = m->p;
     llm_layers nl;
-    ev e;
+    ev e, eo /* the output layer's rates (BF16) */;
     int N = q->n_gpus, tp = ly->tp, pp = ly->pp, cp = ly->cp, mbs = ly->mbs;
     int ep = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->ep;
     int dp, domain = g->nvlink_domain > 0 ? g->nvlink_domain : 8, micro, L;
@@ -287,7 +287,17 @@ static int stage_costs(const tp_model *m, const tp_query *q,
 
     /* One average layer and the output layer, forward + backward [s]. */
     t_lay = (3.0 * fwd + t_rec + nl.total * p[TP_T_LAYER] + moe_fix) / L * relf;
-    t_out = 3.0 * gemm_t(&e, T, h, V / tp) * relf;
+    /* The output layer runs in BF16 whatever the recipe: Megatron builds it
+     * as tensor_parallel.ColumnParallelLinear, not a Transformer Engine
+     * module, so no FP8/FP4 autocast reaches it (Megatron-LM d98e8a6,
+     * megatron/core/models/gpt/gpt_model.py; TE's LM head only with
+     * fp8_output_proj under MXFP8, an opt-in of a few recipes the rows do
+     * not describe). Issue 18: charging it at the recipe's rate made every
+     * FP8/FP4 run of a large-vocabulary model look too fast. */
+    eo = e;
+    eo.rate = g->peak_flops[NUM_BF16] * p[TP_ETA_BF16] * gpuf;
+    eo.eb = precision_elem_bytes(NUM_BF16);
+    t_out = 3.0 * gemm_t(&eo, T, h, V / tp) * relf;
     stage_l = tp_stage_split(L, pp, t_out / t_lay, &nf, &nlast);
     /* The bottleneck stage sets the pipeline's pace; its collectives are
      * its share of the layers (the fullest stage's layer count). */

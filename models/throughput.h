@@ -239,6 +239,10 @@ typedef struct tp_model {
     char gpus[TP_MAX_GPUS][32];  /* calibrated GPU names */
     double gpu_log[TP_MAX_GPUS]; /* log GEMM-efficiency factor per GPU */
     double gpu_sd[TP_MAX_GPUS];
+    int gpu_n_max[TP_MAX_GPUS];  /* largest num_gpus among the GPU's
+                                    calibration rows: the scale whose
+                                    stragglers the fit already carries
+                                    (models/straggler.h); 0 = unknown */
     double sigma_log[TP_NCLASS]; /* log-error sd per class (cross-validated) */
     double sigma_extrap;         /* added in quadrature when extrapolated */
     double dp_latency_s;         /* default link latency [s] (assumption) */

@@ -83,6 +83,7 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     m.p[TP_T_LAYER] = 1.234567e-4;
     strcpy(m.gpus[0], "H100");
     m.gpu_log[0] = -0.0712345;
+    m.gpu_n_max[0] = 2048; /* the straggler term's reference scale */
     m.n_gpus = 1;
     strcpy(m.releases[0], "26.04");
     m.rel_log[0][0] = 0.0456789;
@@ -130,6 +131,7 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
         assert_int_equal(tp_predict(back, &q, &r2), SIM_OK);
         assert_close(r1.step_time_s, r2.step_time_s, 1e-9);
     }
+    assert_int_equal(back->gpu_n_max[0], 2048);
     tp_model_free(back);
     tp_model_free(NULL);
     remove(path);

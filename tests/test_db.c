@@ -230,6 +230,43 @@ static void test_db_round_trip_keeps_every_field(void **state)
     free_reps(reps, 4);
 }
 
+/* The run's solar P90 exceedance (schema version 11) is stored with the run
+ * and read back: the 10th percentile over the replications of the
+ * annualized generation, here hand-set so that the figure is known on
+ * paper (four replications of a 182.5-day horizon with 10, 20, 30 and
+ * 40 GJ: annualized x 2 to 20, 40, 60, 80 GJ; P10 of four sorted values by
+ * stats.h's linear interpolation = 20 + 0.3 x 20 = 26 GJ); a run without
+ * solar stores NULL and reads back NAN. */
+static void test_db_solar_p90_exceedance_is_stored_and_read_back(void **state)
+{
+    const char *p = tpath("p90.db");
+    res_rep reps[4];
+    db_run_meta m = fx_meta(4, 0);
+    db *d;
+    db_run *r;
+    sim_err e;
+    int64_t id = 0, id0 = 0;
+    (void)state;
+    make_reps(reps, 4, 0);
+    m.horizon_s = 182.5 * 86400.0;
+    for (int k = 0; k < 4; k++)
+        reps[k].site.solar_energy_j = 1e10 * (k + 1);
+    assert_int_equal(db_open(p, &d, &e), SIM_OK);
+    assert_int_equal(db_store_run(d, &m, reps, 4, &id, &e), SIM_OK);
+    for (int k = 0; k < 4; k++)
+        reps[k].site.solar_energy_j = 0;
+    m.seed = 99; /* another run of the same scenario */
+    assert_int_equal(db_store_run(d, &m, reps, 4, &id0, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, id, 0, &r, &e), SIM_OK);
+    assert_close(r->solar_energy_p90_exceedance_j, 2.6e10, 1e-12);
+    db_run_free(r);
+    assert_int_equal(db_load_run(d, id0, 0, &r, &e), SIM_OK);
+    assert_true(isnan(r->solar_energy_p90_exceedance_j));
+    db_run_free(r);
+    db_close(d);
+    free_reps(reps, 4);
+}
+
 static void test_db_file_is_wal_strict_and_versioned(void **state)
 {
     const char *p = tpath("wal.db");
@@ -577,6 +614,9 @@ static void test_db_older_schema_is_upgraded_in_place_or_refused(void **state)
     assert_null(r->meta.jobs[0].recompute);
     assert_int_equal(r->meta.jobs[0].distopt, -1);
     assert_null(r->meta.jobs[0].chosen);
+    /* Version 10 -> 11 added the run's solar P90 exceedance: NULL (NAN) for
+     * the runs stored before, never made up. */
+    assert_true(isnan(r->solar_energy_p90_exceedance_j));
     db_run_free(r);
     assert_int_equal(db_integrity_check(d, &e), SIM_OK);
     db_close(d);
@@ -785,6 +825,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_db_round_trip_keeps_every_field),
         cmocka_unit_test(test_db_file_is_wal_strict_and_versioned),
+        cmocka_unit_test(test_db_solar_p90_exceedance_is_stored_and_read_back),
         cmocka_unit_test(test_db_downsample_preserves_energy),
         cmocka_unit_test(test_db_same_configuration_shares_one_scenario),
         cmocka_unit_test(test_db_bad_run_stores_nothing),

@@ -20,6 +20,7 @@
 #include "io/epw.h"
 #include "io/profile.h"
 #include "io/scenario_cfg.h"
+#include "app/runcase.h"
 #include "models/catalog.h"
 #include "models/scenario.h"
 #include "models/solar.h"
@@ -392,7 +393,7 @@ static void test_profile_climate_load_for_scenario(void **state)
         "csv.cfg", "hourly_csv = \"site.csv\";",
         "solar = { capacity_mw = 5.0; }; grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_OK);
     assert_non_null(z);
     assert_close(z->lat_deg, 36.08, 1e-12);
     assert_close(z->tz_h, -8.0, 1e-12);
@@ -407,7 +408,7 @@ static void test_profile_climate_load_for_scenario(void **state)
         "solar = { capacity_mw = 5.0; }; grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     z = y;
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_ECONFIG);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_ECONFIG);
     assert_null(z);
     assert_non_null(strstr(err.msg, "site.climate.hourly_csv"));
     scenario_free(s);
@@ -418,7 +419,7 @@ static void test_profile_climate_load_for_scenario(void **state)
                        "wind = { capacity_mw = 5.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     z = y;
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_ECONFIG);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_ECONFIG);
     assert_null(z);
     assert_non_null(strstr(err.msg, "no wind_m_s column"));
     scenario_free(s);
@@ -426,7 +427,7 @@ static void test_profile_climate_load_for_scenario(void **state)
     p = write_scenario("windy.cfg", "hourly_csv = \"windy.csv\";",
                        "wind = { capacity_mw = 5.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_OK);
     assert_close(z->h[4000].wind_m_s, y->h[4000].wind_m_s, 1e-9);
     climate_year_free(z);
     scenario_free(s);
@@ -434,7 +435,7 @@ static void test_profile_climate_load_for_scenario(void **state)
     p = write_scenario("dry2.cfg", "hourly_csv = \"dry.csv\";",
                        "grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_OK);
     assert_non_null(z);
     climate_year_free(z);
     scenario_free(s);
@@ -448,7 +449,7 @@ static void test_profile_climate_load_for_scenario(void **state)
                            "grid = { import_limit_mw = 1.0; };");
     }
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_OK);
     assert_non_null(z);
     assert_close(z->h[100].ghi_w_m2 + 1, y->h[100].ghi_w_m2 + 1, 1e-12);
     climate_year_free(z);
@@ -457,12 +458,181 @@ static void test_profile_climate_load_for_scenario(void **state)
                        "grid = { import_limit_mw = 1.0; };");
     assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
     z = y;
-    assert_int_equal(climate_load_for_scenario(s, &z, &err), SIM_OK);
+    assert_int_equal(climate_load_for_scenario(s, &z, NULL, &err), SIM_OK);
     assert_null(z);
     scenario_free(s);
 
     catalog_free(cat);
     climate_year_free(y);
+}
+
+/* A multi-year hourly CSV (issue 19.3): three whole timestamped years in
+ * one file (2019, leap 2020, 2021; the second 3 K warmer with 80 % of the
+ * irradiance, the third with 110 %) are read as three years in file order,
+ * the leap day dropped; one year alone is still one year; an incomplete
+ * year is refused naming the year and the line where the next begins (or
+ * the last line); years out of order are refused; profile_read (one year)
+ * still refuses a second year. Through a scenario, climate_load gives all
+ * three years (four with a second file), and `run`'s replications draw
+ * more than one of them, repeatably. */
+static void test_profile_multi_year_csv_is_split_into_years(void **state)
+{
+    climate_year *y = lv_year(), *y2 = climate_year_new(),
+                 *y3 = climate_year_new(), *z = NULL, one;
+    profile_site site;
+    profile_info info;
+    sim_err err;
+    size_t n = 0;
+    char cmd[1200];
+    (void)state;
+    memcpy(y2, y, sizeof *y);
+    memcpy(y3, y, sizeof *y);
+    for (int i = 0; i < CLIMATE_HOURS; i++) {
+        y2->h[i].t_db_c += 3.0;
+        y2->h[i].t_dp_c += 3.0;
+        y2->h[i].ghi_w_m2 *= 0.8;
+        y3->h[i].ghi_w_m2 *= 1.1;
+    }
+    lv_site(&site, y);
+    write_profile(tmp("y19.csv"), y, W_TS | W_DEW | W_GHI, 2019, 0);
+    write_profile(tmp("y20.csv"), y2, W_TS | W_DEW | W_GHI, 2020, 0);
+    write_profile(tmp("y21.csv"), y3, W_TS | W_DEW | W_GHI, 2021, 0);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && { cat y19.csv; tail -n +2 y20.csv; tail -n +2 y21.csv; "
+             "} > multi.csv && { cat y19.csv; tail -n +2 y20.csv | head -n "
+             "-5; tail -n +2 y21.csv; } > gap.csv && { cat y19.csv; tail -n "
+             "+2 y20.csv; tail -n +2 y21.csv | head -n -1; } > short.csv && "
+             "{ cat y20.csv; tail -n +2 y19.csv; } > back.csv",
+             tmpdir);
+    assert_int_equal(system(cmd), 0);
+
+    assert_int_equal(
+        profile_read_years(tmp("multi.csv"), &site, 16, &z, &n, &info, &err),
+        SIM_OK);
+    assert_int_equal(n, 3);
+    for (int i = 0; i < CLIMATE_HOURS; i += 997) {
+        assert_close(z[0].h[i].t_db_c, y->h[i].t_db_c, 1e-9);
+        assert_close(z[1].h[i].t_db_c, y->h[i].t_db_c + 3.0, 1e-9);
+        assert_close(z[2].h[i].ghi_w_m2 + 1, 1.1 * y->h[i].ghi_w_m2 + 1, 1e-9);
+    }
+    /* Mar 1 00:00 of the leap year is hour 1416 (Feb 29 dropped). */
+    assert_close(z[1].h[1416].t_db_c, y->h[1416].t_db_c + 3.0, 1e-9);
+    assert_true(z[2].from_file && z[2].lat_deg == site.lat_deg);
+    climate_year_free(z);
+    z = NULL;
+    assert_int_equal(
+        profile_read_years(tmp("y21.csv"), &site, 16, &z, &n, NULL, &err),
+        SIM_OK);
+    assert_int_equal(n, 1);
+    climate_year_free(z);
+    z = NULL;
+
+    /* 2020 lacks its last 5 hours: refused where 2021 starts (header 1,
+     * 8760 rows of 2019, 8784 - 5 of 2020: line 17541). */
+    assert_int_equal(
+        profile_read_years(tmp("gap.csv"), &site, 16, &z, &n, NULL, &err),
+        SIM_ECONFIG);
+    assert_null(z);
+    assert_int_equal(err.line, 1 + 8760 + 8784 - 5 + 1);
+    assert_non_null(strstr(err.msg, "year 2020 is incomplete (got 8755 hours"));
+    assert_int_equal(
+        profile_read_years(tmp("short.csv"), &site, 16, &z, &n, NULL, &err),
+        SIM_ECONFIG);
+    assert_non_null(strstr(err.msg, "year 2021 is incomplete (got 8759 hours"));
+    assert_int_equal(
+        profile_read_years(tmp("back.csv"), &site, 16, &z, &n, NULL, &err),
+        SIM_ECONFIG);
+    assert_non_null(strstr(err.msg, "years out of order (got 2019 after 2020"));
+    assert_int_equal(
+        profile_read_years(tmp("multi.csv"), &site, 2, &z, &n, NULL, &err),
+        SIM_ECONFIG);
+    assert_non_null(strstr(err.msg, "too many years"));
+    assert_int_equal(profile_read(tmp("multi.csv"), &site, &one, NULL, &err),
+                     SIM_ECONFIG);
+    assert_non_null(strstr(err.msg, "a second year"));
+
+    /* Through a scenario: every year of the file, then of the next file. */
+    {
+        catalog *cat = NULL;
+        scenario *s = NULL;
+        const char *p;
+        assert_int_equal(catalog_load(NULL, &cat, &err), SIM_OK);
+        p = write_scenario("multi.cfg", "hourly_csv = \"multi.csv\";",
+                           "solar = { capacity_mw = 5.0; }; grid = { "
+                           "import_limit_mw = 1.0; };");
+        assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
+        assert_int_equal(climate_load_for_scenario(s, &z, &n, &err), SIM_OK);
+        assert_int_equal(n, 3);
+        assert_close(z[1].h[4000].t_db_c, y->h[4000].t_db_c + 3.0, 1e-9);
+        climate_year_free(z);
+        scenario_free(s);
+        p = write_scenario("multi2.cfg",
+                           "hourly_csv = [ \"multi.csv\", \"y21.csv\" ];",
+                           "solar = { capacity_mw = 5.0; }; grid = { "
+                           "import_limit_mw = 1.0; };");
+        assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
+        assert_int_equal(climate_load_for_scenario(s, &z, &n, &err), SIM_OK);
+        assert_int_equal(n, 4);
+        assert_close(z[3].h[4000].ghi_w_m2 + 1, 1.1 * y->h[4000].ghi_w_m2 + 1,
+                     1e-9);
+        climate_year_free(z);
+        scenario_free(s);
+        p = write_scenario("gap.cfg", "hourly_csv = \"gap.csv\";",
+                           "grid = { import_limit_mw = 1.0; };");
+        assert_int_equal(scenario_load(p, cat, NULL, 0, &s, &err), SIM_OK);
+        z = y;
+        assert_int_equal(climate_load_for_scenario(s, &z, &n, &err),
+                         SIM_ECONFIG);
+        assert_null(z);
+        assert_int_equal(n, 0);
+        scenario_free(s);
+        catalog_free(cat);
+    }
+    /* run: 12 replications of a 20-day solar site draw the three years;
+     * each replication's generation is one of three values, at least two
+     * appear, and a rerun gives the same bytes. */
+    {
+        const char *p = tmp("multi-run.cfg");
+        FILE *f = fopen(p, "w");
+        runcase_in in;
+        runcase_out a, b;
+        double seen[3];
+        int n_seen = 0;
+        assert_non_null(f);
+        fprintf(f, "site = { name = \"CSV site\"; latitude_deg = 36.08; "
+                   "longitude_deg = -115.15;\n  elevation_m = 648.0; "
+                   "utc_offset_h = -8.0;\n  climate = { hourly_csv = "
+                   "\"multi.csv\"; }; };\n"
+                   "simulation = { start_date = \"2027-06-01\"; horizon_days "
+                   "= 20.0; seed = 5; replications = 12; };\n"
+                   "modules = ( { name = \"a\"; type = \"spark-air\"; count "
+                   "= 1; hosts = \"hgx-b300\"; } );\n"
+                   "energy = { grid = { import_limit_mw = 1000.0; }; solar = "
+                   "{ capacity_mw = 5.0; }; };\n");
+        fclose(f);
+        memset(&in, 0, sizeof in);
+        in.scenario_path = p;
+        assert_int_equal(runcase_run(&in, &a, &err), SIM_OK);
+        assert_int_equal(runcase_run(&in, &b, &err), SIM_OK);
+        assert_int_equal(a.n_wx, 3);
+        for (size_t r = 0; r < a.n_reps; r++) {
+            double x = a.reps[r].site.solar_energy_j;
+            int k;
+            assert_true(x > 0 && x == b.reps[r].site.solar_energy_j);
+            for (k = 0; k < n_seen && seen[k] != x; k++)
+                ;
+            if (k == n_seen) {
+                assert_true(n_seen < 3);
+                seen[n_seen++] = x;
+            }
+        }
+        assert_true(n_seen >= 2);
+        runcase_out_free(&a);
+        runcase_out_free(&b);
+    }
+    climate_year_free(y);
+    climate_year_free(y2);
+    climate_year_free(y3);
 }
 
 int main(void)
@@ -475,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_profile_errors_name_file_and_line),
         cmocka_unit_test(test_profile_errors_in_full_year_files),
         cmocka_unit_test(test_profile_climate_load_for_scenario),
+        cmocka_unit_test(test_profile_multi_year_csv_is_split_into_years),
     };
     return cmocka_run_group_tests_name("profile", tests, setup, teardown);
 }

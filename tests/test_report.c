@@ -475,7 +475,7 @@ static report_out *draw_one(const char *path, int64_t run_id, int load,
             break;
     assert_true(i < report_n_charts);
     {
-        report_src src = {r, d, NULL, NULL, NULL, 0};
+        report_src src = {r, d, NULL, NULL, NULL, 0, NULL};
         *rc = report_charts[i].draw(&src, o, &e);
     }
     db_run_free(r);
@@ -607,6 +607,90 @@ static void test_report_chart_sweep(void **state)
         assert_png_page_clear(p);
     }
     free_out(o);
+}
+
+/* report --runs (issue 25): nothing for a one-run report; for runs 1 and 2
+ * of a.db one page with a lane per run, the registry's label and unit on
+ * the time axis, each run named in the legend; more runs than colours is
+ * noted as not drawn. The command writes compare.png and compare.csv and
+ * lists the chart in charts.json; --run with --runs is a usage error. */
+static void test_report_chart_compare(void **state)
+{
+    int rc;
+    size_t i = 0;
+    report_out *o = draw_one(dbp, 1, 0, "compare", &rc);
+    compare *c = NULL;
+    db *d;
+    db_run *r;
+    sim_err e;
+    char p[600];
+    (void)state;
+    assert_int_equal(rc, SIM_OK);
+    assert_int_equal(o->n + o->n_skipped, 0);
+    while (strcmp(report_charts[i].id, "compare") != 0)
+        i++;
+    sim_err_clear(&e);
+    assert_int_equal(db_open_readonly(dbp, &d, &e), SIM_OK);
+    assert_int_equal(compare_load_list(d, dbp, "1,2", &c, &e), SIM_OK);
+    assert_int_equal(db_load_run(d, 1, 0, &r, &e), SIM_OK);
+    {
+        report_src src = {r, d, NULL, NULL, NULL, 0, c};
+        assert_int_equal(report_charts[i].draw(&src, o, &e), SIM_OK);
+    }
+    assert_drew(o, "compare.png");
+    assert_string_equal(o->meta[0].xlabel, "time to train (submit to end) [d]");
+    assert_int_equal(o->meta[0].n_legend, 3);
+    assert_non_null(strstr(o->meta[0].legend[0], "run 1: "));
+    assert_non_null(strstr(o->meta[0].legend[1], "run 2: "));
+    snprintf(p, sizeof p, "%s/compare.png", o->dir);
+    assert_png_page_clear(p);
+    compare_free(c);
+    /* Eight runs: more than the colours tell apart. */
+    assert_int_equal(compare_load_list(d, dbp, "1,2,1,2,1,2,1,2", &c, &e),
+                     SIM_OK);
+    {
+        report_src src = {r, d, NULL, NULL, NULL, 0, c};
+        int n_before = o->n_skipped;
+        assert_int_equal(report_charts[i].draw(&src, o, &e), SIM_OK);
+        assert_int_equal(o->n_skipped, n_before + 1);
+        assert_non_null(strstr(o->skipped[n_before], "colours"));
+    }
+    compare_free(c);
+    db_run_free(r);
+    db_close(d);
+    free_out(o);
+    assert_int_equal(run("report --db %s --runs 1,2 --out %s/cmp", dbp, dir),
+                     0);
+    assert_non_null(strstr(out, "compare.csv"));
+    assert_non_null(strstr(out, "compare.png"));
+    snprintf(p, sizeof p, "%s/cmp/charts.json", dir);
+    {
+        size_t n;
+        unsigned char *t = test_slurp(p, &n);
+        assert_non_null(t);
+        assert_non_null(strstr((char *)t, "\"file\": \"compare.png\""));
+        free(t);
+    }
+    snprintf(p, sizeof p, "%s/cmp/compare.csv", dir);
+    assert_int_equal(access(p, R_OK), 0);
+    /* report.html: the comparison's section (a row per metric and run) and
+     * the compare chart inline. */
+    snprintf(p, sizeof p, "%s/cmp/report.html", dir);
+    {
+        size_t n;
+        char *t = (char *)test_slurp(p, &n);
+        const char *sec;
+        assert_non_null(t);
+        sec = strstr(t, "<section id=\"compare\">");
+        assert_non_null(sec);
+        assert_non_null(strstr(sec, "Runs compared (run 1 is the baseline)"));
+        assert_non_null(strstr(sec, "P50 vs run 1"));
+        assert_non_null(strstr(t, "id=\"chart-compare\""));
+        free(t);
+    }
+    assert_int_equal(
+        run("report --db %s --run 1 --runs 1,2 --out %s/cmp2", dbp, dir), 2);
+    assert_non_null(strstr(err, "--run and --runs exclude each other"));
 }
 
 /* An optimize problem stored by the command on a small lattice (4 x 4
@@ -1163,6 +1247,7 @@ static const struct {
     {"sweep", test_report_chart_sweep},
     {"power_dynamics", test_report_chart_power_dynamics},
     {"optimize", test_report_chart_optimize},
+    {"compare", test_report_chart_compare},
 };
 #define N_CHART_TESTS (sizeof chart_tests / sizeof chart_tests[0])
 
@@ -1207,6 +1292,7 @@ int main(void)
         cmocka_unit_test(test_report_chart_sweep),
         cmocka_unit_test(test_report_chart_optimize),
         cmocka_unit_test(test_report_sweep_chart_draws_the_constraint),
+        cmocka_unit_test(test_report_chart_compare),
         cmocka_unit_test(test_report_every_chart_has_its_own_test),
         cmocka_unit_test(test_report_monthly_energy_accounting_is_exact),
         cmocka_unit_test(test_report_every_bundled_scenario_renders),

@@ -169,7 +169,7 @@ static void check_and_run(scenario *s, const char *what, int check_only)
     run_check_errs *errs = calloc(1, sizeof *errs);
     climate_year *wx = NULL;
     char buf[2400];
-    if (run_check_scenario(s, W.tp, &o, &wx, errs) != SIM_OK)
+    if (run_check_scenario(s, W.tp, &o, &wx, NULL, errs) != SIM_OK)
         fail_msg("%s: check refuses: %s", what,
                  sim_err_format(&errs->e[0], buf, sizeof buf));
     if (!check_only) {

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "models/precision.h"
 #include "models/throughput.h"
 #include "tests/testutil.h"
 #include "tests/tp_fixtures.h"
@@ -324,6 +325,57 @@ static void test_throughput_release_ids(void **state)
         "dgxc v25.04");
 }
 
+/* Megatron's output layer is tensor_parallel.ColumnParallelLinear, not a
+ * Transformer Engine module, so it runs in BF16 under FP8 recipes (Megatron-LM
+ * d98e8a6, megatron/core/models/gpt/gpt_model.py: TELMHeadColumnParallelLinear
+ * only with fp8_output_proj and MXFP8). Doubling the vocabulary of an FP8 run
+ * on one GPU (pp 1, no DP traffic) adds, by hand, three BF16 GEMMs of
+ * T x h x dV at the default 0.75 of the BF16 peak with the saturation
+ * 1/(1 + 64/M + 64/N) and their bytes (weights 2 B, outputs 2 B x (1 + 4
+ * passes)) at 0.8 of HBM, and Adam's 30 B over the 2 h dV new embedding
+ * and output parameters. */
+static double bf16_gemm_s(double M, double K, double N)
+{
+    double sat = 1.0 / (1.0 + 64.0 / M + 64.0 / N);
+    return 2.0 * M * K * N / (0.75 * 989e12 * sat) +
+           ((M * K + K * N) * 2.0 + 2.0 * M * N * (1.0 + 4.0)) /
+               (0.8 * 3.35e12);
+}
+
+static void test_throughput_output_layer_runs_in_bf16_under_fp8(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = llama8(), b = llama8();
+    tp_query q;
+    tp_result r1, r2;
+    double T = 8192, h = 4096, V = 128256, expect;
+    (void)state;
+    tp_model_init(&m);
+    b.vocab_size = 2 * a.vocab_size;
+    memset(&q, 0, sizeof q);
+    q.gpu = &g;
+    q.llm = &a;
+    assert_int_equal(precision_parse("FP8", &q.prec), SIM_OK);
+    q.n_gpus = 1;
+    q.gbs = 1;
+    q.seq_len = 8192;
+    q.layout = (tp_layout){.tp = 1,
+                           .pp = 1,
+                           .cp = 1,
+                           .ep = 1,
+                           .vp = 1,
+                           .mbs = 1,
+                           .recompute = TP_RECOMPUTE_NONE,
+                           .distopt = TP_DISTOPT_ON};
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    q.llm = &b;
+    assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
+    expect = 3.0 * (bf16_gemm_s(T, h, 2 * V) - bf16_gemm_s(T, h, V)) +
+             2.0 * h * V * 30.0 / (0.8 * 3.35e12);
+    assert_close(r2.step_time_s - r1.step_time_s, expect, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest throughput_tests[] = {
@@ -336,6 +388,7 @@ int main(void)
             test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval),
         cmocka_unit_test(test_throughput_rejects_bad_queries),
         cmocka_unit_test(test_throughput_release_ids),
+        cmocka_unit_test(test_throughput_output_layer_runs_in_bf16_under_fp8),
     };
     return cmocka_run_group_tests_name("throughput", throughput_tests, NULL,
                                        NULL);

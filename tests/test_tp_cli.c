@@ -1,8 +1,9 @@
 /* tests/test_tp_cli.c: the `calibrate` and `predict` commands end to end:
  * a fast calibration (--no-cv) of a 90-row subset written to a file that
- * predict reads back; predict single and --csv, where every input row gives
- * an output row and a bad row gets blank predictions, FILE:LINE on stderr
- * and exit status 1. */
+ * predict reads back (with each GPU's largest row); the nested coverage
+ * of the 80 % interval in JSON and table; predict single and --csv, where every
+ * input row gives an output row and a bad row gets blank predictions, FILE:LINE
+ * on stderr and exit status 1. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,19 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
     assert_non_null(strstr(out, "H100"));
     f = fopen(path, "r");
     assert_non_null(f);
+    {
+        /* Each GPU's largest row (the straggler term's reference scale):
+         * the subset's GB200 rows reach 256 GPUs (line 88), its H100 rows
+         * 1,024 (line 91). */
+        static char cfg[1 << 15];
+        size_t n = fread(cfg, 1, sizeof cfg - 1, f);
+        cfg[n] = '\0';
+        assert_non_null(strstr(cfg, "name = \"GB200\"; log_factor"));
+        assert_non_null(
+            strstr(strstr(cfg, "name = \"GB200\""), "n_gpus_max = 256; }"));
+        assert_non_null(
+            strstr(strstr(cfg, "name = \"H100\""), "n_gpus_max = 1024; }"));
+    }
     fclose(f);
     /* The file is a calibration predict uses. */
     snprintf(
@@ -65,6 +79,51 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
         assert_true(v > 3828 / 1.3 && v < 3828 * 1.3);
     }
     remove(path);
+}
+
+/* calibrate's nested coverage (issue 19.5) in JSON: every group carries
+ * coverage80_nested_pct and coverage80_plain_pct in [0, 100] over
+ * coverage_rows = its rows (each has a held-out prediction here), each a
+ * whole number of rows (k / n x 100); the table prints the same figure;
+ * without cross-validation the figures are null. */
+static void test_calibrate_reports_nested_coverage(void **state)
+{
+    const char *p, *key = "\"coverage80_nested_pct\": ";
+    int groups = 0;
+    (void)state;
+    assert_int_equal(fs_run("calibrate tests/data/tp_calib_subset.csv "
+                            "--out /tmp/factorysim-calib-cov.cfg --format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    for (p = strstr(out, key); p; p = strstr(p + 1, key)) {
+        double v = strtod(p + strlen(key), NULL), rows, n;
+        const char *g = strstr(p, "\"coverage_rows\": ");
+        const char *q = p;
+        assert_non_null(g);
+        rows = strtod(g + strlen("\"coverage_rows\": "), NULL);
+        /* The group's "n" comes before its coverage in the object. */
+        while (q > out && strncmp(q, "\"n\": ", 5) != 0)
+            q--;
+        n = strtod(q + 5, NULL);
+        assert_true(v >= 0 && v <= 100);
+        assert_true(rows == n && rows > 0);
+        assert_near(v / 100 * rows, floor(v / 100 * rows + 0.5), 1e-6);
+        groups++;
+    }
+    assert_true(groups >= 5); /* all, three classes, GPUs, micro-batches */
+    assert_int_equal(fs_run("calibrate tests/data/tp_calib_subset.csv "
+                            "--out /tmp/factorysim-calib-cov.cfg",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "coverage of the 80 % interval under "
+                                "leave-one-configuration-out"));
+    assert_int_equal(fs_run("calibrate tests/data/tp_calib_subset.csv "
+                            "--out /tmp/factorysim-calib-cov.cfg --no-cv "
+                            "--format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "\"coverage80_nested_pct\": null"));
+    remove("/tmp/factorysim-calib-cov.cfg");
 }
 
 static void test_calibrate_errors(void **state)
@@ -238,6 +297,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibrate_writes_a_file_predict_reads),
+        cmocka_unit_test(test_calibrate_reports_nested_coverage),
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(
             test_every_calibration_command_refuses_a_version_1_file),

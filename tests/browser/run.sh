@@ -39,19 +39,21 @@ chrome() {
 }
 
 # probe NAME HTML [TALL]: injects the probe, dumps the DOM, screenshots the
-# whole page (TALL=no: only the first 1000 px), runs the checker; its
-# verdict is in $out/NAME.txt and its status returned.
+# whole page (TALL=no: only the first 1000 px), runs the checker against the
+# charts.json of the report folder $rep; its verdict is in $out/NAME.txt and
+# its status returned.
+rep=$out/report
 probe() {
     name=$1 html=$2 tall=${3:-yes}
     awk -v js=tests/browser/probe.js '/<\/body>/ {
         print "<script>"; while ((getline l < js) > 0) print l; print "</script>"
-    } { print }' "$html" > "$out/report/probe-$name.html"
-    chrome "$out/report/probe-$name.html" $width 1000 --dump-dom > "$out/$name.dom.html"
+    } { print }' "$html" > "$rep/probe-$name.html"
+    chrome "$rep/probe-$name.html" $width 1000 --dump-dom > "$out/$name.dom.html"
     h=$(sed -n 's/.*"page_height":\([0-9]*\).*/\1/p' "$out/$name.dom.html")
     [ -n "$h" ] || { echo "browser-test: $name: the probe did not run" >&2; return 2; }
     [ "$tall" = yes ] || h=1000
-    chrome "$out/report/probe-$name.html" $width "$h" --screenshot="$out/$name.png" >/dev/null
-    "$check" "$out/$name.dom.html" "$out/$name.png" "$out/report/charts.json" \
+    chrome "$rep/probe-$name.html" $width "$h" --screenshot="$out/$name.png" >/dev/null
+    "$check" "$out/$name.dom.html" "$out/$name.png" "$rep/charts.json" \
         > "$out/$name.txt"
 }
 
@@ -83,6 +85,20 @@ if [ $st -ne 1 ] || ! grep -q '^FAIL overflows the page width: div' "$out/wide.t
     exit 1
 fi
 echo "browser-test: an overflow is caught: $(grep -m1 '^FAIL overflows' "$out/wide.txt")"
+
+# report --runs (issue 25 item 3): the page of a comparison, with its tables
+# (a column per run) and the compare chart, must render and fit the same way.
+"$bin" run scenarios/norway-hydro.cfg --db "$out/run.db" >/dev/null 2>&1
+"$bin" report --db "$out/run.db" --runs iceland-geothermal,norway-hydro \
+    --out "$out/compare" >/dev/null 2>&1
+rep=$out/compare
+st=0
+probe compare "$out/compare/report.html" || st=$?
+cat "$out/compare.txt"
+[ $st -eq 0 ] || { echo "browser-test: report --runs FAILED (status $st)"; exit 1; }
+grep -q '^ok   chart-compare' "$out/compare.txt" ||
+    { echo "browser-test: report --runs: no compare chart checked"; exit 1; }
+rep=$out/report
 
 if [ -n "$shot" ]; then
     "$check" --excerpt "$out/page.dom.html" "$out/page.png" "$shot"
