@@ -48,6 +48,11 @@
  * cross-checks are NVIDIA's Max-Q training profile (>= 0.97 throughput)
  * and Meta's 80 % cap on GB200. Below x = 0.42 there is no data: the cap
  * cannot go lower.
+ * Step shape (issue 21): load_step_shape is the one place for a step's
+ * phase order and levels over time; with NVML-style ramp rates or a
+ * ramp-down hysteresis (policy.gpu_power_ramp_*) it is the periodic,
+ * piecewise-linear drawn level, and load_step_gpu_frac is its mean, so
+ * the accounting charges what the waveform (models/powerdyn.h) draws.
  * Every fraction above and the curve's shape (load_cap_curve) are keys of
  * the scenario's `power` group (models/scenkeys.c gives each one's source
  * or marks it an assumption); load_cfg_default holds the same defaults.

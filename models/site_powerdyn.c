@@ -15,6 +15,20 @@
  * the first failure, checkpoint and restart of each job: the mix of the
  * last step with that job switching state in the window's middle.
  *
+ * Modules. Each steady window also gives every module's figures
+ * (res_module): the jobs' waves scaled by their share of systems there;
+ * a module hosting one training job scales that job's own figures, which
+ * are kept by wave shape across windows (analyse_modules, entry_stats).
+ * The modules' window means sum to the site's less its constant
+ * (power_jobs_mean_w).
+ *
+ * Representative window. Replication 0 keeps the steady window with the
+ * most training entries (ties: the larger swing) and its twin without any
+ * smoothing (keep_representative), for the report's chart.
+ *
+ * Off. With policy.power_dynamics = false no site_pd exists (R->pd NULL):
+ * every entry point returns at once and the figures are NAN.
+ *
  * Streams. Each job's phase offset is drawn per window from its own stream
  * "powerdyn/job/<name>", so the run's other draws are unchanged and the
  * figures depend on the seed and replication only.
