@@ -448,7 +448,9 @@ static void setup_modules(run *R)
  * replication. Every job of a group names the same stream, so they share
  * the draw without a table of groups; a fresh stream per job costs one
  * seeding (microseconds) per job and replication. An unknown precision
- * draws 0: site_job_throughput refuses the job before it trains. */
+ * draws 0: site_job_throughput refuses the job before it trains. A job
+ * with a pinned (measured) throughput draws 0 too: a measurement of the
+ * job carries none of the model's error. */
 static double model_draw(const site_opts *o, const scen_job *sj)
 {
     static const char *const cls_name[] = {"dense", "moe", "hybrid"};
@@ -457,7 +459,8 @@ static double model_draw(const site_opts *o, const scen_job *sj)
     gsl_rng *r;
     double z;
     int cls = (int)sj->model->cls;
-    if (!o->model_uncertainty || precision_parse(sj->precision, &pr) != 0)
+    if (!o->model_uncertainty || sj->tokens_per_sec_per_gpu > 0 ||
+        precision_parse(sj->precision, &pr) != 0)
         return 0.0;
     snprintf(name, sizeof name, "model/%s/%s/%s", sj->gpu->name,
              cls >= 0 && cls < 3 ? cls_name[cls] : "dense",

@@ -139,6 +139,23 @@ static void test_site_unc_off_is_point_prediction(void **state)
     scenario_free(s);
 }
 
+/* A pinned throughput is a measurement of the job itself, not a prediction:
+ * with model uncertainty on it draws no model error, so every replication
+ * trains at the pin (before, the draw scaled the pin too, so a measured
+ * job got the model's spread). */
+static void test_site_unc_pinned_throughput_draws_no_model_error(void **state)
+{
+    const char *sh[] = {"simulation.horizon_days=2",
+                        "jobs.[0].tokens_per_sec_per_gpu=12345.0"};
+    scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", sh, 2);
+    res_rep *r = reps_mu(s, 8, 1);
+    (void)state;
+    for (size_t i = 0; i < 8; i++)
+        assert_close(r[i].jobs[0].tokens_per_sec_per_gpu, 12345.0, 1e-12);
+    free_reps(r, 8);
+    scenario_free(s);
+}
+
 /* "common random numbers hold with the new streams": adding a solar plant
  * and turning failures on leaves every replication's model draw as it was
  * (the job's throughput factor is the same), while the draws differ from
@@ -340,6 +357,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_site_unc_quantiles_match_predictive),
         cmocka_unit_test(test_site_unc_off_is_point_prediction),
+        cmocka_unit_test(test_site_unc_pinned_throughput_draws_no_model_error),
         cmocka_unit_test(test_site_unc_common_random_numbers),
         cmocka_unit_test(test_site_unc_shared_per_group),
         cmocka_unit_test(test_site_unc_weather_new_year_per_replication),
