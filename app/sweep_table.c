@@ -8,6 +8,7 @@
 #include "app/opt_spec.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -465,9 +466,11 @@ void sweep_metric_words(const sweep_metric_ref *mr, char *buf, size_t n)
  * value of --by, which must be a number) and a y summary, and the values
  * of the other axes name its line, so lines are found by label in one
  * pass (fine for PLOT_SWEEP_MAX_GROUPS lines; a hash would only pay off
- * for charts too crowded to read). Too many lines is refused, not drawn
- * illegibly. A constraint charts its own metric (loaded as a second spec
- * so a --metric spelled differently but naming the same field matches). */
+ * for charts too crowded to read). Too many lines of one other swept key
+ * are thinned to evenly spaced values (the title says so); too many
+ * combinations of several keys are refused, not drawn illegibly. A constraint
+ * charts its own metric (loaded as a second spec so a --metric spelled
+ * differently but naming the same field matches). */
 int sweep_chart(db *d, const char *sweep_key, const char *scenario,
                 const char *metric, const char *by, const char *constraint,
                 const char *path, char *what, size_t what_n, sim_err *err)
@@ -481,8 +484,9 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
     double *x = NULL;
     size_t *grp = NULL, ng = 0;
     stat_summary *y = NULL;
-    char **names = NULL, title[512], ylab[256];
-    int rc, a;
+    char **names = NULL, title[600], ylab[256], thinned[64] = "";
+    size_t n_rows;
+    int rc, a, n_other;
 
     if (constraint &&
         opt_spec_constraint(constraint, &con, why, sizeof why) < 0)
@@ -512,6 +516,7 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
                          "%s: not a swept key (expected one of: %s)", by, keys);
         goto done;
     }
+    n_rows = t->n_rows;
     x = sim_xcalloc(t->n_rows + 1, sizeof *x);
     y = sim_xcalloc(t->n_rows + 1, sizeof *y);
     grp = sim_xcalloc(t->n_rows + 1, sizeof *grp);
@@ -546,6 +551,43 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
             names[ng++] = sim_xstrdup(label);
         grp[r] = g;
     }
+    n_other = 0;
+    for (size_t k = 0; k < t->n_axes; k++)
+        n_other += (int)k != a && !axis_constant(t, k);
+    if (ng > PLOT_SWEEP_MAX_GROUPS && n_other == 1) {
+        /* One other swept key with more values than lines a chart tells
+         * apart (a 10 x 10 lattice): draw PLOT_SWEEP_MAX_GROUPS of its
+         * values, evenly spaced from the first to the last (lines come in
+         * case order, which is the key's value order), and say so in the
+         * title, rather than no chart at all. */
+        const size_t M = PLOT_SWEEP_MAX_GROUPS;
+        size_t *keep = sim_xcalloc(ng, sizeof *keep), m = 0;
+        char **kept = sim_xcalloc(M, sizeof *kept);
+        for (size_t g = 0; g < ng; g++)
+            keep[g] = SIZE_MAX;
+        for (size_t i = 0; i < M; i++) {
+            size_t g = (2 * i * (ng - 1) + (M - 1)) / (2 * (M - 1));
+            keep[g] = i;
+            kept[i] = names[g];
+        }
+        for (size_t r = 0; r < n_rows; r++)
+            if (keep[grp[r]] != SIZE_MAX) {
+                x[m] = x[r];
+                y[m] = y[r];
+                grp[m] = keep[grp[r]];
+                m++;
+            }
+        for (size_t g = 0; g < ng; g++)
+            if (keep[g] == SIZE_MAX)
+                free(names[g]);
+        snprintf(thinned, sizeof thinned, " (%zu of %zu lines, evenly spaced)",
+                 M, ng);
+        memcpy(names, kept, M * sizeof *names);
+        free(kept);
+        free(keep);
+        ng = M;
+        n_rows = m;
+    }
     if (ng > PLOT_SWEEP_MAX_GROUPS) {
         rc = sim_err_set(err, SIM_EINVAL, path, 0,
                          "%zu combinations of the other swept keys, more "
@@ -561,8 +603,9 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
         char what_m[256], xl[256];
         sweep_metric_words(mr, what_m, sizeof what_m);
         scen_key_label(t->axis_keys[a], xl, sizeof xl);
-        snprintf(title, sizeof title, "%.120s%s%.150s against %.150s",
-                 scenario ? scenario : "", scenario ? ": " : "", what_m, xl);
+        snprintf(title, sizeof title, "%.120s%s%.150s against %.150s%s",
+                 scenario ? scenario : "", scenario ? ": " : "", what_m, xl,
+                 thinned);
         snprintf(ylab, sizeof ylab, "%.200s [%.40s]", what_m, mr->unit);
         if (constraint) {
             static const char *const sw[4] = {"mean", "P10", "P50", "P90"};
@@ -572,8 +615,8 @@ int sweep_chart(db *d, const char *sweep_key, const char *scenario,
             ref.v = con.bound;
             ref.label = ref_lab;
         }
-        rc = plot_sweep(path, x, y, grp, t->n_rows, (const char *const *)names,
-                        ng, constraint ? &ref : NULL, xl, ylab, title, err);
+        rc = plot_sweep(path, x, y, grp, n_rows, (const char *const *)names, ng,
+                        constraint ? &ref : NULL, xl, ylab, title, err);
     }
     if (rc == SIM_OK && what)
         snprintf(what, what_n, "Sweep: %s, P50 with the P10-P90 band", title);

@@ -551,6 +551,51 @@ static void test_sweep_cli_report_draws_the_sweep_chart(void **state)
     rm_db(a);
 }
 
+/* One other swept key with more values than lines a chart tells apart (a
+ * 2 x 10 lattice charted against solar): the chart is drawn with 8 of the
+ * 10 battery values, evenly spaced from the first to the last, and its
+ * title says so (before, it was listed as not drawn). */
+static void test_sweep_cli_report_thins_one_key_to_eight_lines(void **state)
+{
+    const char *a = tpath("thin.db");
+    char dir[128], args[1024], cmd[1024], f[256];
+    FILE *js;
+    size_t n, legend = 0;
+    const char *p;
+    (void)state;
+    rm_db(a);
+    snprintf(dir, sizeof dir, "/tmp/factorysim-sweep-%ld-thin", (long)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args,
+             "sweep " SMALL " --set energy.solar.capacity_mw=2,4 --set "
+             "energy.battery.capacity_mwh=4:22:2 --replications 1 --set "
+             "simulation.horizon_days=2 --quiet --db %s",
+             a);
+    assert_int_equal(fs_run(args, out1, sizeof out1, NULL, 0), 0);
+    snprintf(args, sizeof args, "report --db %s --out %s", a, dir);
+    assert_int_equal(fs_run(args, out1, sizeof out1, err, sizeof err), 0);
+    assert_null(strstr(err, "not drawn: sweep chart"));
+    snprintf(f, sizeof f, "%s/sweep.png", dir);
+    assert_int_equal(access(f, F_OK), 0);
+    snprintf(f, sizeof f, "%s/charts.json", dir);
+    js = fopen(f, "r");
+    assert_non_null(js);
+    n = fread(out2, 1, sizeof out2 - 1, js);
+    out2[n] = '\0';
+    fclose(js);
+    assert_non_null(strstr(out2, "(8 of 10 lines, evenly spaced)"));
+    for (p = out2; (p = strstr(p, "\"battery capacity ")) != NULL; p++)
+        legend++;
+    assert_int_equal(legend, 8);
+    /* The first and last values are among the lines drawn. */
+    assert_non_null(strstr(out2, "\"battery capacity 4 MWh\""));
+    assert_non_null(strstr(out2, "\"battery capacity 22 MWh\""));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    rm_db(a);
+}
+
 /* cmd_report.c (issue 13.6): report always writes the summary; a sweep
  * chart with more lines than one chart tells apart (9 combinations of the
  * other swept keys) is listed as not drawn in summary.md and on stderr,
@@ -612,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_sweep_cli_report_draws_the_sweep_chart),
         cmocka_unit_test(
             test_sweep_cli_report_too_many_lines_still_writes_summary),
+        cmocka_unit_test(test_sweep_cli_report_thins_one_key_to_eight_lines),
     };
     return cmocka_run_group_tests_name("sweep_cli", tests, NULL, NULL);
 }
