@@ -46,8 +46,13 @@ static void draw_panel(const plot_cmp_panel *p, size_t n_runs, double vx0,
     double lane = 0.8 / (double)n_runs;
     if (!(top > 0))
         top = 1.0;
+    /* Up to seven digits before PLplot switches the x labels to a shared
+     * "(x10^4)" multiplier, which reads as a unit change next to "[MWh]";
+     * the labels are horizontal, so the width is there. */
+    plsxax(7, 0);
     plot_panel(vx0, vx1, vy0, vy1, 0, top * 1.08, 0, nr, p->xlabel, NULL,
                p->title, "bcnst", "bc");
+    plsxax(0, 0);
     for (size_t j = 0; j < p->n_rows; j++) {
         double yb = nr - (double)j; /* row j spans [yb - 1, yb] */
         char nm[160];
