@@ -28,7 +28,8 @@
 static const char predict_help[] =
     "Usage: factorysim predict --gpu G --model M --precision P --gpus N "
     "[OPTIONS]\n"
-    "       factorysim predict --csv IN.csv [--out OUT.csv]\n"
+    "       factorysim predict --csv IN.csv [--out OUT.csv] "
+    "[--site-calibration FILE]\n"
     "\n"
     "Predicts step time, tokens/s/GPU and model TFLOP/s/GPU (FLOPs formula of\n"
     "docs/throughput-model.md) with an 80% interval and the step breakdown.\n"
@@ -159,6 +160,29 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
     return CLI_EXIT_OK;
 }
 
+/* The one prediction path of both forms: the site calibration's speeds (if
+ * any) ride on the query's slowdowns, and the interval is rebuilt from the
+ * posterior spread of the measured group (the model's spread when the group
+ * was not measured). Returns tp_predict's status; *applied says whether the
+ * site calibration changed the query. */
+static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
+                        tp_result *r, int *applied)
+{
+    int a = sc && site_calib_apply(sc, q) != NULL;
+    if (applied)
+        *applied = a;
+    if (tp_predict(m, q, r) != SIM_OK)
+        return SIM_EINVAL;
+    if (sc) {
+        double sd = site_calib_log_sd(sc, q, tp_log_sd(m, q->llm, r));
+        r->low_tokens_per_sec_per_gpu =
+            r->tokens_per_sec_per_gpu * exp(-SITE_CALIB_Z80 * sd);
+        r->high_tokens_per_sec_per_gpu =
+            r->tokens_per_sec_per_gpu * exp(SITE_CALIB_Z80 * sd);
+    }
+    return SIM_OK;
+}
+
 /* The appended columns, in the order of extra[] below; buf[] is indexed by the
  * same numbers, so the two must change together. */
 #define NX 14 /* columns predict --csv appends */
@@ -169,8 +193,8 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
  * predictions (and a FILE:LINE reason on stderr, exit 1), so the output still
  * lines up with the input row for row. The output goes to a temporary file
  * renamed at the end (see the file-top note). */
-static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
-                       const char *out)
+static int predict_csv(const tp_model *m, const site_calib *sc,
+                       const catalog *cat, const char *in, const char *out)
 {
     csvt *t = NULL;
     calib_row *rows = NULL;
@@ -258,7 +282,7 @@ static int predict_csv(const tp_model *m, const catalog *cat, const char *in,
                 ql->mbs = 0;
             if (bl & 1u << TP_FIELD_RECOMPUTE)
                 ql->recompute = TP_RECOMPUTE_CHOOSE;
-            if (tp_predict(m, &q, &r) == SIM_OK) {
+            if (predict_site(m, sc, &q, &r, NULL) == SIM_OK) {
                 const tp_layout *l = &r.layout;
                 /* One decimal for throughputs (tokens/s/GPU are in the
                  * thousands) and five significant digits for the step time: the
@@ -348,6 +372,7 @@ int cmd_predict(int argc, char **argv)
     const char *calib = NULL, *csv_in = NULL, *csv_out = NULL,
                *site_path = NULL;
     site_calib *sc = NULL;
+    int applied = 0;
     /* 0 means "not given": the model chooses that field. The upper bounds below
      * only guard against absurd typing (2^24 GPUs); the model refuses layouts
      * that do not divide the GPU count. */
@@ -472,11 +497,6 @@ int cmd_predict(int argc, char **argv)
         rc = cli_report(&err);
         goto done;
     }
-    if (site_path && csv_in) {
-        rc = cli_usage_error(cmd, "--site-calibration is not supported with "
-                                  "--csv (expected one configuration)");
-        goto done;
-    }
     if (site_path) {
         const char *b = strrchr(site_path, '/');
         if (site_calib_load(site_path, &sc, &err) != SIM_OK) {
@@ -487,7 +507,7 @@ int cmd_predict(int argc, char **argv)
                  b ? b + 1 : site_path);
     }
     if (csv_in) {
-        rc = predict_csv(m, cat, csv_in, csv_out);
+        rc = predict_csv(m, sc, cat, csv_in, csv_out);
         goto done;
     }
     memset(&q, 0, sizeof q);
@@ -535,24 +555,14 @@ int cmd_predict(int argc, char **argv)
     /* Gb/s on the command line (the unit NIC data sheets use), bits per second
      * inside. */
     q.dp_link_bps = dp_gbps * 1e9;
-    /* The site's speeds ride on the query's slowdowns; the interval is
-     * rebuilt from the posterior spread of the measured group (the model's
-     * spread when the group was not measured). */
-    if (sc && site_calib_apply(sc, &q) && fmt == CLI_FMT_TABLE)
-        printf("site calibration: %s (compute time x%.4f, communication "
-               "time x%.4f)\n",
-               site_shown, q.compute_slowdown, q.comm_slowdown);
-    if (tp_predict(m, &q, &r) != SIM_OK) {
+    if (predict_site(m, sc, &q, &r, &applied) != SIM_OK) {
         rc = cli_error("cannot predict: %s", r.why);
         goto done;
     }
-    if (sc) {
-        double sd = site_calib_log_sd(sc, &q, tp_log_sd(m, q.llm, &r));
-        r.low_tokens_per_sec_per_gpu =
-            r.tokens_per_sec_per_gpu * exp(-SITE_CALIB_Z80 * sd);
-        r.high_tokens_per_sec_per_gpu =
-            r.tokens_per_sec_per_gpu * exp(SITE_CALIB_Z80 * sd);
-    }
+    if (applied && fmt == CLI_FMT_TABLE)
+        printf("site calibration: %s (compute time x%.4f, communication "
+               "time x%.4f)\n",
+               site_shown, q.compute_slowdown, q.comm_slowdown);
     rc = print_one(&q, &r, fmt,
                    release ? release
                            : (m->default_release >= 0

@@ -386,6 +386,65 @@ static void test_site_calib_cli(void **state)
     assert_non_null(strstr(out, "site calibration site-calibration.cfg"));
 }
 
+/* predict --csv applies a site calibration row by row, through the same
+ * path as a single predict: the Qwen3 30B-A3B row of the measured group
+ * (GB300 MoE MXFP8) gets the single query's point and interval (to the
+ * CSV's one decimal), and differs from the uncalibrated CSV (before,
+ * --site-calibration with --csv was refused). */
+static void test_site_calib_predict_csv_matches_single(void **state)
+{
+    static char out[65536], err[8192], one[65536];
+    const char *row, *p;
+    double v[3], w[3];
+    (void)state;
+    assert_int_equal(fs_run("predict --gpu GB300 --model \"Qwen3 30B-A3B\" "
+                            "--precision MXFP8 --gpus 8 --gbs 512 --mbs 8 "
+                            "--seq 4096 --tp 1 --pp 1 --cp 1 --ep 8 --release "
+                            "26.04.01 --format json --site-calibration "
+                            "scenarios/calibration/norway-site.cfg",
+                            one, sizeof one, err, sizeof err),
+                     0);
+    p = strstr(one, "\"tokens_per_sec_per_gpu\":");
+    assert_non_null(p);
+    w[0] = strtod(strchr(p, ':') + 1, NULL);
+    p = strstr(one, "\"low_tokens_per_sec_per_gpu\":");
+    assert_non_null(p);
+    w[1] = strtod(strchr(p, ':') + 1, NULL);
+    p = strstr(one, "\"high_tokens_per_sec_per_gpu\":");
+    assert_non_null(p);
+    w[2] = strtod(strchr(p, ':') + 1, NULL);
+    /* Row 2 cannot be predicted (no layout fits): exit 1, the row blank. */
+    assert_int_equal(fs_run("predict --csv scenarios/norway-measured.csv "
+                            "--site-calibration "
+                            "scenarios/calibration/norway-site.cfg",
+                            out, sizeof out, err, sizeof err),
+                     1);
+    row = strstr(out, "Qwen3 30B-A3B,GB300,8,MXFP8");
+    assert_non_null(row);
+    /* Columns 15-19 after the input's 14: predicted tokens/s/GPU, TFLOP/s,
+     * step time, low, high. */
+    p = row;
+    for (int c = 0; c < 13; c++)
+        p = strchr(p, ',') + 1;
+    v[0] = strtod(p + 0, NULL);
+    for (int c = 0; c < 3; c++)
+        p = strchr(p, ',') + 1;
+    v[1] = strtod(p, NULL);
+    p = strchr(p, ',') + 1;
+    v[2] = strtod(p, NULL);
+    for (int k = 0; k < 3; k++)
+        assert_true(fabs(v[k] - w[k]) <= 0.051);
+    assert_int_equal(fs_run("predict --csv scenarios/norway-measured.csv", out,
+                            sizeof out, err, sizeof err),
+                     1);
+    row = strstr(out, "Qwen3 30B-A3B,GB300,8,MXFP8");
+    assert_non_null(row);
+    p = row;
+    for (int c = 0; c < 13; c++)
+        p = strchr(p, ',') + 1;
+    assert_true(fabs(strtod(p, NULL) - w[0]) > 0.01 * w[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_site_calib_unslowed_changes_nothing),
         cmocka_unit_test(test_site_calib_file_round_trip_and_refusals),
         cmocka_unit_test(test_site_calib_cli),
+        cmocka_unit_test(test_site_calib_predict_csv_matches_single),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
