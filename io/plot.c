@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "io/plot_int.h"
 #include "sim/mem.h"
@@ -57,6 +58,19 @@ static struct {
     int open, started, pages;
     char path[1200];
 } book;
+
+/* cairo writes a PDF's /CreationDate in local time with the zone's offset
+ * ("D:...+01'00", or "Z" in UTC), so after pdf_fix_date the bytes would
+ * still depend on the machine's time zone, and the offset's length differs
+ * between zones, so it cannot be patched in place. The process's zone is
+ * set to UTC before a PDF stream starts: nothing else in factorysim uses
+ * local time (the store's one timestamp is gmtime_r), so this changes no
+ * other output. */
+static void pdf_zone_utc(void)
+{
+    setenv("TZ", "UTC0", 1);
+    tzset();
+}
 
 int plot_book_open(const char *path, sim_err *err)
 {
@@ -131,6 +145,7 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
     if (book.open) {
         plot_meta_reset();
         if (!book.started) {
+            pdf_zone_utc();
             plsdev("pdfcairo");
             plsfnam(book.path);
             plspage(0.0, 0.0, w, h, 0, 0);
@@ -159,6 +174,8 @@ int plot_begin(const char *path, int w, int h, sim_err *err)
         return sim_err_set(err, SIM_EIO, path, 0, "cannot write plot file");
     fclose(f);
     plot_meta_reset();
+    if (strcmp(dev, "pdfcairo") == 0)
+        pdf_zone_utc();
     plsdev(dev);
     plsfnam(path);
     plspage(0.0, 0.0, w, h, 0, 0);
