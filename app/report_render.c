@@ -4,6 +4,7 @@
  * report.pdf.tmp. */
 #include "app/report_render.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,10 @@ char **report_render_svgs(const report_src *src, const report_out *cl,
                           sim_err *err)
 {
     char **svg = sim_xcalloc((size_t)cl->n + 1, sizeof *svg);
-    char tmp[1200], path[1300];
+    char tmp[1200], path[1600];
     report_out *o2;
+    DIR *dh;
+    int drawn;
     if (strcmp(cl->ext, "svg") == 0) {
         for (int i = 0; i < cl->n; i++) {
             snprintf(path, sizeof path, "%s/%s", cl->dir, cl->file[i]);
@@ -60,7 +63,8 @@ char **report_render_svgs(const report_src *src, const report_out *cl,
     o2 = sim_xcalloc(1, sizeof *o2);
     o2->dir = tmp;
     o2->ext = "svg";
-    if (report_draw_all(src, o2, err) == SIM_OK)
+    drawn = report_draw_all(src, o2, err) == SIM_OK;
+    if (drawn)
         for (int i = 0, k = 0; i < cl->n && k < o2->n; i++) {
             size_t b = strcspn(cl->file[i], ".");
             if (strncmp(cl->file[i], o2->file[k], b) != 0 ||
@@ -69,12 +73,26 @@ char **report_render_svgs(const report_src *src, const report_out *cl,
             snprintf(path, sizeof path, "%s/%s", tmp, o2->file[k++]);
             svg[i] = slurp(path);
         }
-    for (int k = 0; k < o2->n; k++) {
-        snprintf(path, sizeof path, "%s/%s", tmp, o2->file[k]);
-        remove(path);
+    /* Emptied by listing it, not by o2's list: a pass that failed partway
+     * leaves a file it never noted, and the folder must still go. */
+    if ((dh = opendir(tmp)) != NULL) {
+        struct dirent *de;
+        while ((de = readdir(dh)) != NULL) {
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", tmp, de->d_name);
+            remove(path);
+        }
+        closedir(dh);
     }
     rmdir(tmp);
     free(o2);
+    if (!drawn) { /* report.html without its charts is no report */
+        for (int i = 0; i < cl->n; i++)
+            free(svg[i]);
+        free(svg);
+        return NULL;
+    }
     return svg;
 }
 

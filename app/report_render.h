@@ -12,8 +12,9 @@
 /* The SVG text of each chart in cl (cl->n entries, NULL where a chart could
  * not be drawn again; caller frees each and the array). With cl->ext "svg"
  * the chart files are read; otherwise the charts are drawn as SVG into a
- * temporary folder inside cl->dir, read and removed. NULL on error
- * (SIM_EIO in *err: the temporary folder could not be made). */
+ * temporary folder inside cl->dir, read and removed (the folder also when
+ * the drawing fails partway). NULL on error, *err says which: the
+ * temporary folder could not be made, or a chart could not be drawn. */
 char **report_render_svgs(const report_src *src, const report_out *cl,
                           sim_err *err);
 
