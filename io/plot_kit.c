@@ -310,7 +310,11 @@ void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
     for (int i = 0; i < L->n; i++) {
         const char *s = L->text[i];
         int first = 1;
-        while (*s && n < LEG_LINES) {
+        /* Every entry keeps its first line (its symbol): continuation lines
+         * stop where the entries after this one would lose theirs. An empty
+         * label is one line with no text. */
+        int room = LEG_LINES - n - (L->n - i - 1), used = 0;
+        while ((*s || first) && used < room) {
             size_t len = strlen(s), take = len;
             if (len > fit) {
                 /* The last space within fit; else just after the last
@@ -326,6 +330,17 @@ void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
                     while (take > 0 && s[take] != '-')
                         take--;
                     take = take > 0 ? take + 1 : fit;
+                }
+                if (take == fit) {
+                    /* A hard cut never splits a UTF-8 character or a
+                     * doubled '#' (PLplot's escaped '#': plot_esc). */
+                    size_t nh = 0;
+                    while (take > 1 && ((unsigned char)s[take] & 0xC0) == 0x80)
+                        take--;
+                    while (nh < take && s[take - 1 - nh] == '#')
+                        nh++;
+                    if (nh % 2 == 1 && take > 1)
+                        take--;
                 }
             }
             snprintf(buf[n], sizeof buf[n], "%.*s", (int)take, s);
@@ -344,6 +359,7 @@ void plot_leg_draw_in(plot_legend *L, double vx0, double vx1, double vy0,
             sym[n] = L->sym[i];
             text[n] = buf[n];
             n++;
+            used++;
             first = 0;
             s += take;
             while (*s == ' ')
