@@ -247,7 +247,7 @@ static void test_db_solar_p90_exceedance_is_stored_and_read_back(void **state)
     sim_err e;
     int64_t id = 0, id0 = 0;
     (void)state;
-    make_reps(reps, 4, 0);
+    make_reps(reps, 4, 1); /* fx_rep needs a step (it reads the last) */
     m.horizon_s = 182.5 * 86400.0;
     for (int k = 0; k < 4; k++)
         reps[k].site.solar_energy_j = 1e10 * (k + 1);
