@@ -18,8 +18,9 @@
 #include "models/exemplar.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
+#include "tests/tp_refs.h"
 
-#define REF_CSV "data/calibration/megatron_throughput.csv"
+#define REF_CSV TP_REFS_CSV
 
 typedef struct fixture {
     catalog *cat;
@@ -33,12 +34,8 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    size_t n_bad;
-    sim_err e;
-    if (!f || catalog_load(NULL, &f->cat, &e) != SIM_OK ||
-        tp_model_load("models/calibration.cfg", &f->m, &e) != SIM_OK ||
-        tpc_read_rows(REF_CSV, f->cat, &f->t, &f->refs, &f->ok, &f->n, &n_bad,
-                      NULL, &e) != SIM_OK)
+    if (!f || tp_refs_load(REF_CSV, &f->cat, &f->m, &f->t, &f->refs, &f->ok,
+                           &f->n) != 0)
         return -1;
     *state = f;
     return 0;
@@ -47,11 +44,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    free(f->refs);
-    free(f->ok);
-    csvt_free(f->t);
-    tp_model_free(f->m);
-    catalog_free(f->cat);
+    tp_refs_free(f->cat, f->m, f->t, f->refs, f->ok);
     free(f);
     return 0;
 }

@@ -18,9 +18,10 @@
 #include "io/catalog_cfg.h"
 #include "models/throughput_int.h"
 #include "tests/testutil.h"
+#include "tests/tp_refs.h"
 #include "tests/tp_fixtures.h"
 
-#define REF_CSV "data/calibration/megatron_throughput.csv"
+#define REF_CSV TP_REFS_CSV
 
 /* GPT-3-like layer of Korthikanti et al. 2022: MHA, F = 4h, GeLU. */
 static llm_arch gpt(void)
@@ -347,12 +348,8 @@ typedef struct fixture {
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    size_t n_bad;
-    sim_err e;
-    if (!f || catalog_load(NULL, &f->cat, &e) != SIM_OK ||
-        tp_model_load("models/calibration.cfg", &f->m, &e) != SIM_OK ||
-        tpc_read_rows(REF_CSV, f->cat, &f->t, &f->rows, &f->ok, &f->n, &n_bad,
-                      NULL, &e) != SIM_OK)
+    if (!f || tp_refs_load(REF_CSV, &f->cat, &f->m, &f->t, &f->rows, &f->ok,
+                           &f->n) != 0)
         return -1;
     *state = f;
     return 0;
@@ -361,11 +358,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    free(f->rows);
-    free(f->ok);
-    csvt_free(f->t);
-    tp_model_free(f->m);
-    catalog_free(f->cat);
+    tp_refs_free(f->cat, f->m, f->t, f->rows, f->ok);
     free(f);
     return 0;
 }
