@@ -196,6 +196,7 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
                                        "nvlink_domain",
                                        "scaleout_Gbps",
                                        "announced",
+                                       "calib_as",
                                        "source",
                                        "notes",
                                        "assumptions",
@@ -244,7 +245,9 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_double(r, e, "scaleout_Gbps", req, g.scaleout_bps / GIGA,
                              0, 1e5, GIGA, &g.scaleout_bps)) != SIM_OK ||
             (rc = cfg_int(r, e, "announced", 0, g.announced, 0, 1, &ann)) !=
-                SIM_OK)
+                SIM_OK ||
+            (rc = cfg_string(r, e, "calib_as", 0, g.calib_as, g.calib_as,
+                             sizeof g.calib_as)) != SIM_OK)
             return rc;
         /* NVIDIA quotes NVLink as the sum of both directions. */
         g.nvlink_Bps = nvl / 2.0;

@@ -554,6 +554,20 @@ int catalog_add_source(catalog *c, const source_defaults *d, const char *source,
  * the add. */
 int catalog_finish(catalog *c, sim_err *err)
 {
+    for (size_t i = 0; i < c->n_gpus; i++) {
+        const gpu_spec *g = &c->gpus[i], *a;
+        if (!g->calib_as[0])
+            continue;
+        a = catalog_gpu(c, g->calib_as);
+        /* One level only: the factor is borrowed from a GPU with rows of
+         * its own, never through a chain that could loop. */
+        if (!a || a == g || a->calib_as[0])
+            return sim_err_set(err, SIM_ECONFIG, NULL, 0,
+                               "GPU \"%s\": calib_as: no such GPU without a "
+                               "calib_as of its own in the catalog (got "
+                               "\"%s\", expected another GPU's name)",
+                               g->name, g->calib_as);
+    }
     for (size_t i = 0; i < c->n_systems; i++) {
         system_spec *s = &c->systems[i];
         const gpu_spec *g = catalog_gpu(c, s->gpu);

@@ -29,6 +29,11 @@ typedef struct gpu_spec {
     double scaleout_bps; /* scale-out NIC bandwidth per GPU, per direction
                             [bit/s] */
     int announced;       /* 1 when figures are announced, not shipping */
+    char calib_as[32];   /* a calibrated GPU of the same compute die and
+                            kernels whose efficiency factor this one
+                            borrows when it has no calibration rows of its
+                            own ("" = none: factor 1); predictions stay
+                            flagged extrapolated */
 } gpu_spec;
 
 #endif

@@ -508,7 +508,7 @@ static double straggler_draw(const scenario *s, const site_opts *o,
      * stragglers are in it already. */
     if (!m || !(spread > 0) || sj->tokens_per_sec_per_gpu > 0)
         return 1.0;
-    gi = tp_model_gpu(m, sj->gpu->name);
+    gi = tp_model_gpu_factor(m, sj->gpu);
     if (gi >= 0)
         n_ref = m->gpu_n_max[gi];
     else

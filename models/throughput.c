@@ -745,7 +745,7 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
      * software_efficiency of theirs (job key, docs §8). */
     if (q->software_efficiency > 0)
         relf /= q->software_efficiency;
-    gi = tp_model_gpu(m, g->name);
+    gi = tp_model_gpu_factor(m, g);
     gpuf = gi >= 0 ? exp(m->gpu_log[gi]) : 1.0;
     flops_layers(a, q->layers_run, &nl);
     L = (int)(nl.total + 0.5);
@@ -858,7 +858,9 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
 done:
     stage_fill(&S.best_sc, &S.best, S.usable, out);
     out->chosen = chosen;
-    out->extrap_why = extrap_reasons(m, q, a, seq, gi < 0 || g->announced);
+    /* A borrowed factor (calib_as) is still no calibration of this GPU. */
+    out->extrap_why = extrap_reasons(
+        m, q, a, seq, tp_model_gpu(m, g->name) < 0 || g->announced);
     out->extrapolated = out->extrap_why != 0;
     out->gbs = gbs;
     out->seq_len = seq;

@@ -271,6 +271,12 @@ int tp_model_release(const tp_model *m, const char *id);
 /* Index of a calibrated GPU in m by name (case-insensitive), or -1. */
 int tp_model_gpu(const tp_model *m, const char *name);
 
+/* Index of the calibrated GPU whose efficiency factor g runs at: g's own,
+ * else that of g->calib_as (a calibrated GPU of the same die, e.g. H800 and
+ * H200 borrow H100's), else -1 (factor 1). Whether g itself has rows, and
+ * so whether a prediction is extrapolated, is tp_model_gpu(m, g->name). */
+int tp_model_gpu_factor(const tp_model *m, const gpu_spec *g);
+
 /* Writes the short release id of a data label into buf:
  * "NeMo 26.04.01 container (...)" -> "26.04.01";
  * "dgxc-benchmarking v24.11.1 to v25.01.1 (3 tags)" -> "dgxc

@@ -102,6 +102,14 @@ int tp_model_gpu(const tp_model *m, const char *name)
     return -1;
 }
 
+int tp_model_gpu_factor(const tp_model *m, const gpu_spec *g)
+{
+    int gi = tp_model_gpu(m, g->name);
+    if (gi < 0 && g->calib_as[0])
+        gi = tp_model_gpu(m, g->calib_as);
+    return gi;
+}
+
 char *tp_release_id(const char *label, char *buf, size_t n)
 {
     const char *p;

@@ -350,6 +350,35 @@ test_catalog_every_model_architecture_gives_its_stated_total(void **state)
     assert_true(fabs(hi - 1.068) < 0.001);
 }
 
+/* calib_as (issue 18): the GH100 siblings borrow the H100's fitted factor;
+ * a name that is not another catalog GPU without its own calib_as is
+ * refused when the catalog is finished, naming the GPU and the value. */
+static void test_catalog_calib_as_names_a_calibrated_sibling(void **state)
+{
+    catalog *c = catalog_clone(cat);
+    gpu_spec g;
+    sim_err e;
+    (void)state;
+    assert_string_equal(catalog_gpu(cat, "H800")->calib_as, "H100");
+    assert_string_equal(catalog_gpu(cat, "H200")->calib_as, "H100");
+    assert_string_equal(catalog_gpu(cat, "A100")->calib_as, "");
+    assert_string_equal(catalog_gpu(cat, "H100")->calib_as, "");
+    g = *catalog_gpu(cat, "H800");
+    strcpy(g.calib_as, "H9000");
+    assert_int_equal(catalog_add_gpu(c, &g, "", "", "", &e), SIM_OK);
+    assert_int_equal(catalog_finish(c, &e), SIM_ECONFIG);
+    assert_non_null(strstr(e.msg, "GPU \"H800\": calib_as"));
+    assert_non_null(strstr(e.msg, "got \"H9000\""));
+    /* A chain (H800 -> H200 -> H100) is refused too. */
+    strcpy(g.calib_as, "H200");
+    assert_int_equal(catalog_add_gpu(c, &g, "", "", "", &e), SIM_OK);
+    assert_int_equal(catalog_finish(c, &e), SIM_ECONFIG);
+    strcpy(g.calib_as, "H100");
+    assert_int_equal(catalog_add_gpu(c, &g, "", "", "", &e), SIM_OK);
+    assert_int_equal(catalog_finish(c, &e), SIM_OK);
+    catalog_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +395,7 @@ int main(void)
         cmocka_unit_test(
             test_catalog_every_model_architecture_gives_its_stated_total),
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),
+        cmocka_unit_test(test_catalog_calib_as_names_a_calibrated_sibling),
     };
     return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }

@@ -127,12 +127,45 @@ static void test_extrap_software_efficiency_scales_compute_only(void **state)
     assert_true(r2.step_time_s == r1.step_time_s);
 }
 
+/* H800 and H200 have no calibration rows but the H100's die: they borrow
+ * its fitted factor (catalog key calib_as) and stay flagged. A GPU with the
+ * H100's figures under another name then predicts exactly the H100's step;
+ * without calib_as it runs at factor 1, slower when the factor is > 0. */
+static void test_extrap_calib_as_borrows_the_sibling_factor(void **state)
+{
+    gpu_spec g = h100(), h800 = h100();
+    llm_arch a = llama8();
+    tp_model m = calibrated();
+    tp_query q;
+    tp_result r0, r1, r2;
+    (void)state;
+    m.gpu_log[0] = 0.2;
+    q = query(&g, &a);
+    assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
+    strcpy(h800.name, "H800");
+    strcpy(h800.calib_as, "H100");
+    q = query(&h800, &a);
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    assert_true(r1.step_time_s == r0.step_time_s);
+    assert_int_equal(r1.extrap_why, TP_EXTRAP_GPU);
+    h800.calib_as[0] = '\0';
+    assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
+    assert_true(r2.t_compute_s > r0.t_compute_s * 1.05);
+    assert_int_equal(r2.extrap_why, TP_EXTRAP_GPU);
+    /* The factor index: own name first, then calib_as, else none. */
+    assert_int_equal(tp_model_gpu_factor(&m, &g), 0);
+    assert_int_equal(tp_model_gpu_factor(&m, &h800), -1);
+    strcpy(h800.calib_as, "h100");
+    assert_int_equal(tp_model_gpu_factor(&m, &h800), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_extrap_inside_the_domain_is_not_flagged),
         cmocka_unit_test(test_extrap_each_reason_flags_and_widens),
         cmocka_unit_test(test_extrap_software_efficiency_scales_compute_only),
+        cmocka_unit_test(test_extrap_calib_as_borrows_the_sibling_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
