@@ -51,6 +51,12 @@ static const char predict_help[] =
     "  --fsdp                    parameters sharded (FSDP)\n"
     "  --release R               software release (e.g. 26.04); default "
     "newest\n"
+    "  --cuda-graph G            none, partial or full (full-iteration CUDA\n"
+    "                            graphs); default: the calibrated recipe\n"
+    "  --moe-dispatcher D        alltoall, allgather, flex-deepep or\n"
+    "                            flex-hybridep; default: the calibrated one\n"
+    "  --recompute-modules L     Megatron recompute_modules, ';'-separated\n"
+    "                            (recorded in the query)\n"
     "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per "
     "GPU]\n"
     "  --calibration FILE        calibration file (default: built-in)\n"
@@ -358,6 +364,9 @@ int cmd_predict(int argc, char **argv)
         {"recompute", required_argument, NULL, 'R'},
         {"distributed-optimizer", required_argument, NULL, 'D'},
         {"release", required_argument, NULL, 'r'},
+        {"cuda-graph", required_argument, NULL, 'G'},
+        {"moe-dispatcher", required_argument, NULL, 'X'},
+        {"recompute-modules", required_argument, NULL, 'M'},
         {"dp-link-gbps", required_argument, NULL, 'd'},
         {"calibration", required_argument, NULL, 'C'},
         {"site-calibration", required_argument, NULL, 'T'},
@@ -379,6 +388,8 @@ int cmd_predict(int argc, char **argv)
     uint32_t v[9] = {0}; /* gpus gbs mbs seq tp pp cp ep vp */
     double dp_gbps = 0;
     int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0;
+    int cuda_graph = 0, dispatcher = 0, mods_ok = 1;
+    unsigned mods = 0;
     catalog *cat = NULL;
     tp_model *m = NULL;
     sim_err err;
@@ -449,6 +460,33 @@ int cmd_predict(int argc, char **argv)
             break;
         case 'r':
             release = optarg;
+            break;
+        case 'G':
+            cuda_graph = tp_cuda_graph_parse(optarg);
+            if (cuda_graph <= 0)
+                return cli_usage_error(cmd,
+                                       "--cuda-graph: unknown '%s' (expected "
+                                       "none, partial or full)",
+                                       optarg);
+            break;
+        case 'X':
+            dispatcher = tp_moe_dispatcher_parse(optarg);
+            if (dispatcher <= 0)
+                return cli_usage_error(cmd,
+                                       "--moe-dispatcher: unknown '%s' "
+                                       "(expected alltoall, allgather, "
+                                       "flex-deepep or flex-hybridep)",
+                                       optarg);
+            break;
+        case 'M':
+            mods = tp_recompute_modules_parse(optarg, &mods_ok);
+            if (!mods_ok)
+                return cli_usage_error(
+                    cmd,
+                    "--recompute-modules: unknown module in '%s' (expected "
+                    "none or core_attn, mlp, moe, moe_act, layernorm, "
+                    "mla_up_proj, shared_experts separated by ';')",
+                    optarg);
             break;
         case 'd':
             bad =
@@ -552,6 +590,10 @@ int cmd_predict(int argc, char **argv)
     q.layout.recompute = recompute;
     q.layout.distopt = distopt;
     q.release = release;
+    q.cuda_graph = cuda_graph;
+    q.moe_dispatcher = dispatcher;
+    q.moe_allgather = dispatcher == TP_DISPATCH_ALLGATHER;
+    q.recompute_modules = mods;
     /* Gb/s on the command line (the unit NIC data sheets use), bits per second
      * inside. */
     q.dp_link_bps = dp_gbps * 1e9;

@@ -17,15 +17,18 @@
 static const char *required[] = {"model", "gpu", "num_gpus", "precision",
                                  "gbs",   "mbs", "seq_len",  "tp",
                                  "pp",    "cp",  "ep",       "vp"};
-static const char *not_config[] = {"release",
-                                   "source",
-                                   "status",
-                                   "notes",
-                                   "tokens_per_sec_per_gpu",
-                                   "model_tflops_per_gpu",
-                                   "step_time_s",
-                                   "tokens_per_sec_total",
-                                   "mfu_pct"};
+static const char *not_config[] = {
+    "release", "source", "status", "notes", "tokens_per_sec_per_gpu",
+    "model_tflops_per_gpu", "step_time_s", "tokens_per_sec_total", "mfu_pct",
+    /* The software recipe is not the
+     * configuration: a release that changed
+     * its recipe on the same layout stays in
+     * the same fold, so cross-validation
+     * tests whether the recipe terms carry
+     * to configurations they were not fitted
+     * on (docs/throughput-model.md §2). */
+    "cuda_graph", "moe_dispatcher", "recompute_modules", "moe_a2a_overlap",
+    "recipe_source"};
 /* Columns the configuration key takes parsed (or drops as redundant). */
 static const char *parsed[] = {"model",
                                "gpu",
@@ -215,6 +218,38 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
                                "none, selective, full or blank)",
                                rcs);
         }
+    }
+    /* The software recipe (optional columns; blank = not stated, the
+     * calibrated default). */
+    {
+        const char *cg = cell(t, i, "cuda_graph"),
+                   *dis = cell(t, i, "moe_dispatcher"),
+                   *rm = cell(t, i, "recompute_modules");
+        int ok, ov;
+        if ((out->q.cuda_graph = tp_cuda_graph_parse(cg)) < 0)
+            return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                               "cuda_graph: unknown value (got '%s', "
+                               "expected none, partial, full or blank)",
+                               cg);
+        if ((out->q.moe_dispatcher = tp_moe_dispatcher_parse(dis)) < 0)
+            return sim_err_set(err, SIM_ECONFIG, t->path, t->line[i],
+                               "moe_dispatcher: unknown value (got '%s', "
+                               "expected alltoall, allgather, flex-deepep, "
+                               "flex-hybridep or blank)",
+                               dis);
+        out->q.moe_allgather = out->q.moe_dispatcher == TP_DISPATCH_ALLGATHER;
+        out->q.recompute_modules = tp_recompute_modules_parse(rm, &ok);
+        if (!ok)
+            return sim_err_set(
+                err, SIM_ECONFIG, t->path, t->line[i],
+                "recompute_modules: unknown module (got '%s', expected "
+                "none or modules of core_attn, mlp, moe, moe_act, "
+                "layernorm, mla_up_proj, shared_experts separated by ';')",
+                rm);
+        if ((rc = inum(t, i, "moe_a2a_overlap", 0, 1, -1, &ov, NULL, err)) !=
+            SIM_OK)
+            return rc;
+        out->q.moe_a2a_overlap = ov + 1;
     }
     /* The exclusion rule, fixed before any fit was looked at: a row whose
      * own source flags it a known regression is not a measurement of the

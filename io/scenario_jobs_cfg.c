@@ -74,6 +74,17 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
             return rc;
         if (config_setting_get_member(e, "recompute"))
             j->recompute += 1; /* tp_recompute: NONE = 1 */
+        /* The recipe's CUDA graphs (models/tp_recipe.c); not given: the
+         * calibrated default. */
+        {
+            static const char *const cg[] = {"none", "partial", "full", NULL};
+            if (config_setting_get_member(e, "cuda_graph")) {
+                if ((rc = cfg_choice(r, e, "cuda_graph", 1, 0, cg,
+                                     &j->cuda_graph)) != SIM_OK)
+                    return rc;
+                j->cuda_graph += 1; /* tp_cuda_graph: NONE = 1 */
+            }
+        }
         if (config_setting_get_member(e, "distributed_optimizer")) {
             if ((rc = cfg_bool(r, e, "distributed_optimizer", 1, 0, &dopt)) !=
                 SIM_OK)
@@ -118,6 +129,7 @@ int scfg_read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                        "distributed_optimizer",
                                        "tokens_per_sec_per_gpu",
                                        "software_efficiency",
+                                       "cuda_graph",
                                        NULL};
     config_setting_t *l;
     char names[2048];

@@ -238,6 +238,8 @@ typedef struct scen_job {
     int fsdp;                   /* 1 = FSDP instead of TP/PP */
     int recompute;              /* tp_recompute; 0 = not given */
     int distopt;                /* tp_distopt; 0 = not given */
+    int cuda_graph;             /* tp_cuda_graph; 0 = not given (the
+                                   calibrated recipe) */
     double software_efficiency; /* stack vs the calibrated releases (compute
                                    times / it), 1 = calibrated */
     ckpt_policy ckpt;

@@ -402,6 +402,12 @@ const scen_key scen_keys[] = {
     {"jobs.[].distributed_optimizer", SK_BOOL, "", NAN, NAN, 0, NAN,
      "not given (chosen)", "", "`true`",
      "optimizer state sharded over data parallelism"},
+    {"jobs.[].cuda_graph", SK_CHOICE, "", NAN, NAN, 0, NAN,
+     "not given (the calibrated recipe)", "`none`, `partial`, `full`",
+     "`\"full\"`",
+     "the recipe's CUDA graphs: `full` captures the whole iteration and "
+     "removes the fitted fixed per-layer times (docs/throughput-model.md "
+     "2)"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].software_efficiency", SK_NUMBER, "", 0.05, 2, 0, 1, "1",
      "(0.05, 2]", "`0.85`",

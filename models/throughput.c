@@ -145,7 +145,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                   f_up = 0 /* MLA up-projections, forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
-    double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0;
+    double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
     int fmt = q->prec.fmt, nf, nlast, n1;
     /* Stored GEMM inputs: FP8 copies under a quantized recipe. */
     double gin = q->prec.recipe == PREC_BF16 ? 2.0 : 1.0;
@@ -284,9 +284,12 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         t_rec = fwd;
     else if (ly->recompute == TP_RECOMPUTE_SELECTIVE)
         t_rec = nl.attn * f_up;
+    /* Fixed per-layer times, less under full-iteration CUDA graphs
+     * (models/tp_recipe.c). */
+    fix = (nl.total * p[TP_T_LAYER] + moe_fix) * tp_recipe_fixed_factor(m, q);
 
     /* One average layer and the output layer, forward + backward [s]. */
-    t_lay = (3.0 * fwd + t_rec + nl.total * p[TP_T_LAYER] + moe_fix) / L * relf;
+    t_lay = (3.0 * fwd + t_rec + fix) / L * relf;
     /* The output layer runs in BF16 whatever the recipe: Megatron builds it
      * as tensor_parallel.ColumnParallelLinear, not a Transformer Engine
      * module, so no FP8/FP4 autocast reaches it (Megatron-LM d98e8a6,
@@ -305,8 +308,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     sc->t_mb = stage_l * t_lay;
     /* The forward share of it: the window of the parameter gather; the
      * rest (backward, recomputation) is that of the gradient reduction. */
-    sc->t_fwd =
-        stage_l * (fwd + (nl.total * p[TP_T_LAYER] + moe_fix) / 3.0) / L * relf;
+    sc->t_fwd = stage_l * (fwd + fix / 3.0) / L * relf;
     t_core = core_all * 3.0 * frac * relf;
 
     /* Tensor parallel: AG + RS of the T x h activation per collective. */

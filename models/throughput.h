@@ -133,7 +133,53 @@ typedef struct tp_query {
                                    the EP group (Megatron's "allgather"
                                    dispatcher); 0: all-to-all ("alltoall",
                                    "flex") */
+    /* The software recipe (issue 18; models/tp_recipe.c,
+     * docs/throughput-model.md §2). 0 in each = not stated: the calibrated
+     * default (what the rows that do not state it ran). */
+    int cuda_graph;             /* tp_cuda_graph */
+    int moe_dispatcher;         /* tp_moe_dispatcher (recorded; the EP cost
+                                   reads moe_allgather) */
+    unsigned recompute_modules; /* TP_RECMOD_* bits the recipe recomputes
+                                   (recorded; the time reads
+                                   layout.recompute); 0 = none stated */
+    int moe_a2a_overlap;        /* 0 not stated, 1 off, 2 on (recorded) */
 } tp_query;
+
+/* CUDA graphs of a recipe (Megatron cuda_graph_impl / cuda_graph_scope). */
+typedef enum tp_cuda_graph {
+    TP_CG_DEFAULT = 0, /* not stated: the calibrated default */
+    TP_CG_NONE = 1,    /* cuda_graph_impl "none" */
+    TP_CG_PARTIAL = 2, /* transformer_engine graphs of some modules (attn,
+                          moe_router, moe_preprocess, mamba) */
+    TP_CG_FULL = 3     /* the whole forward-backward iteration captured */
+} tp_cuda_graph;
+/* MoE token dispatcher of a recipe (moe_token_dispatcher_type and
+ * moe_flex_dispatcher_backend). */
+typedef enum tp_moe_dispatcher {
+    TP_DISPATCH_DEFAULT = 0,
+    TP_DISPATCH_ALLTOALL = 1,
+    TP_DISPATCH_ALLGATHER = 2,
+    TP_DISPATCH_DEEPEP = 3,  /* "flex-deepep" */
+    TP_DISPATCH_HYBRIDEP = 4 /* "flex-hybridep" */
+} tp_moe_dispatcher;
+/* Megatron recompute_modules, as bits of tp_query.recompute_modules. */
+#define TP_RECMOD_CORE_ATTN 1u    /* "core_attn": attention scores */
+#define TP_RECMOD_MLP 2u          /* "mlp": dense MLP GEMMs */
+#define TP_RECMOD_MOE 4u          /* "moe": the whole MoE block */
+#define TP_RECMOD_MOE_ACT 8u      /* "moe_act": experts' activation */
+#define TP_RECMOD_LAYERNORM 16u   /* "layernorm" */
+#define TP_RECMOD_MLA_UP_PROJ 32u /* "mla_up_proj": MLA up-projections */
+#define TP_RECMOD_SHARED 64u      /* "shared_experts" */
+/* Parses a recipe value: "none", "partial", "full" (and "" = default) for
+ * CUDA graphs; "alltoall", "allgather", "flex-deepep", "flex-hybridep" for
+ * the dispatcher; a list of module names separated by ';', ' ' or ','
+ * ("none" = empty) for recompute_modules. Return -1 (bits: sets *ok = 0)
+ * for an unknown value. */
+int tp_cuda_graph_parse(const char *s);
+int tp_moe_dispatcher_parse(const char *s);
+unsigned tp_recompute_modules_parse(const char *s, int *ok);
+const char *tp_cuda_graph_name(int v);
+const char *tp_moe_dispatcher_name(int v);
 
 typedef struct tp_result {
     double step_time_s;            /* one optimizer step [s] */
@@ -190,34 +236,38 @@ typedef struct tp_result {
 
 /* Parameters. Indices of tp_model.p; see docs/throughput-model.md §3. */
 enum {
-    TP_ETA_BF16 = 0, /* large-GEMM fraction of the BF16 dense peak */
-    TP_ETA_FP8,      /* ... of the FP8 dense peak */
-    TP_ETA_FP4,      /* ... of the FP4 dense peak */
-    TP_ETA_ATTN,     /* attention scores: fraction of the BF16 peak */
-    TP_ETA_SSM,      /* Mamba scan: fraction of the BF16 peak */
-    TP_ETA_HBM,      /* achieved fraction of HBM bandwidth */
-    TP_GEMM_SAT,     /* GEMM half-saturation dimension [elements] */
-    TP_ELEM_PASSES,  /* elementwise 2-byte passes per GEMM output element */
-    TP_Q_FP8T,       /* quantization bytes per GEMM operand, FP8 tensor */
-    TP_Q_FP8B,       /* ... FP8 block (MXFP8) */
-    TP_Q_FP4,        /* ... NVFP4 */
-    TP_MOE_PERM,     /* MoE permute/unpermute 2-byte passes per token copy */
-    TP_T_LAYER,      /* fixed time per layer per micro-batch (fwd+bwd) [s] */
-    TP_OVL_TP,       /* overlapped fraction of TP collectives */
-    TP_OVL_CP,       /* ... of CP exchange (hidden behind attention) */
-    TP_OVL_EP,       /* ... of EP all-to-all */
-    TP_DP_WINDOW,    /* fraction of the compute window (last micro-batch's
-                        backward, first one's forward) that the bucketed DP
-                        reduce-scatter / all-gather can hide behind */
-    TP_OVL_PP,       /* ... of PP point-to-point */
-    TP_BW_NVLINK,    /* achieved fraction of NVLink bandwidth */
-    TP_BW_SCALEOUT,  /* achieved fraction of scale-out bandwidth */
-    TP_T_MOE_LAYER,  /* extra fixed time per MoE layer per micro-batch
-                        (fwd+bwd): router, token-count host sync of
-                        dropless routing [s] */
-    TP_T_MOE_EXPERT, /* fixed time per local expert per MoE layer per
-                        micro-batch (fwd+bwd): grouped-GEMM setup and the
-                        per-expert tails [s] */
+    TP_ETA_BF16 = 0,  /* large-GEMM fraction of the BF16 dense peak */
+    TP_ETA_FP8,       /* ... of the FP8 dense peak */
+    TP_ETA_FP4,       /* ... of the FP4 dense peak */
+    TP_ETA_ATTN,      /* attention scores: fraction of the BF16 peak */
+    TP_ETA_SSM,       /* Mamba scan: fraction of the BF16 peak */
+    TP_ETA_HBM,       /* achieved fraction of HBM bandwidth */
+    TP_GEMM_SAT,      /* GEMM half-saturation dimension [elements] */
+    TP_ELEM_PASSES,   /* elementwise 2-byte passes per GEMM output element */
+    TP_Q_FP8T,        /* quantization bytes per GEMM operand, FP8 tensor */
+    TP_Q_FP8B,        /* ... FP8 block (MXFP8) */
+    TP_Q_FP4,         /* ... NVFP4 */
+    TP_MOE_PERM,      /* MoE permute/unpermute 2-byte passes per token copy */
+    TP_T_LAYER,       /* fixed time per layer per micro-batch (fwd+bwd) [s] */
+    TP_OVL_TP,        /* overlapped fraction of TP collectives */
+    TP_OVL_CP,        /* ... of CP exchange (hidden behind attention) */
+    TP_OVL_EP,        /* ... of EP all-to-all */
+    TP_DP_WINDOW,     /* fraction of the compute window (last micro-batch's
+                         backward, first one's forward) that the bucketed DP
+                         reduce-scatter / all-gather can hide behind */
+    TP_OVL_PP,        /* ... of PP point-to-point */
+    TP_BW_NVLINK,     /* achieved fraction of NVLink bandwidth */
+    TP_BW_SCALEOUT,   /* achieved fraction of scale-out bandwidth */
+    TP_T_MOE_LAYER,   /* extra fixed time per MoE layer per micro-batch
+                         (fwd+bwd): router, token-count host sync of
+                         dropless routing [s] */
+    TP_T_MOE_EXPERT,  /* fixed time per local expert per MoE layer per
+                         micro-batch (fwd+bwd): grouped-GEMM setup and the
+                         per-expert tails [s] */
+    TP_CG_FULL_FIXED, /* share of the fixed per-layer and per-MoE-layer
+                         times left when the recipe captures the whole
+                         iteration in CUDA graphs (tp_query.cuda_graph
+                         TP_CG_FULL): host launch and sync removed */
     TP_NPAR
 };
 

@@ -96,4 +96,10 @@ void tp_dp_cost_of(const tp_dp_in *in, tp_dp_cost *out);
 double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
                      double t_win);
 
+/* ---- models/tp_recipe.c ---- */
+
+/* Factor on the fitted fixed per-layer times: cg_full_fixed under
+ * full-iteration CUDA graphs, else 1. */
+double tp_recipe_fixed_factor(const tp_model *m, const tp_query *q);
+
 #endif

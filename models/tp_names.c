@@ -37,6 +37,7 @@ static const char *const par_names[TP_NPAR][2] = {
     {"bw_scaleout", "fraction"},
     {"t_moe_layer_s", "s"},
     {"t_moe_expert_s", "s"},
+    {"cg_full_fixed", "fraction"},
 };
 
 const char *tp_param_name(int k)
@@ -74,6 +75,7 @@ void tp_model_init(tp_model *m)
     m->p[TP_BW_SCALEOUT] = 0.8;
     m->p[TP_T_MOE_LAYER] = 200e-6;
     m->p[TP_T_MOE_EXPERT] = 20e-6;
+    m->p[TP_CG_FULL_FIXED] = 1.0; /* neutral: full graphs change nothing */
     m->sigma_log[0] = m->sigma_log[1] = m->sigma_log[2] = 0.15;
     m->sigma_extrap = 0.15;
     m->dp_latency_s = TP_SCALEOUT_LAT_S;

@@ -92,7 +92,8 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
                       lys[i], 0,   NULL,
                       0,      0,   0,
                       0,      0,   0,
-                      0,      0};
+                      0,      0,   0,
+                      0,      0,   0};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.step_time_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
@@ -107,6 +108,10 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
                       {1, 2, 1, 16, 1, 0, 2, 0, 0},
                       0,
                       NULL,
+                      0,
+                      0,
+                      0,
+                      0,
                       0,
                       0,
                       0,
@@ -138,6 +143,10 @@ static void test_throughput_halving_scaleout_slows_dp_crossing_it(void **state)
                   {8, 1, 1, 1, 1, 0, 1, 0, 0},
                   0,
                   NULL,
+                  0,
+                  0,
+                  0,
+                  0,
                   0,
                   0,
                   0,
@@ -182,6 +191,10 @@ test_throughput_layout_inside_nvlink_domain_ignores_scaleout(void **state)
                   0,
                   0,
                   0,
+                  0,
+                  0,
+                  0,
+                  0,
                   0};
     (void)state;
     tp_model_init(&m);
@@ -209,6 +222,10 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
                   {0, 0, 0, 0, 0, 0, 0, 0, 0},
                   0,
                   NULL,
+                  0,
+                  0,
+                  0,
+                  0,
                   0,
                   0,
                   0,
@@ -254,6 +271,10 @@ test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval(
                   0,
                   0,
                   0,
+                  0,
+                  0,
+                  0,
+                  0,
                   0};
     (void)state;
     tp_model_init(&m);
@@ -287,6 +308,10 @@ static void test_throughput_rejects_bad_queries(void **state)
                   {4, 2, 1, 1, 1, 0, 1, 0, 0},
                   0,
                   NULL,
+                  0,
+                  0,
+                  0,
+                  0,
                   0,
                   0,
                   0,

@@ -1,0 +1,235 @@
+/* tests/test_recipe.c: the software recipe as an input (models/tp_recipe.c,
+ * io/calib_rows.c): the names of the recipe values, the full-iteration CUDA
+ * graph term computed by hand, and the CSV columns: parsed into tp_query,
+ * refused with FILE:LINE when unknown, and kept out of the configuration key
+ * (a recipe change of one layout stays in one cross-validation fold). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/calib_rows.h"
+#include "io/csv.h"
+#include "models/precision.h"
+#include "models/throughput.h"
+#include "tests/testutil.h"
+#include "tests/tp_fixtures.h"
+
+static void test_recipe_names_parse_and_round_trip(void **state)
+{
+    int ok;
+    (void)state;
+    assert_int_equal(tp_cuda_graph_parse(""), TP_CG_DEFAULT);
+    assert_int_equal(tp_cuda_graph_parse("none"), TP_CG_NONE);
+    assert_int_equal(tp_cuda_graph_parse("partial"), TP_CG_PARTIAL);
+    assert_int_equal(tp_cuda_graph_parse("FULL"), TP_CG_FULL);
+    assert_int_equal(tp_cuda_graph_parse("graphs"), -1);
+    assert_string_equal(tp_cuda_graph_name(TP_CG_FULL), "full");
+    assert_int_equal(tp_moe_dispatcher_parse("flex-hybridep"),
+                     TP_DISPATCH_HYBRIDEP);
+    assert_int_equal(tp_moe_dispatcher_parse("flex-deepep"),
+                     TP_DISPATCH_DEEPEP);
+    assert_int_equal(tp_moe_dispatcher_parse("allgather"),
+                     TP_DISPATCH_ALLGATHER);
+    assert_int_equal(tp_moe_dispatcher_parse("flex"), -1);
+    assert_string_equal(tp_moe_dispatcher_name(TP_DISPATCH_ALLTOALL),
+                        "alltoall");
+    assert_int_equal(tp_recompute_modules_parse("none", &ok), 0u);
+    assert_int_equal(ok, 1);
+    assert_int_equal(tp_recompute_modules_parse("mla_up_proj;moe_act", &ok),
+                     TP_RECMOD_MLA_UP_PROJ | TP_RECMOD_MOE_ACT);
+    assert_int_equal(ok, 1);
+    assert_int_equal(tp_recompute_modules_parse("moe layernorm,core_attn", &ok),
+                     TP_RECMOD_MOE | TP_RECMOD_LAYERNORM | TP_RECMOD_CORE_ATTN);
+    assert_int_equal(ok, 1);
+    tp_recompute_modules_parse("mlp;attn", &ok);
+    assert_int_equal(ok, 0);
+}
+
+/* One GPU, pp 1, m micro-batches: the step holds m x (every layer's fixed
+ * time) once, so full-iteration graphs with cg_full_fixed = 0.25 remove
+ * exactly m x 0.75 x the fixed times; partial, none and unstated keep
+ * them. Dense: Llama 3 8B, 32 layers x t_layer_s 1 ms x 4 micro-batches x
+ * 0.75 = 96 ms. */
+static void test_recipe_full_cuda_graph_removes_fixed_time_dense(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = llama8();
+    tp_query q;
+    tp_result r0, r1, rp, rn;
+    (void)state;
+    tp_model_init(&m);
+    m.p[TP_T_LAYER] = 1e-3;
+    m.p[TP_CG_FULL_FIXED] = 0.25;
+    memset(&q, 0, sizeof q);
+    q.gpu = &g;
+    q.llm = &a;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.n_gpus = 1;
+    q.gbs = 4;
+    q.seq_len = 4096;
+    q.layout = (tp_layout){.tp = 1,
+                           .pp = 1,
+                           .cp = 1,
+                           .ep = 1,
+                           .vp = 1,
+                           .mbs = 1,
+                           .recompute = TP_RECOMPUTE_FULL,
+                           .distopt = TP_DISTOPT_ON};
+    assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
+    q.cuda_graph = TP_CG_FULL;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    q.cuda_graph = TP_CG_PARTIAL;
+    assert_int_equal(tp_predict(&m, &q, &rp), SIM_OK);
+    q.cuda_graph = TP_CG_NONE;
+    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
+    assert_int_equal(r0.microbatches, 4);
+    assert_close(r0.step_time_s - r1.step_time_s, 4 * 32 * 1e-3 * 0.75, 1e-9);
+    assert_close(r0.t_compute_s - r1.t_compute_s, 4 * 32 * 1e-3 * 0.75, 1e-9);
+    assert_close(rp.step_time_s, r0.step_time_s, 1e-12);
+    assert_close(rn.step_time_s, r0.step_time_s, 1e-12);
+    /* The neutral value changes nothing. */
+    m.p[TP_CG_FULL_FIXED] = 1.0;
+    q.cuda_graph = TP_CG_FULL;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    assert_close(r1.step_time_s, r0.step_time_s, 1e-12);
+}
+
+/* MoE: the per-MoE-layer and per-local-expert fixed times go too. Qwen3
+ * 30B-A3B on one GPU (128 local experts), 48 MoE layers, t_layer_s 0,
+ * t_moe_layer_s 2 ms, t_moe_expert_s 0.1 ms, cg_full_fixed 0: per
+ * micro-batch 48 x (2e-3 + 128 x 1e-4) = 0.7104 s, x 2 micro-batches. */
+static void test_recipe_full_cuda_graph_removes_fixed_time_moe(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a;
+    tp_query q;
+    tp_result r0, r1;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "Qwen3 30B-A3B");
+    a.cls = LLM_MOE;
+    a.num_layers = 48;
+    a.hidden_size = 2048;
+    a.ffn_hidden_size = 6144;
+    a.moe_ffn_hidden_size = 768;
+    a.num_attention_heads = 32;
+    a.num_kv_heads = 4;
+    a.head_dim = 128;
+    a.vocab_size = 151936;
+    a.num_experts = 128;
+    a.experts_per_token = 8;
+    a.num_moe_layers = 48;
+    a.gated_linear_unit = 1;
+    a.default_seq_len = 4096;
+    tp_model_init(&m);
+    m.p[TP_T_LAYER] = 0;
+    m.p[TP_T_MOE_LAYER] = 2e-3;
+    m.p[TP_T_MOE_EXPERT] = 1e-4;
+    m.p[TP_CG_FULL_FIXED] = 0;
+    memset(&q, 0, sizeof q);
+    q.gpu = &g;
+    q.llm = &a;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.n_gpus = 1;
+    q.gbs = 2;
+    q.seq_len = 4096;
+    q.layout = (tp_layout){.tp = 1,
+                           .pp = 1,
+                           .cp = 1,
+                           .ep = 1,
+                           .vp = 1,
+                           .mbs = 1,
+                           .recompute = TP_RECOMPUTE_FULL,
+                           .distopt = TP_DISTOPT_ON};
+    assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
+    q.cuda_graph = TP_CG_FULL;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    assert_close(r0.step_time_s - r1.step_time_s, 2 * 48 * (2e-3 + 128 * 1e-4),
+                 1e-9);
+}
+
+static gpu_spec g_h100;
+static llm_arch g_llama;
+
+static const gpu_spec *lk_gpu(void *c, const char *n)
+{
+    (void)c;
+    return strcasecmp(n, "H100") == 0 ? &g_h100 : NULL;
+}
+
+static const llm_arch *lk_llm(void *c, const char *n)
+{
+    (void)c;
+    return strcasecmp(n, "Llama 3.1 70B") == 0 ? &g_llama : NULL;
+}
+
+static void lk_names(void *c, const char *kind, char *buf, size_t n)
+{
+    (void)c;
+    snprintf(buf, n, "%s",
+             strcmp(kind, "gpus") == 0 ? "H100" : "Llama 3.1 70B");
+}
+
+static const calib_lookup lk = {lk_gpu, lk_llm, lk_names, NULL};
+
+static void test_recipe_columns_parse_and_stay_out_of_config(void **state)
+{
+    csvt *t = NULL;
+    sim_err e;
+    calib_row r0, r1, r2;
+    (void)state;
+    g_h100 = h100();
+    g_llama = llama8();
+    strcpy(g_llama.name, "Llama 3.1 70B");
+    assert_int_equal(csvt_read("tests/data/tp_rows_recipe.csv", &t, &e),
+                     SIM_OK);
+    assert_int_equal(calib_row_parse(t, 0, &lk, &r0, &e), SIM_OK);
+    assert_int_equal(r0.q.cuda_graph, TP_CG_PARTIAL);
+    assert_int_equal(r0.q.moe_dispatcher, TP_DISPATCH_HYBRIDEP);
+    assert_int_equal(r0.q.moe_allgather, 0);
+    assert_int_equal(r0.q.recompute_modules,
+                     TP_RECMOD_MLA_UP_PROJ | TP_RECMOD_MOE_ACT);
+    assert_int_equal(r0.q.moe_a2a_overlap, 1);
+    assert_int_equal(calib_row_parse(t, 1, &lk, &r1, &e), SIM_OK);
+    assert_int_equal(r1.q.cuda_graph, TP_CG_FULL);
+    assert_int_equal(r1.q.moe_dispatcher, TP_DISPATCH_ALLGATHER);
+    assert_int_equal(r1.q.moe_allgather, 1);
+    assert_int_equal(r1.q.recompute_modules, 0u);
+    assert_int_equal(r1.q.moe_a2a_overlap, 2);
+    assert_int_equal(calib_row_parse(t, 2, &lk, &r2, &e), SIM_OK);
+    assert_int_equal(r2.q.cuda_graph, TP_CG_DEFAULT);
+    assert_int_equal(r2.q.moe_dispatcher, TP_DISPATCH_DEFAULT);
+    assert_int_equal(r2.q.moe_a2a_overlap, 0);
+    /* One layout, three recipes and two releases: one configuration. */
+    assert_string_equal(r0.config, r1.config);
+    assert_string_equal(r0.config, r2.config);
+    assert_int_equal(calib_row_parse(t, 3, &lk, &r2, &e), SIM_ECONFIG);
+    assert_int_equal(e.line, 5);
+    assert_non_null(strstr(e.msg, "cuda_graph: unknown value (got 'graphs'"));
+    assert_int_equal(calib_row_parse(t, 4, &lk, &r2, &e), SIM_ECONFIG);
+    assert_non_null(strstr(e.msg, "moe_dispatcher: unknown value"));
+    assert_int_equal(calib_row_parse(t, 5, &lk, &r2, &e), SIM_ECONFIG);
+    assert_non_null(strstr(e.msg, "recompute_modules: unknown module"));
+    assert_int_equal(calib_row_parse(t, 6, &lk, &r2, &e), SIM_ECONFIG);
+    assert_non_null(strstr(e.msg, "moe_a2a_overlap: bad number"));
+    csvt_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recipe_names_parse_and_round_trip),
+        cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_dense),
+        cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_moe),
+        cmocka_unit_test(test_recipe_columns_parse_and_stay_out_of_config),
+    };
+    return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);
+}
