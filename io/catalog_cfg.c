@@ -195,6 +195,7 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
                                        "nvlink_GBps_bidirectional",
                                        "nvlink_domain",
                                        "scaleout_Gbps",
+                                       "exp_tera_per_s",
                                        "announced",
                                        "calib_as",
                                        "source",
@@ -244,6 +245,8 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
                           100000, &dom)) != SIM_OK ||
             (rc = cfg_double(r, e, "scaleout_Gbps", req, g.scaleout_bps / GIGA,
                              0, 1e5, GIGA, &g.scaleout_bps)) != SIM_OK ||
+            (rc = cfg_double(r, e, "exp_tera_per_s", 0, g.exp_per_s / TERA, 0,
+                             1e4, TERA, &g.exp_per_s)) != SIM_OK ||
             (rc = cfg_int(r, e, "announced", 0, g.announced, 0, 1, &ann)) !=
                 SIM_OK ||
             (rc = cfg_string(r, e, "calib_as", 0, g.calib_as, g.calib_as,

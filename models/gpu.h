@@ -28,6 +28,9 @@ typedef struct gpu_spec {
     int nvlink_domain;   /* GPUs in one NVLink domain (8 or 72) */
     double scaleout_bps; /* scale-out NIC bandwidth per GPU, per direction
                             [bit/s] */
+    double exp_per_s;    /* softmax exponentials per second on the special
+                            function units (MUFU.EX2), 0 = not given: the
+                            attention core has no exponential part */
     int announced;       /* 1 when figures are announced, not shipping */
     char calib_as[32];   /* a calibrated GPU of the same compute die and
                             kernels whose efficiency factor this one

@@ -20,6 +20,7 @@
 
 #include "models/flops.h"
 #include "models/throughput_int.h"
+#include "models/tp_attn.h"
 
 /* Assumptions (docs/throughput-model.md §4), user-overridable through the
  * calibration file or the query where noted. */
@@ -133,6 +134,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     const llm_arch *a = q->llm;
     const double *p = m->p;
     llm_layers nl;
+    tp_attn ac;
     ev e, eo /* the output layer's rates (BF16) */;
     int N = q->n_gpus, tp = ly->tp, pp = ly->pp, cp = ly->cp, mbs = ly->mbs;
     int ep = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->ep;
@@ -142,7 +144,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     double qw = nh * hd, kvw = flops_kv_heads(a) * hd,
            glu = a->gated_linear_unit ? 2 : 1;
     double T, Ts, fwd = 0, core_all = 0, t_core, nvl, so, so_dp, lat_dp,
-                  f_up = 0 /* MLA up-projections, forward */;
+                  f_up = 0 /* MLA up-projections, forward */,
+                  bwd_attn = 0 /* attention backward less 2 x forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
     double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
@@ -219,8 +222,12 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                  gemm_t(&e, T, qw / tp, h);
             core = 2.0 * T * (seq / 2.0) * nh * 2 * hd / tp;
         }
-        core_all = nl.attn * core / (p[TP_ETA_ATTN] * e.rate16);
-        fwd += nl.attn * f + core_all;
+        /* The core: score GEMMs plus softmax exponentials (tp_attn.c). */
+        tp_attn_core(g, p[TP_ETA_ATTN], core, tp_attn_exps(T, seq, nh / tp),
+                     &ac);
+        core_all = nl.attn * (ac.fwd_s + ac.bwd_s);
+        fwd += nl.attn * (f + ac.fwd_s);
+        bwd_attn = nl.attn * (ac.bwd_s - 2.0 * ac.fwd_s);
         vol_tp += nl.attn * 4.0;
         vol_cp += nl.attn * 3.0 * (cp - 1) * T * 2 * kvw / tp * 2.0;
     }
@@ -279,7 +286,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
      * Its other modules (norms, the experts' activation) are elementwise
      * passes, a small part of the fitted per-layer time, and the fused
      * attention kernels every calibrated row ran recompute the scores in
-     * their backward pass anyway (inside the fitted eta_attn). */
+     * their backward pass anyway (models/tp_attn.c: the backward's second
+     * exponential per score; its GEMMs are the 2 x forward). */
     if (ly->recompute == TP_RECOMPUTE_FULL)
         t_rec = fwd;
     else if (ly->recompute == TP_RECOMPUTE_SELECTIVE)
@@ -289,7 +297,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     fix = (nl.total * p[TP_T_LAYER] + moe_fix) * tp_recipe_fixed_factor(m, q);
 
     /* One average layer and the output layer, forward + backward [s]. */
-    t_lay = (3.0 * fwd + t_rec + fix) / L * relf;
+    t_lay = (3.0 * fwd + bwd_attn + t_rec + fix) / L * relf;
     /* The output layer runs in BF16 whatever the recipe: Megatron builds it
      * as tensor_parallel.ColumnParallelLinear, not a Transformer Engine
      * module, so no FP8/FP4 autocast reaches it (Megatron-LM d98e8a6,
@@ -309,7 +317,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     /* The forward share of it: the window of the parameter gather; the
      * rest (backward, recomputation) is that of the gradient reduction. */
     sc->t_fwd = stage_l * (fwd + fix / 3.0) / L * relf;
-    t_core = core_all * 3.0 * frac * relf;
+    t_core = core_all * frac * relf;
 
     /* Tensor parallel: AG + RS of the T x h activation per collective. */
     vol_tp *= frac;

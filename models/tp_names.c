@@ -56,7 +56,7 @@ void tp_model_init(tp_model *m)
     m->p[TP_ETA_BF16] = 0.75;
     m->p[TP_ETA_FP8] = 0.65;
     m->p[TP_ETA_FP4] = 0.45;
-    m->p[TP_ETA_ATTN] = 0.45;
+    m->p[TP_ETA_ATTN] = 1.0; /* fixed: models/tp_attn.c, issue 18 */
     m->p[TP_ETA_SSM] = 0.05;
     m->p[TP_ETA_HBM] = 0.8;
     m->p[TP_GEMM_SAT] = 64.0;
