@@ -324,6 +324,29 @@ static void test_catalog_load_errors_name_file_and_line(void **state)
     assert_non_null(strstr(e.msg, "got -700"));
 }
 
+/* exp_tera_per_s (issue 18): optional, read in 1e12 exponentials/s; the
+ * bundled GPUs carry their cited SFU rates (A100's and VR200's are listed
+ * assumptions); a bad value is refused with the file, line, key and value. */
+static void test_catalog_exp_rate_read_and_bad_value_refused(void **state)
+{
+    catalog *c = NULL;
+    sim_err e;
+    size_t i = (size_t)(catalog_gpu(cat, "A100") - catalog_gpu_at(cat, 0));
+    (void)state;
+    assert_true(catalog_gpu(cat, "H100")->exp_per_s == 3.9e12);
+    assert_true(catalog_gpu(cat, "B200")->exp_per_s == 5.0e12);
+    assert_true(catalog_gpu(cat, "GB300")->exp_per_s == 10.7e12);
+    assert_non_null(
+        strstr(catalog_cite(cat, "gpus", i, "assumed"), "exp_tera_per_s"));
+    assert_int_equal(catalog_load("tests/data/catalog-bad-exp", &c, &e),
+                     SIM_ECONFIG);
+    assert_null(c);
+    assert_non_null(strstr(e.file, "catalog-bad-exp/gpus.cfg"));
+    assert_int_equal(e.line, 14);
+    assert_non_null(strstr(e.msg, "gpus.[0].exp_tera_per_s"));
+    assert_non_null(strstr(e.msg, "got -3.9"));
+}
+
 /* flops.h FLOPS_PARAMS_REL_TOL: every bundled model's architecture gives a
  * parameter count within the tolerance of its stated total, and the
  * measured spread (0.963 Llama 2 7B .. 1.068 Nemotron 8B) is what the
@@ -396,6 +419,7 @@ int main(void)
             test_catalog_every_model_architecture_gives_its_stated_total),
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),
         cmocka_unit_test(test_catalog_calib_as_names_a_calibrated_sibling),
+        cmocka_unit_test(test_catalog_exp_rate_read_and_bad_value_refused),
     };
     return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }
