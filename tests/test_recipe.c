@@ -67,21 +67,8 @@ static void test_recipe_full_cuda_graph_removes_fixed_time_dense(void **state)
     tp_model_init(&m);
     m.p[TP_T_LAYER] = 1e-3;
     m.p[TP_CG_FULL_FIXED] = 0.25;
-    memset(&q, 0, sizeof q);
-    q.gpu = &g;
-    q.llm = &a;
+    q = one_gpu_query(&g, &a, 4, 4096, TP_RECOMPUTE_FULL);
     assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
-    q.n_gpus = 1;
-    q.gbs = 4;
-    q.seq_len = 4096;
-    q.layout = (tp_layout){.tp = 1,
-                           .pp = 1,
-                           .cp = 1,
-                           .ep = 1,
-                           .vp = 1,
-                           .mbs = 1,
-                           .recompute = TP_RECOMPUTE_FULL,
-                           .distopt = TP_DISTOPT_ON};
     assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
     q.cuda_graph = TP_CG_FULL;
     assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
@@ -134,21 +121,8 @@ static void test_recipe_full_cuda_graph_removes_fixed_time_moe(void **state)
     m.p[TP_T_MOE_LAYER] = 2e-3;
     m.p[TP_T_MOE_EXPERT] = 1e-4;
     m.p[TP_CG_FULL_FIXED] = 0;
-    memset(&q, 0, sizeof q);
-    q.gpu = &g;
-    q.llm = &a;
+    q = one_gpu_query(&g, &a, 2, 4096, TP_RECOMPUTE_FULL);
     assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
-    q.n_gpus = 1;
-    q.gbs = 2;
-    q.seq_len = 4096;
-    q.layout = (tp_layout){.tp = 1,
-                           .pp = 1,
-                           .cp = 1,
-                           .ep = 1,
-                           .vp = 1,
-                           .mbs = 1,
-                           .recompute = TP_RECOMPUTE_FULL,
-                           .distopt = TP_DISTOPT_ON};
     assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
     q.cuda_graph = TP_CG_FULL;
     assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);

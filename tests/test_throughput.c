@@ -378,21 +378,8 @@ static void test_throughput_output_layer_runs_in_bf16_under_fp8(void **state)
     (void)state;
     tp_model_init(&m);
     b.vocab_size = 2 * a.vocab_size;
-    memset(&q, 0, sizeof q);
-    q.gpu = &g;
-    q.llm = &a;
+    q = one_gpu_query(&g, &a, 1, 8192, TP_RECOMPUTE_NONE);
     assert_int_equal(precision_parse("FP8", &q.prec), SIM_OK);
-    q.n_gpus = 1;
-    q.gbs = 1;
-    q.seq_len = 8192;
-    q.layout = (tp_layout){.tp = 1,
-                           .pp = 1,
-                           .cp = 1,
-                           .ep = 1,
-                           .vp = 1,
-                           .mbs = 1,
-                           .recompute = TP_RECOMPUTE_NONE,
-                           .distopt = TP_DISTOPT_ON};
     assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
     q.llm = &b;
     assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);

@@ -63,21 +63,8 @@ static void test_tp_attn_step_adds_two_exps_per_score_per_layer(void **state)
     tp_result r0, r1;
     (void)state;
     tp_model_init(&m);
-    memset(&q, 0, sizeof q);
-    q.gpu = &g;
-    q.llm = &a;
+    q = one_gpu_query(&g, &a, 1, 8192, TP_RECOMPUTE_NONE);
     assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
-    q.n_gpus = 1;
-    q.gbs = 1;
-    q.seq_len = 8192;
-    q.layout = (tp_layout){.tp = 1,
-                           .pp = 1,
-                           .cp = 1,
-                           .ep = 1,
-                           .vp = 1,
-                           .mbs = 1,
-                           .recompute = TP_RECOMPUTE_NONE,
-                           .distopt = TP_DISTOPT_ON};
     assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
     g.exp_per_s = 3.9e12;
     assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);

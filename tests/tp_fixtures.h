@@ -10,6 +10,7 @@
 
 #include "models/gpu.h"
 #include "models/llm.h"
+#include "models/throughput.h"
 
 static inline gpu_spec h100(void)
 {
@@ -42,6 +43,30 @@ static inline llm_arch llama8(void)
     a.gated_linear_unit = 1;
     a.default_seq_len = 8192;
     return a;
+}
+
+/* A query on one GPU with every parallel size 1, one micro-batch of one
+ * sequence per step unless gbs says more, the distributed optimizer on, in
+ * the recompute mode given; the precision is left for the test to parse. */
+static inline tp_query one_gpu_query(const gpu_spec *g, const llm_arch *a,
+                                     int gbs, int seq_len, int recompute)
+{
+    tp_query q;
+    memset(&q, 0, sizeof q);
+    q.gpu = g;
+    q.llm = a;
+    q.n_gpus = 1;
+    q.gbs = gbs;
+    q.seq_len = seq_len;
+    q.layout = (tp_layout){.tp = 1,
+                           .pp = 1,
+                           .cp = 1,
+                           .ep = 1,
+                           .vp = 1,
+                           .mbs = 1,
+                           .recompute = recompute,
+                           .distopt = TP_DISTOPT_ON};
+    return q;
 }
 
 #endif
