@@ -239,7 +239,8 @@ enum {
     TP_ETA_BF16 = 0,  /* large-GEMM fraction of the BF16 dense peak */
     TP_ETA_FP8,       /* ... of the FP8 dense peak */
     TP_ETA_FP4,       /* ... of the FP4 dense peak */
-    TP_ETA_ATTN,      /* attention scores: fraction of the BF16 peak */
+    TP_ETA_ATTN,      /* attention score GEMMs: fraction of the BF16 peak
+                         (fixed at 1, not fitted: models/tp_attn.h) */
     TP_ETA_SSM,       /* Mamba scan: fraction of the BF16 peak */
     TP_ETA_HBM,       /* achieved fraction of HBM bandwidth */
     TP_GEMM_SAT,      /* GEMM half-saturation dimension [elements] */
