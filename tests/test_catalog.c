@@ -344,7 +344,7 @@ static void test_catalog_exp_rate_read_and_bad_value_refused(void **state)
     assert_non_null(strstr(e.file, "catalog-bad-exp/gpus.cfg"));
     assert_int_equal(e.line, 14);
     assert_non_null(strstr(e.msg, "gpus.[0].exp_tera_per_s"));
-    assert_non_null(strstr(e.msg, "got -3.9"));
+    assert_non_null(strstr(e.msg, "got -3.9, expected [0, 10000]"));
 }
 
 /* flops.h FLOPS_PARAMS_REL_TOL: every bundled model's architecture gives a
