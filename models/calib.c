@@ -397,6 +397,36 @@ static int newer(const char *a, const char *b)
     return a3 > b3;
 }
 
+/* The calibration set's domain (extrapolation flags, models/throughput.c):
+ * the range of active parameters, the most experts and the longest
+ * sequence of the rows used. Set after the fit, from the rows alone: a
+ * start that re-initialises the model (the data-derived one) must not be
+ * able to drop it when it wins. */
+static void fit_domain(const calib_row *rows, const size_t *idx, size_t n,
+                       tp_model *m)
+{
+    m->dom_active_params_min = m->dom_active_params_max = 0;
+    m->dom_experts_max = m->dom_seq_max = 0;
+    for (size_t i = 0; i < n; i++) {
+        const calib_row *r = &rows[idx[i]];
+        const llm_arch *a = r->llm;
+        double Pd, Pe, act;
+        int seq = r->q.seq_len > 0 ? r->q.seq_len : a->default_seq_len;
+        flops_params(a, 0, &Pd, &Pe);
+        act = Pd + (a->num_experts > 0
+                        ? Pe * a->experts_per_token / a->num_experts
+                        : Pe);
+        if (m->dom_active_params_min <= 0 || act < m->dom_active_params_min)
+            m->dom_active_params_min = act;
+        if (act > m->dom_active_params_max)
+            m->dom_active_params_max = act;
+        if (a->num_experts > m->dom_experts_max)
+            m->dom_experts_max = a->num_experts;
+        if (seq > m->dom_seq_max)
+            m->dom_seq_max = seq;
+    }
+}
+
 /* Why this shape: the GPU/release lists and the calibration domain are
  * rebuilt only for a cold fit (cross-validation refits keep the full
  * fit's, so held-out rows stay predictable), then two starts run and the
@@ -435,27 +465,6 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
                 m->n_releases < TP_MAX_RELEASES)
                 snprintf(m->releases[m->n_releases++], sizeof m->releases[0],
                          "%s", r->release);
-        }
-        /* The calibration set's domain (extrapolation flags). */
-        m->dom_active_params_min = m->dom_active_params_max = 0;
-        m->dom_experts_max = m->dom_seq_max = 0;
-        for (size_t i = 0; i < c.n_use; i++) {
-            const calib_row *r = &rows[c.idx[i]];
-            const llm_arch *a = r->llm;
-            double Pd, Pe, act;
-            int seq = r->q.seq_len > 0 ? r->q.seq_len : a->default_seq_len;
-            flops_params(a, 0, &Pd, &Pe);
-            act = Pd + (a->num_experts > 0
-                            ? Pe * a->experts_per_token / a->num_experts
-                            : Pe);
-            if (m->dom_active_params_min <= 0 || act < m->dom_active_params_min)
-                m->dom_active_params_min = act;
-            if (act > m->dom_active_params_max)
-                m->dom_active_params_max = act;
-            if (a->num_experts > m->dom_experts_max)
-                m->dom_experts_max = a->num_experts;
-            if (seq > m->dom_seq_max)
-                m->dom_seq_max = seq;
         }
         m->default_release = -1;
         for (int k = 0; k < m->n_releases; k++)
@@ -566,6 +575,8 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
         info->ssr = best_ssr;
         info->rms_log = sqrt(s / (double)c.n_use);
         info->iters = best_iters;
+        if (!warm)
+            fit_domain(rows, c.idx, c.n_use, m);
         sim_err_clear(err);
     }
     free(x);

@@ -60,6 +60,44 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
             strstr(strstr(cfg, "name = \"GB200\""), "n_gpus_max = 256; }"));
         assert_non_null(
             strstr(strstr(cfg, "name = \"H100\""), "n_gpus_max = 1024; }"));
+        /* The domain of the rows used, whichever start of the fit won
+         * (the data-derived start once dropped it, writing zeros): every
+         * seq_len of the subset inside it, a MoE model's experts counted
+         * (DeepSeek-V3, 256), a real range of active parameters. */
+        {
+            double amin = 0, amax = 0;
+            int em = 0, sm = 0, col = -1, maxseq = 0;
+            const char *d = strstr(cfg, "\ndomain = {");
+            char line[4096];
+            FILE *csv = fopen("tests/data/tp_calib_subset.csv", "r");
+            assert_non_null(d);
+            assert_int_equal(sscanf(d,
+                                    "\ndomain = { active_params_min = %lf; "
+                                    "active_params_max = %lf; experts_max = "
+                                    "%d; seq_max = %d;",
+                                    &amin, &amax, &em, &sm),
+                             4);
+            assert_non_null(csv);
+            while (fgets(line, sizeof line, csv)) {
+                char *tok = line, *comma;
+                for (int k = 0; tok; k++, tok = comma ? comma + 1 : NULL) {
+                    comma = strchr(tok, ',');
+                    if (comma)
+                        *comma = '\0';
+                    if (col < 0 && strcmp(tok, "seq_len") == 0)
+                        col = k;
+                    else if (k == col && atoi(tok) > maxseq)
+                        maxseq = atoi(tok);
+                    if (k == col)
+                        break;
+                }
+            }
+            fclose(csv);
+            assert_true(col >= 0 && maxseq > 0);
+            assert_int_equal(sm, maxseq);
+            assert_true(em >= 256);
+            assert_true(amin > 1e9 && amax > amin);
+        }
     }
     fclose(f);
     /* The file is a calibration predict uses. */
