@@ -56,7 +56,7 @@ static const char predict_help[] =
     "  --moe-dispatcher D        alltoall, allgather, flex-deepep or\n"
     "                            flex-hybridep; default: the calibrated one\n"
     "  --recompute-modules L     Megatron recompute_modules, ';'-separated\n"
-    "                            (recorded in the query)\n"
+    "                            (what selective recompute drops)\n"
     "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per "
     "GPU]\n"
     "  --calibration FILE        calibration file (default: built-in)\n"

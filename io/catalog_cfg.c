@@ -27,6 +27,14 @@
 
 #define TERA 1e12
 #define GIGA 1e9
+/* HBM capacities are quoted in binary gigabytes: the totals NVML reports
+ * (nvidia-smi memory.total) are H100 "80 GB" 81,559 MiB = 79.65 GiB
+ * = 85.52e9 B, H200 "141 GB" 143,771 MiB = 140.40 GiB, A100 "80GB"
+ * 81,920 MiB = 80 GiB (Modal, modal-labs/modal-client PR #2797 and
+ * thundergolfer.com/blog/nvidia-gpu-memory-capacity); B200 "180 GB" shows
+ * 179 GB(iB) (docs.vultr.com, HGX B200 hardware overview). Reading them as
+ * 1e9 B under-stated every GPU's memory by 7 % (issue 18). */
+#define GIBI 1073741824.0
 #define KILO 1e3
 /* g/kWh -> kg/J and USD/MWh -> USD/J */
 #define G_PER_KWH (1e-3 / 3.6e6)
@@ -232,8 +240,8 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_double(r, e, "fp4_dense_tflops", req,
                              g.peak_flops[NUM_FP4] / TERA, 0, 1e6, TERA,
                              &g.peak_flops[NUM_FP4])) != SIM_OK ||
-            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GIGA, 1, 1e5,
-                             GIGA, &g.hbm_bytes)) != SIM_OK ||
+            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GIBI, 1, 1e5,
+                             GIBI, &g.hbm_bytes)) != SIM_OK ||
             (rc = cfg_double(r, e, "hbm_tbps", req, g.hbm_Bps / TERA, 0.01, 1e3,
                              TERA, &g.hbm_Bps)) != SIM_OK ||
             (rc = cfg_double(r, e, "tdp_w", req, g.tdp_w, 1, 1e5, 1.0,

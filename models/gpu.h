@@ -21,7 +21,7 @@ typedef enum num_fmt {
 typedef struct gpu_spec {
     char name[32];                /* catalog id, e.g. "GB300" */
     double peak_flops[NUM_FMT_N]; /* dense peak per format [FLOP/s], 0 = none */
-    double hbm_bytes;             /* HBM capacity [B] */
+    double hbm_bytes;             /* HBM capacity [B], quoted GB x 2^30 */
     double hbm_Bps;               /* HBM bandwidth [B/s] */
     double tdp_w;                 /* board power limit [W] */
     double nvlink_Bps;   /* NVLink bandwidth per GPU, per direction [B/s] */

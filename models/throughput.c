@@ -144,7 +144,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     double qw = nh * hd, kvw = flops_kv_heads(a) * hd,
            glu = a->gated_linear_unit ? 2 : 1;
     double T, Ts, fwd = 0, core_all = 0, t_core, nvl, so, so_dp, lat_dp,
-                  f_up = 0 /* MLA up-projections, forward */,
+                  f_up = 0 /* MLA up-projections, forward */, f_mlp = 0,
+                  f_moe = 0, f_sh = 0 /* per block, forward */,
                   bwd_attn = 0 /* attention backward less 2 x forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
@@ -233,8 +234,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     }
     if (nl.dense > 0) {
         double F = a->ffn_hidden_size;
-        fwd += nl.dense *
-               (gemm_t(&e, T, h, glu * F / tp) + gemm_t(&e, T, F / tp, h));
+        f_mlp = gemm_t(&e, T, h, glu * F / tp) + gemm_t(&e, T, F / tp, h);
+        fwd += nl.dense * f_mlp;
         vol_tp += nl.dense * 4.0;
     }
     /* MoE blocks: sequence-parallel tokens are dispatched to E/ep local
@@ -253,12 +254,14 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         double nloc = E / ep, Me = Ts * k * ep / E, f;
         f = gemm_t(&e, Ts, h, E);
         if (Fs > 0)
-            f += gemm_t(&e, T, h, glu * Fs / tp) + gemm_t(&e, T, Fs / tp, h);
+            f_sh = gemm_t(&e, T, h, glu * Fs / tp) + gemm_t(&e, T, Fs / tp, h);
+        f += f_sh;
         if (a->moe_latent_size > 0)
             f += gemm_t(&e, Ts, h, w) + gemm_t(&e, Ts, w, h);
         f += nloc * (gemm_t(&e, Me, w, glu * Fm) + gemm_t(&e, Me, Fm, w));
         f += p[TP_MOE_PERM] * Ts * k * w * 2.0 / e.bw;
         fwd += nl.moe * f;
+        f_moe = f;
         moe_fix = nl.moe * (p[TP_T_MOE_LAYER] + p[TP_T_MOE_EXPERT] * nloc);
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
@@ -282,16 +285,23 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         vol_tp += nl.mamba * 4.0;
     }
     /* Recomputation repeats forward work in the backward pass: full the
-     * whole layer; selective the MLA up-projection GEMMs ("mla_up_proj").
-     * Its other modules (norms, the experts' activation) are elementwise
-     * passes, a small part of the fitted per-layer time, and the fused
-     * attention kernels every calibrated row ran recompute the scores in
-     * their backward pass anyway (models/tp_attn.c: the backward's second
-     * exponential per score; its GEMMs are the 2 x forward). */
-    if (ly->recompute == TP_RECOMPUTE_FULL)
+     * whole layer; selective the GEMMs of the modules it discards (the
+     * recipe's recompute_modules, else TP_RECMOD_DEFAULT: "mla_up_proj",
+     * "mlp", "moe", "shared_experts"). Norms and the experts' activation
+     * are elementwise, inside the fitted per-layer time; "core_attn" costs
+     * nothing more: fused attention recomputes the scores in its backward
+     * anyway (models/tp_attn.c). */
+    if (ly->recompute == TP_RECOMPUTE_FULL) {
         t_rec = fwd;
-    else if (ly->recompute == TP_RECOMPUTE_SELECTIVE)
-        t_rec = nl.attn * f_up;
+    } else if (ly->recompute == TP_RECOMPUTE_SELECTIVE) {
+        unsigned rm =
+            q->recompute_modules ? q->recompute_modules : TP_RECMOD_DEFAULT;
+        t_rec = (rm & TP_RECMOD_MLA_UP_PROJ ? nl.attn * f_up : 0) +
+                (rm & TP_RECMOD_MLP ? nl.dense * f_mlp : 0) +
+                (rm & TP_RECMOD_MOE      ? nl.moe * f_moe
+                 : rm & TP_RECMOD_SHARED ? nl.moe * f_sh
+                                         : 0);
+    }
     /* Fixed per-layer times, less under full-iteration CUDA graphs
      * (models/tp_recipe.c). */
     fix = (nl.total * p[TP_T_LAYER] + moe_fix) * tp_recipe_fixed_factor(m, q);
@@ -367,7 +377,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                be = tp_bytes_per_param(ly->distopt, ly->fsdp, ge,
                                        q->grad_reduce_fp32);
         double act_tok = tp_act_bytes_per_token(
-            a, &nl, tp, tp > 1, ly->recompute, seq / cp, gin, TP_ACT_FLAGS);
+            a, &nl, tp, tp > 1, ly->recompute, q->recompute_modules, seq / cp,
+            gin, TP_ACT_FLAGS);
         di.p_dense = Pd_loc;
         di.p_expert = Pe_loc;
         di.g_dense = gd;
@@ -432,8 +443,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         sc->fix_last = T * 4.0 * (h + V) / tp;
         if (ly->recompute == TP_RECOMPUTE_FULL) {
             double w = tp_act_bytes_per_token(a, &nl, tp, tp > 1,
-                                              TP_RECOMPUTE_SELECTIVE, seq / cp,
-                                              gin, TP_ACT_FLAGS);
+                                              TP_RECOMPUTE_SELECTIVE, 0,
+                                              seq / cp, gin, TP_ACT_FLAGS);
             sc->fix_first += w * T;
             sc->fix_mid += w * T;
             sc->fix_last += w * T;

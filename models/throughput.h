@@ -139,9 +139,11 @@ typedef struct tp_query {
     int cuda_graph;             /* tp_cuda_graph */
     int moe_dispatcher;         /* tp_moe_dispatcher (recorded; the EP cost
                                    reads moe_allgather) */
-    unsigned recompute_modules; /* TP_RECMOD_* bits the recipe recomputes
-                                   (recorded; the time reads
-                                   layout.recompute); 0 = none stated */
+    unsigned recompute_modules; /* TP_RECMOD_* bits the recipe recomputes:
+                                   what selective recomputation
+                                   (layout.recompute) discards and repeats
+                                   (models/tp_memory.c); 0 = none stated,
+                                   TP_RECMOD_DEFAULT */
     int moe_a2a_overlap;        /* 0 not stated, 1 off, 2 on (recorded) */
 } tp_query;
 

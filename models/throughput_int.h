@@ -15,16 +15,23 @@
 
 /* Activation bytes per token of one average layer of a (layer counts nl),
  * kept for the backward pass: tp tensor-parallel ranks, sp 1 with sequence
- * parallelism, recompute a tp_recompute mode (CHOOSE counts as SELECTIVE:
- * Megatron's output-discarding modules layernorm, moe_act, mla_up_proj),
+ * parallelism, recompute a tp_recompute mode (CHOOSE counts as SELECTIVE),
+ * mods the TP_RECMOD_* modules selective recomputation discards (0 =
+ * TP_RECMOD_DEFAULT; core_attn changes nothing under fused attention),
  * s tokens of one sequence on this GPU (seq_len / cp), gi bytes per stored
  * GEMM input element (2 BF16, 1 FP8), flags TP_ACT_*. For an MHA layer in
  * BF16 with F = 4h, no gating, dropout and unfused attention it is
  * h(34 + 5as/h)/t with SP and h(10 + 24/t + 5as/(ht)) without (Korthikanti
  * et al. 2022, Table 2); fused attention drops the 5as/h term. */
 double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
-                              int sp, int recompute, double s, double gi,
-                              unsigned flags);
+                              int sp, int recompute, unsigned mods, double s,
+                              double gi, unsigned flags);
+
+/* The modules selective recomputation discards when the query names none
+ * (tp_query.recompute_modules 0): those the Megatron-Bridge MoE and MLA
+ * recipes set. */
+#define TP_RECMOD_DEFAULT                                                      \
+    (TP_RECMOD_LAYERNORM | TP_RECMOD_MOE_ACT | TP_RECMOD_MLA_UP_PROJ)
 
 /* Micro-batches' worth of a stage's activations held at the schedule's
  * peak on pipeline rank r (0 first .. pp-1 last), with pp stages, vp

@@ -51,8 +51,8 @@
  * stored GEMM input element (2 in BF16; 1 when Transformer Engine keeps
  * the FP8 copy it casts for the weight-gradient GEMM); flags TP_ACT_*. */
 double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
-                              int sp, int recompute, double s, double gi,
-                              unsigned flags)
+                              int sp, int recompute, unsigned mods, double s,
+                              double gi, unsigned flags)
 {
     double h = a->hidden_size, hd = flops_head_dim(a),
            nh = a->num_attention_heads, g = a->gated_linear_unit ? 2 : 1;
@@ -60,12 +60,16 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
            scores = 0;
     int sel =
         recompute == TP_RECOMPUTE_SELECTIVE || recompute == TP_RECOMPUTE_CHOOSE;
+    /* The modules selective recomputation discards: the recipe's list, or
+     * without one the set the Megatron-Bridge MoE recipes use. */
+    unsigned rm = !sel ? 0u : mods ? mods : TP_RECMOD_DEFAULT;
     /* Outside the GEMMs each block keeps its norm's input (2h, bf16), its
      * first GEMM's input (gi h; gathered without SP) and, with dropout, its
      * output mask (h); a separate norm's output is dropped by selective
      * recomputation ("layernorm"). */
     double drop = flags & TP_ACT_DROPOUT ? h : 0;
-    double blk = 2 * h + gi * h + drop, blk_sep = sel ? 2 * h + drop : blk;
+    double blk = 2 * h + gi * h + drop,
+           blk_sep = rm & TP_RECMOD_LAYERNORM ? 2 * h + drop : blk;
     if (nl->attn > 0) {
         double in;
         if (a->kv_lora_rank > 0) {
@@ -73,8 +77,9 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
             /* Q and K (qk dims) and V for the fused attention unless
              * "mla_up_proj" recomputes them, the output projection's input,
              * the latent q and kv inputs of the up-projections. */
-            in = (sel ? 0 : 2 * (2 * nh * dqk + nh * hd)) + gi * nh * hd +
-                 gi * (a->q_lora_rank + a->kv_lora_rank);
+            in = (rm & TP_RECMOD_MLA_UP_PROJ ? 0
+                                             : 2 * (2 * nh * dqk + nh * hd)) +
+                 gi * nh * hd + gi * (a->q_lora_rank + a->kv_lora_rank);
             rep += nl->attn * blk_sep;
         } else {
             double qw = nh * hd, kvw = flops_kv_heads(a) * hd;
@@ -91,20 +96,39 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
     }
     if (nl->dense > 0) {
         double F = a->ffn_hidden_size;
-        rep += nl->dense * blk;
-        shard += nl->dense * (2 * g * F + gi * F); /* fc1 out, fc2 in */
+        /* "mlp" checkpoints the whole MLP, its fused norm included
+         * (Megatron transformer_layer.py, _forward_mlp with recompute_mlp):
+         * only the block input is kept. */
+        if (rm & TP_RECMOD_MLP) {
+            rep += nl->dense * (2 * h + drop);
+        } else {
+            rep += nl->dense * blk;
+            shard += nl->dense * (2 * g * F + gi * F); /* fc1 out, fc2 in */
+        }
     }
     if (nl->moe > 0) {
         double k = a->experts_per_token,
                w = a->moe_latent_size > 0 ? a->moe_latent_size : h,
                Fm = a->moe_ffn_hidden_size,
                Fs = a->shared_expert_ffn_hidden_size;
-        rep += nl->moe * blk_sep;
         /* k token copies routed (balanced), each an expert input and its
          * fc1 output and fc2 input (the activation's output, recomputed by
-         * "moe_act"); the shared expert like a dense MLP. */
-        shard += nl->moe * (k * (gi * w + 2 * g * Fm + (sel ? 0 : gi * Fm)) +
-                            (Fs > 0 ? 2 * g * Fs + gi * Fs : 0));
+         * "moe_act"); the shared expert like a dense MLP unless
+         * "shared_experts" recomputes it. "moe" checkpoints the whole MoE
+         * block (router, experts, shared expert) and keeps only its input,
+         * the separate pre-MLP norm's output (2h, bf16; discarded too when
+         * "layernorm" recomputes the norm) beside the norm's own input. */
+        if (rm & TP_RECMOD_MOE) {
+            rep += nl->moe *
+                   (rm & TP_RECMOD_LAYERNORM ? 2 * h + drop : 4 * h + drop);
+        } else {
+            rep += nl->moe * blk_sep;
+            shard += nl->moe *
+                     (k * (gi * w + 2 * g * Fm +
+                           (rm & TP_RECMOD_MOE_ACT ? 0 : gi * Fm)) +
+                      (Fs > 0 && !(rm & TP_RECMOD_SHARED) ? 2 * g * Fs + gi * Fs
+                                                          : 0));
+        }
     }
     if (nl->mamba > 0) {
         double din = flops_mamba_d_inner(a), Ns = flops_mamba_state(a);

@@ -83,7 +83,8 @@ static void test_catalog_gpus_match_gpu_specs_csv(void **state)
             assert_close(g->peak_flops[NUM_FP8], atof(c[3]) * 1e12, 1e-12);
         if (c[4][0])
             assert_close(g->peak_flops[NUM_FP4], atof(c[4]) * 1e12, 1e-12);
-        assert_close(g->hbm_bytes, atof(c[5]) * 1e9, 1e-12);
+        /* HBM GB are binary (NVML totals, io/catalog_cfg.c). */
+        assert_close(g->hbm_bytes, atof(c[5]) * 1073741824.0, 1e-12);
         assert_close(g->hbm_Bps, atof(c[6]) * 1e12, 1e-12);
         if (c[7][0])
             assert_close(g->tdp_w, atof(c[7]), 1e-12);

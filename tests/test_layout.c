@@ -50,29 +50,45 @@ static void test_layout_activations_follow_korthikanti_table_2(void **state)
     for (int t = 1; t <= 8; t *= 2) {
         /* Unfused attention, TP + SP, no recomputation: sbh(34 + 5as/h)/t
          * per layer. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE,
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE, 0,
                                             2048, 2, k),
                      h * (34 + 5 * as / h) / t, 1e-12);
         /* TP only: sbh(10 + 24/t + 5as/(ht)). */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 0, TP_RECOMPUTE_NONE,
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 0, TP_RECOMPUTE_NONE, 0,
                                             2048, 2, k),
                      h * (10 + 24.0 / t + 5 * as / (h * t)), 1e-12);
         /* Fused (flash) attention never stores the scores: 34 sbh / t
          * without recomputation, Korthikanti's selective figure. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE,
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE, 0,
                                             2048, 2, TP_ACT_DROPOUT),
                      34 * h / t, 1e-12);
         /* Selective (Megatron's layernorm, moe_act, mla_up_proj modules)
          * saves nothing more on an MHA + dense MLP layer: both norms are
          * fused into their first GEMM, which keeps its input. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1,
-                                            TP_RECOMPUTE_SELECTIVE, 2048, 2, k),
+        assert_close(tp_act_bytes_per_token(
+                         &a, &nl, t, 1, TP_RECOMPUTE_SELECTIVE, 0, 2048, 2, k),
                      34 * h / t, 1e-12);
         /* Full recomputation keeps the layer input: 2 sbh / t. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_FULL,
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_FULL, 0,
                                             2048, 2, k),
                      2 * h / t, 1e-12);
     }
+}
+
+/* One MoE layer of the gpt() family: h hidden, nh heads, E experts of Fm,
+ * k routed per token, glu 1 with gated experts. */
+static llm_arch moe_layer(int h, int nh, int E, int k, int Fm, int glu)
+{
+    llm_arch a = gpt();
+    a.cls = LLM_MOE;
+    a.num_layers = 1;
+    a.hidden_size = h;
+    a.num_attention_heads = nh;
+    a.num_experts = E;
+    a.experts_per_token = k;
+    a.moe_ffn_hidden_size = Fm;
+    a.gated_linear_unit = glu;
+    return a;
 }
 
 /* Selective recomputation on an MoE layer drops the separate pre-MLP
@@ -81,25 +97,17 @@ static void test_layout_activations_follow_korthikanti_table_2(void **state)
  * the up-projected Q, K, V ("mla_up_proj") and the input norm's output. */
 static void test_layout_selective_drops_megatron_modules(void **state)
 {
-    llm_arch a = gpt();
+    llm_arch a = moe_layer(7168, 128, 256, 8, 2048, 1);
     llm_layers nl;
     double h, k = 8, Fm = 2048, gi = 1, nh, hd, dqk, none, sel;
     (void)state;
-    a.cls = LLM_MOE;
-    a.num_layers = 1;
-    a.hidden_size = 7168;
-    a.num_attention_heads = 128;
-    a.num_experts = 256;
-    a.experts_per_token = (int)k;
-    a.moe_ffn_hidden_size = (int)Fm;
-    a.gated_linear_unit = 1;
     flops_layers(&a, 0, &nl);
     h = a.hidden_size;
     nh = a.num_attention_heads;
     hd = flops_head_dim(&a);
-    none =
-        tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 4096, gi, 0);
-    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 4096,
+    none = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 0, 4096, gi,
+                                  0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 0, 4096,
                                  gi, 0);
     assert_true(nl.moe > 0);
     assert_close((none - sel) * nl.total, nl.moe * (gi * h + k * gi * Fm),
@@ -109,13 +117,51 @@ static void test_layout_selective_drops_megatron_modules(void **state)
     flops_layers(&a, 0, &nl);
     hd = flops_head_dim(&a);
     dqk = hd + FLOPS_MLA_ROPE_DIM;
-    none =
-        tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 4096, gi, 0);
-    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 4096,
+    none = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 0, 4096, gi,
+                                  0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 0, 4096,
                                  gi, 0);
     assert_close((none - sel) * nl.total,
                  nl.moe * (gi * h + k * gi * Fm) +
                      nl.attn * (gi * h + 2 * (2 * nh * dqk + nh * hd)),
+                 1e-12);
+}
+
+/* A recipe's recompute_modules decide what selective recomputation drops:
+ * "moe" checkpoints the whole MoE block, which then keeps only its input
+ * (the pre-MLP norm's output, itself discarded with "layernorm"), "mlp"
+ * the dense MLP likewise; "core_attn" changes nothing under fused
+ * attention (Megatron transformer_layer.py, recompute_modules). */
+static void test_layout_recompute_modules_moe_keeps_block_input(void **state)
+{
+    llm_arch a = moe_layer(2688, 32, 128, 6, 1856, 0);
+    llm_layers nl;
+    double h, k = 6, Fm = 1856, w, gi = 1, none, sel;
+    (void)state;
+    flops_layers(&a, 0, &nl);
+    h = w = a.hidden_size;
+    none = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 0, 8192, gi,
+                                  0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+                                 TP_RECMOD_MOE | TP_RECMOD_LAYERNORM |
+                                     TP_RECMOD_CORE_ATTN | TP_RECMOD_MOE_ACT,
+                                 8192, gi, 0);
+    assert_true(nl.moe > 0);
+    /* dropped: the norm's output (gi h) and every routed copy's expert
+     * input, fc1 output (2 Fm, no gating) and fc2 input */
+    assert_close((none - sel) * nl.total,
+                 nl.moe * (gi * h + k * (gi * w + 2 * Fm + gi * Fm)), 1e-12);
+    /* "moe" alone keeps the norm's output as the block's saved input */
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+                                 TP_RECMOD_MOE, 8192, gi, 0);
+    assert_close((none - sel) * nl.total,
+                 nl.moe * ((gi - 2) * h + k * (gi * w + 2 * Fm + gi * Fm)),
+                 1e-12);
+    /* no list: the default modules, as before the recipe columns */
+    assert_close(tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+                                        0, 8192, gi, 0),
+                 tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+                                        TP_RECMOD_DEFAULT, 8192, gi, 0),
                  1e-12);
 }
 
@@ -428,6 +474,82 @@ static void test_layout_chosen_never_slower_than_published(void **state)
     assert_true(n >= 490);
 }
 
+/* Llama 3 70B on 64 H100 (Megatron-Bridge LLAMA3_70B_PRETRAIN_CONFIG_H100_
+ * FP8_CS: tp 4, pp 8, vp 5, mbs 1, gbs 256, seq 8192, no recomputation),
+ * by hand per term, h 8192, F 28672, 64 query and 8 KV heads of 128:
+ *  - activations per token and layer, FP8 (GEMM inputs kept in 1 byte),
+ *    SP over 4: two blocks of norm input 2h + first GEMM input h, /4
+ *    = 12288; Q, K, V 2(8192 + 2 x 1024) + proj input 8192 = 28672 and
+ *    SwiGLU input 2 x 2F + fc2 input F = 143360, /4 = 43008: 55296 B;
+ *  - in flight on rank 1 (the middle rank, 11 of the 80 layers: the last
+ *    stage also runs the output layer): ((8 - 1 - 1) 2 + (5 - 1) 8 + 1) / 5
+ *    = 9 stages' worth of micro-batches;
+ *  - weights, bf16 gradients and Adam sharded over dp 2: 4 + 16/2 = 12 B
+ *    per parameter, 855,654,400 per layer (attention 8192 x 10240 + 8192 x
+ *    8192, MLP 3 x 8192 x 28672), /4;
+ *  - usable: 90 % of 80 GiB (NVML's 81,559 MiB).
+ * 11 x 55296 x 8192 x 9 + 11 x 855654400 / 4 x 12 = 44.84 + 28.24 GB,
+ * 73.08 GB of 77.31: recompute none fits, so the chooser keeps it. */
+static void test_layout_llama3_70b_h100_fits_without_recompute(void **state)
+{
+    fixture *f = *state;
+    const llm_arch *a = catalog_llm(f->cat, "Llama 3 70B");
+    const gpu_spec *g = catalog_gpu(f->cat, "H100");
+    llm_layers nl;
+    tp_query q;
+    tp_result r;
+    double act, states;
+    assert_non_null(a);
+    assert_non_null(g);
+    flops_layers(a, 0, &nl);
+    assert_close(
+        tp_act_bytes_per_token(a, &nl, 4, 1, TP_RECOMPUTE_NONE, 0, 8192, 1, 0),
+        55296, 1e-12);
+    assert_close(tp_inflight(8, 5, 256 / 2, 1), 9, 1e-12);
+    assert_close(tp_bytes_per_param(TP_DISTOPT_ON, 0, 2, 0), 12, 1e-12);
+    act = 11 * 55296.0 * 8192 * 9;
+    states = 11 * 855654400.0 / 4 * 12;
+    memset(&q, 0, sizeof q);
+    q.gpu = g;
+    q.llm = a;
+    q.prec = (precision){PREC_FP8_TENSOR, NUM_FP8};
+    q.n_gpus = 64;
+    q.gbs = 256;
+    q.seq_len = 8192;
+    q.layout = (tp_layout){4, 8, 1, 1, 5, 0, 1, TP_RECOMPUTE_CHOOSE, 0};
+    assert_int_equal(tp_predict(f->m, &q, &r), SIM_OK);
+    assert_int_equal(r.layout.recompute, TP_RECOMPUTE_NONE);
+    assert_true(r.fits);
+    assert_close(r.mem_usable_bytes, 0.9 * 80 * 1073741824.0, 1e-12);
+    assert_close(r.mem_act_bytes, act, 1e-9);
+    /* the norms' 2h parameters per layer are the only part not in the
+     * hand count (2e-5 of it) */
+    assert_close(r.mem_states_bytes, states, 1e-4);
+    assert_close(r.mem_bytes_per_gpu, act + states, 1e-4);
+}
+
+/* Every published Llama 3 70B H100 row with tp 4, pp 8, vp 5 ran without
+ * recomputation (the recipe sets none): given its tp, pp and vp, the
+ * chooser keeps none. */
+static void
+test_layout_published_70b_h100_rows_keep_recompute_none(void **state)
+{
+    fixture *f = *state;
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        tp_result r;
+        const calib_row *c = &f->rows[i];
+        if (!f->ok[i] || strcmp(c->llm->name, "Llama 3 70B") != 0 ||
+            strcmp(c->gpu->name, "H100") != 0 || c->q.layout.tp != 4 ||
+            c->q.layout.pp != 8 || c->q.layout.vp != 5)
+            continue;
+        assert_true(published(f, i, &r));
+        assert_int_equal(r.layout.recompute, TP_RECOMPUTE_NONE);
+        n++;
+    }
+    assert_true(n >= 5);
+}
+
 /* A published row's recompute: the optional column is honoured, a blank
  * cell is Megatron's default (none) and flagged blank for `predict --csv`,
  * and an unknown mode is refused with FILE:LINE and the key. */
@@ -467,6 +589,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_activations_follow_korthikanti_table_2),
         cmocka_unit_test(test_layout_selective_drops_megatron_modules),
+        cmocka_unit_test(test_layout_recompute_modules_moe_keeps_block_input),
         cmocka_unit_test(test_layout_inflight_microbatches_follow_megatron),
         cmocka_unit_test(test_layout_bubble_is_narayanan_interleaved_fraction),
         cmocka_unit_test(test_layout_uneven_split_is_the_best_integer_split),
@@ -477,6 +600,12 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_layout_chosen_never_slower_than_published, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_layout_llama3_70b_h100_fits_without_recompute, setup,
+            teardown),
+        cmocka_unit_test_setup_teardown(
+            test_layout_published_70b_h100_rows_keep_recompute_none, setup,
+            teardown),
         cmocka_unit_test_setup_teardown(test_layout_published_recompute_column,
                                         setup, teardown),
     };

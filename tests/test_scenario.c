@@ -247,7 +247,8 @@ test_scenario_include_and_catalog_override_from_other_cwd(void **state)
     assert_close(s->sim.step_s, 300.0, 1e-12);
     /* The scenario's catalog: B300 redefined, X9 and my-pod added... */
     assert_close(catalog_gpu(s->cat, "B300")->tdp_w, 1200.0, 1e-12);
-    assert_close(catalog_gpu(s->cat, "B300")->hbm_bytes, 270e9, 1e-12);
+    assert_close(catalog_gpu(s->cat, "B300")->hbm_bytes, 270.0 * 1073741824.0,
+                 1e-12); /* HBM GB are binary (io/catalog_cfg.c) */
     assert_string_equal(s->modules[0].type->name, "my-pod");
     assert_int_equal(s->modules[0].units, 50); /* 1 MW / 20 kW */
     assert_int_equal(s->modules[0].gpus, 3 * 50 * 8);
