@@ -82,7 +82,7 @@ static void gpus_table(const catalog *c)
                "  %s%s%s\n",
                g->name, g->peak_flops[NUM_BF16] / 1e12,
                g->peak_flops[NUM_FP8] / 1e12, g->peak_flops[NUM_FP4] / 1e12,
-               g->hbm_bytes / 1073741824.0, g->hbm_Bps / 1e12, g->tdp_w,
+               g->hbm_bytes / GPU_HBM_GB_BYTES, g->hbm_Bps / 1e12, g->tdp_w,
                g->nvlink_Bps / 1e9, g->nvlink_domain, g->scaleout_bps / 1e9,
                g->announced ? "announced" : "shipping", as[0] ? "; *" : "", as);
     }

@@ -158,10 +158,14 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
            "times)\n",
            r->t_compute_s, r->t_tp_s, r->t_cp_s, r->t_ep_s, r->t_dp_s,
            r->t_pp_s, r->t_bubble_s, r->t_optimizer_s);
+    /* In the catalog's unit (binary GB, GPU_HBM_GB_BYTES), so that the
+     * usable figure reads against the GPU's quoted capacity. */
     printf("memory      %10.1f GB/GPU (weights+optimizer %.1f, activations "
-           "%.1f; usable %.1f)%s\n",
-           r->mem_bytes_per_gpu / 1e9, r->mem_states_bytes / 1e9,
-           r->mem_act_bytes / 1e9, r->mem_usable_bytes / 1e9,
+           "%.1f; usable %.1f; GB = 2^30 B as HBM is quoted)%s\n",
+           r->mem_bytes_per_gpu / GPU_HBM_GB_BYTES,
+           r->mem_states_bytes / GPU_HBM_GB_BYTES,
+           r->mem_act_bytes / GPU_HBM_GB_BYTES,
+           r->mem_usable_bytes / GPU_HBM_GB_BYTES,
            r->fits ? "" : "  DOES NOT FIT");
     return CLI_EXIT_OK;
 }

@@ -28,8 +28,12 @@
  * key required (version 1 files, which let missing keys fall back to
  * defaults, are refused). 3 (issue 18): parameters dp_window (was ovl_dp,
  * a different meaning) and t_moe_expert_s, and the domain group; version 2
- * files are refused (their DP overlap means something else). */
-#define TP_CALIB_FILE_VERSION 3
+ * files are refused (their DP overlap means something else). 4 (issue 18,
+ * second follow-up): eta_attn is the score GEMMs' fraction of the BF16
+ * peak with the softmax exponentials charged apart (models/tp_attn.c), fixed
+ * at 1; a version 3 file's fitted eta_attn already carried the
+ * exponentials, so reading it now would charge them twice: refused. */
+#define TP_CALIB_FILE_VERSION 4
 
 /* Path of the built-in calibration: models/calibration.cfg in the data home
  * (io/datadir.h). Static string. */

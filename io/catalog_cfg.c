@@ -33,8 +33,8 @@
  * 81,920 MiB = 80 GiB (Modal, modal-labs/modal-client PR #2797 and
  * thundergolfer.com/blog/nvidia-gpu-memory-capacity); B200 "180 GB" shows
  * 179 GB(iB) (docs.vultr.com, HGX B200 hardware overview). Reading them as
- * 1e9 B under-stated every GPU's memory by 7 % (issue 18). */
-#define GIBI 1073741824.0
+ * 1e9 B under-stated every GPU's memory by 7 % (issue 18): GPU_HBM_GB_BYTES
+ * (models/gpu.h). */
 #define KILO 1e3
 /* g/kWh -> kg/J and USD/MWh -> USD/J */
 #define G_PER_KWH (1e-3 / 3.6e6)
@@ -240,8 +240,8 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_double(r, e, "fp4_dense_tflops", req,
                              g.peak_flops[NUM_FP4] / TERA, 0, 1e6, TERA,
                              &g.peak_flops[NUM_FP4])) != SIM_OK ||
-            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GIBI, 1, 1e5,
-                             GIBI, &g.hbm_bytes)) != SIM_OK ||
+            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GPU_HBM_GB_BYTES, 1, 1e5,
+                             GPU_HBM_GB_BYTES, &g.hbm_bytes)) != SIM_OK ||
             (rc = cfg_double(r, e, "hbm_tbps", req, g.hbm_Bps / TERA, 0.01, 1e3,
                              TERA, &g.hbm_Bps)) != SIM_OK ||
             (rc = cfg_double(r, e, "tdp_w", req, g.tdp_w, 1, 1e5, 1.0,

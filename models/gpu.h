@@ -18,6 +18,11 @@ typedef enum num_fmt {
     NUM_FMT_N = 3
 } num_fmt;
 
+/* The catalog's hbm_gb unit: NVIDIA quotes HBM capacity in binary GB
+ * (2^30 B; the totals NVML reports, io/catalog_cfg.c). Every conversion of
+ * a capacity, and every memory figure printed beside one, uses it. */
+#define GPU_HBM_GB_BYTES 1073741824.0
+
 typedef struct gpu_spec {
     char name[32];                /* catalog id, e.g. "GB300" */
     double peak_flops[NUM_FMT_N]; /* dense peak per format [FLOP/s], 0 = none */

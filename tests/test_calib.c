@@ -223,7 +223,7 @@ static void expect_refused(const char *path, int line, const char *want)
     remove(path);
 }
 
-static void test_calib_bundled_file_is_version_3_and_loads(void **state)
+static void test_calib_bundled_file_is_version_4_and_loads(void **state)
 {
     tp_model *m = NULL;
     sim_err e;
@@ -231,7 +231,7 @@ static void test_calib_bundled_file_is_version_3_and_loads(void **state)
     unsigned char *text = test_slurp("models/calibration.cfg", &n);
     (void)state;
     assert_non_null(text);
-    assert_non_null(strstr((char *)text, "\nversion = 3;\n"));
+    assert_non_null(strstr((char *)text, "\nversion = 4;\n"));
     free(text);
     assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
     assert_true(m->n_gpus > 0 && m->n_releases > 0);
@@ -246,20 +246,25 @@ static void test_calib_bundled_file_is_version_3_and_loads(void **state)
 static void test_calib_file_of_another_version_is_refused(void **state)
 {
     (void)state;
-    bundled_with("build/tests/calib_v1.cfg", "\nversion = 3;",
+    bundled_with("build/tests/calib_v1.cfg", "\nversion = 4;",
                  "\nversion = 1;");
     expect_refused("build/tests/calib_v1.cfg", 9,
                    "version: unsupported calibration file format (got "
-                   "version 1, expected 3)");
+                   "version 1, expected 4)");
     /* Version 2 files mean something else by the DP overlap (ovl_dp). */
-    bundled_with("build/tests/calib_v2.cfg", "\nversion = 3;",
+    bundled_with("build/tests/calib_v2.cfg", "\nversion = 4;",
                  "\nversion = 2;");
-    expect_refused("build/tests/calib_v2.cfg", 9, "got version 2, expected 3");
+    expect_refused("build/tests/calib_v2.cfg", 9, "got version 2, expected 4");
+    /* Version 3 files fitted eta_attn with the softmax exponentials inside
+     * it; read now, the exponentials would be charged twice. */
+    bundled_with("build/tests/calib_v3.cfg", "\nversion = 4;",
+                 "\nversion = 3;");
+    expect_refused("build/tests/calib_v3.cfg", 9, "got version 3, expected 4");
     /* Files from before versioning have no version at all. */
-    bundled_with("build/tests/calib_nover.cfg", "\nversion = 3;", "\n");
+    bundled_with("build/tests/calib_nover.cfg", "\nversion = 4;", "\n");
     expect_refused("build/tests/calib_nover.cfg", 1,
                    "version: missing key (got a file without a format "
-                   "version, expected version = 3)");
+                   "version, expected version = 4)");
 }
 
 static void test_calib_file_with_an_unknown_key_is_refused(void **state)
@@ -325,7 +330,7 @@ static void test_calib_empty_file_is_refused(void **state)
     fclose(f);
     expect_refused("build/tests/calib_empty.cfg", 1,
                    "empty calibration file (got no settings, expected "
-                   "version = 3");
+                   "version = 4");
     /* Comments only: still no settings. */
     f = fopen("build/tests/calib_comments.cfg", "w");
     fputs("# a header and nothing else\n", f);
@@ -341,7 +346,7 @@ int main(void)
         cmocka_unit_test(test_calib_boxbod_start2),
         cmocka_unit_test(test_calib_file_round_trip_keeps_predictions),
         cmocka_unit_test(test_calib_file_errors_name_file_and_line),
-        cmocka_unit_test(test_calib_bundled_file_is_version_3_and_loads),
+        cmocka_unit_test(test_calib_bundled_file_is_version_4_and_loads),
         cmocka_unit_test(test_calib_file_of_another_version_is_refused),
         cmocka_unit_test(test_calib_file_with_an_unknown_key_is_refused),
         cmocka_unit_test(test_calib_file_with_a_missing_key_is_refused),
