@@ -146,7 +146,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     double T, Ts, fwd = 0, core_all = 0, t_core, nvl, so, so_dp, lat_dp,
                   f_up = 0 /* MLA up-projections, forward */, f_mlp = 0,
                   f_moe = 0, f_sh = 0 /* per block, forward */,
-                  bwd_attn = 0 /* attention backward less 2 x forward */;
+                  bwd_attn = 0 /* attention backward less 2 x forward */,
+                  f_core = 0 /* attention core, forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
     double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
@@ -229,6 +230,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         core_all = nl.attn * (ac.fwd_s + ac.bwd_s);
         fwd += nl.attn * (f + ac.fwd_s);
         bwd_attn = nl.attn * (ac.bwd_s - 2.0 * ac.fwd_s);
+        f_core = ac.fwd_s;
         vol_tp += nl.attn * 4.0;
         vol_cp += nl.attn * 3.0 * (cp - 1) * T * 2 * kvw / tp * 2.0;
     }
@@ -285,18 +287,17 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         vol_tp += nl.mamba * 4.0;
     }
     /* Recomputation repeats forward work in the backward pass: full the
-     * whole layer; selective the GEMMs of the modules it discards (the
-     * recipe's recompute_modules, else TP_RECMOD_DEFAULT: "mla_up_proj",
-     * "mlp", "moe", "shared_experts"). Norms and the experts' activation
-     * are elementwise, inside the fitted per-layer time; "core_attn" costs
-     * nothing more: fused attention recomputes the scores in its backward
-     * anyway (models/tp_attn.c). */
+     * whole layer; selective the modules it discards (recompute_modules,
+     * else TP_RECMOD_DEFAULT): "core_attn" (the fused kernel runs again),
+     * "mla_up_proj", "mlp", "moe", "shared_experts"; norms and activations
+     * are in the fixed time. */
     if (ly->recompute == TP_RECOMPUTE_FULL) {
         t_rec = fwd;
     } else if (ly->recompute == TP_RECOMPUTE_SELECTIVE) {
         unsigned rm =
             q->recompute_modules ? q->recompute_modules : TP_RECMOD_DEFAULT;
-        t_rec = (rm & TP_RECMOD_MLA_UP_PROJ ? nl.attn * f_up : 0) +
+        t_rec = (rm & TP_RECMOD_CORE_ATTN ? nl.attn * f_core : 0) +
+                (rm & TP_RECMOD_MLA_UP_PROJ ? nl.attn * f_up : 0) +
                 (rm & TP_RECMOD_MLP ? nl.dense * f_mlp : 0) +
                 (rm & TP_RECMOD_MOE      ? nl.moe * f_moe
                  : rm & TP_RECMOD_SHARED ? nl.moe * f_sh

@@ -142,8 +142,9 @@ typedef struct tp_query {
     unsigned recompute_modules; /* TP_RECMOD_* bits the recipe recomputes:
                                    what selective recomputation
                                    (layout.recompute) discards and repeats
-                                   (models/tp_memory.c); 0 = none stated,
-                                   TP_RECMOD_DEFAULT */
+                                   (models/tp_memory.c); 0 = not stated,
+                                   TP_RECMOD_DEFAULT; TP_RECMOD_STATED
+                                   alone = stated "none" */
     int moe_a2a_overlap;        /* 0 not stated, 1 off, 2 on (recorded) */
 } tp_query;
 
@@ -172,11 +173,14 @@ typedef enum tp_moe_dispatcher {
 #define TP_RECMOD_LAYERNORM 16u   /* "layernorm" */
 #define TP_RECMOD_MLA_UP_PROJ 32u /* "mla_up_proj": MLA up-projections */
 #define TP_RECMOD_SHARED 64u      /* "shared_experts" */
+#define TP_RECMOD_STATED 128u     /* a list was given, "none" included: the
+                                     bits are all that is recomputed */
 /* Parses a recipe value: "none", "partial", "full" (and "" = default) for
  * CUDA graphs; "alltoall", "allgather", "flex-deepep", "flex-hybridep" for
  * the dispatcher; a list of module names separated by ';', ' ' or ','
- * ("none" = empty) for recompute_modules. Return -1 (bits: sets *ok = 0)
- * for an unknown value. */
+ * ("none" = no module) for recompute_modules, whose bits then carry
+ * TP_RECMOD_STATED ("" or NULL = not stated, 0). Return -1 (bits: sets *ok
+ * = 0) for an unknown value. */
 int tp_cuda_graph_parse(const char *s);
 int tp_moe_dispatcher_parse(const char *s);
 unsigned tp_recompute_modules_parse(const char *s, int *ok);

@@ -17,7 +17,8 @@
  * kept for the backward pass: tp tensor-parallel ranks, sp 1 with sequence
  * parallelism, recompute a tp_recompute mode (CHOOSE counts as SELECTIVE),
  * mods the TP_RECMOD_* modules selective recomputation discards (0 =
- * TP_RECMOD_DEFAULT; core_attn changes nothing under fused attention),
+ * TP_RECMOD_DEFAULT; core_attn frees no memory under fused attention,
+ * which keeps only Q, K, V and the softmax statistics anyway),
  * s tokens of one sequence on this GPU (seq_len / cp), gi bytes per stored
  * GEMM input element (2 BF16, 1 FP8), flags TP_ACT_*. For an MHA layer in
  * BF16 with F = 4h, no gating, dropout and unfused attention it is

@@ -11,10 +11,13 @@
  *    recipes keep the fitted times: they are what most calibration rows
  *    ran.
  *
- * The dispatcher backend, moe_a2a_overlap and recompute_modules are
- * recorded inputs only: a term charging the recomputed modules' forward
- * work made the fit worse (docs/throughput-model.md §2, rejected), and the
- * EP communication of the dispatchers is the EP model's (tp_comm.c).
+ * recompute_modules sets what selective recomputation discards (memory,
+ * models/tp_memory.c) and repeats (time, models/throughput.c); a stated
+ * "none" discards nothing. It does not enter `calibrate`: no row states a
+ * recompute mode, so every row runs with none (an always-on charge of the
+ * modules inside the fit made it worse: docs/throughput-model.md §2). The
+ * dispatcher backend and moe_a2a_overlap are recorded inputs only; the EP
+ * communication of the dispatchers is the EP model's (tp_comm.c).
  *
  * Why here: models/throughput.c holds the step model and is near the file
  * size limit; the recipe's vocabulary and its term are one concept.
@@ -74,8 +77,11 @@ unsigned tp_recompute_modules_parse(const char *s, int *ok)
     unsigned bits = 0;
     char word[32];
     *ok = 1;
-    if (!s || strcasecmp(s, "none") == 0)
+    if (!s || !s[strspn(s, "; ,")])
         return 0;
+    if (strcasecmp(s, "none") == 0)
+        return TP_RECMOD_STATED;
+    bits = TP_RECMOD_STATED;
     while (*s) {
         size_t n = strcspn(s, "; ,");
         size_t j, nm = sizeof mods / sizeof mods[0];

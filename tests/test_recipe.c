@@ -39,13 +39,19 @@ static void test_recipe_names_parse_and_round_trip(void **state)
     assert_int_equal(tp_moe_dispatcher_parse("flex"), -1);
     assert_string_equal(tp_moe_dispatcher_name(TP_DISPATCH_ALLTOALL),
                         "alltoall");
-    assert_int_equal(tp_recompute_modules_parse("none", &ok), 0u);
+    /* A stated "none" is not the unstated default: it discards nothing. */
+    assert_int_equal(tp_recompute_modules_parse("none", &ok),
+                     TP_RECMOD_STATED);
+    assert_int_equal(ok, 1);
+    assert_int_equal(tp_recompute_modules_parse("", &ok), 0u);
     assert_int_equal(ok, 1);
     assert_int_equal(tp_recompute_modules_parse("mla_up_proj;moe_act", &ok),
-                     TP_RECMOD_MLA_UP_PROJ | TP_RECMOD_MOE_ACT);
+                     TP_RECMOD_STATED | TP_RECMOD_MLA_UP_PROJ |
+                         TP_RECMOD_MOE_ACT);
     assert_int_equal(ok, 1);
     assert_int_equal(tp_recompute_modules_parse("moe layernorm,core_attn", &ok),
-                     TP_RECMOD_MOE | TP_RECMOD_LAYERNORM | TP_RECMOD_CORE_ATTN);
+                     TP_RECMOD_STATED | TP_RECMOD_MOE | TP_RECMOD_LAYERNORM |
+                         TP_RECMOD_CORE_ATTN);
     assert_int_equal(ok, 1);
     tp_recompute_modules_parse("mlp;attn", &ok);
     assert_int_equal(ok, 0);
@@ -169,14 +175,15 @@ static void test_recipe_columns_parse_and_stay_out_of_config(void **state)
     assert_int_equal(r0.q.cuda_graph, TP_CG_PARTIAL);
     assert_int_equal(r0.q.moe_dispatcher, TP_DISPATCH_HYBRIDEP);
     assert_int_equal(r0.q.moe_allgather, 0);
-    assert_int_equal(r0.q.recompute_modules,
-                     TP_RECMOD_MLA_UP_PROJ | TP_RECMOD_MOE_ACT);
+    assert_int_equal(r0.q.recompute_modules, TP_RECMOD_STATED |
+                                                 TP_RECMOD_MLA_UP_PROJ |
+                                                 TP_RECMOD_MOE_ACT);
     assert_int_equal(r0.q.moe_a2a_overlap, 1);
     assert_int_equal(calib_row_parse(t, 1, &lk, &r1, &e), SIM_OK);
     assert_int_equal(r1.q.cuda_graph, TP_CG_FULL);
     assert_int_equal(r1.q.moe_dispatcher, TP_DISPATCH_ALLGATHER);
     assert_int_equal(r1.q.moe_allgather, 1);
-    assert_int_equal(r1.q.recompute_modules, 0u);
+    assert_int_equal(r1.q.recompute_modules, TP_RECMOD_STATED); /* "none" */
     assert_int_equal(r1.q.moe_a2a_overlap, 2);
     assert_int_equal(calib_row_parse(t, 2, &lk, &r2, &e), SIM_OK);
     assert_int_equal(r2.q.cuda_graph, TP_CG_DEFAULT);

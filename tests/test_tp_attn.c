@@ -71,12 +71,46 @@ static void test_tp_attn_step_adds_two_exps_per_score_per_layer(void **state)
     assert_close(r1.step_time_s - r0.step_time_s, 32 * 2 * 275.318416e-6, 1e-8);
 }
 
+/* Selective recomputation that names "core_attn" runs the fused attention
+ * forward again in the backward pass (Megatron checkpoints the kernel):
+ * 32 layers x (GEMMs 555.9 us + exps 275.3 us) more than a stated list
+ * without it. A stated "none" is not the unstated default
+ * (TP_RECMOD_DEFAULT): it recomputes nothing, so it costs what recompute
+ * none costs (Llama 3 8B has no MLA up-projection, so the default repeats
+ * no GEMM either, and the two agree here). */
+static void test_tp_attn_selective_core_attn_repeats_the_forward(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = llama8();
+    tp_query q;
+    tp_result r0, r1, rn;
+    (void)state;
+    tp_model_init(&m);
+    m.p[TP_T_LAYER] = 0; /* the fixed time is not what is compared */
+    g.exp_per_s = 3.9e12;
+    q = one_gpu_query(&g, &a, 1, 8192, TP_RECOMPUTE_SELECTIVE);
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.recompute_modules = TP_RECMOD_STATED | TP_RECMOD_LAYERNORM;
+    assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
+    q.recompute_modules |= TP_RECMOD_CORE_ATTN;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    assert_close(r1.step_time_s - r0.step_time_s,
+                 32 * (555.870388e-6 + 275.318416e-6), 1e-8);
+    q.recompute_modules = TP_RECMOD_STATED;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    q.layout.recompute = TP_RECOMPUTE_NONE;
+    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
+    assert_close(r1.step_time_s, rn.step_time_s, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tp_attn_llama3_8b_layer_on_h100_by_hand),
         cmocka_unit_test(test_tp_attn_no_rate_no_exponential_part),
         cmocka_unit_test(test_tp_attn_step_adds_two_exps_per_score_per_layer),
+        cmocka_unit_test(test_tp_attn_selective_core_attn_repeats_the_forward),
     };
     return cmocka_run_group_tests_name("tp_attn", tests, NULL, NULL);
 }
