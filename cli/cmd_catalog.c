@@ -54,6 +54,7 @@ static jv *gpus_json(const catalog *c)
         jv_set(o, "nvlink_Bps_per_direction", jv_num(g->nvlink_Bps));
         jv_set(o, "nvlink_domain", jv_int(g->nvlink_domain));
         jv_set(o, "scaleout_bps", jv_num(g->scaleout_bps));
+        jv_set(o, "exp_per_s", jv_num(g->exp_per_s));
         jv_set(o, "announced", jv_bool(g->announced));
         jv_set(o, "assumed", jv_str(catalog_cite(c, "gpus", i, "assumed")));
         jv_set(o, "source", jv_str(catalog_cite(c, "gpus", i, "source")));

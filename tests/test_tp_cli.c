@@ -331,6 +331,22 @@ test_every_calibration_command_refuses_a_version_1_file(void **state)
     remove(path);
 }
 
+/* `catalog gpus` prints what a run uses, the exponential rate included
+ * (issue 18): the H100's 3.9e12/s of models/gpus.cfg, in exponentials/s,
+ * and no GPU without the key. */
+static void test_catalog_json_prints_the_exponential_rate(void **state)
+{
+    const char *h;
+    (void)state;
+    assert_int_equal(
+        fs_run("catalog gpus --format json", out, sizeof out, err, sizeof err),
+        0);
+    h = strstr(out, "\"name\": \"H100\"");
+    assert_non_null(h);
+    assert_non_null(strstr(h, "\"exp_per_s\": 3900000000000.0"));
+    assert_true(strstr(h, "\"exp_per_s\"") < strstr(h, "\"source\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_predict_single_table_and_json),
         cmocka_unit_test(test_predict_csv_every_row_gives_a_row),
         cmocka_unit_test(test_predict_csv_out_file),
+        cmocka_unit_test(test_catalog_json_prints_the_exponential_rate),
     };
     return cmocka_run_group_tests_name("tp_cli", tests, NULL, NULL);
 }
