@@ -240,7 +240,8 @@ static int read_gpus(cfg_reader *r, const config_setting_t *list, catalog *c)
             (rc = cfg_double(r, e, "fp4_dense_tflops", req,
                              g.peak_flops[NUM_FP4] / TERA, 0, 1e6, TERA,
                              &g.peak_flops[NUM_FP4])) != SIM_OK ||
-            (rc = cfg_double(r, e, "hbm_gb", req, g.hbm_bytes / GPU_HBM_GB_BYTES, 1, 1e5,
+            (rc = cfg_double(r, e, "hbm_gb", req,
+                             g.hbm_bytes / GPU_HBM_GB_BYTES, 1, 1e5,
                              GPU_HBM_GB_BYTES, &g.hbm_bytes)) != SIM_OK ||
             (rc = cfg_double(r, e, "hbm_tbps", req, g.hbm_Bps / TERA, 0.01, 1e3,
                              TERA, &g.hbm_Bps)) != SIM_OK ||

@@ -173,8 +173,9 @@ typedef enum tp_moe_dispatcher {
 #define TP_RECMOD_LAYERNORM 16u   /* "layernorm" */
 #define TP_RECMOD_MLA_UP_PROJ 32u /* "mla_up_proj": MLA up-projections */
 #define TP_RECMOD_SHARED 64u      /* "shared_experts" */
-#define TP_RECMOD_STATED 128u     /* a list was given, "none" included: the
-                                     bits are all that is recomputed */
+#define TP_RECMOD_STATED                                                       \
+    128u /* a list was given, "none" included: the                             \
+            bits are all that is recomputed */
 /* Parses a recipe value: "none", "partial", "full" (and "" = default) for
  * CUDA graphs; "alltoall", "allgather", "flex-deepep", "flex-hybridep" for
  * the dispatcher; a list of module names separated by ';', ' ' or ','

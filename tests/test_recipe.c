@@ -40,8 +40,7 @@ static void test_recipe_names_parse_and_round_trip(void **state)
     assert_string_equal(tp_moe_dispatcher_name(TP_DISPATCH_ALLTOALL),
                         "alltoall");
     /* A stated "none" is not the unstated default: it discards nothing. */
-    assert_int_equal(tp_recompute_modules_parse("none", &ok),
-                     TP_RECMOD_STATED);
+    assert_int_equal(tp_recompute_modules_parse("none", &ok), TP_RECMOD_STATED);
     assert_int_equal(ok, 1);
     assert_int_equal(tp_recompute_modules_parse("", &ok), 0u);
     assert_int_equal(ok, 1);
