@@ -40,12 +40,13 @@ double calib_row_peak_fraction(const calib_row *r)
 /* Free global parameters and whether each is a fraction (logit) or a
  * positive quantity (log). ETA_ATTN stays at 1 (issue 18): with the
  * softmax exponentials charged at the SFU rate (models/tp_attn.c) the
- * attention core is the two hardware rates, and fitted it was poorly
- * determined (0.58, sd 0.25). ETA_HBM and the link efficiencies stay fixed:
- * they are not separable from the elementwise passes and overlaps. The DP
- * window stays at 1 (Megatron's bucketed overlap, models/tp_comm.c): fitted,
- * it went to 0.12 to slow rows whose error is their model's (GPT-OSS
- * 120B, Nemotron-4 15B: docs/throughput-model.md §4), not DP's. */
+ * attention core is the two hardware rates; fitted beside them it went to
+ * its bound 1 (sd 0.65) and leave-one-model-out got worse. ETA_HBM and the link
+ * efficiencies stay fixed: they are not separable from the elementwise passes
+ * and overlaps. The DP window stays at 1 (Megatron's bucketed overlap,
+ * models/tp_comm.c): fitted, it went to 0.12 to slow rows whose error is their
+ * model's (GPT-OSS 120B, Nemotron-4 15B: docs/throughput-model.md §4), not
+ * DP's. */
 static const int fit_par[] = {
     TP_ETA_BF16,    TP_ETA_FP8,      TP_ETA_FP4,       TP_ETA_SSM, TP_GEMM_SAT,
     TP_ELEM_PASSES, TP_Q_FP8T,       TP_Q_FP8B,        TP_Q_FP4,   TP_MOE_PERM,

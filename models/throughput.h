@@ -4,8 +4,10 @@
  *
  * Model (docs/throughput-model.md): per micro-batch and pipeline stage, every
  * GEMM costs a roofline time 2MKN / (eta_fmt * sat(M,N) * peak_fmt) +
- * bytes / (eta_hbm * HBM bandwidth); attention scores and the Mamba scan run
- * at calibrated fractions of the BF16 peak; a fixed time per layer covers
+ * bytes / (eta_hbm * HBM bandwidth); the attention scores' GEMMs at the
+ * BF16 peak plus their softmax exponentials at the GPU's special-function
+ * rate (models/tp_attn.h); the Mamba scan at a calibrated fraction of the
+ * BF16 peak; a fixed time per layer covers
  * launch and synchronization. Communication: tensor-, context- and
  * expert-parallel traffic inside the NVLink domain or across the scale-out
  * fabric and pipeline point-to-point, each with a calibrated overlapped
@@ -173,9 +175,9 @@ typedef enum tp_moe_dispatcher {
 #define TP_RECMOD_LAYERNORM 16u   /* "layernorm" */
 #define TP_RECMOD_MLA_UP_PROJ 32u /* "mla_up_proj": MLA up-projections */
 #define TP_RECMOD_SHARED 64u      /* "shared_experts" */
-#define TP_RECMOD_STATED                                                       \
-    128u /* a list was given, "none" included: the                             \
-            bits are all that is recomputed */
+/* A list was given, "none" included: the other bits are all that is
+ * recomputed (without it, TP_RECMOD_DEFAULT applies). */
+#define TP_RECMOD_STATED 128u
 /* Parses a recipe value: "none", "partial", "full" (and "" = default) for
  * CUDA graphs; "alltoall", "allgather", "flex-deepep", "flex-hybridep" for
  * the dispatcher; a list of module names separated by ';', ' ' or ','

@@ -41,8 +41,11 @@
  *    fused into their first GEMM by TE's LayerNormLinear and keep their
  *    output for the weight gradient), "moe_act" (the experts' activation
  *    output, fc2's input) and "mla_up_proj" (MLA's Q, K, V, recomputed
- *    from the latents), the modules the Megatron-Bridge MoE recipes set.
- *    For a dense GQA model it stores what "none" stores.
+ *    from the latents), the modules the Megatron-Bridge MoE recipes set
+ *    (TP_RECMOD_DEFAULT); a recipe's own list (tp_query.recompute_modules)
+ *    may add "mlp", "moe" and "shared_experts", which keep only their
+ *    block's input. With the default set a dense GQA model stores what
+ *    "none" stores.
  *  - Full recomputation keeps only each layer's input (2h/t per token with
  *    SP) plus one layer's working set. */
 

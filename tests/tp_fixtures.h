@@ -19,7 +19,9 @@ static inline gpu_spec h100(void)
     strcpy(g.name, "H100");
     g.peak_flops[NUM_BF16] = 989e12;
     g.peak_flops[NUM_FP8] = 1979e12;
-    g.hbm_bytes = 80e9;
+    g.hbm_bytes = 80e9; /* decimal, and no exp_per_s: a self-contained
+                           fixture, not the catalog's H100 (80 x 2^30 B,
+                           3.9e12 exp/s); tests that need those set them */
     g.hbm_Bps = 3.35e12;
     g.nvlink_Bps = 450e9;
     g.nvlink_domain = 8;
