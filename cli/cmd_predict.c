@@ -596,7 +596,6 @@ int cmd_predict(int argc, char **argv)
     q.release = release;
     q.cuda_graph = cuda_graph;
     q.moe_dispatcher = dispatcher;
-    q.moe_allgather = dispatcher == TP_DISPATCH_ALLGATHER;
     q.recompute_modules = mods;
     /* Gb/s on the command line (the unit NIC data sheets use), bits per second
      * inside. */

@@ -237,7 +237,6 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
                                "expected alltoall, allgather, flex-deepep, "
                                "flex-hybridep or blank)",
                                dis);
-        out->q.moe_allgather = out->q.moe_dispatcher == TP_DISPATCH_ALLGATHER;
         out->q.recompute_modules = tp_recompute_modules_parse(rm, &ok);
         if (!ok)
             return sim_err_set(

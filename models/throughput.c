@@ -267,14 +267,11 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         moe_fix = nl.moe * (p[TP_T_MOE_LAYER] + p[TP_T_MOE_EXPERT] * nloc);
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
-        /* Dispatch and combine, forward and backward: the all-to-all sends
-         * each routed copy to its expert's rank ((ep-1)/ep of them leave);
-         * the all-gather dispatcher gathers every token of the EP group and
-         * reduce-scatters the outputs back, k-independent. With expert
-         * tensor parallelism 1 and ep = 1 every expert is local: none. */
-        vol_ep += nl.moe * 4.0 *
-                  (q->moe_allgather ? Ts * w * 2.0 * (ep - 1)
-                                    : Ts * k * w * 2.0 * (ep - 1) / ep);
+        /* Dispatch and combine, forward and backward: the token copies
+         * that leave this GPU per dispatcher (tp_ep_copies_out). With
+         * expert tensor parallelism 1 and ep = 1 every expert is local. */
+        vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
+                  tp_ep_copies_out(q->moe_dispatcher, E, k, ep);
     }
     if (nl.mamba > 0) {
         double din = flops_mamba_d_inner(a), Ns = flops_mamba_state(a);
@@ -343,7 +340,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                   : 0.0;
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
     t_ep = ep <= 1 ? 0.0
-           : q->moe_allgather
+           : q->moe_dispatcher == TP_DISPATCH_ALLGATHER
                ? tp_coll_t(vol_ep * frac, ep, 1, domain, nvl, so,
                            m->dp_latency_s, 4 * (int)(nl.moe * frac + 0.5))
                : tp_a2a_t(vol_ep * frac, ep, domain, nvl, so, m->dp_latency_s);

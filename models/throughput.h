@@ -131,16 +131,12 @@ typedef struct tp_query {
                                    Megatron-Bridge benchmark recipe */
     int sharp;                  /* 1: the scale-out fabric reduces in the
                                    network (SHARP; systems.cfg `sharp`) */
-    int moe_allgather;          /* 1: MoE tokens dispatched by all-gather over
-                                   the EP group (Megatron's "allgather"
-                                   dispatcher); 0: all-to-all ("alltoall",
-                                   "flex") */
     /* The software recipe (issue 18; models/tp_recipe.c,
      * docs/throughput-model.md §2). 0 in each = not stated: the calibrated
      * default (what the rows that do not state it ran). */
     int cuda_graph;             /* tp_cuda_graph */
-    int moe_dispatcher;         /* tp_moe_dispatcher (recorded; the EP cost
-                                   reads moe_allgather) */
+    int moe_dispatcher;         /* tp_moe_dispatcher: what the EP exchange
+                                   sends (tp_comm.c, tp_ep_copies_out) */
     unsigned recompute_modules; /* TP_RECMOD_* bits the recipe recomputes:
                                    what selective recomputation
                                    (layout.recompute) discards and repeats

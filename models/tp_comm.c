@@ -181,3 +181,33 @@ double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
     }
     return worst < t_comm ? worst : t_comm;
 }
+
+/* Token copies per token that leave the GPU in one dispatch (the combine
+ * returns as many), per dispatcher (docs/throughput-model.md §2):
+ *  - all-to-all (Megatron's MoEAlltoAllTokenDispatcher, and unstated
+ *    recipes): it permutes by expert and sends every routed copy whose
+ *    expert is on another rank, k (ep-1)/ep under balanced routing;
+ *  - all-gather: every token of the EP group is gathered (and the outputs
+ *    reduce-scattered back), k-independent: ep - 1;
+ *  - flex (DeepEP, HybridEP): the dispatch layout is per rank (DeepEP's
+ *    get_dispatch_layout returns is_token_in_rank [num_tokens, num_ranks],
+ *    deepseek-ai/DeepEP deep_ep/buffer.py), so a token goes once to each
+ *    other rank holding any of its k experts and the combine reduces a
+ *    rank's copies before sending them back. With the k experts drawn
+ *    without replacement from E spread evenly, n = E/ep per rank, a given
+ *    rank is missed with probability C(E-n, k)/C(E, k), so
+ *    (ep-1) (1 - C(E-n, k)/C(E, k)) copies leave. Never more than the
+ *    all-to-all's: equal when k = 1 or n = 1. */
+double tp_ep_copies_out(int dispatcher, double E, double k, int ep)
+{
+    double miss = 1.0, n = E / ep;
+    if (ep <= 1)
+        return 0.0;
+    if (dispatcher == TP_DISPATCH_ALLGATHER)
+        return ep - 1;
+    if (dispatcher != TP_DISPATCH_DEEPEP && dispatcher != TP_DISPATCH_HYBRIDEP)
+        return k * (ep - 1) / ep;
+    for (int i = 0; i < (int)k; i++)
+        miss *= (E - n - i) / (E - i);
+    return (ep - 1) * (1.0 - miss);
+}

@@ -15,9 +15,9 @@
  * models/tp_memory.c) and repeats (time, models/throughput.c); a stated
  * "none" discards nothing. It does not enter `calibrate`: no row states a
  * recompute mode, so every row runs with none (an always-on charge of the
- * modules inside the fit made it worse: docs/throughput-model.md §2). The
- * dispatcher backend and moe_a2a_overlap are recorded inputs only; the EP
- * communication of the dispatchers is the EP model's (tp_comm.c).
+ * modules inside the fit made it worse: docs/throughput-model.md §2).
+ * moe_a2a_overlap is a recorded input only; the EP volume of each
+ * dispatcher is the EP model's (tp_comm.c, tp_ep_copies_out).
  *
  * Why here: models/throughput.c holds the step model and is near the file
  * size limit; the recipe's vocabulary and its term are one concept.

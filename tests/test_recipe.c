@@ -2,7 +2,8 @@
  * io/calib_rows.c): the names of the recipe values, the full-iteration CUDA
  * graph term computed by hand, and the CSV columns: parsed into tp_query,
  * refused with FILE:LINE when unknown, and kept out of the configuration key
- * (a recipe change of one layout stays in one cross-validation fold). */
+ * (a recipe change of one layout stays in one cross-validation fold); the
+ * dispatcher's token copies and fixed time computed by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include "io/csv.h"
 #include "models/precision.h"
 #include "models/throughput.h"
+#include "models/throughput_int.h"
 #include "tests/testutil.h"
 #include "tests/tp_fixtures.h"
 
@@ -105,22 +107,7 @@ static void test_recipe_full_cuda_graph_removes_fixed_time_moe(void **state)
     tp_query q;
     tp_result r0, r1;
     (void)state;
-    memset(&a, 0, sizeof a);
-    strcpy(a.name, "Qwen3 30B-A3B");
-    a.cls = LLM_MOE;
-    a.num_layers = 48;
-    a.hidden_size = 2048;
-    a.ffn_hidden_size = 6144;
-    a.moe_ffn_hidden_size = 768;
-    a.num_attention_heads = 32;
-    a.num_kv_heads = 4;
-    a.head_dim = 128;
-    a.vocab_size = 151936;
-    a.num_experts = 128;
-    a.experts_per_token = 8;
-    a.num_moe_layers = 48;
-    a.gated_linear_unit = 1;
-    a.default_seq_len = 4096;
+    a = qwen30();
     tp_model_init(&m);
     m.p[TP_T_LAYER] = 0;
     m.p[TP_T_MOE_LAYER] = 2e-3;
@@ -133,6 +120,79 @@ static void test_recipe_full_cuda_graph_removes_fixed_time_moe(void **state)
     assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
     assert_close(r0.step_time_s - r1.step_time_s, 2 * 48 * (2e-3 + 128 * 1e-4),
                  1e-9);
+}
+
+/* Token copies leaving a GPU per token, by hand. All-to-all: every routed
+ * copy on another rank, k (ep-1)/ep. All-gather: ep - 1. Flex: once per
+ * other rank holding one of the token's experts; E 128, k 8, ep 8 (16
+ * experts per rank): a rank is missed with C(112,8)/C(128,8) =
+ * (112 x 111 x ... x 105)/(128 x 127 x ... x 121) = 0.33258..., so
+ * 7 x 0.66742 = 4.6719 copies against the all-to-all's 7. k = 1 or one
+ * expert per rank: nothing to share, as the all-to-all. */
+static void test_ep_copies_out_by_dispatcher(void **state)
+{
+    double miss = 1.0;
+    (void)state;
+    for (int i = 0; i < 8; i++)
+        miss *= (112.0 - i) / (128.0 - i);
+    assert_close(miss, 0.332580, 1e-5);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLTOALL, 128, 8, 8), 7.0, 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_DEFAULT, 128, 8, 8), 7.0, 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLGATHER, 128, 8, 8), 7.0,
+                 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLGATHER, 128, 8, 4), 3.0,
+                 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8),
+                 7.0 * (1.0 - miss), 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_DEEPEP, 128, 8, 8),
+                 7.0 * (1.0 - miss), 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 1, 8), 7.0 / 8,
+                 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 64, 4, 64),
+                 tp_ep_copies_out(TP_DISPATCH_ALLTOALL, 64, 4, 64), 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 1), 0.0, 0);
+}
+
+/* The dispatcher in a prediction: 8 H100 (one NVLink domain), ep 8, the
+ * Qwen3 30B-A3B shape (48 MoE layers, hidden 2048, E 128, k 8), one
+ * micro-batch of 4096 tokens, nothing overlapped (ovl_ep 0). Exposed EP
+ * time = 4 exchanges x 48 layers x 4096 tokens x 2048 x 2 B x copies /
+ * (450e9 x bw_nvlink 0.7) + the NVLink latency, so a flex dispatcher
+ * saves exactly that volume at (7 - 4.6719) copies; the compute is the
+ * same under every dispatcher. */
+static void test_flex_dispatcher_in_a_prediction(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a;
+    tp_query q;
+    tp_result ra, rh, rd, r0;
+    double dv;
+    (void)state;
+    a = qwen30();
+    tp_model_init(&m);
+    m.p[TP_OVL_EP] = 0;
+    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_FULL);
+    q.n_gpus = 8;
+    q.layout.ep = 8;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK); /* unstated */
+    q.moe_dispatcher = TP_DISPATCH_ALLTOALL;
+    assert_int_equal(tp_predict(&m, &q, &ra), SIM_OK);
+    q.moe_dispatcher = TP_DISPATCH_HYBRIDEP;
+    assert_int_equal(tp_predict(&m, &q, &rh), SIM_OK);
+    q.moe_dispatcher = TP_DISPATCH_DEEPEP;
+    assert_int_equal(tp_predict(&m, &q, &rd), SIM_OK);
+    assert_int_equal(ra.microbatches, 1);
+    dv = 4.0 * 48 * 4096 * 2048 * 2.0 *
+         (7.0 - tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8)) /
+         (450e9 * 0.7);
+    assert_true(dv > 0.25 * ra.t_ep_s); /* a third of the volume */
+    assert_close(ra.t_ep_s - rh.t_ep_s, dv, 1e-12);
+    assert_close(ra.step_time_s - rh.step_time_s, dv, 1e-12);
+    assert_close(ra.t_compute_s, rh.t_compute_s, 1e-15);
+    assert_close(rd.step_time_s, rh.step_time_s, 1e-15);
+    assert_close(r0.step_time_s, ra.step_time_s, 1e-15);
 }
 
 static gpu_spec g_h100;
@@ -173,7 +233,6 @@ static void test_recipe_columns_parse_and_stay_out_of_config(void **state)
     assert_int_equal(calib_row_parse(t, 0, &lk, &r0, &e), SIM_OK);
     assert_int_equal(r0.q.cuda_graph, TP_CG_PARTIAL);
     assert_int_equal(r0.q.moe_dispatcher, TP_DISPATCH_HYBRIDEP);
-    assert_int_equal(r0.q.moe_allgather, 0);
     assert_int_equal(r0.q.recompute_modules, TP_RECMOD_STATED |
                                                  TP_RECMOD_MLA_UP_PROJ |
                                                  TP_RECMOD_MOE_ACT);
@@ -181,7 +240,6 @@ static void test_recipe_columns_parse_and_stay_out_of_config(void **state)
     assert_int_equal(calib_row_parse(t, 1, &lk, &r1, &e), SIM_OK);
     assert_int_equal(r1.q.cuda_graph, TP_CG_FULL);
     assert_int_equal(r1.q.moe_dispatcher, TP_DISPATCH_ALLGATHER);
-    assert_int_equal(r1.q.moe_allgather, 1);
     assert_int_equal(r1.q.recompute_modules, TP_RECMOD_STATED); /* "none" */
     assert_int_equal(r1.q.moe_a2a_overlap, 2);
     assert_int_equal(calib_row_parse(t, 2, &lk, &r2, &e), SIM_OK);
@@ -209,6 +267,8 @@ int main(void)
         cmocka_unit_test(test_recipe_names_parse_and_round_trip),
         cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_dense),
         cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_moe),
+        cmocka_unit_test(test_ep_copies_out_by_dispatcher),
+        cmocka_unit_test(test_flex_dispatcher_in_a_prediction),
         cmocka_unit_test(test_recipe_columns_parse_and_stay_out_of_config),
     };
     return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);

@@ -46,29 +46,6 @@ static llm_arch llama70(void)
     return a;
 }
 
-/* Qwen3 30B-A3B (models.csv). */
-static llm_arch qwen30(void)
-{
-    llm_arch a;
-    memset(&a, 0, sizeof a);
-    strcpy(a.name, "Qwen3 30B-A3B");
-    a.cls = LLM_MOE;
-    a.num_layers = 48;
-    a.hidden_size = 2048;
-    a.ffn_hidden_size = 6144;
-    a.moe_ffn_hidden_size = 768;
-    a.num_attention_heads = 32;
-    a.num_kv_heads = 4;
-    a.head_dim = 128;
-    a.vocab_size = 151936;
-    a.num_experts = 128;
-    a.experts_per_token = 8;
-    a.num_moe_layers = 48;
-    a.gated_linear_unit = 1;
-    a.default_seq_len = 4096;
-    return a;
-}
-
 static double sum_breakdown(const tp_result *r)
 {
     return r->t_compute_s + r->t_tp_s + r->t_cp_s + r->t_ep_s + r->t_dp_s +

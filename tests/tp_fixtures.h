@@ -2,7 +2,8 @@
  * memory (no files), in one place so every test uses the same figures:
  * H100 SXM (NVIDIA datasheet: 989 / 1979 TFLOP/s dense BF16 / FP8, 80 GB
  * HBM3 at 3.35 TB/s, NVLink 450 GB/s per direction in 8-GPU domains,
- * 400 Gb/s scale-out) and Llama 3 8B (Meta's published configuration). */
+ * 400 Gb/s scale-out), Llama 3 8B (Meta's published configuration) and
+ * Qwen3 30B-A3B (models.csv). */
 #ifndef TESTS_TP_FIXTURES_H
 #define TESTS_TP_FIXTURES_H
 
@@ -69,6 +70,29 @@ static inline tp_query one_gpu_query(const gpu_spec *g, const llm_arch *a,
                            .recompute = recompute,
                            .distopt = TP_DISTOPT_ON};
     return q;
+}
+
+/* Qwen3 30B-A3B (models.csv). */
+static inline llm_arch qwen30(void)
+{
+    llm_arch a;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "Qwen3 30B-A3B");
+    a.cls = LLM_MOE;
+    a.num_layers = 48;
+    a.hidden_size = 2048;
+    a.ffn_hidden_size = 6144;
+    a.moe_ffn_hidden_size = 768;
+    a.num_attention_heads = 32;
+    a.num_kv_heads = 4;
+    a.head_dim = 128;
+    a.vocab_size = 151936;
+    a.num_experts = 128;
+    a.experts_per_token = 8;
+    a.num_moe_layers = 48;
+    a.gated_linear_unit = 1;
+    a.default_seq_len = 4096;
+    return a;
 }
 
 #endif
