@@ -27,10 +27,9 @@
 /* assumption: scale-out bandwidth of a GPU without a NIC figure */
 #define TP_DEFAULT_SCALEOUT_BPS 400e9
 #define TP_OPT_BYTES 30.0 /* assumption: Adam bytes moved per param */
-#define TP_HBM_FILL                                                            \
-    0.9 /* assumption: usable fraction of HBM (the                             \
-           reserve: CUDA context, NCCL buffers, allocator                      \
-           fragmentation) */
+/* assumption: usable fraction of HBM (the reserve: CUDA context, NCCL
+ * buffers, allocator fragmentation) */
+#define TP_HBM_FILL 0.9
 /* Assumptions: no dropout (the Megatron-Bridge recipes of every catalog
  * model set hidden_dropout = attention_dropout = 0), so no masks; fused
  * (flash) attention, so no s x s scores (§7). */
@@ -268,8 +267,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
         /* Dispatch and combine, forward and backward: the token copies
-         * that leave this GPU per dispatcher (tp_ep_copies_out). With
-         * expert tensor parallelism 1 and ep = 1 every expert is local. */
+         * that leave this GPU per dispatcher (tp_ep_copies_out). */
         vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
                   tp_ep_copies_out(q->moe_dispatcher, E, k, ep);
     }
@@ -283,16 +281,23 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                 gemm_t(&e, T, din / tp, h) + scan / (p[TP_ETA_SSM] * e.rate16));
         vol_tp += nl.mamba * 4.0;
     }
-    /* Recomputation repeats forward work in the backward pass: full the
-     * whole layer; selective the modules it discards (recompute_modules,
-     * else TP_RECMOD_DEFAULT): "core_attn" (the fused kernel runs again),
-     * "mla_up_proj", "mlp", "moe", "shared_experts"; norms and activations
-     * are in the fixed time. */
+    /* Recomputation repeats forward work in the backward pass, with the
+     * collectives inside it: full the whole layer (TP 4 -> 6 exchanges per
+     * layer, CP 3 -> 4, EP 4 -> 6); selective the modules it discards
+     * (recompute_modules, else TP_RECMOD_DEFAULT): "core_attn" (the fused
+     * kernel and its CP exchange), "mla_up_proj", "mlp", "moe" (Megatron
+     * checkpoints the layer with its dispatch and combine: moe_layer.py),
+     * "shared_experts"; norms and activations are in the fixed time. */
     if (ly->recompute == TP_RECOMPUTE_FULL) {
         t_rec = fwd;
+        vol_tp *= 1.5;
+        vol_cp *= 4.0 / 3.0;
+        vol_ep *= 1.5;
     } else if (ly->recompute == TP_RECOMPUTE_SELECTIVE) {
         unsigned rm =
             q->recompute_modules ? q->recompute_modules : TP_RECMOD_DEFAULT;
+        vol_ep *= rm & TP_RECMOD_MOE ? 1.5 : 1.0;
+        vol_cp *= rm & TP_RECMOD_CORE_ATTN ? 4.0 / 3.0 : 1.0;
         t_rec = (rm & TP_RECMOD_CORE_ATTN ? nl.attn * f_core : 0) +
                 (rm & TP_RECMOD_MLA_UP_PROJ ? nl.attn * f_up : 0) +
                 (rm & TP_RECMOD_MLP ? nl.dense * f_mlp : 0) +
@@ -307,12 +312,10 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     /* One average layer and the output layer, forward + backward [s]. */
     t_lay = (3.0 * fwd + bwd_attn + t_rec + fix) / L * relf;
     /* The output layer runs in BF16 whatever the recipe: Megatron builds it
-     * as tensor_parallel.ColumnParallelLinear, not a Transformer Engine
-     * module, so no FP8/FP4 autocast reaches it (Megatron-LM d98e8a6,
-     * megatron/core/models/gpt/gpt_model.py; TE's LM head only with
-     * fp8_output_proj under MXFP8, an opt-in of a few recipes the rows do
-     * not describe). Issue 18: charging it at the recipe's rate made every
-     * FP8/FP4 run of a large-vocabulary model look too fast. */
+     * as tensor_parallel.ColumnParallelLinear, out of reach of the FP8/FP4
+     * autocast (Megatron-LM d98e8a6, gpt_model.py; fp8_output_proj is an
+     * opt-in the rows do not describe). At the recipe's rate every FP8/FP4
+     * run of a large-vocabulary model looked too fast (issue 18). */
     eo = e;
     eo.rate = g->peak_flops[NUM_BF16] * p[TP_ETA_BF16] * gpuf;
     eo.eb = precision_elem_bytes(NUM_BF16);
@@ -402,7 +405,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         sc->dp_cross = (double)N / pp > domain && (gd > 1 || ge > 1);
         sc->dp_window = p[TP_DP_WINDOW];
         /* Adam reads and writes its state once per step: the local shard
-         * with the distributed optimizer (or FSDP), everything without. */
+         * with the distributed optimizer or FSDP, else everything. */
         t_opt = ly->distopt == TP_DISTOPT_ON || ly->fsdp
                     ? Pd_loc / gd + Pe_loc / ge
                     : Pd_loc + Pe_loc;

@@ -172,7 +172,7 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
     a = qwen30();
     tp_model_init(&m);
     m.p[TP_OVL_EP] = 0;
-    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_FULL);
+    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_NONE);
     q.n_gpus = 8;
     q.layout.ep = 8;
     assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
@@ -193,6 +193,57 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
     assert_close(ra.t_compute_s, rh.t_compute_s, 1e-15);
     assert_close(rd.step_time_s, rh.step_time_s, 1e-15);
     assert_close(r0.step_time_s, ra.step_time_s, 1e-15);
+}
+
+/* Recomputation repeats the forward's collectives. EP: the Qwen3 shape on
+ * 8 H100, ep 8, nothing overlapped; full recomputation, or selective with
+ * "moe", sends one more forward's dispatch and combine: 6 exchanges per
+ * MoE layer instead of 4, so 2 x 48 x 4096 x 2048 x 2 B x 7 copies /
+ * (450e9 x 0.7) more (the latency is paid once either way); the default
+ * modules (no "moe") send nothing more. TP: Llama 3 8B at tp 2 on 2 GPUs,
+ * 32 layers x (attention + MLP) x 4 = 256 collectives, 384 under full
+ * recomputation, each 4096 x 4096 x 2 B x 1/2 over NVLink plus its 3 us
+ * latency. */
+static void test_recompute_repeats_the_forward_collectives(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = qwen30(), d = llama8();
+    tp_query q;
+    tp_result rn, rf, rs, rd;
+    double dv;
+    (void)state;
+    tp_model_init(&m);
+    m.p[TP_OVL_EP] = 0;
+    m.p[TP_OVL_TP] = 0;
+    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_NONE);
+    q.n_gpus = 8;
+    q.layout.ep = 8;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
+    q.layout.recompute = TP_RECOMPUTE_FULL;
+    assert_int_equal(tp_predict(&m, &q, &rf), SIM_OK);
+    q.layout.recompute = TP_RECOMPUTE_SELECTIVE;
+    q.recompute_modules = TP_RECMOD_STATED | TP_RECMOD_MOE;
+    assert_int_equal(tp_predict(&m, &q, &rs), SIM_OK);
+    q.recompute_modules = 0; /* the default modules */
+    assert_int_equal(tp_predict(&m, &q, &rd), SIM_OK);
+    dv = 2.0 * 48 * 4096 * 2048 * 2.0 * 7.0 / (450e9 * 0.7);
+    assert_close(rf.t_ep_s - rn.t_ep_s, dv, 1e-12);
+    assert_close(rs.t_ep_s - rn.t_ep_s, dv, 1e-12);
+    assert_close(rd.t_ep_s, rn.t_ep_s, 1e-15);
+
+    q = one_gpu_query(&g, &d, 1, 4096, TP_RECOMPUTE_NONE);
+    q.n_gpus = 2;
+    q.layout.tp = 2;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
+    q.layout.recompute = TP_RECOMPUTE_FULL;
+    assert_int_equal(tp_predict(&m, &q, &rf), SIM_OK);
+    assert_int_equal(rn.microbatches, 1);
+    assert_close(rf.t_tp_s - rn.t_tp_s,
+                 128 * (4096.0 * 4096 * 2.0 * 0.5 / (450e9 * 0.7) + 3e-6),
+                 1e-9);
 }
 
 static gpu_spec g_h100;
@@ -269,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_moe),
         cmocka_unit_test(test_ep_copies_out_by_dispatcher),
         cmocka_unit_test(test_flex_dispatcher_in_a_prediction),
+        cmocka_unit_test(test_recompute_repeats_the_forward_collectives),
         cmocka_unit_test(test_recipe_columns_parse_and_stay_out_of_config),
     };
     return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);
