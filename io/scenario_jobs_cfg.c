@@ -85,6 +85,18 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
                 j->cuda_graph += 1; /* tp_cuda_graph: NONE = 1 */
             }
         }
+        /* The MoE token dispatcher: what the EP exchange sends
+         * (models/tp_comm.c). */
+        {
+            static const char *const md[] = {
+                "alltoall", "allgather", "flex-deepep", "flex-hybridep", NULL};
+            if (config_setting_get_member(e, "moe_dispatcher")) {
+                if ((rc = cfg_choice(r, e, "moe_dispatcher", 1, 0, md,
+                                     &j->moe_dispatcher)) != SIM_OK)
+                    return rc;
+                j->moe_dispatcher += 1; /* tp_moe_dispatcher: ALLTOALL = 1 */
+            }
+        }
         if (config_setting_get_member(e, "distributed_optimizer")) {
             if ((rc = cfg_bool(r, e, "distributed_optimizer", 1, 0, &dopt)) !=
                 SIM_OK)
@@ -130,6 +142,7 @@ int scfg_read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                        "tokens_per_sec_per_gpu",
                                        "software_efficiency",
                                        "cuda_graph",
+                                       "moe_dispatcher",
                                        NULL};
     config_setting_t *l;
     char names[2048];

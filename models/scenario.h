@@ -240,6 +240,9 @@ typedef struct scen_job {
     int distopt;                /* tp_distopt; 0 = not given */
     int cuda_graph;             /* tp_cuda_graph; 0 = not given (the
                                    calibrated recipe) */
+    int moe_dispatcher;         /* tp_moe_dispatcher; 0 = not given (the
+                                   all-to-all, as the calibration's
+                                   unstated rows) */
     double software_efficiency; /* stack vs the calibrated releases (compute
                                    times / it), 1 = calibrated */
     ckpt_policy ckpt;

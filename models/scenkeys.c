@@ -408,6 +408,13 @@ const scen_key scen_keys[] = {
      "the recipe's CUDA graphs: `full` captures the whole iteration and "
      "removes the fitted fixed per-layer times (docs/throughput-model.md "
      "2)"},
+    {"jobs.[].moe_dispatcher", SK_CHOICE, "", NAN, NAN, 0, NAN,
+     "not given (`alltoall`)",
+     "`alltoall`, `allgather`, `flex-deepep`, `flex-hybridep`",
+     "`\"flex-hybridep\"`",
+     "the MoE token dispatcher: the flex ones (DeepEP, HybridEP) send a "
+     "token once per rank holding one of its experts, `alltoall` once per "
+     "expert, `allgather` every token (docs/throughput-model.md 2)"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].software_efficiency", SK_NUMBER, "", 0.05, 2, 0, 1, "1",
      "(0.05, 2]", "`0.85`",

@@ -55,6 +55,53 @@ static void test_site_one_job_takes_tokens_over_throughput(void **state)
     scenario_free(s);
 }
 
+/* A job's moe_dispatcher reaches its throughput query: a MoE job (Qwen3
+ * 30B-A3B, ep 8 on the B300 module) predicts the same with no key as with
+ * "alltoall" (the calibration's unstated rows), and faster with
+ * "flex-hybridep", by its EP exchange alone (a token sent once per rank,
+ * models/tp_comm.c): the compute is the same. A value outside the four
+ * names is refused with the key and the names. */
+static void test_site_job_moe_dispatcher_reaches_the_query(void **state)
+{
+    const char *base[] = {"jobs.[0].model=\"qwen3-30b-a3b\"", "jobs.[0].tp=1",
+                          "jobs.[0].pp=1", "jobs.[0].ep=8",
+                          "jobs.[0].global_batch=512"};
+    const char *a2a[6], *hyb[6], *bad[6];
+    scenario *s0, *sa, *sh, *sb = NULL;
+    tp_result r0, ra, rh;
+    sim_err e;
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        a2a[i] = hyb[i] = bad[i] = base[i];
+    a2a[5] = "jobs.[0].moe_dispatcher=\"alltoall\"";
+    hyb[5] = "jobs.[0].moe_dispatcher=\"flex-hybridep\"";
+    bad[5] = "jobs.[0].moe_dispatcher=\"deepep\"";
+    s0 = load_scn(&W, "tests/data/run/grid-one-job.cfg", base, 5);
+    sa = load_scn(&W, "tests/data/run/grid-one-job.cfg", a2a, 6);
+    sh = load_scn(&W, "tests/data/run/grid-one-job.cfg", hyb, 6);
+    assert_int_equal(sh->jobs[0].moe_dispatcher, TP_DISPATCH_HYBRIDEP);
+    assert_int_equal(
+        site_job_throughput(s0, &s0->jobs[0], W.tp, 0.0, 0.0, &r0, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(sa, &sa->jobs[0], W.tp, 0.0, 0.0, &ra, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(sh, &sh->jobs[0], W.tp, 0.0, 0.0, &rh, &e), SIM_OK);
+    assert_close(r0.step_time_s, ra.step_time_s, 0);
+    assert_true(ra.t_ep_s > 0);
+    assert_true(rh.t_ep_s < ra.t_ep_s);
+    assert_true(rh.tokens_per_sec_per_gpu > ra.tokens_per_sec_per_gpu);
+    assert_close(rh.t_compute_s, ra.t_compute_s, 1e-12);
+    assert_int_equal(scenario_load("tests/data/run/grid-one-job.cfg", W.cat,
+                                   bad, 6, &sb, &e),
+                     SIM_ECONFIG);
+    assert_null(sb);
+    assert_non_null(strstr(e.msg, "moe_dispatcher"));
+    assert_non_null(strstr(e.msg, "flex-hybridep"));
+    scenario_free(s0);
+    scenario_free(sa);
+    scenario_free(sh);
+}
+
 /* "with failures, goodput matches the analytical expectation within the
  * Monte Carlo confidence interval": the mean run time of R replications
  * against Daly's expected time of each checkpoint segment
@@ -504,6 +551,7 @@ int main(void)
 {
     const struct CMUnitTest site_tests[] = {
         cmocka_unit_test(test_site_one_job_takes_tokens_over_throughput),
+        cmocka_unit_test(test_site_job_moe_dispatcher_reaches_the_query),
         cmocka_unit_test(test_site_failures_match_daly_expectation),
         cmocka_unit_test(test_site_more_battery_never_slows),
         cmocka_unit_test(
