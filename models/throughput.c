@@ -62,40 +62,6 @@ static int fail(tp_result *out, int code, const char *msg, int a, int b)
     return code;
 }
 
-/* Transformer layers per pipeline stage when the split is uneven
- * (docs/throughput-model.md §7): the last stage also runs the output layer
- * (cost t_out in the unit of one average layer's time t_lay), the others
- * split the rest as evenly as integers allow, which Megatron expresses with
- * num_layers_in_last_pipeline_stage (or account_for_loss_in_pipeline_split
- * when the output layer costs about one layer). Returns the bottleneck
- * stage's time in layers (n of the fullest other stage in *n_other, the
- * last stage's in *n_last; among equal bottlenecks the most even split,
- * i.e. the largest n_last). The other stages hold ceil or floor of
- * (L - n_last)/(pp - 1). O(L/pp). */
-double tp_stage_split(int L, int pp, double out_layers, int *n_other,
-                      int *n_last)
-{
-    double best = 1e300;
-    if (pp <= 1) {
-        *n_other = *n_last = L;
-        return L + out_layers;
-    }
-    *n_other = *n_last = 0;
-    for (int nl = 0; nl <= L; nl++) {
-        int no = (L - nl + pp - 2) / (pp - 1);
-        double t = no > nl + out_layers ? no : nl + out_layers;
-        /* Ties go to the larger last stage: the most even split. */
-        if (t <= best) {
-            best = t;
-            *n_other = no;
-            *n_last = nl;
-        }
-        if (nl + out_layers > best)
-            break;
-    }
-    return best;
-}
-
 /* What one (tp, pp, cp, ep, mbs, recompute, distopt, fsdp) costs, before
  * vp is fixed: vp only scales the pipeline sends (linearly), divides the
  * bubble and sets the in-flight activations, so the chooser evaluates this
@@ -148,6 +114,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                   bwd_attn = 0 /* attention backward less 2 x forward */,
                   f_core = 0 /* attention core, forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
+           rep_cp = 1, rep_ep = 1 /* their share repeated by recomputation */,
            t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
     double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
     int fmt = q->prec.fmt, nf, nlast, n1;
@@ -168,6 +135,9 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     if (ep > 1 && (N / pp) % ep)
         return fail(out, SIM_EINVAL,
                     "ep = %d does not divide %d GPUs per stage", ep, N / pp);
+    if (ep > 1 && a->num_experts % ep) /* Megatron requires it */
+        return fail(out, SIM_EINVAL, "ep = %d does not divide the %d experts",
+                    ep, a->num_experts);
     if (gbs % (dp * mbs))
         return fail(out, SIM_EINVAL,
                     "gbs is not a multiple of dp*mbs = %d (dp %d)", dp * mbs,
@@ -291,13 +261,18 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     if (ly->recompute == TP_RECOMPUTE_FULL) {
         t_rec = fwd;
         vol_tp *= 1.5;
-        vol_cp *= 4.0 / 3.0;
-        vol_ep *= 1.5;
+        rep_cp = 4.0 / 3.0;
+        rep_ep = 1.5;
     } else if (ly->recompute == TP_RECOMPUTE_SELECTIVE) {
         unsigned rm =
             q->recompute_modules ? q->recompute_modules : TP_RECMOD_DEFAULT;
-        vol_ep *= rm & TP_RECMOD_MOE ? 1.5 : 1.0;
-        vol_cp *= rm & TP_RECMOD_CORE_ATTN ? 4.0 / 3.0 : 1.0;
+        /* The MLP's and the shared expert's TP collectives run again. */
+        vol_tp +=
+            2.0 * ((rm & TP_RECMOD_MLP ? nl.dense : 0) +
+                   (f_sh > 0 && rm & (TP_RECMOD_MOE | TP_RECMOD_SHARED) ? nl.moe
+                                                                        : 0));
+        rep_ep = rm & TP_RECMOD_MOE ? 1.5 : 1.0;
+        rep_cp = rm & TP_RECMOD_CORE_ATTN ? 4.0 / 3.0 : 1.0;
         t_rec = (rm & TP_RECMOD_CORE_ATTN ? nl.attn * f_core : 0) +
                 (rm & TP_RECMOD_MLA_UP_PROJ ? nl.attn * f_up : 0) +
                 (rm & TP_RECMOD_MLP ? nl.dense * f_mlp : 0) +
@@ -337,16 +312,18 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                            nvl, so, m->dp_latency_s, (int)(vol_tp + 0.5))
                : 0.0;
     sc->t_tp = tp_exposed(t_tp * cs, p[TP_OVL_TP], 1e300);
-    t_cp = cp > 1 ? tp_coll_t(vol_cp * frac, cp, tp, domain, nvl, so,
+    t_cp = cp > 1 ? tp_coll_t(vol_cp * rep_cp * frac, cp, tp, domain, nvl, so,
                               m->dp_latency_s,
-                              (int)(3 * (cp - 1) * nl.attn * frac))
+                              (int)(rep_cp * 3 * (cp - 1) * nl.attn * frac))
                   : 0.0;
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
     t_ep = ep <= 1 ? 0.0
            : q->moe_dispatcher == TP_DISPATCH_ALLGATHER
-               ? tp_coll_t(vol_ep * frac, ep, 1, domain, nvl, so,
-                           m->dp_latency_s, 4 * (int)(nl.moe * frac + 0.5))
-               : tp_a2a_t(vol_ep * frac, ep, domain, nvl, so, m->dp_latency_s);
+               ? tp_coll_t(vol_ep * rep_ep * frac, ep, 1, domain, nvl, so,
+                           m->dp_latency_s,
+                           (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5))
+               : tp_a2a_t(vol_ep * rep_ep * frac, ep, domain, nvl, so,
+                          m->dp_latency_s);
     /* The overlapped all-to-all hides behind at most one micro-batch's
      * compute (the other micro-batch in flight, 1F1B EP overlap). */
     sc->t_ep = tp_exposed(t_ep * cs, p[TP_OVL_EP], sc->t_mb);
@@ -792,6 +769,9 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
     S.gpuf = gpuf;
     S.usable = g->hbm_bytes > 0 ? TP_HBM_FILL * g->hbm_bytes : 0;
 
+    if (!dense && gl->ep > 1 && !is_divisor(gl->ep, E))
+        return fail(out, SIM_EINVAL, "ep = %d does not divide the %d experts",
+                    gl->ep, E);
     /* A fully given parallel layout: check it with a precise message. */
     if (gl->tp && gl->pp && gl->cp && (gl->ep || dense) && gl->vp && gl->mbs) {
         stagec sc;

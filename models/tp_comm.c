@@ -209,5 +209,6 @@ double tp_ep_copies_out(int dispatcher, double E, double k, int ep)
         return k * (ep - 1) / ep;
     for (int i = 0; i < (int)k; i++)
         miss *= (E - n - i) / (E - i);
-    return (ep - 1) * (1.0 - miss);
+    /* Capped for ep > E (n < 1), which the model refuses anyway. */
+    return fmin((ep - 1) * (1.0 - miss), k * (ep - 1) / ep);
 }

@@ -1,12 +1,14 @@
 /* models/tp_memory.c: the per-GPU memory pieces of the throughput model
  * (docs/throughput-model.md §7): activation bytes per token and layer, the
- * micro-batches in flight per pipeline rank, and the bytes per parameter of
- * weights, gradients and optimizer state.
+ * micro-batches in flight per pipeline rank, the bytes per parameter of
+ * weights, gradients and optimizer state, and the pipeline's layer split
+ * over stages (which sets both a stage's memory and its time).
  *
  * Owns: formulas only, each from a cited source (Korthikanti et al. 2022,
  * Narayanan et al. 2021, Megatron-LM's accounting). It must never decide a
- * layout or a time (models/throughput.c does), never allocate and never
- * read a file: these are pure functions the chooser calls in its inner loop.
+ * layout or price a time (models/throughput.c does; the stage split only
+ * counts layers), never allocate and never read a file: these are pure
+ * functions the chooser calls in its inner loop.
  * Split out of models/throughput.c (issue 18) so that each concern of the
  * model stays one file of readable size.
  */
@@ -184,4 +186,38 @@ double tp_bytes_per_param(int distopt, int fsdp, int g, int grad32)
     if (distopt != TP_DISTOPT_ON)
         return all;
     return grad32 ? 6.0 + 12.0 / g : 4.0 + 16.0 / g;
+}
+
+/* Transformer layers per pipeline stage when the split is uneven
+ * (docs/throughput-model.md §7): the last stage also runs the output layer
+ * (cost t_out in the unit of one average layer's time t_lay), the others
+ * split the rest as evenly as integers allow, which Megatron expresses with
+ * num_layers_in_last_pipeline_stage (or account_for_loss_in_pipeline_split
+ * when the output layer costs about one layer). Returns the bottleneck
+ * stage's time in layers (n of the fullest other stage in *n_other, the
+ * last stage's in *n_last; among equal bottlenecks the most even split,
+ * i.e. the largest n_last). The other stages hold ceil or floor of
+ * (L - n_last)/(pp - 1). O(L/pp). */
+double tp_stage_split(int L, int pp, double out_layers, int *n_other,
+                      int *n_last)
+{
+    double best = 1e300;
+    if (pp <= 1) {
+        *n_other = *n_last = L;
+        return L + out_layers;
+    }
+    *n_other = *n_last = 0;
+    for (int nl = 0; nl <= L; nl++) {
+        int no = (L - nl + pp - 2) / (pp - 1);
+        double t = no > nl + out_layers ? no : nl + out_layers;
+        /* Ties go to the larger last stage: the most even split. */
+        if (t <= best) {
+            best = t;
+            *n_other = no;
+            *n_last = nl;
+        }
+        if (nl + out_layers > best)
+            break;
+    }
+    return best;
 }

@@ -244,6 +244,53 @@ static void test_recompute_repeats_the_forward_collectives(void **state)
     assert_close(rf.t_tp_s - rn.t_tp_s,
                  128 * (4096.0 * 4096 * 2.0 * 0.5 / (450e9 * 0.7) + 3e-6),
                  1e-9);
+    /* Selective "mlp": the 32 MLPs' 2 forward collectives each again. */
+    q.layout.recompute = TP_RECOMPUTE_SELECTIVE;
+    q.recompute_modules = TP_RECMOD_STATED | TP_RECMOD_MLP;
+    assert_int_equal(tp_predict(&m, &q, &rs), SIM_OK);
+    assert_close(rs.t_tp_s - rn.t_tp_s,
+                 64 * (4096.0 * 4096 * 2.0 * 0.5 / (450e9 * 0.7) + 3e-6), 1e-9);
+
+    /* CP: cp 2 on 2 GPUs, 32 layers x 3 KV exchanges of 2048 tokens x
+     * 8 KV heads x 128 x 2 (K, V) x 2 B = 96 exchanges, 128 under full
+     * recomputation: 32 more, each 8.39 MB over NVLink plus 3 us. */
+    m.p[TP_OVL_CP] = 0;
+    q = one_gpu_query(&g, &d, 1, 4096, TP_RECOMPUTE_NONE);
+    q.n_gpus = 2;
+    q.layout.cp = 2;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
+    q.layout.recompute = TP_RECOMPUTE_FULL;
+    assert_int_equal(tp_predict(&m, &q, &rf), SIM_OK);
+    assert_close(rf.t_cp_s - rn.t_cp_s,
+                 32 * (2048.0 * 1024 * 2 * 2.0 / (450e9 * 0.7) + 3e-6), 1e-9);
+}
+
+/* Megatron requires ep to divide the experts: ep 3 on 3 GPUs for a
+ * 128-expert model is refused with a message, whether the rest of the
+ * layout is given or chosen. */
+static void test_ep_must_divide_the_experts(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = qwen30();
+    tp_query q;
+    tp_result r;
+    (void)state;
+    tp_model_init(&m);
+    q = one_gpu_query(&g, &a, 3, 4096, TP_RECOMPUTE_FULL);
+    q.n_gpus = 3;
+    q.layout.ep = 3;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_EINVAL);
+    assert_string_equal(r.why, "ep = 3 does not divide the 128 experts");
+    q.layout.tp = q.layout.pp = q.layout.mbs = 0;
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_EINVAL);
+    assert_string_equal(r.why, "ep = 3 does not divide the 128 experts");
+    q.layout.ep = 4; /* divides the experts, not the 3 GPUs */
+    q.layout.tp = q.layout.pp = q.layout.mbs = 1;
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_EINVAL);
+    assert_non_null(strstr(r.why, "does not divide 3 GPUs"));
 }
 
 static gpu_spec g_h100;
@@ -321,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_ep_copies_out_by_dispatcher),
         cmocka_unit_test(test_flex_dispatcher_in_a_prediction),
         cmocka_unit_test(test_recompute_repeats_the_forward_collectives),
+        cmocka_unit_test(test_ep_must_divide_the_experts),
         cmocka_unit_test(test_recipe_columns_parse_and_stay_out_of_config),
     };
     return cmocka_run_group_tests_name("recipe", tests, NULL, NULL);
