@@ -204,6 +204,19 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
  * 32 layers x (attention + MLP) x 4 = 256 collectives, 384 under full
  * recomputation, each 4096 x 4096 x 2 B x 1/2 over NVLink plus its 3 us
  * latency. */
+/* Predicts the BF16 query *q on n GPUs without recomputation (*rn) and
+ * with full recomputation (*rf); *q is left at full recomputation. */
+static void none_and_full(const tp_model *m, tp_query *q, int n, tp_result *rn,
+                          tp_result *rf)
+{
+    q->n_gpus = n;
+    assert_int_equal(precision_parse("BF16", &q->prec), SIM_OK);
+    q->layout.recompute = TP_RECOMPUTE_NONE;
+    assert_int_equal(tp_predict(m, q, rn), SIM_OK);
+    q->layout.recompute = TP_RECOMPUTE_FULL;
+    assert_int_equal(tp_predict(m, q, rf), SIM_OK);
+}
+
 static void test_recompute_repeats_the_forward_collectives(void **state)
 {
     tp_model m;
@@ -217,12 +230,8 @@ static void test_recompute_repeats_the_forward_collectives(void **state)
     m.p[TP_OVL_EP] = 0;
     m.p[TP_OVL_TP] = 0;
     q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_NONE);
-    q.n_gpus = 8;
     q.layout.ep = 8;
-    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
-    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
-    q.layout.recompute = TP_RECOMPUTE_FULL;
-    assert_int_equal(tp_predict(&m, &q, &rf), SIM_OK);
+    none_and_full(&m, &q, 8, &rn, &rf);
     q.layout.recompute = TP_RECOMPUTE_SELECTIVE;
     q.recompute_modules = TP_RECMOD_STATED | TP_RECMOD_MOE;
     assert_int_equal(tp_predict(&m, &q, &rs), SIM_OK);
@@ -234,12 +243,8 @@ static void test_recompute_repeats_the_forward_collectives(void **state)
     assert_close(rd.t_ep_s, rn.t_ep_s, 1e-15);
 
     q = one_gpu_query(&g, &d, 1, 4096, TP_RECOMPUTE_NONE);
-    q.n_gpus = 2;
     q.layout.tp = 2;
-    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
-    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
-    q.layout.recompute = TP_RECOMPUTE_FULL;
-    assert_int_equal(tp_predict(&m, &q, &rf), SIM_OK);
+    none_and_full(&m, &q, 2, &rn, &rf);
     assert_int_equal(rn.microbatches, 1);
     assert_close(rf.t_tp_s - rn.t_tp_s,
                  128 * (4096.0 * 4096 * 2.0 * 0.5 / (450e9 * 0.7) + 3e-6),
@@ -256,12 +261,8 @@ static void test_recompute_repeats_the_forward_collectives(void **state)
      * recomputation: 32 more, each 8.39 MB over NVLink plus 3 us. */
     m.p[TP_OVL_CP] = 0;
     q = one_gpu_query(&g, &d, 1, 4096, TP_RECOMPUTE_NONE);
-    q.n_gpus = 2;
     q.layout.cp = 2;
-    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
-    assert_int_equal(tp_predict(&m, &q, &rn), SIM_OK);
-    q.layout.recompute = TP_RECOMPUTE_FULL;
-    assert_int_equal(tp_predict(&m, &q, &rf), SIM_OK);
+    none_and_full(&m, &q, 2, &rn, &rf);
     assert_close(rf.t_cp_s - rn.t_cp_s,
                  32 * (2048.0 * 1024 * 2 * 2.0 / (450e9 * 0.7) + 3e-6), 1e-9);
 }
