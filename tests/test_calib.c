@@ -110,27 +110,13 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     a.gated_linear_unit = 1;
     a.default_seq_len = 8192;
     {
-        tp_query q = {&g,
-                      &a,
-                      {PREC_BF16, NUM_BF16},
-                      16,
-                      128,
-                      8192,
-                      {1, 1, 1, 1, 1, 0, 1, 0, 0},
-                      0,
-                      NULL,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0};
+        tp_query q = {.gpu = &g,
+                      .llm = &a,
+                      .prec = {PREC_BF16, NUM_BF16},
+                      .n_gpus = 16,
+                      .gbs = 128,
+                      .seq_len = 8192,
+                      .layout = {1, 1, 1, 1, 1, 0, 1, 0, 0}};
         assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
         assert_int_equal(tp_predict(back, &q, &r2), SIM_OK);
         assert_close(r1.step_time_s, r2.step_time_s, 1e-9);
