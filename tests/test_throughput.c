@@ -64,39 +64,25 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
     (void)state;
     tp_model_init(&m);
     for (size_t i = 0; i < 3; i++) {
-        tp_query q = {&g,     &a,  {PREC_FP8_TENSOR, NUM_FP8},
-                      256,    512, 8192,
-                      lys[i], 0,   NULL,
-                      0,      0,   0,
-                      0,      0,   0,
-                      0,      0,   0,
-                      0,      0,   0};
+        tp_query q = {.gpu = &g,
+                      .llm = &a,
+                      .prec = {PREC_FP8_TENSOR, NUM_FP8},
+                      .n_gpus = 256,
+                      .gbs = 512,
+                      .seq_len = 8192,
+                      .layout = lys[i]};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.step_time_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
     }
     {
-        tp_query q = {&gb,
-                      &q3,
-                      {PREC_FP8_BLOCK, NUM_FP8},
-                      128,
-                      1024,
-                      4096,
-                      {1, 2, 1, 16, 1, 0, 2, 0, 0},
-                      0,
-                      NULL,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0};
+        tp_query q = {.gpu = &gb,
+                      .llm = &q3,
+                      .prec = {PREC_FP8_BLOCK, NUM_FP8},
+                      .n_gpus = 128,
+                      .gbs = 1024,
+                      .seq_len = 4096,
+                      .layout = {1, 2, 1, 16, 1, 0, 2, 0, 0}};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         assert_true(r.t_ep_s > 0);
         assert_close(sum_breakdown(&r), r.step_time_s, 1e-12);
@@ -111,27 +97,13 @@ static void test_throughput_halving_scaleout_slows_dp_crossing_it(void **state)
     gpu_spec g = h100();
     llm_arch a = llama70();
     tp_result full, half;
-    tp_query q = {&g,
-                  &a,
-                  {PREC_BF16, NUM_BF16},
-                  64,
-                  16,
-                  8192,
-                  {8, 1, 1, 1, 1, 0, 1, 0, 0},
-                  0,
-                  NULL,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0};
+    tp_query q = {.gpu = &g,
+                  .llm = &a,
+                  .prec = {PREC_BF16, NUM_BF16},
+                  .n_gpus = 64,
+                  .gbs = 16,
+                  .seq_len = 8192,
+                  .layout = {8, 1, 1, 1, 1, 0, 1, 0, 0}};
     (void)state;
     tp_model_init(&m);
     q.dp_link_bps = 400e9;
@@ -152,27 +124,14 @@ test_throughput_layout_inside_nvlink_domain_ignores_scaleout(void **state)
     gpu_spec g = gb200();
     llm_arch a = llama70();
     tp_result full, half;
-    tp_query q = {&g,
-                  &a,
-                  {PREC_BF16, NUM_BF16},
-                  64,
-                  64,
-                  8192,
-                  {4, 2, 1, 1, 1, 0, 1, 0, 0},
-                  0,
-                  NULL,
-                  400e9,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0};
+    tp_query q = {.gpu = &g,
+                  .llm = &a,
+                  .prec = {PREC_BF16, NUM_BF16},
+                  .n_gpus = 64,
+                  .gbs = 64,
+                  .seq_len = 8192,
+                  .layout = {4, 2, 1, 1, 1, 0, 1, 0, 0},
+                  .dp_link_bps = 400e9};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &full), SIM_OK);
@@ -190,27 +149,11 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
     gpu_spec g = h100();
     llm_arch a = llama70();
     tp_result r;
-    tp_query q = {&g,
-                  &a,
-                  {PREC_FP8_TENSOR, NUM_FP8},
-                  512,
-                  0,
-                  0,
-                  {0, 0, 0, 0, 0, 0, 0, 0, 0},
-                  0,
-                  NULL,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0};
+    tp_query q = {.gpu = &g,
+                  .llm = &a,
+                  .prec = {PREC_FP8_TENSOR, NUM_FP8},
+                  .n_gpus = 512,
+                  .layout = {0, 0, 0, 0, 0, 0, 0, 0, 0}};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
@@ -232,27 +175,13 @@ test_throughput_uncalibrated_gpu_is_extrapolated_with_wider_interval(
     gpu_spec g = h100(), h200 = h100();
     llm_arch a = llama70();
     tp_result r1, r2;
-    tp_query q = {&g,
-                  &a,
-                  {PREC_FP8_TENSOR, NUM_FP8},
-                  64,
-                  128,
-                  8192,
-                  {4, 2, 1, 1, 1, 0, 1, 0, 0},
-                  0,
-                  NULL,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0};
+    tp_query q = {.gpu = &g,
+                  .llm = &a,
+                  .prec = {PREC_FP8_TENSOR, NUM_FP8},
+                  .n_gpus = 64,
+                  .gbs = 128,
+                  .seq_len = 8192,
+                  .layout = {4, 2, 1, 1, 1, 0, 1, 0, 0}};
     (void)state;
     tp_model_init(&m);
     strcpy(m.gpus[0], "H100");
@@ -276,27 +205,13 @@ static void test_throughput_rejects_bad_queries(void **state)
     gpu_spec g = h100();
     llm_arch a = llama70();
     tp_result r;
-    tp_query q = {&g,
-                  &a,
-                  {PREC_NVFP4, NUM_FP4},
-                  64,
-                  128,
-                  8192,
-                  {4, 2, 1, 1, 1, 0, 1, 0, 0},
-                  0,
-                  NULL,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0,
-                  0};
+    tp_query q = {.gpu = &g,
+                  .llm = &a,
+                  .prec = {PREC_NVFP4, NUM_FP4},
+                  .n_gpus = 64,
+                  .gbs = 128,
+                  .seq_len = 8192,
+                  .layout = {4, 2, 1, 1, 1, 0, 1, 0, 0}};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_EINVAL); /* H100 has no FP4 */
