@@ -5,6 +5,7 @@
  * calibration file and a parity plot. See docs/throughput-model.md. */
 #include <getopt.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "app/tp_common.h"
 #include "io/calib_file.h"
 #include "io/catalog_cfg.h"
+#include "io/csv.h"
 #include "io/json.h"
 #include "io/plot.h"
 #include "models/calib.h"
@@ -30,6 +32,8 @@ static const char calibrate_help[] =
     "median-efficiency lookup baseline, the coverage of the 80 % interval\n"
     "under leave-one-configuration-out with its spread computed without the\n"
     "held-out configuration (nested), and writes the calibration file.\n"
+    "A row that cannot be read is reported as FILE:LINE and left out of\n"
+    "the fit; it makes the exit status 1.\n"
     "\n"
     "Options:\n"
     "  --out FILE     calibration file (default: the built-in\n"
@@ -37,6 +41,12 @@ static const char calibrate_help[] =
     "  --plots DIR    write DIR/parity.png (predicted vs measured)\n"
     "  --plot-format F  png (default), svg or pdf\n"
     "  --no-cv        skip cross-validation (fast; intervals from in-sample)\n"
+    "  --predictions FILE  write DATA.csv back, one row per input row, with\n"
+    "                 the measured tokens/s/GPU as the fit takes it, the\n"
+    "                 in-sample, leave-one-configuration-out and\n"
+    "                 leave-one-model-out predictions and each row's status\n"
+    "                 (used, excluded, skipped: why, unreadable, no\n"
+    "                 measurement)\n"
     "  --format F     table (default) or json\n"
     "  -h, --help     this help\n";
 
@@ -85,6 +95,70 @@ static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
 /* Why one long function: it is a pipeline (read, filter, fit, cross-
  * validate, tabulate, write, plot, print) whose stages share the row
  * arrays and predictions; each stage is a block with its own comment. */
+/* The extra columns of --predictions, after the input's own. */
+#define N_PX 5
+static const char *const px_names[N_PX] = {
+    "measured_tokens_per_sec_per_gpu", "predicted_tokens_per_sec_per_gpu",
+    "predicted_loco_tokens_per_sec_per_gpu",
+    "predicted_lomo_tokens_per_sec_per_gpu", "calibrate_status"};
+
+/* Writes --predictions: DATA.csv's rows in input order, each with the
+ * measured value the fit takes, the three predictions (blank when the row
+ * was not used, or without cross-validation) and why[i]. use[i] is the
+ * row's index among the used rows, -1 if unused. Written to OUT.tmp and
+ * renamed, so a failure leaves no half file. Why a file and not a table:
+ * the per-row errors are what an engineer sorts and groups to find where
+ * the model misses (docs/throughput-model.md §4). */
+static int write_predictions(const char *out, const csvt *t, const int *use,
+                             char (*why)[160], double *const *pred, int cv,
+                             const calib_row *use_rows)
+{
+    char tmp[4200], buf[N_PX - 1][32];
+    const char **cells = sim_xmalloc((t->n_cols + N_PX) * sizeof *cells);
+    sim_err e;
+    FILE *f;
+    int bad;
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    if (cli_make_dirs(out, 0, &e) != SIM_OK || !(f = fopen(tmp, "w"))) {
+        free(cells);
+        return cli_error("%s: cannot write file", out);
+    }
+    for (size_t c = 0; c < t->n_cols; c++)
+        cells[c] = t->header[c];
+    for (int k = 0; k < N_PX; k++)
+        cells[t->n_cols + (size_t)k] = px_names[k];
+    csvt_write_row(f, cells, t->n_cols + N_PX);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        int u = use[i];
+        for (size_t c = 0; c < t->n_cols; c++)
+            cells[c] = t->rows[i][c];
+        for (int k = 0; k < N_PX - 1; k++) {
+            buf[k][0] = '\0';
+            cells[t->n_cols + (size_t)k] = buf[k];
+        }
+        cells[t->n_cols + N_PX - 1] = why[i];
+        /* One decimal, as predict --csv writes its throughputs. */
+        if (u >= 0) {
+            snprintf(buf[0], sizeof buf[0], "%.1f", use_rows[u].meas_tps);
+            snprintf(buf[1], sizeof buf[1], "%.1f", pred[C_IN][u]);
+            if (cv) {
+                snprintf(buf[2], sizeof buf[2], "%.1f", pred[C_LOCO][u]);
+                snprintf(buf[3], sizeof buf[3], "%.1f", pred[C_LOMO][u]);
+            }
+        }
+        csvt_write_row(f, cells, t->n_cols + N_PX);
+    }
+    free(cells);
+    bad = ferror(f);
+    errno = 0;
+    if (fclose(f) != 0 || bad || rename(tmp, out) != 0) {
+        remove(tmp);
+        return cli_error("%s: cannot write file (%s)", out,
+                         errno ? strerror(errno) : "write error");
+    }
+    return CLI_EXIT_OK;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -93,11 +167,12 @@ int cmd_calibrate(int argc, char **argv)
         {"plot-format", required_argument, NULL, 'P'},
         {"no-cv", no_argument, NULL, 'n'},
         {"format", required_argument, NULL, 'f'},
+        {"predictions", required_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "calibrate", *out_path = NULL, *plots = NULL,
-               *pfmt = "png";
+               *pfmt = "png", *pred_path = NULL;
     int fmt = CLI_FMT_TABLE, o, cv = 1, rc = CLI_EXIT_OK;
     catalog *cat = NULL;
     csvt *t = NULL;
@@ -113,6 +188,8 @@ int cmd_calibrate(int argc, char **argv)
     double *nsd = NULL;
     signed char *cov = NULL, *cov_plain = NULL;
     unsigned char *sel = NULL;
+    int *use = NULL;        /* input row -> used row, -1 */
+    char(*why)[160] = NULL; /* input row -> its calibrate_status */
     char anom[256] = "";
     size_t k_anom = 0, n_anom = 0;
     int n_acc = 0;
@@ -135,6 +212,9 @@ int cmd_calibrate(int argc, char **argv)
             break;
         case 'n':
             cv = 0;
+            break;
+        case 'r':
+            pred_path = optarg;
             break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
@@ -174,13 +254,21 @@ int cmd_calibrate(int argc, char **argv)
                     t->path, rows[i].line, 100 * CALIB_STEP_MISMATCH);
     /* Keep the measured rows the model can evaluate (layout valid). */
     use_rows = sim_xcalloc(n ? n : 1, sizeof *use_rows);
+    use = sim_xmalloc((n ? n : 1) * sizeof *use);
+    why = sim_xcalloc(n ? n : 1, sizeof *why);
     tp_model_init(&m);
     for (size_t i = 0; i < n; i++) {
         tp_result r;
         tp_query q;
+        use[i] = -1;
+        snprintf(why[i], sizeof why[i], "%s",
+                 !ok[i] ? "unreadable" : "no measurement");
         if (!ok[i] || rows[i].meas_tps <= 0)
             continue;
         if (rows[i].anomalous) {
+            snprintf(why[i], sizeof why[i],
+                     "excluded: the source marks a known performance "
+                     "regression");
             /* One line for all of them (below): stderr stays short. */
             k_anom += (size_t)snprintf(
                 anom + k_anom, k_anom < sizeof anom ? sizeof anom - k_anom : 0,
@@ -196,9 +284,12 @@ int cmd_calibrate(int argc, char **argv)
         if (tp_predict(&m, &q, &r) != SIM_OK) {
             fprintf(stderr, "factorysim: %s:%d: skipped: %s\n", t->path,
                     rows[i].line, r.why);
+            snprintf(why[i], sizeof why[i], "skipped: %.140s", r.why);
             n_unpred++;
             continue;
         }
+        snprintf(why[i], sizeof why[i], "used");
+        use[i] = (int)nu;
         use_rows[nu] = rows[i];
         use_rows[nu].q.release =
             use_rows[nu].release[0] ? use_rows[nu].release : NULL;
@@ -359,6 +450,13 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
+    if (pred_path && (rc = write_predictions(pred_path, t, use, why, pred, cv,
+                                             use_rows)) != CLI_EXIT_OK)
+        goto done;
+    /* Unreadable rows were reported while reading; the fit went on
+     * without them, but the input was bad. */
+    if (n_bad)
+        rc = CLI_EXIT_ERR;
     if (plots) {
         char path[4096];
         snprintf(path, sizeof path, "%s/parity.%s", plots, pfmt);
@@ -466,6 +564,8 @@ int cmd_calibrate(int argc, char **argv)
                    m.p_sd[k] > 0 ? "" : " (fixed, assumption)");
     }
 done:
+    free(use);
+    free(why);
     free(mbs);
     free(nsd);
     free(cov);

@@ -1,7 +1,8 @@
 /* tests/test_tp_cli.c: the `calibrate` and `predict` commands end to end:
  * a fast calibration (--no-cv) of a 90-row subset written to a file that
  * predict reads back (with each GPU's largest row); the nested coverage
- * of the 80 % interval in JSON and table; predict single and --csv, where every
+ * of the 80 % interval in JSON and table; calibrate --predictions, one row
+ * per input row; predict single and --csv, where every
  * input row gives an output row and a bad row gets blank predictions, FILE:LINE
  * on stderr and exit status 1. */
 #include <stdarg.h>
@@ -10,10 +11,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "io/csv.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
 
@@ -162,6 +165,98 @@ static void test_calibrate_reports_nested_coverage(void **state)
                      0);
     assert_non_null(strstr(out, "\"coverage80_nested_pct\": null"));
     remove("/tmp/factorysim-calib-cov.cfg");
+}
+
+/* Mean |predicted / measured - 1| over the used rows of a --predictions
+ * table, in percent, for the prediction column col. */
+static double file_mape(const csvt *t, const char *col)
+{
+    int cm = csvt_col(t, "measured_tokens_per_sec_per_gpu"),
+        cp = csvt_col(t, col), cs = csvt_col(t, "calibrate_status");
+    double s = 0;
+    int n = 0;
+    assert_true(cm >= 0 && cp >= 0 && cs >= 0);
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (strcmp(t->rows[i][cs], "used") == 0) {
+            s += fabs(atof(t->rows[i][cp]) / atof(t->rows[i][cm]) - 1);
+            n++;
+        }
+    return n ? 100 * s / n : -1;
+}
+
+/* calibrate --predictions writes DATA.csv back, one row per input row:
+ * the used rows' in-sample, LOCO and LOMO predictions give the MAPE the
+ * JSON reports for "all" (to the file's one decimal); the row its source
+ * marks as a regression (line 9) is "excluded" with blank predictions;
+ * without cross-validation the held-out columns are blank; an unreadable
+ * row gets blank cells, "unreadable", FILE:LINE on stderr and exit 1. */
+static void test_calibrate_predictions_file(void **state)
+{
+    char pp[128], cfg[128], bad[128], args[768];
+    const char *keys[3] = {
+        "\"model_in_sample\": ", "\"model_loco\": ", "\"model_lomo\": "};
+    const char *cols[3] = {"predicted_tokens_per_sec_per_gpu",
+                           "predicted_loco_tokens_per_sec_per_gpu",
+                           "predicted_lomo_tokens_per_sec_per_gpu"};
+    csvt *t = NULL;
+    sim_err e;
+    int cs;
+    (void)state;
+    snprintf(pp, sizeof pp, "/tmp/factorysim-calpred-%ld.csv", (long)getpid());
+    snprintf(cfg, sizeof cfg, "/tmp/factorysim-calpred-%ld.cfg",
+             (long)getpid());
+    snprintf(args, sizeof args,
+             "calibrate tests/data/tp_calib_subset.csv --out %s --format json "
+             "--predictions %s",
+             cfg, pp);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_int_equal(csvt_read(pp, &t, &e), SIM_OK);
+    assert_int_equal(t->n_rows, 90);
+    cs = csvt_col(t, "calibrate_status");
+    for (int k = 0; k < 3; k++) {
+        const char *p = strstr(out, keys[k]); /* group "all" comes first */
+        assert_non_null(p);
+        assert_near(file_mape(t, cols[k]), strtod(p + strlen(keys[k]), NULL),
+                    0.01);
+    }
+    assert_int_equal(t->line[7], 9);
+    assert_non_null(strstr(t->rows[7][cs], "excluded: "));
+    assert_string_equal(t->rows[7][csvt_col(t, cols[0])], "");
+    csvt_free(t);
+
+    snprintf(args, sizeof args,
+             "calibrate tests/data/tp_calib_subset.csv --out %s --no-cv "
+             "--predictions %s",
+             cfg, pp);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_int_equal(csvt_read(pp, &t, &e), SIM_OK);
+    assert_true(file_mape(t, cols[0]) > 0);
+    for (size_t i = 0; i < t->n_rows; i++)
+        assert_string_equal(t->rows[i][csvt_col(t, cols[1])], "");
+    csvt_free(t);
+
+    /* The subset plus one row naming a GPU the catalog lacks (line 92). */
+    snprintf(bad, sizeof bad, "/tmp/factorysim-calpred-%ld-bad.csv",
+             (long)getpid());
+    snprintf(args, sizeof args,
+             "cp tests/data/tp_calib_subset.csv %s && tail -n 1 %s | "
+             "sed 's/,H100,/,Z100,/' >> %s",
+             bad, bad, bad);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args,
+             "calibrate %s --out %s --no-cv --predictions %s", bad, cfg, pp);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 1);
+    assert_non_null(strstr(err, "-bad.csv:92:"));
+    assert_int_equal(csvt_read(pp, &t, &e), SIM_OK);
+    assert_int_equal(t->n_rows, 91);
+    assert_string_equal(t->rows[90][csvt_col(t, "calibrate_status")],
+                        "unreadable");
+    assert_string_equal(t->rows[90][csvt_col(t, cols[0])], "");
+    assert_string_equal(t->rows[89][csvt_col(t, "calibrate_status")], "used");
+    csvt_free(t);
+    remove(pp);
+    remove(cfg);
+    remove(bad);
 }
 
 static void test_calibrate_errors(void **state)
@@ -352,6 +447,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibrate_writes_a_file_predict_reads),
         cmocka_unit_test(test_calibrate_reports_nested_coverage),
+        cmocka_unit_test(test_calibrate_predictions_file),
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(
             test_every_calibration_command_refuses_a_version_1_file),
