@@ -85,16 +85,6 @@ static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
     return g == 4 + n_gpus ? mb <= MB_FEW : mb > MB_FEW;
 }
 
-/* Why one long function: calibrating is one pipeline over the same rows
- * (read, keep the evaluable ones, fit, cross-validate leaving one
- * configuration out and one model out, interval widths, accuracy table,
- * then the calibration file and the parity plot), each step using the
- * arrays the earlier ones made; keeping it in order here, with one `done:`
- * that frees them, shows that nothing is written before the fit and the
- * checks passed. The fit itself is models/calib.c. */
-/* Why one long function: it is a pipeline (read, filter, fit, cross-
- * validate, tabulate, write, plot, print) whose stages share the row
- * arrays and predictions; each stage is a block with its own comment. */
 /* The extra columns of --predictions, after the input's own. */
 #define N_PX 5
 static const char *const px_names[N_PX] = {
@@ -104,13 +94,15 @@ static const char *const px_names[N_PX] = {
 
 /* Writes --predictions: DATA.csv's rows in input order, each with the
  * measured value the fit takes, the three predictions (blank when the row
- * was not used, or without cross-validation) and why[i]. use[i] is the
- * row's index among the used rows, -1 if unused. Written to OUT.tmp and
+ * was not used, or without cross-validation) and why[i], for the n rows
+ * read (t's rows). use[i] is the row's index among the used rows, -1 if
+ * unused. Written to OUT.tmp and
  * renamed, so a failure leaves no half file. Why a file and not a table:
  * the per-row errors are what an engineer sorts and groups to find where
  * the model misses (docs/throughput-model.md §4). */
-static int write_predictions(const char *out, const csvt *t, const int *use,
-                             char (*why)[160], double *const *pred, int cv,
+static int write_predictions(const char *out, const csvt *t, size_t n,
+                             const int *use, char (*why)[160],
+                             double *const *pred, int cv,
                              const calib_row *use_rows)
 {
     char tmp[4200], buf[N_PX - 1][32];
@@ -128,7 +120,7 @@ static int write_predictions(const char *out, const csvt *t, const int *use,
     for (int k = 0; k < N_PX; k++)
         cells[t->n_cols + (size_t)k] = px_names[k];
     csvt_write_row(f, cells, t->n_cols + N_PX);
-    for (size_t i = 0; i < t->n_rows; i++) {
+    for (size_t i = 0; i < n; i++) {
         int u = use[i];
         for (size_t c = 0; c < t->n_cols; c++)
             cells[c] = t->rows[i][c];
@@ -159,6 +151,13 @@ static int write_predictions(const char *out, const csvt *t, const int *use,
     return CLI_EXIT_OK;
 }
 
+/* Why one long function: calibrating is one pipeline over the same rows
+ * (read, keep the evaluable ones, fit, cross-validate leaving one
+ * configuration out and one model out, interval widths, accuracy table,
+ * then the calibration file and the parity plot), each step using the
+ * arrays the earlier ones made; keeping it in order here, with one `done:`
+ * that frees them, shows that nothing is written before the fit and the
+ * checks passed. The fit itself is models/calib.c. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -450,8 +449,8 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
-    if (pred_path && (rc = write_predictions(pred_path, t, use, why, pred, cv,
-                                             use_rows)) != CLI_EXIT_OK)
+    if (pred_path && (rc = write_predictions(pred_path, t, n, use, why, pred,
+                                             cv, use_rows)) != CLI_EXIT_OK)
         goto done;
     /* Unreadable rows were reported while reading; the fit went on
      * without them, but the input was bad. */
