@@ -111,7 +111,11 @@ static int write_predictions(const char *out, const csvt *t, size_t n,
     FILE *f;
     int bad;
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    if (cli_make_dirs(out, 0, &e) != SIM_OK || !(f = fopen(tmp, "w"))) {
+    if (cli_make_dirs(out, 0, &e) != SIM_OK) {
+        free(cells);
+        return cli_report(&e); /* names the folder and why */
+    }
+    if (!(f = fopen(tmp, "w"))) {
         free(cells);
         return cli_error("%s: cannot write file", out);
     }
