@@ -126,11 +126,13 @@ static void check_throughput(const scenario *s, const tp_model *tp,
                         r.tokens_per_sec_per_gpu);
         }
         {
-            char lay[96];
+            char lay[112], et[24] = "";
+            if (j->etp)
+                snprintf(et, sizeof et, " etp %d", j->etp);
             if (j->tp)
-                snprintf(lay, sizeof lay, "tp %d pp %d cp %d ep %d vp %d%s",
+                snprintf(lay, sizeof lay, "tp %d pp %d cp %d ep %d%s vp %d%s",
                          j->tp, j->pp ? j->pp : 1, j->cp ? j->cp : 1,
-                         j->ep ? j->ep : 1, j->vp ? j->vp : 1,
+                         j->ep ? j->ep : 1, et, j->vp ? j->vp : 1,
                          j->fsdp ? " fsdp" : "");
             else
                 snprintf(lay, sizeof lay, "no layout given%s",

@@ -33,7 +33,7 @@ static const char predict_help[] =
     "\n"
     "Predicts step time, tokens/s/GPU and model TFLOP/s/GPU (FLOPs formula of\n"
     "docs/throughput-model.md) with an 80% interval and the step breakdown.\n"
-    "Every layout field not given (tp, pp, vp, cp, ep, mbs, recompute,\n"
+    "Every layout field not given (tp, pp, vp, cp, ep, etp, mbs, recompute,\n"
     "distributed optimizer) is chosen: the fastest layout that fits in HBM\n"
     "(docs/throughput-model.md section 7); the output names the fields it "
     "chose.\n"
@@ -46,6 +46,9 @@ static const char predict_help[] =
     "  --gbs N --mbs N --seq N   global batch [sequences], micro-batch, "
     "length\n"
     "  --tp N --pp N --cp N --ep N --vp N   parallel layout (0 = choose)\n"
+    "  --etp N                   expert tensor parallel size (each expert's\n"
+    "                            weights split over N GPUs): 1 or tp when\n"
+    "                            not given\n"
     "  --recompute M             none, selective or full (default: choose)\n"
     "  --distributed-optimizer on|off   (default: choose)\n"
     "  --fsdp                    parameters sharded (FSDP)\n"
@@ -132,9 +135,9 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
            precision_recipe_name(q->prec.recipe), r->gbs, r->seq_len, release);
     {
         char ch[128];
-        printf("layout      tp %d pp %d vp %d cp %d ep %d mbs %d recompute %s "
-               "distributed_optimizer %s%s\n",
-               l->tp, l->pp, l->vp, l->cp, l->ep, l->mbs,
+        printf("layout      tp %d pp %d vp %d cp %d ep %d etp %d mbs %d "
+               "recompute %s distributed_optimizer %s%s\n",
+               l->tp, l->pp, l->vp, l->cp, l->ep, l->etp, l->mbs,
                tp_recompute_name(l->recompute),
                l->distopt == TP_DISTOPT_ON ? "on" : "off",
                l->fsdp ? " fsdp" : "");
@@ -196,7 +199,7 @@ static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
 
 /* The appended columns, in the order of extra[] below; buf[] is indexed by the
  * same numbers, so the two must change together. */
-#define NX 14 /* columns predict --csv appends */
+#define NX 15 /* columns predict --csv appends */
 
 /* One pass over the rows in file order, writing each row as it is predicted, so
  * the output keeps the input's rows and columns untouched and only appends NX
@@ -227,7 +230,8 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                              "layout_mbs",
                              "layout_recompute",
                              "layout_distributed_optimizer",
-                             "layout_chosen"};
+                             "layout_chosen",
+                             "layout_etp"};
     const char **cells;
     char buf[NX][96];
     char tmp[4200];
@@ -293,6 +297,8 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                 ql->mbs = 0;
             if (bl & 1u << TP_FIELD_RECOMPUTE)
                 ql->recompute = TP_RECOMPUTE_CHOOSE;
+            if (bl & 1u << TP_FIELD_ETP)
+                ql->etp = 0;
             if (predict_site(m, sc, &q, &r, NULL) == SIM_OK) {
                 const tp_layout *l = &r.layout;
                 /* One decimal for throughputs (tokens/s/GPU are in the
@@ -318,6 +324,7 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                 snprintf(buf[12], sizeof buf[12], "%d",
                          l->distopt == TP_DISTOPT_ON);
                 tp_chosen_list(r.chosen, buf[13], sizeof buf[13]);
+                snprintf(buf[14], sizeof buf[14], "%d", l->etp);
             } else {
                 fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i],
                         r.why);
@@ -365,6 +372,7 @@ int cmd_predict(int argc, char **argv)
         {"cp", required_argument, NULL, 'c'},
         {"ep", required_argument, NULL, 'e'},
         {"vp", required_argument, NULL, 'v'},
+        {"etp", required_argument, NULL, 'E'},
         {"fsdp", no_argument, NULL, 'F'},
         {"recompute", required_argument, NULL, 'R'},
         {"distributed-optimizer", required_argument, NULL, 'D'},
@@ -390,7 +398,7 @@ int cmd_predict(int argc, char **argv)
     /* 0 means "not given": the model chooses that field. The upper bounds below
      * only guard against absurd typing (2^24 GPUs); the model refuses layouts
      * that do not divide the GPU count. */
-    uint32_t v[9] = {0}; /* gpus gbs mbs seq tp pp cp ep vp */
+    uint32_t v[10] = {0}; /* gpus gbs mbs seq tp pp cp ep vp etp */
     double dp_gbps = 0;
     int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0;
     int cuda_graph = 0, dispatcher = 0, mods_ok = 1;
@@ -440,6 +448,9 @@ int cmd_predict(int argc, char **argv)
             break;
         case 'v':
             bad = cli_u32(cmd, "--vp", optarg, 0, 1024, &v[8]);
+            break;
+        case 'E':
+            bad = cli_u32(cmd, "--etp", optarg, 0, 1024, &v[9]);
             break;
         case 'F':
             fsdp = 1;
@@ -591,6 +602,7 @@ int cmd_predict(int argc, char **argv)
     q.layout.cp = (int)v[6];
     q.layout.ep = (int)v[7];
     q.layout.vp = (int)v[8];
+    q.layout.etp = (int)v[9];
     q.layout.fsdp = fsdp;
     q.layout.recompute = recompute;
     q.layout.distopt = distopt;

@@ -128,7 +128,7 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
     const char *prec = cell(t, i, "precision");
     char names[1024];
     const char *meas_col = "";
-    int blank, tp_blank, rc, fsdp = 0, bl[6] = {0};
+    int blank, tp_blank, etp_blank, rc, fsdp = 0, bl[6] = {0};
     double v;
     memset(out, 0, sizeof *out);
     out->line = t->line[i];
@@ -185,12 +185,24 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
                    err)) != SIM_OK ||
         (rc = inum(t, i, "num_layers_run", 1, 1 << 16, 0, &out->q.layers_run,
                    NULL, err)) != SIM_OK ||
-        (rc = inum(t, i, "fsdp", 0, 1 << 24, 0, &fsdp, NULL, err)) != SIM_OK)
+        (rc = inum(t, i, "fsdp", 0, 1 << 24, 0, &fsdp, NULL, err)) != SIM_OK ||
+        (rc = inum(t, i, "etp", 1, 1 << 16, 0, &out->q.layout.etp, &etp_blank,
+                   err)) != SIM_OK)
         return rc;
     bl[0] = tp_blank;
     for (int f = 0; f < 6; f++)
         if (bl[f])
             out->blank |= 1u << f; /* f is TP_FIELD_TP .. TP_FIELD_MBS */
+    /* A blank etp is Megatron's default, the tp size
+     * (model_parallel_config.py: expert_tensor_parallel_size None -> tp),
+     * for a MoE model; `predict --csv` chooses it. */
+    if (etp_blank) {
+        out->blank |= 1u << TP_FIELD_ETP;
+        out->q.layout.etp = out->llm->num_experts > 0 && !tp_blank
+                                ? out->q.layout.tp
+                            : tp_blank ? 0
+                                       : 1;
+    }
     if (tp_blank) {
         int mbs = out->q.layout.mbs;
         memset(&out->q.layout, 0, sizeof out->q.layout);

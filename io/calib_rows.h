@@ -11,6 +11,8 @@
  * ep, vp and mbs cells are 1 in the query (a published row that leaves
  * them blank did not use them; calibrate and exemplar read it so) and are
  * flagged in calib_row.blank, so that `predict --csv` chooses them; so is
+ * the optional etp column (expert tensor parallelism), whose blank cell is
+ * Megatron's default, the row's tp, for a MoE model (1 for a dense one); so is
  * the optional recompute column (none, selective, full), whose blank cell
  * is Megatron's default, none; a blank tp asks the model to choose every
  * layout field but mbs; a blank seq_len uses the model's default_seq_len

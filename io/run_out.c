@@ -293,9 +293,9 @@ int run_out_table(FILE *f, const run_info *ri, const scenario *s,
             const tp_layout *l = &tr.layout;
             if (site_job_throughput(s, j, ri->tp, 0.0, 0.0, &tr, &e) == SIM_OK)
                 fprintf(f,
-                        "layout: tp %d pp %d vp %d cp %d ep %d mbs %d "
+                        "layout: tp %d pp %d vp %d cp %d ep %d etp %d mbs %d "
                         "recompute %s distributed_optimizer %s; chosen: %s\n",
-                        l->tp, l->pp, l->vp, l->cp, l->ep, l->mbs,
+                        l->tp, l->pp, l->vp, l->cp, l->ep, l->etp, l->mbs,
                         tp_recompute_name(l->recompute),
                         l->distopt == TP_DISTOPT_ON ? "on" : "off",
                         tr.chosen ? tp_chosen_list(tr.chosen, ch, sizeof ch)
@@ -333,6 +333,7 @@ void run_out_layout_json(jv *o, const tp_result *r)
     jv_set(o, "vp", jv_int(l->vp));
     jv_set(o, "cp", jv_int(l->cp));
     jv_set(o, "ep", jv_int(l->ep));
+    jv_set(o, "etp", jv_int(l->etp));
     jv_set(o, "mbs", jv_int(l->mbs));
     jv_set(o, "recompute", jv_str(tp_recompute_name(l->recompute)));
     jv_set(o, "distributed_optimizer", jv_bool(l->distopt == TP_DISTOPT_ON));

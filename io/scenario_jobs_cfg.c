@@ -61,6 +61,7 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
         (rc = geti(r, e, "cp", 0, 0, &j->cp)) != SIM_OK ||
         (rc = geti(r, e, "ep", 0, 0, &j->ep)) != SIM_OK ||
         (rc = geti(r, e, "vp", 0, 0, &j->vp)) != SIM_OK ||
+        (rc = geti(r, e, "etp", 0, 0, &j->etp)) != SIM_OK ||
         (rc = cfg_bool(r, e, "fsdp", 0, 0, &j->fsdp)) != SIM_OK)
         return rc;
     /* Not given: chosen by the throughput model (0), like the sizes. */
@@ -130,6 +131,7 @@ int scfg_read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                        "cp",
                                        "ep",
                                        "vp",
+                                       "etp",
                                        "fsdp",
                                        "checkpoint",
                                        "hot_spares",

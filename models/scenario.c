@@ -410,6 +410,16 @@ static int finish_job(scenario *s, size_t i, sim_err *err)
                     "jobs.[%zu].ep: must divide the experts and dp x cp (got "
                     "%d, expected a divisor of %d and %lld)",
                     i, j->ep, j->model->num_experts, dp * cp);
+    if (j->etp > 1 && j->model->num_experts == 0)
+        return FAIL(SIM_ERR_AT_GROUP,
+                    "jobs.[%zu].etp: expert tensor parallelism on a dense "
+                    "model (got %d, expected 1 or none for %s)",
+                    i, j->etp, j->model->name);
+    if (j->etp > 1 && j->model->moe_ffn_hidden_size % j->etp != 0)
+        return FAIL(SIM_ERR_AT_GROUP,
+                    "jobs.[%zu].etp: must divide the experts' width (got %d, "
+                    "expected a divisor of %d)",
+                    i, j->etp, j->model->moe_ffn_hidden_size);
     if (j->vp > 1 && pp < 2)
         return FAIL(SIM_ERR_AT_GROUP,
                     "jobs.[%zu].vp: virtual pipeline stages need pp >= 2 (got "

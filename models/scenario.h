@@ -235,6 +235,7 @@ typedef struct scen_job {
     int micro_batch;            /* sequences per micro-batch; 0 = not given */
     int seq_len;                /* tokens per sequence */
     int tp, pp, cp, ep, vp;     /* parallel layout; 0 = not given */
+    int etp;                    /* expert tensor parallel; 0 = not given */
     int fsdp;                   /* 1 = FSDP instead of TP/PP */
     int recompute;              /* tp_recompute; 0 = not given */
     int distopt;                /* tp_distopt; 0 = not given */

@@ -396,6 +396,14 @@ const scen_key scen_keys[] = {
      "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
      "divides the experts and dp x cp; vp needs pp >= 2"},
+    {"jobs.[].etp", SK_INT, "", 1, 1024, 0, NAN,
+     "not given: 1 or tp, whichever is faster and fits "
+     "(docs/throughput-model.md"
+     " 2, 7)",
+     "", "`tp = 4; ep = 8; etp = 4;`",
+     "expert tensor parallel size (Megatron expert_tensor_parallel_size): "
+     "each expert's weights split over etp GPUs; a MoE model only; divides "
+     "the experts' width; ep x etp divides the GPUs of a pipeline stage"},
     {"jobs.[].recompute", SK_CHOICE, "", NAN, NAN, 0, NAN, "not given (chosen)",
      "`none`, `selective`, `full`", "`\"selective\"`",
      "activation recomputation"},

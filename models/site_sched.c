@@ -49,6 +49,7 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.layout.cp = j->cp;
     q.layout.ep = j->ep;
     q.layout.vp = j->vp;
+    q.layout.etp = j->etp;
     q.layout.mbs = j->micro_batch;
     q.layout.recompute = j->recompute;
     q.layout.distopt = j->distopt;

@@ -103,6 +103,9 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     ev e, eo /* the output layer's rates (BF16) */;
     int N = q->n_gpus, tp = ly->tp, pp = ly->pp, cp = ly->cp, mbs = ly->mbs;
     int ep = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->ep;
+    int etp = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1
+              : ly->etp > 0                              ? ly->etp
+                                                         : 1;
     int dp, domain = g->nvlink_domain > 0 ? g->nvlink_domain : 8, micro, L;
     double h = a->hidden_size, hd = flops_head_dim(a),
            nh = a->num_attention_heads, V = flops_vocab(a);
@@ -114,8 +117,9 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                   bwd_attn = 0 /* attention backward less 2 x forward */,
                   f_core = 0 /* attention core, forward */;
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
-           rep_cp = 1, rep_ep = 1 /* their share repeated by recomputation */,
-           t_tp, t_cp, t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
+           vol_etp = 0 /* ETP gathers of routed tokens [B] */, rep_cp = 1,
+           rep_ep = 1 /* their share repeated by recomputation */, t_tp, t_cp,
+           t_ep, t_etp, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
     double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
     int fmt = q->prec.fmt, nf, nlast, n1;
     /* Stored GEMM inputs: FP8 copies under a quantized recipe. */
@@ -132,9 +136,16 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         return fail(out, SIM_EINVAL, "tp*pp*cp = %d does not divide %d GPUs",
                     tp * pp * cp, N);
     dp = N / (tp * pp * cp);
-    if (ep > 1 && (N / pp) % ep)
+    if (etp < 1)
+        return fail(out, SIM_EINVAL, "etp must be >= 1", 0, 0);
+    if (ep * etp > 1 && (N / pp) % (ep * etp))
         return fail(out, SIM_EINVAL,
-                    "ep = %d does not divide %d GPUs per stage", ep, N / pp);
+                    "ep*etp = %d does not divide %d GPUs per stage", ep * etp,
+                    N / pp);
+    if (etp > 1 && a->moe_ffn_hidden_size % etp) /* the split of fc1, fc2 */
+        return fail(out, SIM_EINVAL,
+                    "etp = %d does not divide the experts' width %d", etp,
+                    (int)a->moe_ffn_hidden_size);
     if (ep > 1 && a->num_experts % ep) /* Megatron requires it */
         return fail(out, SIM_EINVAL, "ep = %d does not divide the %d experts",
                     ep, a->num_experts);
@@ -210,7 +221,14 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         vol_tp += nl.dense * 4.0;
     }
     /* MoE blocks: sequence-parallel tokens are dispatched to E/ep local
-     * experts each (balanced routing, as the benchmarks force). The fixed
+     * experts each (balanced routing, as the benchmarks force); with expert
+     * tensor parallelism each expert's fc1/fc2 are split over etp GPUs,
+     * which all-gather the tokens routed to them after the dispatch and
+     * reduce-scatter the outputs before the combine (Megatron's
+     * token_dispatcher.py: the all-to-all over EP, then the gather over
+     * the expert-TP group): the same FLOPs as GEMMs etp x taller and
+     * 1/etp as wide, the weights 1/etp, and 4 collectives of the routed
+     * tokens per layer. The fixed
      * work follows what runs (issue 18): a per-layer part (router top-k,
      * the host sync of dropless routing's token counts), a part per local
      * expert (grouped-GEMM setup and tails) and the permutation passes per
@@ -222,14 +240,15 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         double w = a->moe_latent_size > 0 ? a->moe_latent_size : h;
         double Fm = a->moe_ffn_hidden_size,
                Fs = a->shared_expert_ffn_hidden_size;
-        double nloc = E / ep, Me = Ts * k * ep / E, f;
+        double nloc = E / ep, Me = Ts * k * ep / E * etp, f;
         f = gemm_t(&e, Ts, h, E);
         if (Fs > 0)
             f_sh = gemm_t(&e, T, h, glu * Fs / tp) + gemm_t(&e, T, Fs / tp, h);
         f += f_sh;
         if (a->moe_latent_size > 0)
             f += gemm_t(&e, Ts, h, w) + gemm_t(&e, Ts, w, h);
-        f += nloc * (gemm_t(&e, Me, w, glu * Fm) + gemm_t(&e, Me, Fm, w));
+        f += nloc *
+             (gemm_t(&e, Me, w, glu * Fm / etp) + gemm_t(&e, Me, Fm / etp, w));
         f += p[TP_MOE_PERM] * Ts * k * w * 2.0 / e.bw;
         fwd += nl.moe * f;
         f_moe = f;
@@ -237,9 +256,17 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
         /* Dispatch and combine, forward and backward: the token copies
-         * that leave this GPU per dispatcher (tp_ep_copies_out). */
-        vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
-                  tp_ep_copies_out(q->moe_dispatcher, E, k, ep);
+         * that leave this GPU per dispatcher (tp_ep_copies_out); the
+         * all-gather dispatcher gathers over the whole expert-TP x EP
+         * group instead, so it has no separate ETP gather. */
+        if (q->moe_dispatcher == TP_DISPATCH_ALLGATHER) {
+            vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
+                      tp_ep_copies_out(q->moe_dispatcher, E, k, ep * etp);
+        } else {
+            vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
+                      tp_ep_copies_out(q->moe_dispatcher, E, k, ep);
+            vol_etp += nl.moe * 4.0 * Ts * k * w * 2.0 * (etp - 1);
+        }
     }
     if (nl.mamba > 0) {
         double din = flops_mamba_d_inner(a), Ns = flops_mamba_state(a);
@@ -317,16 +344,27 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                               (int)(rep_cp * 3 * (cp - 1) * nl.attn * frac))
                   : 0.0;
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
-    t_ep = ep <= 1 ? 0.0
+    /* Expert ranks are ordered etp-ep-dp (Megatron's expert rank
+     * generator): the ETP group is consecutive, the EP group has stride
+     * etp, so domain / etp of its peers share an NVLink domain. */
+    t_ep = ep * etp <= 1 ? 0.0
            : q->moe_dispatcher == TP_DISPATCH_ALLGATHER
-               ? tp_coll_t(vol_ep * rep_ep * frac, ep, 1, domain, nvl, so,
+               ? tp_coll_t(vol_ep * rep_ep * frac, ep * etp, 1, domain, nvl, so,
                            m->dp_latency_s,
                            (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5))
-               : tp_a2a_t(vol_ep * rep_ep * frac, ep, domain, nvl, so,
+               : tp_a2a_t(vol_ep * rep_ep * frac, ep,
+                          domain / etp > 1 ? domain / etp : 1, nvl, so,
                           m->dp_latency_s);
-    /* The overlapped all-to-all hides behind at most one micro-batch's
-     * compute (the other micro-batch in flight, 1F1B EP overlap). */
-    sc->t_ep = tp_exposed(t_ep * cs, p[TP_OVL_EP], sc->t_mb);
+    t_etp =
+        etp > 1
+            ? tp_coll_t(vol_etp * rep_ep * frac, etp, 1, domain, nvl, so,
+                        m->dp_latency_s,
+                        (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5))
+            : 0.0;
+    /* The overlapped exchange (all-to-all and the ETP gather, both the
+     * dispatcher's) hides behind at most one micro-batch's compute (the
+     * other micro-batch in flight, 1F1B EP overlap). */
+    sc->t_ep = tp_exposed((t_ep + t_etp) * cs, p[TP_OVL_EP], sc->t_mb);
     /* Pipeline point-to-point: 2 sends per virtual stage per micro-batch,
      * so linear in vp (stage_combine multiplies). */
     t_pp = 0.0;
@@ -341,28 +379,29 @@ static int stage_costs(const tp_model *m, const tp_query *q,
 
     /* Data parallel (models/tp_comm.c): gradient reduce-scatter and
      * parameter all-gather in buckets, dense parameters over dp*cp ranks
-     * (stride tp), experts over N/(pp*ep) (stride ep), bytes by recipe. */
+     * (stride tp), experts over N/(pp*ep*etp) (stride ep*etp), bytes by
+     * recipe. */
     flops_params(a, q->layers_run, &Pd, &Pe);
     Pd_loc = Pd / (tp * pp);
-    Pe_loc = Pe / (ep * pp);
+    Pe_loc = Pe / (ep * etp * pp);
     Pl_d = (Pd - 2.0 * h * V) / L; /* per layer, embeddings apart */
     Pl_e = Pe / L;
     {
-        int gd = dp * cp, ge = N / (pp * ep);
+        int gd = dp * cp, ge = N / (pp * ep * etp);
         tp_dp_in di;
         double bd = tp_bytes_per_param(ly->distopt, ly->fsdp, gd,
                                        q->grad_reduce_fp32),
                be = tp_bytes_per_param(ly->distopt, ly->fsdp, ge,
                                        q->grad_reduce_fp32);
         double act_tok = tp_act_bytes_per_token(
-            a, &nl, tp, tp > 1, ly->recompute, q->recompute_modules, seq / cp,
-            gin, TP_ACT_FLAGS);
+            a, &nl, tp, etp, tp > 1, ly->recompute, q->recompute_modules,
+            seq / cp, gin, TP_ACT_FLAGS);
         di.p_dense = Pd_loc;
         di.p_expert = Pe_loc;
         di.g_dense = gd;
         di.g_expert = Pe > 0 ? ge : 1;
         di.st_dense = tp;
-        di.st_expert = ep;
+        di.st_expert = ep * etp;
         di.domain = domain;
         di.nvl_Bps = nvl / cs;
         di.so_Bps = so_dp / cs;
@@ -387,13 +426,13 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                     ? Pd_loc / gd + Pe_loc / ge
                     : Pd_loc + Pe_loc;
         sc->t_opt = t_opt * TP_OPT_BYTES / e.bw * relf;
-        /* Stage memory: its layers' dense (/tp) and expert (/ep) weights
+        /* Stage memory: its layers' dense (/tp) and expert (/ep/etp) weights
          * with their gradients and optimizer state, the input embedding on
          * the first stage and the output layer on the last (untied, V x h
          * each, /tp); FSDP also holds the gathered weights of two layers
          * (the one computing and the one prefetched). */
-        double per_l = Pl_d / tp * bd + Pl_e / ep * be,
-               gath = ly->fsdp ? 2 * 2.0 * (Pl_d / tp + Pl_e / ep) : 0;
+        double per_l = Pl_d / tp * bd + Pl_e / (ep * etp) * be,
+               gath = ly->fsdp ? 2 * 2.0 * (Pl_d / tp + Pl_e / (ep * etp)) : 0;
         /* The first rank holds the most micro-batches in flight, so when
          * the other stages do not split evenly it takes the floor and the
          * middle ranks the ceiling (no slower: the bottleneck is the
@@ -420,7 +459,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         sc->fix_mid = 0;
         sc->fix_last = T * 4.0 * (h + V) / tp;
         if (ly->recompute == TP_RECOMPUTE_FULL) {
-            double w = tp_act_bytes_per_token(a, &nl, tp, tp > 1,
+            double w = tp_act_bytes_per_token(a, &nl, tp, etp, tp > 1,
                                               TP_RECOMPUTE_SELECTIVE, 0,
                                               seq / cp, gin, TP_ACT_FLAGS);
             sc->fix_first += w * T;
@@ -618,55 +657,9 @@ static void try_layout(search *S, tp_layout ly, int L)
     }
 }
 
-/* Why a prediction leaves the calibration set (TP_EXTRAP_* bits,
- * docs/throughput-model.md §8): the GPU has no calibration rows (or is
- * announced only); the sequence is long context (>= 32k, where the data
- * hold one row) or above the calibrated maximum; the active parameters are
- * outside half the smallest .. twice the largest calibrated model; the
- * experts exceed the calibrated maximum; the stack is not a calibrated
- * release (software_efficiency given and != 1). */
-static unsigned extrap_reasons(const tp_model *m, const tp_query *q,
-                               const llm_arch *a, int seq, int gpu_uncal)
-{
-    unsigned why = gpu_uncal ? TP_EXTRAP_GPU : 0;
-    double Pd, Pe, act;
-    if (seq >= TP_EXTRAP_SEQ_LONG ||
-        (m->dom_seq_max > 0 && seq > m->dom_seq_max))
-        why |= TP_EXTRAP_SEQ;
-    flops_params(a, 0, &Pd, &Pe);
-    act = Pd + (a->num_experts > 0 ? Pe * a->experts_per_token / a->num_experts
-                                   : Pe);
-    if (m->dom_active_params_max > 0 && (act < 0.5 * m->dom_active_params_min ||
-                                         act > 2.0 * m->dom_active_params_max))
-        why |= TP_EXTRAP_PARAMS;
-    if (m->dom_experts_max > 0 && a->num_experts > m->dom_experts_max)
-        why |= TP_EXTRAP_EXPERTS;
-    if (q->software_efficiency > 0 && q->software_efficiency != 1.0)
-        why |= TP_EXTRAP_STACK;
-    return why;
-}
-
 static int is_divisor(int d, int n)
 {
     return d >= 1 && n % d == 0;
-}
-
-/* The predictive log-sd of a prediction (throughput.h): the one
- * definition the 80% interval below and the site's per-replication
- * throughput draw (models/site.c) share, so a range from `run` and an
- * interval from `predict` can never disagree about the spread. */
-double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r)
-{
-    int cls = a ? (int)a->cls : 0;
-    double sd;
-    if (cls < 0 || cls >= TP_NCLASS)
-        cls = 0;
-    sd = m->sigma_log[cls];
-    /* Each extrapolation reason widens the spread by sigma_extrap in
-     * quadrature (TP_EXTRAP_* bits of r->extrap_why). */
-    for (unsigned b = r->extrap_why; b; b &= b - 1)
-        sd = sqrt(sd * sd + m->sigma_extrap * m->sigma_extrap);
-    return sd;
 }
 
 /* Why this shape: validation with precise messages first (a query comes
@@ -681,7 +674,7 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
     const gpu_spec *g;
     const llm_arch *a;
     const tp_layout *gl;
-    int seq, gbs, rel, gi, cls, N, L, E, dense;
+    int seq, gbs, rel, gi, cls, N, L, E, dense, etp_given;
     double relf, gpuf, sd;
     search S;
     llm_layers nl;
@@ -708,8 +701,9 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
         return fail(out, SIM_EINVAL, "LLM needs layers, hidden size and heads",
                     0, 0);
     if (gl->tp < 0 || gl->pp < 0 || gl->cp < 0 || gl->ep < 0 || gl->vp < 0 ||
-        gl->mbs < 0 || gl->recompute < 0 || gl->recompute > TP_RECOMPUTE_FULL ||
-        gl->distopt < 0 || gl->distopt > TP_DISTOPT_ON)
+        gl->etp < 0 || gl->mbs < 0 || gl->recompute < 0 ||
+        gl->recompute > TP_RECOMPUTE_FULL || gl->distopt < 0 ||
+        gl->distopt > TP_DISTOPT_ON)
         return fail(out, SIM_EINVAL, "layout sizes must be >= 1 (0 = choose)",
                     0, 0);
     seq = q->seq_len > 0 ? q->seq_len : a->default_seq_len;
@@ -759,6 +753,10 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
     chosen |= gl->mbs ? 0 : 1u << TP_FIELD_MBS;
     chosen |= gl->recompute ? 0 : 1u << TP_FIELD_RECOMPUTE;
     chosen |= gl->distopt ? 0 : 1u << TP_FIELD_DISTOPT;
+    /* Expert TP is 1 or tp (what Megatron-Bridge recipes set, and
+     * Megatron's default): a choice only for a MoE model and tp not 1. */
+    etp_given = dense ? 1 : gl->etp ? gl->etp : gl->tp == 1 ? 1 : 0;
+    chosen |= etp_given ? 0 : 1u << TP_FIELD_ETP;
 
     memset(&S, 0, sizeof S);
     S.m = m;
@@ -773,9 +771,11 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
         return fail(out, SIM_EINVAL, "ep = %d does not divide the %d experts",
                     gl->ep, E);
     /* A fully given parallel layout: check it with a precise message. */
-    if (gl->tp && gl->pp && gl->cp && (gl->ep || dense) && gl->vp && gl->mbs) {
+    if (gl->tp && gl->pp && gl->cp && (gl->ep || dense) && etp_given &&
+        gl->vp && gl->mbs) {
         stagec sc;
         tp_layout ly = *gl;
+        ly.etp = etp_given;
         ly.recompute = ly.recompute ? ly.recompute : TP_RECOMPUTE_FULL;
         ly.distopt = ly.distopt ? ly.distopt : TP_DISTOPT_ON;
         if (ly.vp > 1 && ly.pp == 1)
@@ -817,22 +817,29 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
                     if (!dense && !gl->ep &&
                         (!is_divisor(ep, E) || (N / pp) % ep))
                         continue;
-                    for (size_t k = 0; k < sizeof mbss / sizeof mbss[0]; k++) {
-                        tp_layout ly = {tp,
-                                        pp,
-                                        cp,
-                                        dense ? 1 : ep,
-                                        0,
-                                        gl->fsdp,
-                                        gl->mbs ? gl->mbs : mbss[k],
-                                        0,
-                                        0};
-                        if (gbs % (dp * ly.mbs))
-                            goto next_mbs;
-                        try_layout(&S, ly, L);
-                    next_mbs:
-                        if (gl->mbs)
-                            break;
+                    /* etp: the given one, else 1 then tp */
+                    for (int ie = 0; ie < 2; ie++) {
+                        int etp = etp_given ? etp_given : ie ? tp : 1;
+                        if ((ie && (etp_given || tp == 1)) ||
+                            (N / pp) % (ep * etp) ||
+                            (etp > 1 && a->moe_ffn_hidden_size % etp))
+                            continue;
+                        for (size_t k = 0; k < sizeof mbss / sizeof mbss[0];
+                             k++) {
+                            tp_layout ly = {.tp = tp,
+                                            .pp = pp,
+                                            .cp = cp,
+                                            .ep = dense ? 1 : ep,
+                                            .fsdp = gl->fsdp,
+                                            .mbs = gl->mbs ? gl->mbs : mbss[k],
+                                            .etp = etp};
+                            if (gbs % (dp * ly.mbs))
+                                goto next_mbs;
+                            try_layout(&S, ly, L);
+                        next_mbs:
+                            if (gl->mbs)
+                                break;
+                        }
                     }
                     if (dense)
                         break;
@@ -861,7 +868,7 @@ done:
     stage_fill(&S.best_sc, &S.best, S.usable, out);
     out->chosen = chosen;
     /* A borrowed factor (calib_as) is still no calibration of this GPU. */
-    out->extrap_why = extrap_reasons(
+    out->extrap_why = tp_extrap_reasons(
         m, q, a, seq, tp_model_gpu(m, g->name) < 0 || g->announced);
     out->extrapolated = out->extrap_why != 0;
     out->gbs = gbs;

@@ -38,7 +38,7 @@
 /* Parallel layout. Every field 0 means "choose it": tp_predict searches the
  * fields left 0 (docs/throughput-model.md §7) and keeps the fastest layout
  * that fits in HBM, the given fields fixed; tp_result.chosen names what it
- * chose. Nothing is silently 1. Expert tensor parallelism is 1. */
+ * chose. Nothing is silently 1. */
 typedef struct tp_layout {
     int tp;        /* tensor parallel size, >= 1 (0 = choose) */
     int pp;        /* pipeline stages, >= 1 (0 = choose) */
@@ -52,6 +52,13 @@ typedef struct tp_layout {
     int mbs;       /* micro-batch [sequences], >= 1 (0 = choose) */
     int recompute; /* activation recomputation, tp_recompute (0 = choose) */
     int distopt;   /* distributed optimizer, tp_distopt (0 = choose) */
+    int etp;       /* expert tensor parallel size (Megatron's
+                      expert_tensor_parallel_size): each expert's weights
+                      split over etp GPUs, its routed tokens gathered over
+                      them. >= 1; 1 for dense models and when tp is 1;
+                      0 = choose 1 or tp (what Megatron-Bridge recipes set
+                      and Megatron's default). Last, so positional
+                      initializers that stop before it leave it 0. */
 } tp_layout;
 
 /* Activation recomputation (Korthikanti et al. 2022). */
@@ -72,7 +79,7 @@ typedef enum tp_distopt {
 
 /* The layout fields in output order; bit k of tp_result.chosen is field k.
  * Names are the output keys: "tp", "pp", "vp", "cp", "ep", "mbs",
- * "recompute", "distributed_optimizer". */
+ * "recompute", "distributed_optimizer", "etp". */
 enum {
     TP_FIELD_TP = 0,
     TP_FIELD_PP,
@@ -82,6 +89,7 @@ enum {
     TP_FIELD_MBS,
     TP_FIELD_RECOMPUTE,
     TP_FIELD_DISTOPT,
+    TP_FIELD_ETP,
     TP_NFIELDS
 };
 

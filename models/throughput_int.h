@@ -14,7 +14,9 @@
 #define TP_ACT_UNFUSED_ATTN 2u
 
 /* Activation bytes per token of one average layer of a (layer counts nl),
- * kept for the backward pass: tp tensor-parallel ranks, sp 1 with sequence
+ * kept for the backward pass: tp tensor-parallel ranks, etp expert
+ * tensor-parallel ranks (each gathers the routed copies of its group's
+ * tokens; 1 without expert TP), sp 1 with sequence
  * parallelism, recompute a tp_recompute mode (CHOOSE counts as SELECTIVE),
  * mods the TP_RECMOD_* modules selective recomputation discards (0 =
  * TP_RECMOD_DEFAULT; core_attn frees no memory under fused attention,
@@ -25,8 +27,8 @@
  * h(34 + 5as/h)/t with SP and h(10 + 24/t + 5as/(ht)) without (Korthikanti
  * et al. 2022, Table 2); fused attention drops the 5as/h term. */
 double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
-                              int sp, int recompute, unsigned mods, double s,
-                              double gi, unsigned flags);
+                              int etp, int sp, int recompute, unsigned mods,
+                              double s, double gi, unsigned flags);
 
 /* The modules selective recomputation discards when the query names none
  * (tp_query.recompute_modules 0): those the Megatron-Bridge MoE and MLA
@@ -113,5 +115,11 @@ double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
 /* Factor on the fitted fixed per-layer times: cg_full_fixed under
  * full-iteration CUDA graphs, else 1. */
 double tp_recipe_fixed_factor(const tp_model *m, const tp_query *q);
+
+/* The TP_EXTRAP_* reasons (throughput.h) a prediction of a on q's GPU at
+ * sequence length seq leaves the calibration set; gpu_uncal 1 when the GPU
+ * has no calibration rows of its own (models/tp_extrap.c). */
+unsigned tp_extrap_reasons(const tp_model *m, const tp_query *q,
+                           const llm_arch *a, int seq, int gpu_uncal);
 
 #endif

@@ -56,8 +56,8 @@
  * stored GEMM input element (2 in BF16; 1 when Transformer Engine keeps
  * the FP8 copy it casts for the weight-gradient GEMM); flags TP_ACT_*. */
 double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
-                              int sp, int recompute, unsigned mods, double s,
-                              double gi, unsigned flags)
+                              int etp, int sp, int recompute, unsigned mods,
+                              double s, double gi, unsigned flags)
 {
     double h = a->hidden_size, hd = flops_head_dim(a),
            nh = a->num_attention_heads, g = a->gated_linear_unit ? 2 : 1;
@@ -116,7 +116,8 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
                w = a->moe_latent_size > 0 ? a->moe_latent_size : h,
                Fm = a->moe_ffn_hidden_size,
                Fs = a->shared_expert_ffn_hidden_size;
-        /* k token copies routed (balanced), each an expert input and its
+        /* k token copies routed (balanced), each an expert input (etp
+         * times: the expert-TP group gathers it) and its
          * fc1 output and fc2 input (the activation's output, recomputed by
          * "moe_act"); the shared expert like a dense MLP unless
          * "shared_experts" recomputes it. "moe" checkpoints the whole MoE
@@ -129,7 +130,7 @@ double tp_act_bytes_per_token(const llm_arch *a, const llm_layers *nl, int tp,
         } else {
             rep += nl->moe * blk_sep;
             shard += nl->moe *
-                     (k * (gi * w + 2 * g * Fm +
+                     (k * (gi * w * (etp > 1 ? etp : 1) + 2 * g * Fm +
                            (rm & TP_RECMOD_MOE_ACT ? 0 : gi * Fm)) +
                       (Fs > 0 && !(rm & TP_RECMOD_SHARED) ? 2 * g * Fs + gi * Fs
                                                           : 0));

@@ -150,7 +150,8 @@ char *tp_release_id(const char *label, char *buf, size_t n)
 /* ---- layout fields, names ---- */
 
 static const char *const field_names[TP_NFIELDS] = {
-    "tp", "pp", "vp", "cp", "ep", "mbs", "recompute", "distributed_optimizer"};
+    "tp", "pp", "vp", "cp", "ep", "mbs", "recompute", "distributed_optimizer",
+    "etp"};
 
 const char *tp_field_name(int k)
 {

@@ -131,7 +131,7 @@ static void test_dp_one_and_sixtyfour_microbatch_steps(void **state)
     q.n_gpus = 128;
     q.seq_len = 8192;
     q.layout =
-        (tp_layout){8, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_NONE, TP_DISTOPT_ON};
+        (tp_layout){8, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_NONE, TP_DISTOPT_ON, 0};
     m.p[TP_DP_WINDOW] = 0.0;
     q.gbs = 16; /* dp 16 x mbs 1: one micro-batch */
     assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);

@@ -42,7 +42,7 @@ static tp_query query(const gpu_spec *g, const llm_arch *a)
     q.gbs = 64;
     q.seq_len = 8192;
     q.layout =
-        (tp_layout){1, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_NONE, TP_DISTOPT_ON};
+        (tp_layout){1, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_NONE, TP_DISTOPT_ON, 0};
     return q;
 }
 

@@ -50,27 +50,28 @@ static void test_layout_activations_follow_korthikanti_table_2(void **state)
     for (int t = 1; t <= 8; t *= 2) {
         /* Unfused attention, TP + SP, no recomputation: sbh(34 + 5as/h)/t
          * per layer. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE, 0,
-                                            2048, 2, k),
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, 1, TP_RECOMPUTE_NONE,
+                                            0, 2048, 2, k),
                      h * (34 + 5 * as / h) / t, 1e-12);
         /* TP only: sbh(10 + 24/t + 5as/(ht)). */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 0, TP_RECOMPUTE_NONE, 0,
-                                            2048, 2, k),
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, 0, TP_RECOMPUTE_NONE,
+                                            0, 2048, 2, k),
                      h * (10 + 24.0 / t + 5 * as / (h * t)), 1e-12);
         /* Fused (flash) attention never stores the scores: 34 sbh / t
          * without recomputation, Korthikanti's selective figure. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_NONE, 0,
-                                            2048, 2, TP_ACT_DROPOUT),
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, 1, TP_RECOMPUTE_NONE,
+                                            0, 2048, 2, TP_ACT_DROPOUT),
                      34 * h / t, 1e-12);
         /* Selective (Megatron's layernorm, moe_act, mla_up_proj modules)
          * saves nothing more on an MHA + dense MLP layer: both norms are
          * fused into their first GEMM, which keeps its input. */
-        assert_close(tp_act_bytes_per_token(
-                         &a, &nl, t, 1, TP_RECOMPUTE_SELECTIVE, 0, 2048, 2, k),
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, 1,
+                                            TP_RECOMPUTE_SELECTIVE, 0, 2048, 2,
+                                            k),
                      34 * h / t, 1e-12);
         /* Full recomputation keeps the layer input: 2 sbh / t. */
-        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, TP_RECOMPUTE_FULL, 0,
-                                            2048, 2, k),
+        assert_close(tp_act_bytes_per_token(&a, &nl, t, 1, 1, TP_RECOMPUTE_FULL,
+                                            0, 2048, 2, k),
                      2 * h / t, 1e-12);
     }
 }
@@ -105,10 +106,10 @@ static void test_layout_selective_drops_megatron_modules(void **state)
     h = a.hidden_size;
     nh = a.num_attention_heads;
     hd = flops_head_dim(&a);
-    none = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 0, 4096, gi,
-                                  0);
-    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 0, 4096,
-                                 gi, 0);
+    none = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_NONE, 0, 4096,
+                                  gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_SELECTIVE, 0,
+                                 4096, gi, 0);
     assert_true(nl.moe > 0);
     assert_close((none - sel) * nl.total, nl.moe * (gi * h + k * gi * Fm),
                  1e-12);
@@ -117,10 +118,10 @@ static void test_layout_selective_drops_megatron_modules(void **state)
     flops_layers(&a, 0, &nl);
     hd = flops_head_dim(&a);
     dqk = hd + FLOPS_MLA_ROPE_DIM;
-    none = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 0, 4096, gi,
-                                  0);
-    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE, 0, 4096,
-                                 gi, 0);
+    none = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_NONE, 0, 4096,
+                                  gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_SELECTIVE, 0,
+                                 4096, gi, 0);
     assert_close((none - sel) * nl.total,
                  nl.moe * (gi * h + k * gi * Fm) +
                      nl.attn * (gi * h + 2 * (2 * nh * dqk + nh * hd)),
@@ -140,9 +141,9 @@ static void test_layout_recompute_modules_moe_keeps_block_input(void **state)
     (void)state;
     flops_layers(&a, 0, &nl);
     h = w = a.hidden_size;
-    none = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_NONE, 0, 8192, gi,
-                                  0);
-    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+    none = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_NONE, 0, 8192,
+                                  gi, 0);
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_SELECTIVE,
                                  TP_RECMOD_MOE | TP_RECMOD_LAYERNORM |
                                      TP_RECMOD_CORE_ATTN | TP_RECMOD_MOE_ACT,
                                  8192, gi, 0);
@@ -152,15 +153,16 @@ static void test_layout_recompute_modules_moe_keeps_block_input(void **state)
     assert_close((none - sel) * nl.total,
                  nl.moe * (gi * h + k * (gi * w + 2 * Fm + gi * Fm)), 1e-12);
     /* "moe" alone keeps the norm's output as the block's saved input */
-    sel = tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+    sel = tp_act_bytes_per_token(&a, &nl, 1, 1, 0, TP_RECOMPUTE_SELECTIVE,
                                  TP_RECMOD_MOE, 8192, gi, 0);
     assert_close((none - sel) * nl.total,
                  nl.moe * ((gi - 2) * h + k * (gi * w + 2 * Fm + gi * Fm)),
                  1e-12);
     /* no list: the default modules, as before the recipe columns */
-    assert_close(tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
-                                        0, 8192, gi, 0),
-                 tp_act_bytes_per_token(&a, &nl, 1, 0, TP_RECOMPUTE_SELECTIVE,
+    assert_close(tp_act_bytes_per_token(&a, &nl, 1, 1, 0,
+                                        TP_RECOMPUTE_SELECTIVE, 0, 8192, gi, 0),
+                 tp_act_bytes_per_token(&a, &nl, 1, 1, 0,
+                                        TP_RECOMPUTE_SELECTIVE,
                                         TP_RECMOD_DEFAULT, 8192, gi, 0),
                  1e-12);
 }
@@ -210,7 +212,7 @@ static void test_layout_bubble_is_narayanan_interleaved_fraction(void **state)
             q.gbs = 4 * 48;
             q.seq_len = 2048;
             q.layout = (tp_layout){
-                8, pp, 1, 1, vp, 0, 1, TP_RECOMPUTE_FULL, TP_DISTOPT_ON};
+                8, pp, 1, 1, vp, 0, 1, TP_RECOMPUTE_FULL, TP_DISTOPT_ON, 0};
             assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
             assert_int_equal(r.chosen, 0);
             /* Megatron (Narayanan et al. 2021 §2.2): bubble time fraction
@@ -286,7 +288,7 @@ static void test_layout_optimizer_bytes_by_sharding_bf16_grads(void **state)
         q.n_gpus = 8 * 16;
         q.gbs = 64;
         q.seq_len = 2048;
-        q.layout = (tp_layout){8, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_FULL, d};
+        q.layout = (tp_layout){8, 1, 1, 1, 1, 0, 1, TP_RECOMPUTE_FULL, d, 0};
         assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
         /* pp 1: every weight (embedding and output included) / tp, at
          * 20 B or 4 + 16/dp B per parameter (Megatron, bf16 gradients). */
@@ -331,7 +333,7 @@ static void test_layout_chooser_matches_brute_force(void **state)
                         for (int rc = 1; rc <= 3; rc++)
                             for (int d = 1; d <= 2; d++) {
                                 q.layout = (tp_layout){tp, pp,  cp, 1, vp,
-                                                       0,  mbs, rc, d};
+                                                       0,  mbs, rc, d, 0};
                                 if (tp_predict(&m, &q, &r) != SIM_OK || !r.fits)
                                     continue;
                                 if (vp > 1 &&
@@ -361,7 +363,7 @@ static void test_layout_blank_vp_is_chosen_never_one(void **state)
     q.n_gpus = 1024;
     q.gbs = 1536;
     q.seq_len = 2048;
-    q.layout = (tp_layout){8, 8, 1, 1, 0, 0, 1, 0, 0};
+    q.layout = (tp_layout){8, 8, 1, 1, 0, 0, 1, 0, 0, 0};
     assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
     assert_true(r.chosen & 1u << TP_FIELD_VP);
     assert_false(r.chosen & 1u << TP_FIELD_TP);
@@ -445,6 +447,122 @@ static void test_layout_published_layouts_fit(void **state)
     assert_true((double)fit >= 0.98 * (double)n);
 }
 
+/* Expert tensor parallelism (etp), by hand: the Qwen3 30B-A3B shape on 8
+ * H100 at tp 2, ep 4, one micro-batch of 4096 tokens, nothing overlapped.
+ * - etp 2 adds the expert-TP all-gather and reduce-scatter of the routed
+ *   tokens, forward and backward: 4 x 48 MoE layers x 2048 sequence-
+ *   parallel tokens x k 8 x hidden 2048 x 2 B x (etp - 1) over NVLink
+ *   (450e9 x bw_nvlink 0.7), plus 192 latencies of 3 us; the all-to-all
+ *   is the same (ep 4 with stride 2 stays in the 8-GPU domain).
+ * - the experts' weights, gradients and Adam state per GPU halve: 48 x 128
+ *   experts x 3 x 2048 x 768 parameters over ep 4 (etp 1, expert DP 2)
+ *   or ep 4 x etp 2 (expert DP 1), tp_bytes_per_param for each group.
+ * - left 0 with tp 2, etp is chosen (1 or tp) and named; a size that does
+ *   not divide the GPUs of a stage or the experts' width is refused. */
+static void test_layout_expert_tensor_parallel(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = qwen30();
+    tp_query q;
+    tp_result r1, r2, rc;
+    double Pe = 48.0 * 128 * 3 * 2048 * 768, dv;
+    (void)state;
+    tp_model_init(&m);
+    m.p[TP_OVL_EP] = 0;
+    q = one_gpu_query(&g, &a, 4, 4096, TP_RECOMPUTE_NONE);
+    q.n_gpus = 8;
+    q.layout.tp = 2;
+    q.layout.ep = 4;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.layout.etp = 1;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    q.layout.etp = 2;
+    assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
+    assert_int_equal(r1.microbatches, 1);
+    assert_int_equal(r2.layout.etp, 2);
+    dv = 4.0 * 48 * 2048 * 8 * 2048 * 2.0 / (450e9 * 0.7) + 192 * 3e-6;
+    assert_close(r2.t_ep_s - r1.t_ep_s, dv, 1e-9);
+    assert_close(r1.mem_states_bytes - r2.mem_states_bytes,
+                 Pe / 4 * tp_bytes_per_param(TP_DISTOPT_ON, 0, 2, 0) -
+                     Pe / 8 * tp_bytes_per_param(TP_DISTOPT_ON, 0, 1, 0),
+                 1e-6 * Pe);
+    /* Chosen, neither fits: the one with less memory. */
+    assert_false(r1.fits);
+    assert_false(r2.fits);
+    q.layout.etp = 0;
+    assert_int_equal(tp_predict(&m, &q, &rc), SIM_OK);
+    assert_true(rc.chosen & 1u << TP_FIELD_ETP);
+    assert_int_equal(rc.layout.etp, 2);
+    /* Chosen, both fit (32 experts): the faster of the two. */
+    a.num_experts = 32;
+    q.layout.etp = 1;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    q.layout.etp = 2;
+    assert_int_equal(tp_predict(&m, &q, &r2), SIM_OK);
+    assert_true(r1.fits && r2.fits);
+    q.layout.etp = 0;
+    assert_int_equal(tp_predict(&m, &q, &rc), SIM_OK);
+    assert_int_equal(rc.layout.etp, r1.step_time_s <= r2.step_time_s ? 1 : 2);
+    assert_close(rc.step_time_s,
+                 r1.step_time_s < r2.step_time_s ? r1.step_time_s
+                                                 : r2.step_time_s,
+                 1e-15);
+    /* Refused sizes. */
+    q.layout.etp = 4; /* ep 4 x etp 4 = 16 GPUs > 8 */
+    assert_int_equal(tp_predict(&m, &q, &rc), SIM_EINVAL);
+    assert_string_equal(rc.why, "ep*etp = 16 does not divide 8 GPUs per stage");
+    a.moe_ffn_hidden_size = 769;
+    q.layout.etp = 2;
+    assert_int_equal(tp_predict(&m, &q, &rc), SIM_EINVAL);
+    assert_string_equal(rc.why,
+                        "etp = 2 does not divide the experts' width 769");
+}
+
+/* The etp column of the published rows: the dgxc Grok-1 GB200 rows state
+ * 8 (the launch script's -et) and fit only because the experts are split;
+ * a blank cell (the 2024 Grok-1 H100 rows) is Megatron's default, the
+ * row's tp, flagged blank so that predict --csv chooses it; a dense row
+ * reads 1. */
+static void test_layout_published_etp(void **state)
+{
+    fixture *f = *state;
+    size_t grok_gb = 0, grok_blank = 0, dense = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const calib_row *row = &f->rows[i];
+        tp_result r;
+        tp_query q;
+        if (!f->ok[i])
+            continue;
+        if (strcmp(row->llm->name, "Grok-1 314B") == 0 &&
+            strcmp(row->gpu->name, "GB200") == 0) {
+            assert_int_equal(row->q.layout.etp, 8);
+            assert_true(published(f, i, &r));
+            assert_true(r.fits);
+            /* Whole experts at pp 1 (etp 1) do not fit 128 GPUs even with
+             * full recomputation: 64 layers' expert weights and gradients
+             * with Adam sharded over only 16 expert-DP ranks. */
+            q = row->q;
+            q.layout.etp = 1;
+            q.layout.recompute = TP_RECOMPUTE_FULL;
+            assert_int_equal(tp_predict(f->m, &q, &r), SIM_OK);
+            if (q.n_gpus == 128)
+                assert_false(r.fits);
+            grok_gb++;
+        } else if (strcmp(row->llm->name, "Grok-1 314B") == 0 &&
+                   row->blank & 1u << TP_FIELD_ETP) {
+            assert_int_equal(row->q.layout.etp, row->q.layout.tp);
+            grok_blank++;
+        } else if (row->llm->num_experts == 0 && row->q.layout.tp > 0) {
+            assert_int_equal(row->q.layout.etp, 1);
+            dense++;
+        }
+    }
+    assert_int_equal(grok_gb, 6);
+    assert_true(grok_blank >= 28);
+    assert_true(dense >= 290);
+}
+
 static void test_layout_chosen_never_slower_than_published(void **state)
 {
     fixture *f = *state;
@@ -456,7 +574,7 @@ static void test_layout_chosen_never_slower_than_published(void **state)
         if (!published(f, i, &r) || !r.fits)
             continue;
         q = f->rows[i].q;
-        q.layout = (tp_layout){0, 0, 0, 0, 0, q.layout.fsdp, 0, 0, 0};
+        q.layout = (tp_layout){0, 0, 0, 0, 0, q.layout.fsdp, 0, 0, 0, 0};
         assert_int_equal(tp_predict(f->m, &q, &c), SIM_OK);
         assert_true(c.fits);
         if (c.tokens_per_sec_per_gpu < r.tokens_per_sec_per_gpu * (1 - 1e-12))
@@ -505,9 +623,9 @@ static void test_layout_llama3_70b_h100_fits_without_recompute(void **state)
     assert_non_null(a);
     assert_non_null(g);
     flops_layers(a, 0, &nl);
-    assert_close(
-        tp_act_bytes_per_token(a, &nl, 4, 1, TP_RECOMPUTE_NONE, 0, 8192, 1, 0),
-        55296, 1e-12);
+    assert_close(tp_act_bytes_per_token(a, &nl, 4, 1, 1, TP_RECOMPUTE_NONE, 0,
+                                        8192, 1, 0),
+                 55296, 1e-12);
     assert_close(tp_inflight(8, 5, 256 / 2, 1), 9, 1e-12);
     assert_close(tp_bytes_per_param(TP_DISTOPT_ON, 0, 2, 0), 12, 1e-12);
     act = 11 * 55296.0 * 8192 * 9;
@@ -519,7 +637,7 @@ static void test_layout_llama3_70b_h100_fits_without_recompute(void **state)
     q.n_gpus = 64;
     q.gbs = 256;
     q.seq_len = 8192;
-    q.layout = (tp_layout){4, 8, 1, 1, 5, 0, 1, TP_RECOMPUTE_CHOOSE, 0};
+    q.layout = (tp_layout){4, 8, 1, 1, 5, 0, 1, TP_RECOMPUTE_CHOOSE, 0, 0};
     assert_int_equal(tp_predict(f->m, &q, &r), SIM_OK);
     assert_int_equal(r.layout.recompute, TP_RECOMPUTE_NONE);
     assert_true(r.fits);
@@ -599,6 +717,9 @@ int main(void)
         cmocka_unit_test(test_layout_optimizer_bytes_by_sharding_bf16_grads),
         cmocka_unit_test(test_layout_chooser_matches_brute_force),
         cmocka_unit_test(test_layout_blank_vp_is_chosen_never_one),
+        cmocka_unit_test(test_layout_expert_tensor_parallel),
+        cmocka_unit_test_setup_teardown(test_layout_published_etp, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_layout_published_layouts_fit,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(

@@ -57,6 +57,7 @@ static const walk_rule rules[] = {
     {"jobs.[].pp", NULL, NULL, 0, 1, 0},
     {"jobs.[].cp", NULL, NULL, 0, 1, 0},
     {"jobs.[].ep", NULL, NULL, 0, 1, 0},
+    {"jobs.[].etp", NULL, NULL, 0, 1, 0}, /* > 1 needs a MoE model */
     {"jobs.[].vp", NULL, NULL, 0, 1, 0},
     {"jobs.[].seq_len", NULL, NULL, 0, 1, 0},      /* must fit in HBM */
     {"jobs.[].global_batch", NULL, NULL, 1, 1, 0}, /* multiple of mbs x dp */

@@ -55,6 +55,44 @@ static void test_site_one_job_takes_tokens_over_throughput(void **state)
     scenario_free(s);
 }
 
+/* A job's etp reaches its throughput query: Qwen3 30B-A3B at tp 2, ep 4
+ * on the B300 module with etp 2 predicts layout.etp 2 (not chosen), left
+ * out it is chosen and named; etp 2 on a dense model is refused by the
+ * loader, naming the key (check refuses what run would). */
+static void test_site_job_etp_reaches_the_query(void **state)
+{
+    const char *two[] = {"jobs.[0].model=\"qwen3-30b-a3b\"",
+                         "jobs.[0].tp=2",
+                         "jobs.[0].pp=1",
+                         "jobs.[0].ep=4",
+                         "jobs.[0].global_batch=512",
+                         "jobs.[0].etp=2"};
+    const char *dense[] = {"jobs.[0].tp=2", "jobs.[0].etp=2"};
+    scenario *s2, *s0, *sb = NULL;
+    tp_result r2, r0;
+    sim_err e;
+    (void)state;
+    s2 = load_scn(&W, "tests/data/run/grid-one-job.cfg", two, 6);
+    s0 = load_scn(&W, "tests/data/run/grid-one-job.cfg", two, 5);
+    assert_int_equal(s2->jobs[0].etp, 2);
+    assert_int_equal(
+        site_job_throughput(s2, &s2->jobs[0], W.tp, 0.0, 0.0, &r2, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(s0, &s0->jobs[0], W.tp, 0.0, 0.0, &r0, &e), SIM_OK);
+    assert_int_equal(r2.layout.etp, 2);
+    assert_false(r2.chosen & 1u << TP_FIELD_ETP);
+    assert_true(r0.chosen & 1u << TP_FIELD_ETP);
+    assert_true(r0.layout.etp == 1 || r0.layout.etp == 2);
+    assert_int_equal(scenario_load("tests/data/run/grid-one-job.cfg", W.cat,
+                                   dense, 2, &sb, &e),
+                     SIM_ECONFIG);
+    assert_null(sb);
+    assert_non_null(strstr(e.msg, "etp"));
+    assert_non_null(strstr(e.msg, "dense"));
+    scenario_free(s2);
+    scenario_free(s0);
+}
+
 /* A job's moe_dispatcher reaches its throughput query: a MoE job (Qwen3
  * 30B-A3B, ep 8 on the B300 module) predicts the same with no key as with
  * "alltoall" (the calibration's unstated rows), and faster with
@@ -552,6 +590,7 @@ int main(void)
     const struct CMUnitTest site_tests[] = {
         cmocka_unit_test(test_site_one_job_takes_tokens_over_throughput),
         cmocka_unit_test(test_site_job_moe_dispatcher_reaches_the_query),
+        cmocka_unit_test(test_site_job_etp_reaches_the_query),
         cmocka_unit_test(test_site_failures_match_daly_expectation),
         cmocka_unit_test(test_site_more_battery_never_slows),
         cmocka_unit_test(

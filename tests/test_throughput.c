@@ -57,9 +57,9 @@ static void test_throughput_breakdown_sums_to_step_time(void **state)
     tp_model m;
     gpu_spec g = h100(), gb = gb200();
     llm_arch a = llama70(), q3 = qwen30();
-    tp_layout lys[] = {{4, 4, 2, 1, 5, 0, 1, 0, 0},
-                       {8, 1, 1, 1, 1, 0, 1, 0, 0},
-                       {2, 8, 1, 1, 4, 1, 1, 0, 0}};
+    tp_layout lys[] = {{4, 4, 2, 1, 5, 0, 1, 0, 0, 0},
+                       {8, 1, 1, 1, 1, 0, 1, 0, 0, 0},
+                       {2, 8, 1, 1, 4, 1, 1, 0, 0, 0}};
     tp_result r;
     (void)state;
     tp_model_init(&m);
