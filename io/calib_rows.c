@@ -195,13 +195,22 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
             out->blank |= 1u << f; /* f is TP_FIELD_TP .. TP_FIELD_MBS */
     /* A blank etp is Megatron's default, the tp size
      * (model_parallel_config.py: expert_tensor_parallel_size None -> tp),
-     * for a MoE model; `predict --csv` chooses it. */
+     * for a MoE model whose layout admits it; where ep x tp does not
+     * divide a stage's GPUs (or tp the experts' width) Megatron would
+     * have refused the default, so the run set it, to 1 as every
+     * published recipe that sets it does. `predict --csv` chooses it. */
     if (etp_blank) {
+        const tp_layout *l = &out->q.layout;
+        int tp = l->tp, per = l->pp > 0 ? out->q.n_gpus / l->pp : 0;
         out->blank |= 1u << TP_FIELD_ETP;
-        out->q.layout.etp = out->llm->num_experts > 0 && !tp_blank
-                                ? out->q.layout.tp
-                            : tp_blank ? 0
-                                       : 1;
+        if (tp_blank)
+            out->q.layout.etp = 0;
+        else if (out->llm->num_experts > 0 && tp > 1 &&
+                 per % (l->ep * tp) == 0 &&
+                 out->llm->moe_ffn_hidden_size % tp == 0)
+            out->q.layout.etp = tp;
+        else
+            out->q.layout.etp = 1;
     }
     if (tp_blank) {
         int mbs = out->q.layout.mbs;

@@ -12,7 +12,9 @@
  * them blank did not use them; calibrate and exemplar read it so) and are
  * flagged in calib_row.blank, so that `predict --csv` chooses them; so is
  * the optional etp column (expert tensor parallelism), whose blank cell is
- * Megatron's default, the row's tp, for a MoE model (1 for a dense one); so is
+ * Megatron's default, the row's tp, for a MoE model whose layout admits it
+ * (else 1: Megatron would refuse the default, so the run set it; 1 for a
+ * dense model); so is
  * the optional recompute column (none, selective, full), whose blank cell
  * is Megatron's default, none; a blank tp asks the model to choose every
  * layout field but mbs; a blank seq_len uses the model's default_seq_len

@@ -140,8 +140,9 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         return fail(out, SIM_EINVAL, "etp must be >= 1", 0, 0);
     if (ep * etp > 1 && (N / pp) % (ep * etp))
         return fail(out, SIM_EINVAL,
-                    "ep*etp = %d does not divide %d GPUs per stage", ep * etp,
-                    N / pp);
+                    etp > 1 ? "ep*etp = %d does not divide %d GPUs per stage"
+                            : "ep = %d does not divide %d GPUs per stage",
+                    ep * etp, N / pp);
     if (etp > 1 && a->moe_ffn_hidden_size % etp) /* the split of fc1, fc2 */
         return fail(out, SIM_EINVAL,
                     "etp = %d does not divide the experts' width %d", etp,

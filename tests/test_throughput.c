@@ -153,11 +153,13 @@ static void test_throughput_chooses_layout_when_none_given(void **state)
                   .llm = &a,
                   .prec = {PREC_FP8_TENSOR, NUM_FP8},
                   .n_gpus = 512,
-                  .layout = {0, 0, 0, 0, 0, 0, 0, 0, 0}};
+                  .layout = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
     (void)state;
     tp_model_init(&m);
     assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
-    assert_int_equal(r.chosen, (1u << TP_NFIELDS) - 1 - (1u << TP_FIELD_EP));
+    /* A dense model has no experts: ep and etp are 1, never chosen. */
+    assert_int_equal(r.chosen, (1u << TP_NFIELDS) - 1 - (1u << TP_FIELD_EP) -
+                                   (1u << TP_FIELD_ETP));
     assert_true(r.layout.tp >= 1 && r.layout.tp <= 8);
     assert_int_equal(512 % (r.layout.tp * r.layout.pp * r.layout.cp), 0);
     assert_true(r.mem_bytes_per_gpu <= 0.9 * g.hbm_bytes);

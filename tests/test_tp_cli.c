@@ -338,9 +338,9 @@ static void test_predict_csv_every_row_gives_a_row(void **state)
     assert_null(strstr(out, ",a,,"));
     assert_null(strstr(out, ",b,,"));
     /* Bad rows: blank predictions, FILE:LINE reasons. */
-    assert_non_null(strstr(out, ",c,,,,,,,,,,,,,,\n"));
-    assert_non_null(strstr(out, ",d,,,,,,,,,,,,,,\n"));
-    assert_non_null(strstr(out, ",e,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(out, ",c,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(out, ",d,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(out, ",e,,,,,,,,,,,,,,,\n"));
     assert_non_null(
         strstr(err, "tests/data/predict_rows.csv:4: model: unknown model"));
     assert_non_null(
