@@ -100,6 +100,7 @@ void run_store_meta_fill(run_store_meta *rm, const scenario *s,
             jd->vp = tr.layout.vp;
             jd->cp = tr.layout.cp;
             jd->ep = tr.layout.ep;
+            jd->etp = tr.layout.etp;
             jd->mbs = tr.layout.mbs;
             jd->recompute = tp_recompute_name(tr.layout.recompute);
             jd->distopt = tr.layout.distopt == TP_DISTOPT_ON;

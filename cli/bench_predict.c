@@ -108,6 +108,7 @@ int bench_predict(int argc, char **argv)
             q.layout.vp = 1;
             q.layout.ep =
                 q.llm->cls != LLM_DENSE && q.llm->num_experts >= 8 ? 8 : 1;
+            q.layout.etp = 1; /* given, so the one-evaluation path */
             if (tp_predict(m, &q, &r) == SIM_OK)
                 qs[nq++] = q;
         }

@@ -30,7 +30,8 @@ static const char *not_config[] = {
     "cuda_graph", "moe_dispatcher", "recompute_modules", "moe_a2a_overlap",
     "recipe_source"};
 /* Columns the configuration key takes parsed (or drops as redundant). */
-static const char *parsed[] = {"model",
+static const char *parsed[] = {"etp",
+                               "model",
                                "gpu",
                                "precision",
                                "num_gpus",
@@ -360,10 +361,11 @@ int calib_row_parse(const csvt *t, size_t i, const calib_lookup *lk,
         const tp_query *q = &out->q;
         k += (size_t)snprintf(
             out->config, sizeof out->config,
-            "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|", out->llm->name,
+            "%s|%s|%s|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|", out->llm->name,
             out->gpu->name, prec, q->n_gpus, q->gbs, q->layout.mbs, q->seq_len,
             q->layout.tp, q->layout.pp, q->layout.cp, q->layout.ep,
-            q->layout.vp, q->layers_run, fsdp, q->layout.recompute);
+            q->layout.vp, q->layers_run, fsdp, q->layout.recompute,
+            q->layout.etp);
         for (size_t c = 0; c < t->n_cols && k < sizeof out->config; c++) {
             int skip = 0;
             for (size_t j = 0; j < sizeof not_config / sizeof not_config[0];

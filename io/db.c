@@ -191,7 +191,7 @@ static char *schema_sql(void)
         "  layout_tp INTEGER, layout_pp INTEGER, layout_vp INTEGER,\n"
         "  layout_cp INTEGER, layout_ep INTEGER, layout_mbs INTEGER,\n"
         "  layout_recompute TEXT, layout_distributed_optimizer INTEGER,\n"
-        "  layout_chosen TEXT,\n"
+        "  layout_chosen TEXT, layout_etp INTEGER,\n"
         "  PRIMARY KEY(run_id, job)) STRICT;\n");
     db_sb_add(&b, "CREATE TABLE job_reps(\n"
                   "  run_id INTEGER NOT NULL " RUN_FK ",\n"
@@ -352,6 +352,12 @@ static const char migrate_10_to_11[] =
  * stored before kept its decomposition). */
 static const char migrate_11_to_12[] = VAR_SHARES_SQL;
 
+/* Version 12 -> 13 (issue 18): jobs gains layout_etp, each job's expert
+ * tensor parallel size, added as NULL by migrate_schema when missing (the
+ * runs stored before did not record it). Appended last, as in a fresh
+ * schema. */
+static const char migrate_12_to_13[] = "-- jobs.layout_etp: added below\n";
+
 /* The SQL that takes version v to v + 1, indexed by v. */
 static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     NULL, /* 0: not a version */
@@ -366,32 +372,42 @@ static const char *const migrate_step[DB_SCHEMA_VERSION] = {
     migrate_9_to_10,
     migrate_10_to_11,
     migrate_11_to_12,
+    migrate_12_to_13,
 };
+
+/* Adds column name of SQL type to table unless it is there (nullable). */
+static int add_column(db *d, const char *table, const char *name,
+                      const char *type, sim_err *err)
+{
+    sqlite3_stmt *st;
+    char sql[256];
+    int64_t have = 0;
+    int rc;
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM pragma_table_info('%s') WHERE name = ?1;",
+             table);
+    if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
+        return rc;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        have = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (have)
+        return SIM_OK;
+    snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s;", table, name,
+             type);
+    return db_exec(d, sql, err, "upgrading the schema");
+}
 
 /* Adds every field of t missing from table (as a nullable column). */
 static int add_missing_columns(db *d, const char *table, const resfield *t,
                                size_t n, sim_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        sqlite3_stmt *st;
-        char sql[256];
-        int64_t have = 0;
-        int rc;
-        snprintf(sql, sizeof sql,
-                 "SELECT count(*) FROM pragma_table_info('%s') "
-                 "WHERE name = ?1;",
-                 table);
-        if ((rc = db_prep(d, sql, &st, err)) != SIM_OK)
-            return rc;
-        sqlite3_bind_text(st, 1, t[i].name, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            have = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-        if (have)
-            continue;
-        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s;", table,
-                 t[i].name, t[i].type == RESFIELD_DOUBLE ? "REAL" : "INTEGER");
-        if ((rc = db_exec(d, sql, err, "upgrading the schema")) != SIM_OK)
+        int rc =
+            add_column(d, table, t[i].name,
+                       t[i].type == RESFIELD_DOUBLE ? "REAL" : "INTEGER", err);
+        if (rc != SIM_OK)
             return rc;
     }
     return SIM_OK;
@@ -413,7 +429,8 @@ static int migrate_schema(db *d, sim_err *err)
         if ((rc = db_exec(d, migrate_step[uv], err, "upgrading the schema")) !=
             SIM_OK)
             goto fail;
-    if ((rc = add_missing_columns(d, "job_reps", resfield_job, resfield_n_job,
+    if ((rc = add_column(d, "jobs", "layout_etp", "INTEGER", err)) != SIM_OK ||
+        (rc = add_missing_columns(d, "job_reps", resfield_job, resfield_n_job,
                                   err)) != SIM_OK ||
         (rc = add_missing_columns(d, "site_reps", resfield_site,
                                   resfield_n_site, err)) != SIM_OK ||

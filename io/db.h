@@ -64,12 +64,13 @@
  * module_reps and power_window); 11, the solar P90 exceedance of a run
  * (issue 19: runs gains solar_energy_p90_exceedance_j); 12, where the
  * spread of time to train comes from (issue 19: table variance_shares, the
- * shares of `run --variance-decomposition`; no result field changed). An
- * older database
+ * shares of `run --variance-decomposition`; no result field changed); 13,
+ * expert tensor parallelism in the layout (issue 18: jobs gains
+ * layout_etp). An older database
  * is upgraded in place when opened for writing (db_open); db_open_readonly
  * refuses it with what to do.
  */
-#define DB_SCHEMA_VERSION 12
+#define DB_SCHEMA_VERSION 13
 #define DB_SCHEMA_FIELDS_HASH 0x0b5b071571d74508ULL
 /* PRAGMA application_id of a factorysim database: "FSim" in ASCII. */
 #define DB_APPLICATION_ID 0x4653696d
@@ -92,6 +93,8 @@ typedef struct db_job_def {
     int32_t distopt;       /* distributed optimizer 1/0; -1 unknown */
     const char *chosen;    /* fields the tool chose, "pp,vp,mbs"; NULL
                               unknown, "" none */
+    int32_t etp; /* expert tensor parallel size (layout_etp, schema version
+                    13); 0 unknown. Last, after the fields of version 3 */
 } db_job_def;
 
 /* A count of things of one type: modules by module type, GPUs by GPU type. */

@@ -298,6 +298,7 @@ static void row_job(sqlite3_stmt *st, run_mem *m, size_t i)
                              ? -1
                              : (int32_t)sqlite3_column_int64(st, 13);
     m->jobs[i].chosen = db_col_str(st, 14);
+    m->jobs[i].etp = (int32_t)sqlite3_column_int64(st, 15); /* NULL reads 0 */
     m->pub.meta.n_jobs = i + 1;
 }
 
@@ -632,7 +633,8 @@ int db_load_run(db *d, int64_t run_id, int flags, db_run **out, sim_err *err)
              "SELECT name, model, precision, gpu_type, gpus, tokens, "
              "layout_tp, layout_pp, layout_vp, layout_cp, layout_ep, "
              "layout_mbs, layout_recompute, layout_distributed_optimizer, "
-             "layout_chosen FROM jobs WHERE run_id = ?1 ORDER BY job;",
+             "layout_chosen, layout_etp FROM jobs WHERE run_id = ?1 ORDER BY "
+             "job;",
              run_id, row_job, m, err)) != SIM_OK)
         goto fail;
     m->pub.meta.jobs = m->jobs;

@@ -420,9 +420,9 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
              "INSERT INTO jobs(run_id, job, name, model, precision, gpu_type, "
              "gpus, tokens, layout_tp, layout_pp, layout_vp, layout_cp, "
              "layout_ep, layout_mbs, layout_recompute, "
-             "layout_distributed_optimizer, layout_chosen) VALUES(?1, ?2, ?3, "
-             "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-             "?17);",
+             "layout_distributed_optimizer, layout_chosen, layout_etp) "
+             "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+             "?14, ?15, ?16, ?17, ?18);",
              &st, err)) != SIM_OK)
         return rc;
     for (size_t j = 0; j < m->n_jobs && rc == SIM_OK; j++) {
@@ -451,6 +451,10 @@ static int store_site_facts(db *d, int64_t run_id, const db_run_meta *m,
         else
             sqlite3_bind_null(st, 16);
         bind_text(st, 17, jd->chosen);
+        if (jd->etp > 0)
+            sqlite3_bind_int64(st, 18, jd->etp);
+        else
+            sqlite3_bind_null(st, 18);
         rc = db_done(d, st, err, "storing jobs");
     }
     sqlite3_finalize(st);

@@ -25,7 +25,7 @@ typedef struct run_info {
                            printed (site_job_throughput); NULL = none */
 } run_info;
 
-/* Fills the JSON object o with r's layout: "tp", "pp", "vp", "cp", "ep",
+/* Fills the JSON object o with r's layout: "tp", "pp", "vp", "cp", "ep", "etp",
  * "mbs", "recompute", "distributed_optimizer", "fsdp" and "chosen" (the
  * names of the fields tp_predict chose, in that order). `predict` and `run`
  * print this one object. */

@@ -134,8 +134,9 @@ static int same_config(const calib_row *a, const calib_row *b)
            p->gbs == q->gbs && p->layout.mbs == q->layout.mbs &&
            p->seq_len == q->seq_len && p->layout.tp == q->layout.tp &&
            p->layout.pp == q->layout.pp && p->layout.cp == q->layout.cp &&
-           p->layout.ep == q->layout.ep && p->layout.vp == q->layout.vp &&
-           p->layout.fsdp == q->layout.fsdp && p->layers_run == q->layers_run;
+           p->layout.ep == q->layout.ep && p->layout.etp == q->layout.etp &&
+           p->layout.vp == q->layout.vp && p->layout.fsdp == q->layout.fsdp &&
+           p->layers_run == q->layers_run;
 }
 
 /* An exact release match wins immediately; otherwise the newest published

@@ -4,9 +4,9 @@
  *
  * Reference of a row: the published row of the reference table with the
  * same configuration (model, GPU, precision recipe, GPU count, gbs, mbs,
- * sequence length, tp, pp, cp, ep, vp, layers run, FSDP; the release, source,
- * status, notes and measured values do not count), preferring the row's own
- * release, else the newest; without one, the calibrated model's prediction
+ * sequence length, tp, pp, cp, ep, etp, vp, layers run, FSDP; the release,
+ * source, status, notes and measured values do not count), preferring the row's
+ * own release, else the newest; without one, the calibrated model's prediction
  * (models/throughput.h) with its 80% interval. Verdict against a published
  * row: pass when measured >= 0.95 x reference, else fail; against the model:
  * pass when measured >= 0.95 x the interval's high end, fail below 0.95 x

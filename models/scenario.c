@@ -404,12 +404,18 @@ static int finish_job(scenario *s, size_t i, sim_err *err)
                     "jobs.[%zu].ep: expert parallelism on a dense model (got "
                     "%d, expected 1 or none for %s)",
                     i, j->ep, j->model->name);
+    /* Megatron's rule: ep divides the experts, and the expert-TP x EP
+     * group (ep x etp ranks) the GPUs of a pipeline stage, tp x cp x dp;
+     * the EP group may span the attention's TP groups. */
     if (j->ep > 1 &&
-        (j->model->num_experts % j->ep != 0 || (dp * cp) % j->ep != 0))
+        (j->model->num_experts % j->ep != 0 ||
+         (j->gpus / pp) % ((long long)j->ep * (j->etp ? j->etp : 1)) != 0))
         return FAIL(SIM_ERR_AT_GROUP,
-                    "jobs.[%zu].ep: must divide the experts and dp x cp (got "
-                    "%d, expected a divisor of %d and %lld)",
-                    i, j->ep, j->model->num_experts, dp * cp);
+                    "jobs.[%zu].ep: must divide the experts, and ep x etp the "
+                    "GPUs of a pipeline stage (got ep %d, etp %d; expected a "
+                    "divisor of %d, and ep x etp of %lld)",
+                    i, j->ep, j->etp ? j->etp : 1, j->model->num_experts,
+                    (long long)j->gpus / pp);
     if (j->etp > 1 && j->model->num_experts == 0)
         return FAIL(SIM_ERR_AT_GROUP,
                     "jobs.[%zu].etp: expert tensor parallelism on a dense "

@@ -371,31 +371,36 @@ const scen_key scen_keys[] = {
      "docs/throughput-model.md 7; never 1 by default)",
      "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
-     "divides the experts and dp x cp; vp needs pp >= 2"},
+     "divides the experts and ep x etp the GPUs of a pipeline stage; vp "
+     "needs pp >= 2"},
     {"jobs.[].pp", SK_INT, "", 1, 1024, 0, NAN,
      "not given (each one left out is chosen: the fastest layout that fits, "
      "docs/throughput-model.md 7; never 1 by default)",
      "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
-     "divides the experts and dp x cp; vp needs pp >= 2"},
+     "divides the experts and ep x etp the GPUs of a pipeline stage; vp "
+     "needs pp >= 2"},
     {"jobs.[].cp", SK_INT, "", 1, 1024, 0, NAN,
      "not given (each one left out is chosen: the fastest layout that fits, "
      "docs/throughput-model.md 7; never 1 by default)",
      "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
-     "divides the experts and dp x cp; vp needs pp >= 2"},
+     "divides the experts and ep x etp the GPUs of a pipeline stage; vp "
+     "needs pp >= 2"},
     {"jobs.[].vp", SK_INT, "", 1, 1024, 0, NAN,
      "not given (each one left out is chosen: the fastest layout that fits, "
      "docs/throughput-model.md 7; never 1 by default)",
      "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
-     "divides the experts and dp x cp; vp needs pp >= 2"},
+     "divides the experts and ep x etp the GPUs of a pipeline stage; vp "
+     "needs pp >= 2"},
     {"jobs.[].ep", SK_INT, "", 1, 4096, 0, NAN,
      "not given (each one left out is chosen: the fastest layout that fits, "
      "docs/throughput-model.md 7; never 1 by default)",
      "", "`tp = 4; pp = 8;`",
      "`gpus` divisible by tp x pp x cp; global_batch by micro_batch x dp; ep "
-     "divides the experts and dp x cp; vp needs pp >= 2"},
+     "divides the experts and ep x etp the GPUs of a pipeline stage; vp "
+     "needs pp >= 2"},
     {"jobs.[].etp", SK_INT, "", 1, 1024, 0, NAN,
      "not given: 1 or tp, whichever is faster and fits "
      "(docs/throughput-model.md"

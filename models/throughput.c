@@ -103,9 +103,12 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     ev e, eo /* the output layer's rates (BF16) */;
     int N = q->n_gpus, tp = ly->tp, pp = ly->pp, cp = ly->cp, mbs = ly->mbs;
     int ep = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->ep;
-    int etp = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1
-              : ly->etp > 0                              ? ly->etp
-                                                         : 1;
+    int etp = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->etp;
+    /* Dispatchers that exchange over the whole expert-TP x EP group at
+     * once (no separate gather over the expert-TP group). */
+    int grouped_ep = q->moe_dispatcher == TP_DISPATCH_ALLGATHER ||
+                     q->moe_dispatcher == TP_DISPATCH_DEEPEP ||
+                     q->moe_dispatcher == TP_DISPATCH_HYBRIDEP;
     int dp, domain = g->nvlink_domain > 0 ? g->nvlink_domain : 8, micro, L;
     double h = a->hidden_size, hd = flops_head_dim(a),
            nh = a->num_attention_heads, V = flops_vocab(a);
@@ -136,8 +139,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         return fail(out, SIM_EINVAL, "tp*pp*cp = %d does not divide %d GPUs",
                     tp * pp * cp, N);
     dp = N / (tp * pp * cp);
-    if (etp < 1)
-        return fail(out, SIM_EINVAL, "etp must be >= 1", 0, 0);
+    if (etp < 1) /* tp_predict resolves it: 0 here is a caller's bug */
+        return fail(out, SIM_EINVAL, "etp must be >= 1 (got %d)", etp, 0);
     if (ep * etp > 1 && (N / pp) % (ep * etp))
         return fail(out, SIM_EINVAL,
                     etp > 1 ? "ep*etp = %d does not divide %d GPUs per stage"
@@ -257,17 +260,14 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
         /* Dispatch and combine, forward and backward: the token copies
-         * that leave this GPU per dispatcher (tp_ep_copies_out); the
-         * all-gather dispatcher gathers over the whole expert-TP x EP
-         * group instead, so it has no separate ETP gather. */
-        if (q->moe_dispatcher == TP_DISPATCH_ALLGATHER) {
-            vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
-                      tp_ep_copies_out(q->moe_dispatcher, E, k, ep * etp);
-        } else {
-            vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
-                      tp_ep_copies_out(q->moe_dispatcher, E, k, ep);
+         * that leave this GPU per dispatcher (tp_ep_copies_out). Only the
+         * all-to-all gathers over the expert-TP group afterwards; the
+         * all-gather and flex dispatchers exchange over the whole
+         * expert-TP x EP group at once. */
+        vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
+                  tp_ep_copies_out(q->moe_dispatcher, E, k, ep, etp);
+        if (!grouped_ep)
             vol_etp += nl.moe * 4.0 * Ts * k * w * 2.0 * (etp - 1);
-        }
     }
     if (nl.mamba > 0) {
         double din = flops_mamba_d_inner(a), Ns = flops_mamba_state(a);
@@ -347,17 +347,23 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
     /* Expert ranks are ordered etp-ep-dp (Megatron's expert rank
      * generator): the ETP group is consecutive, the EP group has stride
-     * etp, so domain / etp of its peers share an NVLink domain. */
-    t_ep = ep * etp <= 1 ? 0.0
-           : q->moe_dispatcher == TP_DISPATCH_ALLGATHER
-               ? tp_coll_t(vol_ep * rep_ep * frac, ep * etp, 1, domain, nvl, so,
-                           m->dp_latency_s,
-                           (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5))
-               : tp_a2a_t(vol_ep * rep_ep * frac, ep,
-                          domain / etp > 1 ? domain / etp : 1, nvl, so,
-                          m->dp_latency_s);
+     * etp, so domain / etp of its peers share an NVLink domain; the
+     * all-gather and flex dispatchers span the ep etp consecutive ranks. */
+    if (ep * etp <= 1)
+        t_ep = 0.0;
+    else if (q->moe_dispatcher == TP_DISPATCH_ALLGATHER)
+        t_ep = tp_coll_t(vol_ep * rep_ep * frac, ep * etp, 1, domain, nvl, so,
+                         m->dp_latency_s,
+                         (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5));
+    else if (grouped_ep)
+        t_ep = tp_a2a_t(vol_ep * rep_ep * frac, ep * etp, domain, nvl, so,
+                        m->dp_latency_s);
+    else
+        t_ep = tp_a2a_t(vol_ep * rep_ep * frac, ep,
+                        domain / etp > 1 ? domain / etp : 1, nvl, so,
+                        m->dp_latency_s);
     t_etp =
-        etp > 1
+        etp > 1 && !grouped_ep
             ? tp_coll_t(vol_etp * rep_ep * frac, etp, 1, domain, nvl, so,
                         m->dp_latency_s,
                         (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5))
@@ -771,6 +777,15 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out)
     if (!dense && gl->ep > 1 && !is_divisor(gl->ep, E))
         return fail(out, SIM_EINVAL, "ep = %d does not divide the %d experts",
                     gl->ep, E);
+    if (dense && gl->etp > 1)
+        return fail(out, SIM_EINVAL,
+                    "etp = %d needs a MoE model (a dense model has no "
+                    "experts: leave it out or give 1)",
+                    gl->etp, 0);
+    if (!dense && gl->etp > 1 && a->moe_ffn_hidden_size % gl->etp)
+        return fail(out, SIM_EINVAL,
+                    "etp = %d does not divide the experts' width %d", gl->etp,
+                    a->moe_ffn_hidden_size);
     /* A fully given parallel layout: check it with a precise message. */
     if (gl->tp && gl->pp && gl->cp && (gl->ep || dense) && etp_given &&
         gl->vp && gl->mbs) {

@@ -101,8 +101,9 @@ typedef struct tp_dp_cost {
 void tp_dp_cost_of(const tp_dp_in *in, tp_dp_cost *out);
 
 /* Token copies per token leaving the GPU in one MoE dispatch under
- * dispatcher (tp_moe_dispatcher) with E experts, top-k routing, ep ranks. */
-double tp_ep_copies_out(int dispatcher, double E, double k, int ep);
+ * dispatcher (tp_moe_dispatcher) with E experts, top-k routing, ep ranks,
+ * each expert split over etp GPUs (1 without expert tensor parallelism). */
+double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp);
 
 /* Exposed part of t_comm spread over the buckets of vp chunks behind a
  * window t_win (one micro-batch's backward or forward on the stage),

@@ -183,32 +183,38 @@ double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
 }
 
 /* Token copies per token that leave the GPU in one dispatch (the combine
- * returns as many), per dispatcher (docs/throughput-model.md §2):
+ * returns as many), per dispatcher (docs/throughput-model.md §2), with
+ * each expert split over etp GPUs (expert tensor parallelism):
  *  - all-to-all (Megatron's MoEAlltoAllTokenDispatcher, and unstated
  *    recipes): it permutes by expert and sends every routed copy whose
- *    expert is on another rank, k (ep-1)/ep under balanced routing;
- *  - all-gather: every token of the EP group is gathered (and the outputs
- *    reduce-scattered back), k-independent: ep - 1;
+ *    expert is on another EP rank, k (ep-1)/ep under balanced routing;
+ *    the expert-TP gather that follows is the caller's (throughput.c);
+ *  - all-gather: every token of the expert-TP x EP group is gathered (and
+ *    the outputs reduce-scattered back), k-independent: ep etp - 1;
  *  - flex (DeepEP, HybridEP): the dispatch layout is per rank (DeepEP's
  *    get_dispatch_layout returns is_token_in_rank [num_tokens, num_ranks],
  *    deepseek-ai/DeepEP deep_ep/buffer.py), so a token goes once to each
  *    other rank holding any of its k experts and the combine reduces a
  *    rank's copies before sending them back. With the k experts drawn
  *    without replacement from E spread evenly, n = E/ep per rank, a given
- *    rank is missed with probability C(E-n, k)/C(E, k), so
+ *    EP rank is missed with probability C(E-n, k)/C(E, k), so
  *    (ep-1) (1 - C(E-n, k)/C(E, k)) copies leave. Never more than the
- *    all-to-all's: equal when k = 1 or n = 1. */
-double tp_ep_copies_out(int dispatcher, double E, double k, int ep)
+ *    all-to-all's: equal when k = 1 or n = 1. With expert TP the flex
+ *    dispatcher exchanges over the whole expert-TP x EP group at once
+ *    (Megatron's MoEFlexTokenDispatcher, no separate gather): each hit EP
+ *    rank's etp GPUs receive the token, (ep etp - 1)(1 - C(E-n, k)/C(E, k)). */
+double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp)
 {
     double miss = 1.0, n = E / ep;
-    if (ep <= 1)
-        return 0.0;
+    int g = ep * (etp > 1 ? etp : 1);
     if (dispatcher == TP_DISPATCH_ALLGATHER)
-        return ep - 1;
+        return g - 1;
     if (dispatcher != TP_DISPATCH_DEEPEP && dispatcher != TP_DISPATCH_HYBRIDEP)
-        return k * (ep - 1) / ep;
+        return ep <= 1 ? 0.0 : k * (ep - 1) / ep;
+    if (g <= 1)
+        return 0.0;
     for (int i = 0; i < (int)k; i++)
         miss *= (E - n - i) / (E - i);
     /* Capped for ep > E (n < 1), which the model refuses anyway. */
-    return fmin((ep - 1) * (1.0 - miss), k * (ep - 1) / ep);
+    return fmin((g - 1) * (1.0 - miss), k * (g - 1) / ep);
 }

@@ -191,11 +191,11 @@ static inline void fx_rep(res_rep *r, uint32_t rep, size_t n_steps,
 
 static const db_job_def fx_jobs[FX_N_JOBS] = {
     {"pretrain-70b", "llama3-70b", "fp8", "GB300", 512, 1.5e12, 4, 4, 5, 2, 1,
-     1, "selective", 1, "vp,recompute,distributed_optimizer"},
+     1, "selective", 1, "vp,recompute,distributed_optimizer", 1},
     {"pretrain-8b, \"ablation\"", "llama3-8b", "bf16", "GB300", 1024, 4.0e11, 1,
-     1, 1, 1, 1, 4, "none", 0, ""},
+     1, 1, 1, 1, 4, "none", 0, "", 1},
     {"moe-test", "mixtral-8x7b", "fp8", "GB300", 1536, 8.0e11, 2, 3, 7, 1, 8, 2,
-     "full", 1, "tp,pp,vp,cp,ep,mbs,recompute,distributed_optimizer"},
+     "full", 1, "tp,pp,vp,cp,ep,mbs,recompute,distributed_optimizer,etp", 2},
 };
 static const db_count fx_modules[] = {{"spark-liquid", 1}};
 static const db_count fx_gpus[] = {{"GB300", 2304}};

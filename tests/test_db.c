@@ -163,6 +163,7 @@ static void test_db_round_trip_keeps_every_field(void **state)
         assert_string_equal(r->meta.jobs[j].recompute, fx_jobs[j].recompute);
         assert_int_equal(r->meta.jobs[j].distopt, fx_jobs[j].distopt);
         assert_string_equal(r->meta.jobs[j].chosen, fx_jobs[j].chosen);
+        assert_int_equal(r->meta.jobs[j].etp, fx_jobs[j].etp);
     }
     assert_string_equal(r->meta.sweep_key, "sweep-a");
     assert_string_equal(r->meta.case_key, "modules=1");
@@ -614,6 +615,8 @@ static void test_db_older_schema_is_upgraded_in_place_or_refused(void **state)
     assert_null(r->meta.jobs[0].recompute);
     assert_int_equal(r->meta.jobs[0].distopt, -1);
     assert_null(r->meta.jobs[0].chosen);
+    /* Version 12 -> 13 added layout_etp: unknown (NULL reads 0). */
+    assert_int_equal(r->meta.jobs[0].etp, 0);
     /* Version 10 -> 11 added the run's solar P90 exceedance: NULL (NAN) for
      * the runs stored before, never made up. */
     assert_true(isnan(r->solar_energy_p90_exceedance_j));

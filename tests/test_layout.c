@@ -508,6 +508,32 @@ static void test_layout_expert_tensor_parallel(void **state)
                  r1.step_time_s < r2.step_time_s ? r1.step_time_s
                                                  : r2.step_time_s,
                  1e-15);
+    /* The flex and all-gather dispatchers exchange over the 8 consecutive
+     * ranks of the expert-TP x EP group at once, with no separate gather:
+     * flex sends a token to each of the 2 GPUs of every EP rank holding
+     * one of its experts (32 experts here, 8 per EP rank),
+     * (8 - 1)(1 - C(24, 8)/C(32, 8)) copies, in one
+     * all-to-all (one NVLink latency); all-gather sends 7 (192 steps). */
+    q.layout.etp = 2;
+    q.moe_dispatcher = TP_DISPATCH_HYBRIDEP;
+    assert_int_equal(tp_predict(&m, &q, &rc), SIM_OK);
+    {
+        double miss = 1, c;
+        for (int i = 0; i < 8; i++)
+            miss *= (24.0 - i) / (32.0 - i);
+        c = 7 * (1 - miss);
+        assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 32, 8, 4, 2), c,
+                     1e-12);
+        assert_close(rc.t_ep_s,
+                     4.0 * 48 * 2048 * 2048 * 2.0 * c / (450e9 * 0.7) + 3e-6,
+                     1e-9);
+    }
+    q.moe_dispatcher = TP_DISPATCH_ALLGATHER;
+    assert_int_equal(tp_predict(&m, &q, &rc), SIM_OK);
+    assert_close(rc.t_ep_s,
+                 4.0 * 48 * 2048 * 2048 * 2.0 * 7 / (450e9 * 0.7) + 192 * 3e-6,
+                 1e-9);
+    q.moe_dispatcher = TP_DISPATCH_DEFAULT;
     /* Refused sizes. */
     q.layout.etp = 4; /* ep 4 x etp 4 = 16 GPUs > 8 */
     assert_int_equal(tp_predict(&m, &q, &rc), SIM_EINVAL);

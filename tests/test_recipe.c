@@ -136,21 +136,23 @@ static void test_ep_copies_out_by_dispatcher(void **state)
     for (int i = 0; i < 8; i++)
         miss *= (112.0 - i) / (128.0 - i);
     assert_close(miss, 0.332580, 1e-5);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLTOALL, 128, 8, 8), 7.0, 1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_DEFAULT, 128, 8, 8), 7.0, 1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLGATHER, 128, 8, 8), 7.0,
+    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLTOALL, 128, 8, 8, 1), 7.0,
                  1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLGATHER, 128, 8, 4), 3.0,
+    assert_close(tp_ep_copies_out(TP_DISPATCH_DEFAULT, 128, 8, 8, 1), 7.0,
                  1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8),
+    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLGATHER, 128, 8, 8, 1), 7.0,
+                 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_ALLGATHER, 128, 8, 4, 1), 3.0,
+                 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8, 1),
                  7.0 * (1.0 - miss), 1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_DEEPEP, 128, 8, 8),
+    assert_close(tp_ep_copies_out(TP_DISPATCH_DEEPEP, 128, 8, 8, 1),
                  7.0 * (1.0 - miss), 1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 1, 8), 7.0 / 8,
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 1, 8, 1), 7.0 / 8,
                  1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 64, 4, 64),
-                 tp_ep_copies_out(TP_DISPATCH_ALLTOALL, 64, 4, 64), 1e-12);
-    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 1), 0.0, 0);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 64, 4, 64, 1),
+                 tp_ep_copies_out(TP_DISPATCH_ALLTOALL, 64, 4, 64, 1), 1e-12);
+    assert_close(tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 1, 1), 0.0, 0);
 }
 
 /* The dispatcher in a prediction: 8 H100 (one NVLink domain), ep 8, the
@@ -185,7 +187,7 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
     assert_int_equal(tp_predict(&m, &q, &rd), SIM_OK);
     assert_int_equal(ra.microbatches, 1);
     dv = 4.0 * 48 * 4096 * 2048 * 2.0 *
-         (7.0 - tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8)) /
+         (7.0 - tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8, 1)) /
          (450e9 * 0.7);
     assert_true(dv > 0.25 * ra.t_ep_s); /* a third of the volume */
     assert_close(ra.t_ep_s - rh.t_ep_s, dv, 1e-12);

@@ -183,7 +183,7 @@ static void test_report_spread_v11_database_gains_the_table(void **state)
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
     assert_int_equal(atoi(line), DB_SCHEMA_VERSION);
-    assert_int_equal(DB_SCHEMA_VERSION, 12);
+    assert_true(DB_SCHEMA_VERSION >= 12); /* variance_shares came with 12 */
     assert_non_null(fgets(line, sizeof line, f));
     assert_string_equal(line, "0\n");
     pclose(f);

@@ -283,6 +283,33 @@ static void test_calibrate_errors(void **state)
     assert_int_equal(fs_run("calibrate", out, sizeof out, err, sizeof err), 2);
 }
 
+/* --etp on the command line: given, it is printed and not chosen (table,
+ * JSON); left out for a MoE model at tp 2, it is chosen and named; on a
+ * dense model it is refused with the reason. */
+static void test_predict_etp_option(void **state)
+{
+    const char *moe = "predict --gpu H100 --model qwen3-30b-a3b --precision "
+                      "BF16 --gpus 8 --gbs 8 --tp 2 --pp 1 --cp 1 --ep 4 "
+                      "--vp 1 --mbs 1 --recompute full "
+                      "--distributed-optimizer on";
+    char cmd[512];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "%s --etp 2", moe);
+    assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, " ep 4 etp 2 mbs 1 "));
+    assert_non_null(strstr(out, "(none: every field given)"));
+    snprintf(cmd, sizeof cmd, "%s --etp 2 --format json", moe);
+    assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"etp\": 2,"));
+    assert_int_equal(fs_run(moe, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\nchosen      etp\n"));
+    assert_int_equal(fs_run("predict --gpu H100 --model llama3-8b --precision "
+                            "BF16 --gpus 8 --etp 2",
+                            out, sizeof out, err, sizeof err),
+                     1);
+    assert_non_null(strstr(err, "etp = 2 needs a MoE model"));
+}
+
 static void test_predict_single_table_and_json(void **state)
 {
     (void)state;
@@ -451,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(
             test_every_calibration_command_refuses_a_version_1_file),
+        cmocka_unit_test(test_predict_etp_option),
         cmocka_unit_test(test_predict_single_table_and_json),
         cmocka_unit_test(test_predict_csv_every_row_gives_a_row),
         cmocka_unit_test(test_predict_csv_out_file),
