@@ -104,11 +104,6 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     int N = q->n_gpus, tp = ly->tp, pp = ly->pp, cp = ly->cp, mbs = ly->mbs;
     int ep = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->ep;
     int etp = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->etp;
-    /* Dispatchers that exchange over the whole expert-TP x EP group at
-     * once (no separate gather over the expert-TP group). */
-    int grouped_ep = q->moe_dispatcher == TP_DISPATCH_ALLGATHER ||
-                     q->moe_dispatcher == TP_DISPATCH_DEEPEP ||
-                     q->moe_dispatcher == TP_DISPATCH_HYBRIDEP;
     int dp, domain = g->nvlink_domain > 0 ? g->nvlink_domain : 8, micro, L;
     double h = a->hidden_size, hd = flops_head_dim(a),
            nh = a->num_attention_heads, V = flops_vocab(a);
@@ -122,7 +117,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     double vol_tp = 0 /* collectives, then bytes */, vol_cp = 0, vol_ep = 0,
            vol_etp = 0 /* ETP gathers of routed tokens [B] */, rep_cp = 1,
            rep_ep = 1 /* their share repeated by recomputation */, t_tp, t_cp,
-           t_ep, t_etp, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
+           t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
     double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
     int fmt = q->prec.fmt, nf, nlast, n1;
     /* Stored GEMM inputs: FP8 copies under a quantized recipe. */
@@ -266,7 +261,7 @@ static int stage_costs(const tp_model *m, const tp_query *q,
          * expert-TP x EP group at once. */
         vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
                   tp_ep_copies_out(q->moe_dispatcher, E, k, ep, etp);
-        if (!grouped_ep)
+        if (!tp_ep_grouped(q->moe_dispatcher))
             vol_etp += nl.moe * 4.0 * Ts * k * w * 2.0 * (etp - 1);
     }
     if (nl.mamba > 0) {
@@ -345,33 +340,14 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                               (int)(rep_cp * 3 * (cp - 1) * nl.attn * frac))
                   : 0.0;
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
-    /* Expert ranks are ordered etp-ep-dp (Megatron's expert rank
-     * generator): the ETP group is consecutive, the EP group has stride
-     * etp, so domain / etp of its peers share an NVLink domain; the
-     * all-gather and flex dispatchers span the ep etp consecutive ranks. */
-    if (ep * etp <= 1)
-        t_ep = 0.0;
-    else if (q->moe_dispatcher == TP_DISPATCH_ALLGATHER)
-        t_ep = tp_coll_t(vol_ep * rep_ep * frac, ep * etp, 1, domain, nvl, so,
-                         m->dp_latency_s,
-                         (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5));
-    else if (grouped_ep)
-        t_ep = tp_a2a_t(vol_ep * rep_ep * frac, ep * etp, domain, nvl, so,
-                        m->dp_latency_s);
-    else
-        t_ep = tp_a2a_t(vol_ep * rep_ep * frac, ep,
-                        domain / etp > 1 ? domain / etp : 1, nvl, so,
-                        m->dp_latency_s);
-    t_etp =
-        etp > 1 && !grouped_ep
-            ? tp_coll_t(vol_etp * rep_ep * frac, etp, 1, domain, nvl, so,
-                        m->dp_latency_s,
-                        (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5))
-            : 0.0;
+    t_ep = tp_ep_exchange_t(
+        q->moe_dispatcher, vol_ep * rep_ep * frac, vol_etp * rep_ep * frac, ep,
+        etp, (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5), domain, nvl,
+        so, m->dp_latency_s);
     /* The overlapped exchange (all-to-all and the ETP gather, both the
      * dispatcher's) hides behind at most one micro-batch's compute (the
      * other micro-batch in flight, 1F1B EP overlap). */
-    sc->t_ep = tp_exposed((t_ep + t_etp) * cs, p[TP_OVL_EP], sc->t_mb);
+    sc->t_ep = tp_exposed(t_ep * cs, p[TP_OVL_EP], sc->t_mb);
     /* Pipeline point-to-point: 2 sends per virtual stage per micro-batch,
      * so linear in vp (stage_combine multiplies). */
     t_pp = 0.0;

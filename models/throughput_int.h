@@ -105,6 +105,20 @@ void tp_dp_cost_of(const tp_dp_in *in, tp_dp_cost *out);
  * each expert split over etp GPUs (1 without expert tensor parallelism). */
 double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp);
 
+/* 1 when the dispatcher exchanges over the whole expert-TP x EP group at
+ * once (all-gather, flex), 0 when it gathers over the expert-TP group after
+ * an all-to-all over EP (Megatron's alltoall, the default). */
+int tp_ep_grouped(int dispatcher);
+
+/* Time of one micro-batch's MoE exchanges [s], before overlap: vol_ep
+ * bytes each GPU sends in the dispatcher's exchange, vol_etp in the
+ * expert-TP gathers that follow an all-to-all (ignored by a grouped
+ * dispatcher), over ep x etp ranks, with steps collectives' latency for
+ * the gathers; NVLink inside domain GPUs, scale-out beyond. */
+double tp_ep_exchange_t(int dispatcher, double vol_ep, double vol_etp, int ep,
+                        int etp, int steps, int domain, double nvl, double so,
+                        double lat_so);
+
 /* Exposed part of t_comm spread over the buckets of vp chunks behind a
  * window t_win (one micro-batch's backward or forward on the stage),
  * chunks pp window shares apart; at least one bucket's time. */

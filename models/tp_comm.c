@@ -218,3 +218,32 @@ double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp)
     /* Capped for ep > E (n < 1), which the model refuses anyway. */
     return fmin((g - 1) * (1.0 - miss), k * (g - 1) / ep);
 }
+
+int tp_ep_grouped(int dispatcher)
+{
+    return dispatcher == TP_DISPATCH_ALLGATHER ||
+           dispatcher == TP_DISPATCH_DEEPEP ||
+           dispatcher == TP_DISPATCH_HYBRIDEP;
+}
+
+/* Expert ranks are ordered etp-ep-dp (Megatron's expert rank generator):
+ * the expert-TP group is consecutive and the EP group has stride etp, so
+ * domain / etp of an all-to-all's peers share an NVLink domain; the
+ * all-gather and flex dispatchers span the ep etp consecutive ranks. */
+double tp_ep_exchange_t(int dispatcher, double vol_ep, double vol_etp, int ep,
+                        int etp, int steps, int domain, double nvl, double so,
+                        double lat_so)
+{
+    double t;
+    if (ep * etp <= 1)
+        return 0.0;
+    if (dispatcher == TP_DISPATCH_ALLGATHER)
+        return tp_coll_t(vol_ep, ep * etp, 1, domain, nvl, so, lat_so, steps);
+    if (tp_ep_grouped(dispatcher))
+        return tp_a2a_t(vol_ep, ep * etp, domain, nvl, so, lat_so);
+    t = tp_a2a_t(vol_ep, ep, domain / etp > 1 ? domain / etp : 1, nvl, so,
+                 lat_so);
+    return t + (etp > 1
+                    ? tp_coll_t(vol_etp, etp, 1, domain, nvl, so, lat_so, steps)
+                    : 0.0);
+}
