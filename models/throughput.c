@@ -547,7 +547,8 @@ static void stage_fill(const stagec *sc, const tp_layout *ly, double usable,
  * Candidates per field: the given value, else tp in {1,2,4,8} (<= the
  * NVLink domain and the heads), cp in {1,2,4,8,16,32} with seq/cp >= 4096,
  * pp every divisor of N/(tp cp) up to min(layers, 128), ep every divisor of
- * the experts dividing N/pp (1 for dense), mbs in {1,2,4,8,16} dividing
+ * the experts dividing N/pp (1 for dense), etp 1 or tp (MoE; ep etp
+ * dividing N/pp, etp the experts' width), mbs in {1,2,4,8,16} dividing
  * gbs/dp, vp 1..min(layers/pp, 64) (interleaving needs m >= pp), recompute
  * none/selective/full, distributed optimizer on/off. Exhaustive over that
  * space but for two prunings that cannot lose the optimum:
@@ -578,7 +579,7 @@ typedef struct search {
     tp_layout min_ly;
 } search;
 
-/* Tries every recompute mode and vp of one (tp, pp, cp, ep, mbs). */
+/* Tries every recompute mode and vp of one (tp, pp, cp, ep, etp, mbs). */
 static void try_layout(search *S, tp_layout ly, int L)
 {
     const tp_layout *g = &S->q->layout;
