@@ -545,6 +545,42 @@ static void test_layout_expert_tensor_parallel(void **state)
                         "etp = 2 does not divide the experts' width 769");
 }
 
+/* The all-to-all's peers at stride etp: the Qwen3 shape on 32 H100 (8 per
+ * NVLink domain) at tp 4, ep 8, etp 4. The 8 EP peers sit 4 ranks apart,
+ * so only 8 / 4 = 2 of them share a domain: a quarter of the exchange
+ * goes over NVLink, three quarters over the 400 Gb/s scale-out (x
+ * bw_scaleout 0.8), concurrently, plus one scale-out latency; with etp 1
+ * all 8 peers are inside the domain. The volume is the same either way:
+ * 4 x 48 layers x 1024 sequence-parallel tokens x 7 copies x 2048 x 2 B. */
+static void test_layout_etp_spreads_the_all_to_all(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = qwen30();
+    tp_query q;
+    tp_result r1, r4;
+    double vol = 4.0 * 48 * 1024 * 7 * 2048 * 2.0, nvl = 450e9 * 0.7,
+           so = 400e9 / 8 * 0.8, etp_t, a2a;
+    (void)state;
+    tp_model_init(&m);
+    m.p[TP_OVL_EP] = 0;
+    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_FULL);
+    q.n_gpus = 32;
+    q.layout.tp = 4;
+    q.layout.ep = 8;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.layout.etp = 1;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    q.layout.etp = 4;
+    assert_int_equal(tp_predict(&m, &q, &r4), SIM_OK);
+    assert_int_equal(r1.microbatches, 1);
+    /* Full recomputation: 6 exchanges per layer instead of 4. */
+    assert_close(r1.t_ep_s, 1.5 * vol / nvl + 3e-6, 1e-9);
+    a2a = fmax(1.5 * vol * 0.25 / nvl, 1.5 * vol * 0.75 / so) + m.dp_latency_s;
+    etp_t = 1.5 * 4 * 48 * 1024 * 8 * 2048 * 2.0 * 3 / nvl + 288 * 3e-6;
+    assert_close(r4.t_ep_s, a2a + etp_t, 1e-9);
+}
+
 /* The etp column of the published rows: the dgxc Grok-1 GB200 rows state
  * 8 (the launch script's -et) and fit only because the experts are split;
  * a blank cell (the 2024 Grok-1 H100 rows) is Megatron's default, the
@@ -744,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_layout_chooser_matches_brute_force),
         cmocka_unit_test(test_layout_blank_vp_is_chosen_never_one),
         cmocka_unit_test(test_layout_expert_tensor_parallel),
+        cmocka_unit_test(test_layout_etp_spreads_the_all_to_all),
         cmocka_unit_test_setup_teardown(test_layout_published_etp, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_layout_published_layouts_fit,
