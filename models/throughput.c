@@ -221,13 +221,12 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     }
     /* MoE blocks: sequence-parallel tokens are dispatched to E/ep local
      * experts each (balanced routing, as the benchmarks force); with expert
-     * tensor parallelism each expert's fc1/fc2 are split over etp GPUs,
-     * which all-gather the tokens routed to them after the dispatch and
-     * reduce-scatter the outputs before the combine (Megatron's
-     * token_dispatcher.py: the all-to-all over EP, then the gather over
-     * the expert-TP group): the same FLOPs as GEMMs etp x taller and
-     * 1/etp as wide, the weights 1/etp, and 4 collectives of the routed
-     * tokens per layer. The fixed
+     * tensor parallelism each expert's fc1/fc2 are split over etp GPUs
+     * that all hold the tokens routed to that expert: the same FLOPs as
+     * GEMMs etp x taller and 1/etp as wide, the weights 1/etp. How the
+     * tokens get there is the dispatcher's (below: the all-to-all gathers
+     * over the expert-TP group after the exchange, the all-gather and flex
+     * dispatchers exchange over the whole group at once). The fixed
      * work follows what runs (issue 18): a per-layer part (router top-k,
      * the host sync of dropless routing's token counts), a part per local
      * expert (grouped-GEMM setup and tails) and the permutation passes per
