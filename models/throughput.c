@@ -253,13 +253,13 @@ static int stage_costs(const tp_model *m, const tp_query *q,
         moe_fix = nl.moe * (p[TP_T_MOE_LAYER] + p[TP_T_MOE_EXPERT] * nloc);
         if (Fs > 0)
             vol_tp += nl.moe * 4.0;
-        /* Dispatch and combine, forward and backward: the token copies
-         * that leave this GPU per dispatcher (tp_ep_copies_out). Only the
-         * all-to-all gathers over the expert-TP group afterwards; the
-         * all-gather and flex dispatchers exchange over the whole
-         * expert-TP x EP group at once. */
-        vol_ep += nl.moe * 4.0 * Ts * w * 2.0 *
-                  tp_ep_copies_out(q->moe_dispatcher, E, k, ep, etp);
+        /* Dispatch and combine, forward and backward: one copy of each
+         * token; the exchange multiplies by the copies the dispatcher
+         * sends and routes them (tp_ep_exchange_t). Only the all-to-all
+         * gathers over the expert-TP group afterwards; the all-gather and
+         * flex dispatchers exchange over the whole expert-TP x EP group
+         * at once. */
+        vol_ep += nl.moe * 4.0 * Ts * w * 2.0;
         if (!tp_ep_grouped(q->moe_dispatcher))
             vol_etp += nl.moe * 4.0 * Ts * k * w * 2.0 * (etp - 1);
     }
@@ -339,10 +339,21 @@ static int stage_costs(const tp_model *m, const tp_query *q,
                               (int)(rep_cp * 3 * (cp - 1) * nl.attn * frac))
                   : 0.0;
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
-    t_ep = tp_ep_exchange_t(
-        q->moe_dispatcher, vol_ep * rep_ep * frac, vol_etp * rep_ep * frac, ep,
-        etp, (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5), domain, nvl,
-        so, m->dp_latency_s);
+    {
+        tp_ep_in xi = {q->moe_dispatcher,
+                       a->num_experts > 0 ? a->num_experts : 1,
+                       a->experts_per_token,
+                       ep,
+                       etp,
+                       vol_ep * rep_ep * frac,
+                       vol_etp * rep_ep * frac,
+                       (int)(rep_ep * 4 * (int)(nl.moe * frac + 0.5) + 0.5),
+                       domain,
+                       nvl,
+                       so,
+                       m->dp_latency_s};
+        t_ep = tp_ep_exchange_t(&xi);
+    }
     /* The overlapped exchange (all-to-all and the ETP gather, both the
      * dispatcher's) hides behind at most one micro-batch's compute (the
      * other micro-batch in flight, 1F1B EP overlap). */

@@ -110,14 +110,35 @@ double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp);
  * an all-to-all over EP (Megatron's alltoall, the default). */
 int tp_ep_grouped(int dispatcher);
 
-/* Time of one micro-batch's MoE exchanges [s], before overlap: vol_ep
- * bytes each GPU sends in the dispatcher's exchange, vol_etp in the
- * expert-TP gathers that follow an all-to-all (ignored by a grouped
- * dispatcher), over ep x etp ranks, with steps collectives' latency for
- * the gathers; NVLink inside domain GPUs, scale-out beyond. */
-double tp_ep_exchange_t(int dispatcher, double vol_ep, double vol_etp, int ep,
-                        int etp, int steps, int domain, double nvl, double so,
-                        double lat_so);
+/* Flex dispatcher (DeepEP, HybridEP) whose expert-TP x EP group of ep etp
+ * consecutive ranks spans more than one NVLink domain of domain GPUs:
+ * token copies per token over NVLink (*c_nvl, forwarding included) and
+ * over the scale-out fabric (*c_so, once per other domain hit). With the
+ * group inside one domain, *c_so = 0 and *c_nvl = tp_ep_copies_out. */
+void tp_ep_flex_copies(double E, double k, int ep, int etp, int domain,
+                       double *c_nvl, double *c_so);
+
+/* One micro-batch's MoE exchanges on one GPU. */
+typedef struct tp_ep_in {
+    int dispatcher; /* tp_moe_dispatcher */
+    double E, k;    /* experts, experts per token */
+    int ep, etp;
+    double vol_tok; /* bytes of one copy of each token of this GPU, summed
+                       over the exchanges (dispatch and combine, forward,
+                       backward, recomputation) */
+    double vol_etp; /* bytes of the expert-TP gathers after an all-to-all
+                       (ignored by a grouped dispatcher) */
+    int steps;      /* collectives, for the gathers' latency */
+    int domain;     /* NVLink domain [GPUs] */
+    double nvl, so; /* achieved NVLink and scale-out bandwidth [B/s] */
+    double lat_so;  /* scale-out latency per collective [s] */
+} tp_ep_in;
+
+/* Time of the exchanges [s], before overlap: vol_tok x the dispatcher's
+ * copies (tp_ep_copies_out), NVLink inside the domain, scale-out beyond
+ * (flex dispatchers across domains: tp_ep_flex_copies, both links at
+ * once), plus the expert-TP gathers that follow an all-to-all. */
+double tp_ep_exchange_t(const tp_ep_in *in);
 
 /* Exposed part of t_comm spread over the buckets of vp chunks behind a
  * window t_win (one micro-batch's backward or forward on the stage),

@@ -182,6 +182,16 @@ double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
     return worst < t_comm ? worst : t_comm;
 }
 
+/* 1 - C(E - n, k) / C(E, k): the chance that k experts drawn without
+ * replacement from E include one of n given ones. */
+static double hit_p(double E, double k, double n)
+{
+    double miss = 1.0;
+    for (int i = 0; i < (int)k; i++)
+        miss *= E - n - i > 0 ? (E - n - i) / (E - i) : 0.0;
+    return 1.0 - miss;
+}
+
 /* Token copies per token that leave the GPU in one dispatch (the combine
  * returns as many), per dispatcher (docs/throughput-model.md §2), with
  * each expert split over etp GPUs (expert tensor parallelism):
@@ -205,7 +215,6 @@ double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
  *    rank's etp GPUs receive the token, (ep etp - 1)(1 - C(E-n, k)/C(E, k)). */
 double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp)
 {
-    double miss = 1.0, n = E / ep;
     int g = ep * (etp > 1 ? etp : 1);
     if (dispatcher == TP_DISPATCH_ALLGATHER)
         return g - 1;
@@ -213,10 +222,8 @@ double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp)
         return ep <= 1 ? 0.0 : k * (ep - 1) / ep;
     if (g <= 1)
         return 0.0;
-    for (int i = 0; i < (int)k; i++)
-        miss *= (E - n - i) / (E - i);
     /* Capped for ep > E (n < 1), which the model refuses anyway. */
-    return fmin((g - 1) * (1.0 - miss), k * (g - 1) / ep);
+    return fmin((g - 1) * hit_p(E, k, E / ep), k * (g - 1) / ep);
 }
 
 int tp_ep_grouped(int dispatcher)
@@ -226,24 +233,63 @@ int tp_ep_grouped(int dispatcher)
            dispatcher == TP_DISPATCH_HYBRIDEP;
 }
 
+/* Flex dispatchers across NVLink domains (DeepEP's normal kernels, whose
+ * README describes them as "forwarding data from NVLink domain to RDMA
+ * domain", and HybridEP, its NVIDIA branch, taken to route the same way:
+ * an assumption): a token crosses the scale-out fabric once to each other
+ * domain holding one of its experts, to the GPU of the same local index
+ * there, which forwards it over NVLink to the ranks of that domain that
+ * hold its experts (DeepSeek-V3 technical report, arXiv:2412.19437,
+ * §3.2.2). Megatron's MoE README: DeepEP "removes redundant tokens during
+ * cross-node communication". The group is the expert-TP x EP group,
+ * g = ep etp consecutive ranks over nd = g / d domains of d GPUs. With the
+ * k experts drawn without replacement from E (balanced routing), a rank
+ * (n = E/ep experts, each split over etp GPUs) is hit with p = hit_p(E, k,
+ * n) and a domain (E d / g experts) with q = hit_p(E, k, E d / g):
+ *   scale-out copies  (nd - 1) q
+ *   NVLink copies     (d - 1) p            to this domain's ranks
+ *                   + (nd - 1) q (d - 1) p / q   forwarded on arrival
+ *                   = nd (d - 1) p
+ * (the forwarding GPU sends on behalf of the token's source; by symmetry
+ * every GPU forwards as many copies as its own tokens cause). Never more
+ * scale-out copies than the flat per-rank exchange's: q <= d p. */
+void tp_ep_flex_copies(double E, double k, int ep, int etp, int domain,
+                       double *c_nvl, double *c_so)
+{
+    int g = ep * (etp > 1 ? etp : 1);
+    double d = domain < g ? domain : g, nd = g / d;
+    double p = hit_p(E, k, E / ep);
+    *c_so = nd > 1 ? (nd - 1) * hit_p(E, k, E * d / g) : 0.0;
+    *c_nvl = nd * (d - 1) * p;
+}
+
 /* Expert ranks are ordered etp-ep-dp (Megatron's expert rank generator):
  * the expert-TP group is consecutive and the EP group has stride etp, so
  * domain / etp of an all-to-all's peers share an NVLink domain; the
- * all-gather and flex dispatchers span the ep etp consecutive ranks. */
-double tp_ep_exchange_t(int dispatcher, double vol_ep, double vol_etp, int ep,
-                        int etp, int steps, int domain, double nvl, double so,
-                        double lat_so)
+ * all-gather and flex dispatchers span the ep etp consecutive ranks, and a
+ * flex exchange that leaves the domain runs both links at once
+ * (tp_ep_flex_copies). */
+double tp_ep_exchange_t(const tp_ep_in *in)
 {
-    double t;
-    if (ep * etp <= 1)
+    int ep = in->ep, etp = in->etp, g = ep * etp, dom = in->domain;
+    double c = tp_ep_copies_out(in->dispatcher, in->E, in->k, ep, etp), t;
+    if (g <= 1)
         return 0.0;
-    if (dispatcher == TP_DISPATCH_ALLGATHER)
-        return tp_coll_t(vol_ep, ep * etp, 1, domain, nvl, so, lat_so, steps);
-    if (tp_ep_grouped(dispatcher))
-        return tp_a2a_t(vol_ep, ep * etp, domain, nvl, so, lat_so);
-    t = tp_a2a_t(vol_ep, ep, domain / etp > 1 ? domain / etp : 1, nvl, so,
-                 lat_so);
-    return t + (etp > 1
-                    ? tp_coll_t(vol_etp, etp, 1, domain, nvl, so, lat_so, steps)
-                    : 0.0);
+    if (in->dispatcher == TP_DISPATCH_ALLGATHER)
+        return tp_coll_t(in->vol_tok * c, g, 1, dom, in->nvl, in->so,
+                         in->lat_so, in->steps);
+    if (tp_ep_grouped(in->dispatcher)) {
+        double c_nvl, c_so;
+        if (g <= dom)
+            return tp_a2a_t(in->vol_tok * c, g, dom, in->nvl, in->so,
+                            in->lat_so);
+        tp_ep_flex_copies(in->E, in->k, ep, etp, dom, &c_nvl, &c_so);
+        t = fmax(in->vol_tok * c_nvl / in->nvl, in->vol_tok * c_so / in->so);
+        return t + in->lat_so;
+    }
+    t = tp_a2a_t(in->vol_tok * c, ep, dom / etp > 1 ? dom / etp : 1, in->nvl,
+                 in->so, in->lat_so);
+    return t + (etp > 1 ? tp_coll_t(in->vol_etp, etp, 1, dom, in->nvl, in->so,
+                                    in->lat_so, in->steps)
+                        : 0.0);
 }

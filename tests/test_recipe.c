@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -197,6 +198,76 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
     assert_close(r0.step_time_s, ra.step_time_s, 1e-15);
 }
 
+/* A flex exchange that leaves the NVLink domain crosses the scale-out
+ * fabric once per other domain hit and fans out over NVLink there, by
+ * hand. Qwen3 30B-A3B's routing (E 128, k 8) over ep 16 in 8-GPU domains:
+ * a rank (8 experts) is missed with C(120,8)/C(128,8) = (120 x ... x 113)
+ * / (128 x ... x 121) = 0.587718, hit with p = 0.412282; the other domain
+ * (64 experts) is missed with C(64,8)/C(128,8) = 0.0030959, hit with
+ * q = 0.996904. Scale-out copies (nd - 1) q = 0.996904 (the flat per-rank
+ * exchange sends 8 of its 15 p = 6.1842 copies off the domain, 3.298);
+ * NVLink copies nd (d - 1) p = 2 x 7 x p = 5.771949. Inside one domain
+ * nothing crosses and NVLink carries tp_ep_copies_out's copies. */
+static void test_flex_copies_across_domains(void **state)
+{
+    double c_nvl, c_so, c_nvl1, c_so1;
+    (void)state;
+    tp_ep_flex_copies(128, 8, 16, 1, 8, &c_nvl, &c_so);
+    assert_close(c_so, 0.996904, 1e-6);
+    assert_close(c_nvl, 5.771949, 1e-6);
+    assert_true(c_so < (16 - 8) * 0.412282);
+    tp_ep_flex_copies(128, 8, 8, 1, 8, &c_nvl1, &c_so1);
+    assert_close(c_so1, 0.0, 0);
+    assert_close(c_nvl1, tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8, 1),
+                 1e-12);
+    /* Expert TP: ep 8 x etp 2 spans the same 16 ranks in 2 domains; a
+     * rank holds slices of 16 experts, a domain 64 experts. */
+    tp_ep_flex_copies(128, 8, 8, 2, 8, &c_nvl, &c_so);
+    assert_close(c_so, 0.996904, 1e-6);
+    {
+        double miss = 1.0;
+        for (int i = 0; i < 8; i++)
+            miss *= (112.0 - i) / (128.0 - i);
+        assert_close(c_nvl, 2 * 7 * (1.0 - miss), 1e-12);
+    }
+}
+
+/* The same in a prediction: 16 H100 (two NVLink domains), ep 16, one
+ * micro-batch of 4096 tokens per GPU, nothing overlapped. vol = 4
+ * exchanges x 48 layers x 4096 tokens x 2048 x 2 B. HybridEP: the slower
+ * link sets the time, max(vol x 5.771949 / (450e9 x 0.7), vol x 0.996904 /
+ * (400e9 / 8 x 0.8)) + 8 us (scale-out here); the all-to-all sends
+ * k (ep-1)/ep = 7.5 copies, half of them off the domain:
+ * max(vol x 3.75 / 315e9, vol x 3.75 / 40e9) + 8 us. */
+static void test_flex_across_domains_in_a_prediction(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a = qwen30();
+    tp_query q;
+    tp_result ra, rh;
+    double vol = 4.0 * 48 * 4096 * 2048 * 2.0, nvl = 450e9 * 0.7,
+           so = 400e9 / 8 * 0.8, th, ta;
+    (void)state;
+    tp_model_init(&m);
+    m.p[TP_OVL_EP] = 0;
+    q = one_gpu_query(&g, &a, 16, 4096, TP_RECOMPUTE_NONE);
+    q.n_gpus = 16;
+    q.layout.ep = 16;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.moe_dispatcher = TP_DISPATCH_ALLTOALL;
+    assert_int_equal(tp_predict(&m, &q, &ra), SIM_OK);
+    q.moe_dispatcher = TP_DISPATCH_HYBRIDEP;
+    assert_int_equal(tp_predict(&m, &q, &rh), SIM_OK);
+    assert_int_equal(rh.microbatches, 1);
+    th = fmax(vol * 5.771949 / nvl, vol * 0.996904 / so) + 8e-6;
+    ta = fmax(vol * 3.75 / nvl, vol * 3.75 / so) + 8e-6;
+    assert_close(rh.t_ep_s, th, 1e-6);
+    assert_close(ra.t_ep_s, ta, 1e-12);
+    assert_true(ra.t_ep_s > 3.5 * rh.t_ep_s);
+    assert_close(ra.t_compute_s, rh.t_compute_s, 1e-15);
+}
+
 /* Recomputation repeats the forward's collectives. EP: the Qwen3 shape on
  * 8 H100, ep 8, nothing overlapped; full recomputation, or selective with
  * "moe", sends one more forward's dispatch and combine: 6 exchanges per
@@ -370,6 +441,8 @@ int main(void)
         cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_moe),
         cmocka_unit_test(test_ep_copies_out_by_dispatcher),
         cmocka_unit_test(test_flex_dispatcher_in_a_prediction),
+        cmocka_unit_test(test_flex_copies_across_domains),
+        cmocka_unit_test(test_flex_across_domains_in_a_prediction),
         cmocka_unit_test(test_recompute_repeats_the_forward_collectives),
         cmocka_unit_test(test_ep_must_divide_the_experts),
         cmocka_unit_test(test_recipe_columns_parse_and_stay_out_of_config),
