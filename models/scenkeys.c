@@ -427,8 +427,9 @@ const scen_key scen_keys[] = {
      "`\"flex-hybridep\"`",
      "the MoE token dispatcher: the flex ones (DeepEP, HybridEP) send a "
      "token once per rank holding one of its experts, and across NVLink "
-     "domains once per other domain over scale-out, forwarded over NVLink "
-     "there; `alltoall` once per expert, `allgather` every token "
+     "domains (8 GPUs for DeepEP) once per other domain over scale-out, "
+     "forwarded over NVLink there; `alltoall` once per expert, "
+     "`allgather` every token "
      "(docs/throughput-model.md 2)"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].software_efficiency", SK_NUMBER, "", 0.05, 2, 0, 1, "1",

@@ -106,7 +106,9 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     int etp = a->cls == LLM_DENSE || a->num_experts <= 0 ? 1 : ly->etp;
     int dp, domain = g->nvlink_domain > 0 ? g->nvlink_domain : 8, micro, L;
     double h = a->hidden_size, hd = flops_head_dim(a),
-           nh = a->num_attention_heads, V = flops_vocab(a);
+           nh = a->num_attention_heads, V = flops_vocab(a),
+           E = a->num_experts > 0 ? a->num_experts : 1,
+           k = a->experts_per_token;
     double qw = nh * hd, kvw = flops_kv_heads(a) * hd,
            glu = a->gated_linear_unit ? 2 : 1;
     double T, Ts, fwd = 0, core_all = 0, t_core, nvl, so, so_dp, lat_dp,
@@ -233,8 +235,6 @@ static int stage_costs(const tp_model *m, const tp_query *q,
      * routed token copy on this GPU (Ts k), instead of one constant that
      * overcharged models with few local experts or few tokens per GPU. */
     if (nl.moe > 0) {
-        double E = a->num_experts > 0 ? a->num_experts : 1,
-               k = a->experts_per_token;
         double w = a->moe_latent_size > 0 ? a->moe_latent_size : h;
         double Fm = a->moe_ffn_hidden_size,
                Fs = a->shared_expert_ffn_hidden_size;
@@ -341,8 +341,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     sc->t_cp = tp_exposed(t_cp * cs, p[TP_OVL_CP], t_core);
     {
         tp_ep_in xi = {q->moe_dispatcher,
-                       a->num_experts > 0 ? a->num_experts : 1,
-                       a->experts_per_token,
+                       E,
+                       k,
                        ep,
                        etp,
                        vol_ep * rep_ep * frac,

@@ -102,7 +102,9 @@ void tp_dp_cost_of(const tp_dp_in *in, tp_dp_cost *out);
 
 /* Token copies per token leaving the GPU in one MoE dispatch under
  * dispatcher (tp_moe_dispatcher) with E experts, top-k routing, ep ranks,
- * each expert split over etp GPUs (1 without expert tensor parallelism). */
+ * each expert split over etp GPUs (1 without expert tensor parallelism):
+ * the per-rank copies, over every link. A flex exchange that leaves its
+ * forwarding domain sends fewer over scale-out (tp_ep_flex_copies). */
 double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp);
 
 /* 1 when the dispatcher exchanges over the whole expert-TP x EP group at
@@ -110,34 +112,49 @@ double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp);
  * an all-to-all over EP (Megatron's alltoall, the default). */
 int tp_ep_grouped(int dispatcher);
 
-/* Flex dispatcher (DeepEP, HybridEP) whose expert-TP x EP group of ep etp
- * consecutive ranks spans more than one NVLink domain of domain GPUs:
- * token copies per token over NVLink (*c_nvl, forwarding included) and
- * over the scale-out fabric (*c_so, once per other domain hit). With the
- * group inside one domain, *c_so = 0 and *c_nvl = tp_ep_copies_out. */
-void tp_ep_flex_copies(double E, double k, int ep, int etp, int domain,
-                       double *c_nvl, double *c_so);
+/* NVLink peers of DeepEP's normal kernels (deepseek-ai/DeepEP
+ * csrc/kernels/legacy/internode.cu: LEGACY_NUM_MAX_NVL_PEERS == 8): a
+ * DeepEP group forwards over NVLink within 8 GPUs at most. */
+#define TP_DEEPEP_NVL_PEERS 8
+
+/* Token copies per token of a flex dispatcher (TP_DISPATCH_DEEPEP or
+ * TP_DISPATCH_HYBRIDEP) with E experts, top-k routing, ep ranks, each
+ * expert split over etp GPUs, in NVLink domains of domain GPUs.
+ * OUT *c_nvl: copies over NVLink (to this forwarding domain's ranks and
+ *             forwarded on arrival), >= 0;
+ * OUT *c_so:  copies over the scale-out fabric (once per other forwarding
+ *             domain hit), >= 0.
+ * The forwarding domain is the NVLink domain (HybridEP) or at most
+ * TP_DEEPEP_NVL_PEERS GPUs (DeepEP), shrunk to the largest size that
+ * divides ep etp. With the group inside one forwarding domain, *c_so = 0
+ * and *c_nvl = tp_ep_copies_out. Expects ep dividing E, k <= E. */
+void tp_ep_flex_copies(int dispatcher, double E, double k, int ep, int etp,
+                       int domain, double *c_nvl, double *c_so);
 
 /* One micro-batch's MoE exchanges on one GPU. */
 typedef struct tp_ep_in {
-    int dispatcher; /* tp_moe_dispatcher */
-    double E, k;    /* experts, experts per token */
-    int ep, etp;
-    double vol_tok; /* bytes of one copy of each token of this GPU, summed
-                       over the exchanges (dispatch and combine, forward,
-                       backward, recomputation) */
-    double vol_etp; /* bytes of the expert-TP gathers after an all-to-all
-                       (ignored by a grouped dispatcher) */
-    int steps;      /* collectives, for the gathers' latency */
-    int domain;     /* NVLink domain [GPUs] */
-    double nvl, so; /* achieved NVLink and scale-out bandwidth [B/s] */
-    double lat_so;  /* scale-out latency per collective [s] */
+    int dispatcher;   /* tp_moe_dispatcher */
+    double E, k;      /* experts, experts per token */
+    int ep;           /* expert-parallel ranks */
+    int etp;          /* GPUs each expert is split over (1 = none) */
+    double tok_bytes; /* one copy of each token of this GPU, summed over
+                         the exchanges (dispatch and combine, forward,
+                         backward, recomputation) [B] */
+    double etp_bytes; /* the expert-TP gathers after an all-to-all
+                         (ignored by a grouped dispatcher) [B] */
+    int steps;        /* collectives, for the gathers' latency */
+    int domain;       /* NVLink domain [GPUs] */
+    double nvl_Bps;   /* achieved NVLink bandwidth per GPU [B/s] */
+    double so_Bps;    /* achieved scale-out bandwidth per GPU [B/s] */
+    double lat_so_s;  /* scale-out latency per exchange [s] */
 } tp_ep_in;
 
-/* Time of the exchanges [s], before overlap: vol_tok x the dispatcher's
+/* Time of the exchanges [s], before overlap: tok_bytes x the dispatcher's
  * copies (tp_ep_copies_out), NVLink inside the domain, scale-out beyond
- * (flex dispatchers across domains: tp_ep_flex_copies, both links at
- * once), plus the expert-TP gathers that follow an all-to-all. */
+ * (a flex dispatcher across forwarding domains: tp_ep_flex_copies, both
+ * links at once), plus the expert-TP gathers that follow an all-to-all.
+ * One latency per call, as tp_a2a_t (not one per exchange: a known
+ * understatement of about 8 us per exchange, docs §2). Never fails. */
 double tp_ep_exchange_t(const tp_ep_in *in);
 
 /* Exposed part of t_comm spread over the buckets of vp chunks behind a

@@ -203,16 +203,19 @@ static double hit_p(double E, double k, double n)
  *    the outputs reduce-scattered back), k-independent: ep etp - 1;
  *  - flex (DeepEP, HybridEP): the dispatch layout is per rank (DeepEP's
  *    get_dispatch_layout returns is_token_in_rank [num_tokens, num_ranks],
- *    deepseek-ai/DeepEP deep_ep/buffer.py), so a token goes once to each
- *    other rank holding any of its k experts and the combine reduces a
- *    rank's copies before sending them back. With the k experts drawn
- *    without replacement from E spread evenly, n = E/ep per rank, a given
- *    EP rank is missed with probability C(E-n, k)/C(E, k), so
+ *    deepseek-ai/DeepEP deep_ep/buffer.py, now deep_ep/buffers/legacy.py),
+ *    so a token goes once to each other rank holding any of its k
+ *    experts and the combine reduces a rank's copies before sending them
+ *    back. With the k experts drawn without replacement from E spread
+ *    evenly, n = E/ep per rank, a given EP rank is missed with
+ *    probability C(E-n, k)/C(E, k), so
  *    (ep-1) (1 - C(E-n, k)/C(E, k)) copies leave. Never more than the
  *    all-to-all's: equal when k = 1 or n = 1. With expert TP the flex
  *    dispatcher exchanges over the whole expert-TP x EP group at once
  *    (Megatron's MoEFlexTokenDispatcher, no separate gather): each hit EP
- *    rank's etp GPUs receive the token, (ep etp - 1)(1 - C(E-n, k)/C(E, k)). */
+ *    rank's etp GPUs receive the token, (ep etp - 1)(1 - C(E-n, k)/C(E, k)).
+ *    These are all the copies; which link carries them, when the group
+ *    leaves its forwarding domain, is tp_ep_flex_copies's. */
 double tp_ep_copies_out(int dispatcher, double E, double k, int ep, int etp)
 {
     int g = ep * (etp > 1 ? etp : 1);
@@ -233,34 +236,61 @@ int tp_ep_grouped(int dispatcher)
            dispatcher == TP_DISPATCH_HYBRIDEP;
 }
 
-/* Flex dispatchers across NVLink domains (DeepEP's normal kernels, whose
- * README describes them as "forwarding data from NVLink domain to RDMA
- * domain", and HybridEP, its NVIDIA branch, taken to route the same way:
- * an assumption): a token crosses the scale-out fabric once to each other
- * domain holding one of its experts, to the GPU of the same local index
- * there, which forwards it over NVLink to the ranks of that domain that
- * hold its experts (DeepSeek-V3 technical report, arXiv:2412.19437,
- * §3.2.2). Megatron's MoE README: DeepEP "removes redundant tokens during
- * cross-node communication". The group is the expert-TP x EP group,
- * g = ep etp consecutive ranks over nd = g / d domains of d GPUs. With the
- * k experts drawn without replacement from E (balanced routing), a rank
- * (n = E/ep experts, each split over etp GPUs) is hit with p = hit_p(E, k,
- * n) and a domain (E d / g experts) with q = hit_p(E, k, E d / g):
+/* Flex dispatchers whose group leaves its forwarding domain. Both route
+ * hierarchically: a token crosses the scale-out fabric once to each other
+ * forwarding domain holding one of its experts, to the GPU of the same
+ * local index there, which forwards it over NVLink to that domain's ranks
+ * holding its experts; the combine reduces a domain's copies before the
+ * one send back (DeepSeek-V3 technical report, arXiv:2412.19437, §3.2.2;
+ * DeepEP csrc/kernels/legacy/internode.cu, one RDMA copy per destination
+ * node with any hit; DeepEP docs/Hybrid-EP_Implementation.md: "Similar to
+ * DeepEP, Hybrid-EP first performs IB communication between peer GPUs",
+ * its combine "pre-reduces data within node"). The forwarding domain is
+ * the NVLink domain for HybridEP and at most 8 GPUs for DeepEP, whose
+ * kernels have 8 NVLink peers (LEGACY_NUM_MAX_NVL_PEERS == 8 in
+ * internode.cu), so on an NVL72 a DeepEP group beyond 8 GPUs crosses the
+ * NICs. Both libraries need the group to be a whole number of forwarding
+ * domains (HybridEP asserts it, DeepEP's layout kernel needs ranks % 8 ==
+ * 0); a group that is not is taken in the largest equal domains that fit.
+ *
+ * The group is the expert-TP x EP group, g = ep etp consecutive ranks over
+ * nd = g / d domains of d GPUs. With the k experts drawn without
+ * replacement from E (balanced routing), a rank (n = E/ep experts, each
+ * split over etp GPUs) is hit with p = hit_p(E, k, n) and a domain
+ * (E d / g experts) with q = hit_p(E, k, E d / g):
  *   scale-out copies  (nd - 1) q
  *   NVLink copies     (d - 1) p            to this domain's ranks
  *                   + (nd - 1) q (d - 1) p / q   forwarded on arrival
  *                   = nd (d - 1) p
  * (the forwarding GPU sends on behalf of the token's source; by symmetry
  * every GPU forwards as many copies as its own tokens cause). Never more
- * scale-out copies than the flat per-rank exchange's: q <= d p. */
-void tp_ep_flex_copies(double E, double k, int ep, int etp, int domain,
-                       double *c_nvl, double *c_so)
+ * scale-out copies than the flat per-rank exchange's: q <= d p. A router
+ * limiting a token to a few nodes (DeepSeek-V3's group top-k) would send
+ * fewer; the benchmarks force balanced routing. */
+static int flex_domain(int dispatcher, int g, int domain)
 {
-    int g = ep * (etp > 1 ? etp : 1);
-    double d = domain < g ? domain : g, nd = g / d;
-    double p = hit_p(E, k, E / ep);
-    *c_so = nd > 1 ? (nd - 1) * hit_p(E, k, E * d / g) : 0.0;
-    *c_nvl = nd * (d - 1) * p;
+    int d = dispatcher == TP_DISPATCH_DEEPEP && domain > TP_DEEPEP_NVL_PEERS
+                ? TP_DEEPEP_NVL_PEERS
+                : domain;
+    if (d >= g)
+        return g;
+    while (d > 1 && g % d)
+        d--;
+    return d > 1 ? d : 1;
+}
+
+void tp_ep_flex_copies(int dispatcher, double E, double k, int ep, int etp,
+                       int domain, double *c_nvl, double *c_so)
+{
+    int g = ep * (etp > 1 ? etp : 1), d = flex_domain(dispatcher, g, domain);
+    double nd = (double)g / d;
+    if (nd <= 1) {
+        *c_so = 0.0;
+        *c_nvl = tp_ep_copies_out(dispatcher, E, k, ep, etp);
+        return;
+    }
+    *c_so = (nd - 1) * hit_p(E, k, E * d / g);
+    *c_nvl = nd * (d - 1) * hit_p(E, k, E / ep);
 }
 
 /* Expert ranks are ordered etp-ep-dp (Megatron's expert rank generator):
@@ -276,20 +306,22 @@ double tp_ep_exchange_t(const tp_ep_in *in)
     if (g <= 1)
         return 0.0;
     if (in->dispatcher == TP_DISPATCH_ALLGATHER)
-        return tp_coll_t(in->vol_tok * c, g, 1, dom, in->nvl, in->so,
-                         in->lat_so, in->steps);
+        return tp_coll_t(in->tok_bytes * c, g, 1, dom, in->nvl_Bps, in->so_Bps,
+                         in->lat_so_s, in->steps);
     if (tp_ep_grouped(in->dispatcher)) {
         double c_nvl, c_so;
-        if (g <= dom)
-            return tp_a2a_t(in->vol_tok * c, g, dom, in->nvl, in->so,
-                            in->lat_so);
-        tp_ep_flex_copies(in->E, in->k, ep, etp, dom, &c_nvl, &c_so);
-        t = fmax(in->vol_tok * c_nvl / in->nvl, in->vol_tok * c_so / in->so);
-        return t + in->lat_so;
+        tp_ep_flex_copies(in->dispatcher, in->E, in->k, ep, etp, dom, &c_nvl,
+                          &c_so);
+        if (c_so <= 0)
+            return tp_a2a_t(in->tok_bytes * c_nvl, g, g, in->nvl_Bps,
+                            in->so_Bps, in->lat_so_s);
+        t = fmax(in->tok_bytes * c_nvl / in->nvl_Bps,
+                 in->tok_bytes * c_so / in->so_Bps);
+        return t + in->lat_so_s;
     }
-    t = tp_a2a_t(in->vol_tok * c, ep, dom / etp > 1 ? dom / etp : 1, in->nvl,
-                 in->so, in->lat_so);
-    return t + (etp > 1 ? tp_coll_t(in->vol_etp, etp, 1, dom, in->nvl, in->so,
-                                    in->lat_so, in->steps)
+    t = tp_a2a_t(in->tok_bytes * c, ep, dom / etp > 1 ? dom / etp : 1,
+                 in->nvl_Bps, in->so_Bps, in->lat_so_s);
+    return t + (etp > 1 ? tp_coll_t(in->etp_bytes, etp, 1, dom, in->nvl_Bps,
+                                    in->so_Bps, in->lat_so_s, in->steps)
                         : 0.0);
 }

@@ -212,33 +212,45 @@ static void test_flex_copies_across_domains(void **state)
 {
     double c_nvl, c_so, c_nvl1, c_so1;
     (void)state;
-    tp_ep_flex_copies(128, 8, 16, 1, 8, &c_nvl, &c_so);
+    tp_ep_flex_copies(TP_DISPATCH_HYBRIDEP, 128, 8, 16, 1, 8, &c_nvl, &c_so);
     assert_close(c_so, 0.996904, 1e-6);
     assert_close(c_nvl, 5.771949, 1e-6);
     assert_true(c_so < (16 - 8) * 0.412282);
-    tp_ep_flex_copies(128, 8, 8, 1, 8, &c_nvl1, &c_so1);
+    tp_ep_flex_copies(TP_DISPATCH_HYBRIDEP, 128, 8, 8, 1, 8, &c_nvl1, &c_so1);
     assert_close(c_so1, 0.0, 0);
     assert_close(c_nvl1, tp_ep_copies_out(TP_DISPATCH_HYBRIDEP, 128, 8, 8, 1),
                  1e-12);
     /* Expert TP: ep 8 x etp 2 spans the same 16 ranks in 2 domains; a
      * rank holds slices of 16 experts, a domain 64 experts. */
-    tp_ep_flex_copies(128, 8, 8, 2, 8, &c_nvl, &c_so);
+    tp_ep_flex_copies(TP_DISPATCH_HYBRIDEP, 128, 8, 8, 2, 8, &c_nvl, &c_so);
     assert_close(c_so, 0.996904, 1e-6);
-    {
-        double miss = 1.0;
-        for (int i = 0; i < 8; i++)
-            miss *= (112.0 - i) / (128.0 - i);
-        assert_close(c_nvl, 2 * 7 * (1.0 - miss), 1e-12);
-    }
+    assert_close(c_nvl, 2 * 7 * 0.667420, 1e-6);
+    /* Forwarding domains. DeepEP forwards within 8 GPUs even in a 72-GPU
+     * NVLink domain, so ep 16 on an NVL72 crosses the NICs as on H100;
+     * HybridEP keeps it on NVLink: the per-rank copies, 15 p. */
+    tp_ep_flex_copies(TP_DISPATCH_DEEPEP, 128, 8, 16, 1, 72, &c_nvl, &c_so);
+    assert_close(c_so, 0.996904, 1e-6);
+    assert_close(c_nvl, 5.771949, 1e-6);
+    tp_ep_flex_copies(TP_DISPATCH_HYBRIDEP, 128, 8, 16, 1, 72, &c_nvl, &c_so);
+    assert_close(c_so, 0.0, 0);
+    assert_close(c_nvl, 15 * 0.412282, 1e-6);
+    /* A group that is not a whole number of domains is taken in the
+     * largest equal ones: E 96, k 8, ep 12 (8 experts per rank) in 8-GPU
+     * domains runs as 2 domains of 6 ranks (48 experts). A rank is missed
+     * with C(88,8)/C(96,8) = 0.484739, a domain with C(48,8)/C(96,8) =
+     * 0.0028457: c_so = 0.997154, c_nvl = 2 x 5 x 0.515261 = 5.15261. */
+    tp_ep_flex_copies(TP_DISPATCH_HYBRIDEP, 96, 8, 12, 1, 8, &c_nvl, &c_so);
+    assert_close(c_so, 0.997154, 1e-5);
+    assert_close(c_nvl, 5.15261, 1e-5);
 }
 
 /* The same in a prediction: 16 H100 (two NVLink domains), ep 16, one
  * micro-batch of 4096 tokens per GPU, nothing overlapped. vol = 4
  * exchanges x 48 layers x 4096 tokens x 2048 x 2 B. HybridEP: the slower
- * link sets the time, max(vol x 5.771949 / (450e9 x 0.7), vol x 0.996904 /
- * (400e9 / 8 x 0.8)) + 8 us (scale-out here); the all-to-all sends
- * k (ep-1)/ep = 7.5 copies, half of them off the domain:
- * max(vol x 3.75 / 315e9, vol x 3.75 / 40e9) + 8 us. */
+ * link sets the time (scale-out here, NVLink with a 100 x faster fabric),
+ * max(vol x 5.771949 / (450e9 x 0.7), vol x 0.996904 / (400e9 / 8 x 0.8)) + 8
+ * us (scale-out here); the all-to-all sends k (ep-1)/ep = 7.5 copies, half of
+ * them off the domain: max(vol x 3.75 / 315e9, vol x 3.75 / 40e9) + 8 us. */
 static void test_flex_across_domains_in_a_prediction(void **state)
 {
     tp_model m;
@@ -266,6 +278,13 @@ static void test_flex_across_domains_in_a_prediction(void **state)
     assert_close(ra.t_ep_s, ta, 1e-12);
     assert_true(ra.t_ep_s > 3.5 * rh.t_ep_s);
     assert_close(ra.t_compute_s, rh.t_compute_s, 1e-15);
+    /* With a scale-out fabric 100 x faster, NVLink sets the time:
+     * vol x 5.771949 / (450e9 x 0.7) + 8 us. */
+    g.scaleout_bps = 40e12;
+    assert_int_equal(tp_predict(&m, &q, &rh), SIM_OK);
+    th = vol * 5.771949 / nvl + 8e-6;
+    assert_true(vol * 0.996904 / (40e12 / 8 * 0.8) < 0.1 * th);
+    assert_close(rh.t_ep_s, th, 1e-6);
 }
 
 /* Recomputation repeats the forward's collectives. EP: the Qwen3 shape on
