@@ -302,12 +302,14 @@ void tp_ep_flex_copies(int dispatcher, double E, double k, int ep, int etp,
 double tp_ep_exchange_t(const tp_ep_in *in)
 {
     int ep = in->ep, etp = in->etp, g = ep * etp, dom = in->domain;
-    double c = tp_ep_copies_out(in->dispatcher, in->E, in->k, ep, etp), t;
+    double c, t;
     if (g <= 1)
         return 0.0;
-    if (in->dispatcher == TP_DISPATCH_ALLGATHER)
+    if (in->dispatcher == TP_DISPATCH_ALLGATHER) {
+        c = tp_ep_copies_out(in->dispatcher, in->E, in->k, ep, etp);
         return tp_coll_t(in->tok_bytes * c, g, 1, dom, in->nvl_Bps, in->so_Bps,
                          in->lat_so_s, in->steps);
+    }
     if (tp_ep_grouped(in->dispatcher)) {
         double c_nvl, c_so;
         tp_ep_flex_copies(in->dispatcher, in->E, in->k, ep, etp, dom, &c_nvl,
@@ -319,6 +321,7 @@ double tp_ep_exchange_t(const tp_ep_in *in)
                  in->tok_bytes * c_so / in->so_Bps);
         return t + in->lat_so_s;
     }
+    c = tp_ep_copies_out(in->dispatcher, in->E, in->k, ep, etp);
     t = tp_a2a_t(in->tok_bytes * c, ep, dom / etp > 1 ? dom / etp : 1,
                  in->nvl_Bps, in->so_Bps, in->lat_so_s);
     return t + (etp > 1 ? tp_coll_t(in->etp_bytes, etp, 1, dom, in->nvl_Bps,
