@@ -354,6 +354,10 @@ int cmd_calibrate(int argc, char **argv)
     if (cv)
         calib_cover_loco(use_rows, nu, pred[C_LOCO], &m, CALIB_COVER_Z80, nsd,
                          cov, cov_plain);
+    /* How the model did on each model's rows, for predict to report beside
+     * its predictions (held out: in-sample would flatter it). */
+    if (cv)
+        calib_model_rows(use_rows, nu, pred[C_LOCO], &m);
     /* Micro-batches per step of each row's layout (its group below). */
     mbs = sim_xcalloc(nu, sizeof *mbs);
     for (size_t i = 0; i < nu; i++) {

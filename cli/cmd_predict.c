@@ -88,8 +88,47 @@ static const char predict_help[] =
  * once by cmd_predict before print_one. */
 static char site_shown[256];
 
-static int print_one(const tp_query *q, const tp_result *r, int fmt,
-                     const char *release)
+/* One published-row record as JSON, null when there is none. */
+static jv *rows_json(const tp_model_rows *e)
+{
+    jv *o;
+    if (!e)
+        return jv_null();
+    o = jv_obj();
+    jv_set(o, "n", jv_int(e->n));
+    jv_set(o, "loco_mean_error_pct", jv_num(e->loco_mean_error_pct));
+    jv_set(o, "loco_mape_pct", jv_num(e->loco_mape_pct));
+    return o;
+}
+
+/* The model's own published rows (tp_model_rows): how far this model was
+ * from them when each was held out. It is what a planner needs to read the
+ * number: a model whose rows sit 25 % below the prediction will most likely
+ * do so again, whatever the interval says; the interval is the class's. */
+static void print_rows(const tp_model *m, const tp_query *q)
+{
+    const tp_model_rows *all = tp_model_rows_of(m, q->llm->name, NULL),
+                        *one = tp_model_rows_of(m, q->llm->name, q->gpu->name);
+    if (!m->n_model_rows)
+        return; /* a calibration without cross-validation: nothing known */
+    if (!all) {
+        printf("published   none: %s has no rows in the calibration data\n",
+               q->llm->name);
+        return;
+    }
+    printf("published   predicted/measured - 1 on this model's calibration "
+           "rows, each held out:\n"
+           "            every GPU %d rows, mean %+.1f %%, MAPE %.1f %%; ",
+           all->n, all->loco_mean_error_pct, all->loco_mape_pct);
+    if (one)
+        printf("%s %d rows, mean %+.1f %%, MAPE %.1f %%\n", q->gpu->name,
+               one->n, one->loco_mean_error_pct, one->loco_mape_pct);
+    else
+        printf("%s none\n", q->gpu->name);
+}
+
+static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
+                     int fmt, const char *release)
 {
     const tp_layout *l = &r->layout;
     if (fmt == CLI_FMT_JSON) {
@@ -126,6 +165,15 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
         jv_set(o, "mem_bytes_per_gpu", jv_num(r->mem_bytes_per_gpu));
         jv_set(o, "mem_usable_bytes", jv_num(r->mem_usable_bytes));
         jv_set(o, "fits", jv_bool(r->fits));
+        if (m->n_model_rows) {
+            jv *c = jv_obj();
+            jv_set(c, "all_gpus",
+                   rows_json(tp_model_rows_of(m, q->llm->name, NULL)));
+            jv_set(c, "this_gpu",
+                   rows_json(tp_model_rows_of(m, q->llm->name, q->gpu->name)));
+            jv_set(o, "published_rows", c);
+        } else
+            jv_set(o, "published_rows", jv_null());
         jv_write(o, stdout, 1);
         jv_free(o);
         return CLI_EXIT_OK;
@@ -171,6 +219,7 @@ static int print_one(const tp_query *q, const tp_result *r, int fmt,
            r->mem_act_bytes / GPU_HBM_GB_BYTES,
            r->mem_usable_bytes / GPU_HBM_GB_BYTES,
            r->fits ? "" : "  DOES NOT FIT");
+    print_rows(m, q);
     return CLI_EXIT_OK;
 }
 
@@ -621,7 +670,7 @@ int cmd_predict(int argc, char **argv)
         printf("site calibration: %s (compute time x%.4f, communication "
                "time x%.4f)\n",
                site_shown, q.compute_slowdown, q.comm_slowdown);
-    rc = print_one(&q, &r, fmt,
+    rc = print_one(m, &q, &r, fmt,
                    release ? release
                            : (m->default_release >= 0
                                   ? m->releases[m->default_release]

@@ -24,10 +24,15 @@ const char *tp_model_default_path(void)
 }
 
 /* The top level and each group's keys: exactly those tp_model_save writes.
- * accuracy is informational (written, not read) and may be absent. */
+ * accuracy is informational (written, not read) and may be absent;
+ * model_rows is read when present (a fit without cross-validation has
+ * none, and files written before it lack it). */
 static const char *const top_keys[] = {
     "version",   "params",       "gpus",   "releases", "default_release",
-    "sigma_log", "dp_latency_s", "domain", "accuracy", NULL};
+    "sigma_log", "dp_latency_s", "domain", "accuracy", "model_rows",
+    NULL};
+static const char *const model_rows_keys[] = {
+    "model", "gpu", "n", "loco_mean_error_pct", "loco_mape_pct", NULL};
 /* The calibration set's domain (version 3): predictions outside it are
  * flagged extrapolated (models/throughput.h TP_EXTRAP_*). */
 static const char *const domain_keys[] = {
@@ -172,6 +177,50 @@ static int read_releases(cfg_reader *r, const config_setting_t *g, tp_model *m)
     return SIM_OK;
 }
 
+/* The published-row records (tp_model_rows): one per model and GPU pair,
+ * each percentage a mean over n >= 1 rows, so a mean error below -100 %
+ * (a prediction below zero) or a negative MAPE is a damaged file. */
+static int read_model_rows(cfg_reader *r, const config_setting_t *g,
+                           tp_model *m)
+{
+    int n = config_setting_length(g), rc;
+    if (n > TP_MAX_MODEL_ROWS)
+        return cfg_fail(r, g, NULL,
+                        "too many model rows (got %d, expected <= %d)", n,
+                        TP_MAX_MODEL_ROWS);
+    for (int i = 0; i < n; i++) {
+        config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        tp_model_rows *e = &m->model_rows[i];
+        long long k;
+        if (!config_setting_is_group(s))
+            return cfg_fail(r, s, NULL,
+                            "expected a group { model; gpu; n; "
+                            "loco_mean_error_pct; loco_mape_pct; }");
+        if ((rc = cfg_check_keys(r, s, model_rows_keys)) != SIM_OK ||
+            (rc = cfg_string(r, s, "model", 1, "", e->model,
+                             sizeof e->model)) != SIM_OK ||
+            (rc = cfg_string(r, s, "gpu", 1, "", e->gpu, sizeof e->gpu)) !=
+                SIM_OK ||
+            (rc = cfg_int(r, s, "n", 1, 0, 1, 100000000, &k)) != SIM_OK ||
+            (rc = num(r, s, "loco_mean_error_pct", -100, HUGE_VAL,
+                      &e->loco_mean_error_pct)) != SIM_OK ||
+            (rc = num(r, s, "loco_mape_pct", 0, HUGE_VAL, &e->loco_mape_pct)) !=
+                SIM_OK)
+            return rc;
+        if (!e->model[0])
+            return cfg_fail(r, s, "model",
+                            "empty model name (expected a catalog model)");
+        e->n = (int)k;
+        if (tp_model_rows_of(m, e->model, e->gpu))
+            return cfg_fail(r, s, NULL,
+                            "second record for model \"%s\" on %s (expected "
+                            "one per model and GPU)",
+                            e->model, e->gpu[0] ? e->gpu : "every GPU");
+        m->n_model_rows++;
+    }
+    return SIM_OK;
+}
+
 /* Reads and validates the whole file into m (see calib_file.h). */
 static int read_model(cfg_reader *r, tp_model *m)
 {
@@ -184,6 +233,7 @@ static int read_model(cfg_reader *r, tp_model *m)
         return rc;
     for (int k = 0; top_keys[k]; k++)
         if (strcmp(top_keys[k], "accuracy") != 0 &&
+            strcmp(top_keys[k], "model_rows") != 0 &&
             !config_setting_get_member(root, top_keys[k]))
             return top_missing(r, top_keys[k],
                                strcmp(top_keys[k], "default_release") == 0
@@ -237,7 +287,10 @@ static int read_model(cfg_reader *r, tp_model *m)
         m->dom_experts_max = (int)em;
         m->dom_seq_max = (int)sm;
     }
-    return SIM_OK;
+    if ((rc = cfg_member(r, root, "model_rows", CONFIG_TYPE_LIST, 0, &g)) !=
+        SIM_OK)
+        return rc;
+    return g ? read_model_rows(r, g, m) : SIM_OK;
 }
 
 int tp_model_load(const char *path, tp_model **out, sim_err *err)
@@ -345,6 +398,23 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
         m->sigma_log[0], m->sigma_log[1], m->sigma_log[2], m->sigma_extrap,
         m->dp_latency_s, m->dom_active_params_min, m->dom_active_params_max,
         m->dom_experts_max, m->dom_seq_max);
+    if (m->n_model_rows > 0) {
+        fputs("\n# how the model did on each catalog model's published rows, "
+              "read by\n# predict and reported beside a prediction (never "
+              "applied to it):\n# predicted / measured - 1 under "
+              "leave-one-configuration-out, mean\n# and mean absolute [%]; "
+              "gpu \"\" = every GPU\nmodel_rows = (\n",
+              f);
+        for (int i = 0; i < m->n_model_rows; i++) {
+            const tp_model_rows *e = &m->model_rows[i];
+            fprintf(f,
+                    "  { model = \"%s\"; gpu = \"%s\"; n = %d; "
+                    "loco_mean_error_pct = %.2f; loco_mape_pct = %.2f; }%s\n",
+                    e->model, e->gpu, e->n, e->loco_mean_error_pct,
+                    e->loco_mape_pct, i + 1 < m->n_model_rows ? "," : "");
+        }
+        fputs(");\n", f);
+    }
     if (accuracy_cfg)
         fprintf(f,
                 "\n# informational (not read): MAPE of tokens/s/GPU "

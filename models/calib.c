@@ -11,6 +11,7 @@
 #include "models/calib.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -689,4 +690,45 @@ void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred)
         }
     }
     free(v);
+}
+
+/* qsort order of tp_model_rows: model, then every GPU ("") first, then the
+ * GPU's name. */
+static int rows_cmp(const void *a, const void *b)
+{
+    const tp_model_rows *x = a, *y = b;
+    int c = strcmp(x->model, y->model);
+    return c ? c : strcmp(x->gpu, y->gpu);
+}
+
+void calib_model_rows(const calib_row *rows, size_t n, const double *pred,
+                      tp_model *m)
+{
+    m->n_model_rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = pred[i] > 0 ? pred[i] / rows[i].meas_tps - 1.0 : -1.0;
+        for (int all = 0; all < 2; all++) {
+            const char *gpu = all ? "" : rows[i].gpu->name;
+            const tp_model_rows *f =
+                tp_model_rows_of(m, rows[i].llm->name, gpu);
+            tp_model_rows *r = f ? &m->model_rows[f - m->model_rows] : NULL;
+            if (!r) {
+                if (m->n_model_rows >= TP_MAX_MODEL_ROWS)
+                    continue;
+                r = &m->model_rows[m->n_model_rows++];
+                memset(r, 0, sizeof *r);
+                snprintf(r->model, sizeof r->model, "%s", rows[i].llm->name);
+                snprintf(r->gpu, sizeof r->gpu, "%s", gpu);
+            }
+            r->n++;
+            r->loco_mean_error_pct += e;
+            r->loco_mape_pct += fabs(e);
+        }
+    }
+    for (int k = 0; k < m->n_model_rows; k++) {
+        m->model_rows[k].loco_mean_error_pct *= 100.0 / m->model_rows[k].n;
+        m->model_rows[k].loco_mape_pct *= 100.0 / m->model_rows[k].n;
+    }
+    qsort(m->model_rows, (size_t)m->n_model_rows, sizeof m->model_rows[0],
+          rows_cmp);
 }

@@ -115,6 +115,16 @@ int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
  * mode -1 = in-sample. Writes pred[0..n-1]. */
 void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred);
 
+/* Fills m's published-row records (tp_model_rows) from rows[0..n-1] and
+ * their held-out predictions pred (leave-one-configuration-out; 0 = not
+ * predicted, counted as -100 %, as the accuracy table counts it): one
+ * record per model over every GPU and one per (model, GPU), sorted by
+ * model name, then "" before the GPUs by name, so the file is the same
+ * whatever the rows' order. Beyond TP_MAX_MODEL_ROWS records the rest are
+ * dropped (the catalog has far fewer). Pure apart from m. */
+void calib_model_rows(const calib_row *rows, size_t n, const double *pred,
+                      tp_model *m);
+
 /* In-sample predictions of m for every row into pred (0 on failure). */
 void calib_predict_all(const calib_row *rows, size_t n, const tp_model *m,
                        double *pred);

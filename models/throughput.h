@@ -288,6 +288,21 @@ enum {
 #define TP_MAX_RELEASES 48
 #define TP_MAX_GPUS 16
 #define TP_NCLASS 3
+#define TP_MAX_MODEL_ROWS 256
+
+/* How the model did on one catalog model's published rows (calibrate
+ * writes it, predict reports it): the mean and the mean absolute value of
+ * predicted / measured - 1 under leave-one-configuration-out, over the
+ * model's rows on every GPU (gpu "") or on one GPU. Reported beside a
+ * prediction, never applied to it: a correction per model would be a
+ * parameter of one model, which the fit does not have (issue 18). */
+typedef struct tp_model_rows {
+    char model[64];             /* catalog model name */
+    char gpu[32];               /* catalog GPU name, "" = every GPU */
+    int n;                      /* rows, >= 1 */
+    double loco_mean_error_pct; /* mean of (predicted / measured - 1) [%] */
+    double loco_mape_pct;       /* mean of |predicted / measured - 1| [%] */
+} tp_model_rows;
 
 /* The calibrated model: plain data, copyable. */
 typedef struct tp_model {
@@ -315,6 +330,8 @@ typedef struct tp_model {
     double dom_active_params_min, dom_active_params_max; /* [parameters] */
     int dom_experts_max;                                 /* routed experts */
     int dom_seq_max;                                     /* [tokens] */
+    int n_model_rows; /* 0 = not known (a fit without cross-validation) */
+    tp_model_rows model_rows[TP_MAX_MODEL_ROWS];
 } tp_model;
 
 /* Name of parameter k ("eta_bf16", ...) as written in calibration.cfg, and
@@ -331,6 +348,13 @@ void tp_model_init(tp_model *m);
 /* Index of a release id in m, or -1. The id is the short form produced by
  * tp_release_id ("26.04.01", "dgxc v25.05-v25.05.05"). */
 int tp_model_release(const tp_model *m, const char *id);
+
+/* The published-row record of model on gpu (gpu NULL or "": every GPU) in
+ * m, or NULL when the calibration has none (the model, or the model on that
+ * GPU, had no rows; or the file predates the record). Names compare
+ * case-insensitively, as the catalog's. */
+const tp_model_rows *tp_model_rows_of(const tp_model *m, const char *model,
+                                      const char *gpu);
 
 /* Index of a calibrated GPU in m by name (case-insensitive), or -1. */
 int tp_model_gpu(const tp_model *m, const char *name);

@@ -96,6 +96,18 @@ int tp_model_release(const tp_model *m, const char *id)
     return -1;
 }
 
+const tp_model_rows *tp_model_rows_of(const tp_model *m, const char *model,
+                                      const char *gpu)
+{
+    if (!gpu)
+        gpu = "";
+    for (int i = 0; i < m->n_model_rows; i++)
+        if (strcasecmp(m->model_rows[i].model, model) == 0 &&
+            strcasecmp(m->model_rows[i].gpu, gpu) == 0)
+            return &m->model_rows[i];
+    return NULL;
+}
+
 int tp_model_gpu(const tp_model *m, const char *name)
 {
     for (int i = 0; i < m->n_gpus; i++)

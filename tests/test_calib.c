@@ -308,6 +308,153 @@ static void test_calib_file_with_a_missing_key_is_refused(void **state)
                    "expected \"fraction\")");
 }
 
+/* calib_model_rows by hand: model A on H100 predicted 10 % high and on
+ * GB200 20 % low, model B on H100 not predicted (-100 %, as the accuracy
+ * table counts it). Records per model over every GPU ("") and per GPU,
+ * sorted; means and mean absolute values in percent. */
+static void test_calib_model_rows_by_model_and_gpu(void **state)
+{
+    gpu_spec h, gb;
+    llm_arch a, b;
+    calib_row rows[3];
+    double pred[3] = {110.0, 40.0, 0.0};
+    tp_model m;
+    const tp_model_rows *r;
+    (void)state;
+    memset(&h, 0, sizeof h);
+    memset(&gb, 0, sizeof gb);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    strcpy(h.name, "H100");
+    strcpy(gb.name, "GB200");
+    strcpy(a.name, "Model B"); /* the names sort the other way round */
+    strcpy(b.name, "Model A");
+    memset(rows, 0, sizeof rows);
+    rows[0].gpu = &h, rows[0].llm = &b, rows[0].meas_tps = 100.0;
+    rows[1].gpu = &gb, rows[1].llm = &b, rows[1].meas_tps = 50.0;
+    rows[2].gpu = &h, rows[2].llm = &a, rows[2].meas_tps = 70.0;
+    tp_model_init(&m);
+    calib_model_rows(rows, 3, pred, &m);
+    assert_int_equal(m.n_model_rows, 5);
+    assert_string_equal(m.model_rows[0].model, "Model A");
+    assert_string_equal(m.model_rows[0].gpu, "");
+    assert_int_equal(m.model_rows[0].n, 2);
+    assert_close(m.model_rows[0].loco_mean_error_pct, (10.0 - 20.0) / 2, 1e-12);
+    assert_close(m.model_rows[0].loco_mape_pct, (10.0 + 20.0) / 2, 1e-12);
+    assert_string_equal(m.model_rows[1].gpu, "GB200");
+    assert_close(m.model_rows[1].loco_mean_error_pct, -20.0, 1e-12);
+    assert_string_equal(m.model_rows[2].gpu, "H100");
+    assert_close(m.model_rows[2].loco_mape_pct, 10.0, 1e-12);
+    r = tp_model_rows_of(&m, "model b", NULL); /* case-insensitive */
+    assert_non_null(r);
+    assert_int_equal(r->n, 1);
+    assert_close(r->loco_mean_error_pct, -100.0, 1e-12);
+    assert_ptr_equal(tp_model_rows_of(&m, "Model B", "h100"), &m.model_rows[4]);
+    assert_null(tp_model_rows_of(&m, "Model B", "GB200"));
+    assert_null(tp_model_rows_of(&m, "Model C", ""));
+}
+
+/* The bundled file's line that holds the first occurrence of find. */
+static int bundled_line(const char *find)
+{
+    size_t n;
+    unsigned char *text = test_slurp("models/calibration.cfg", &n);
+    const char *at, *p;
+    int line = 1;
+    assert_non_null(text);
+    at = strstr((char *)text, find);
+    assert_non_null(at);
+    for (p = (char *)text; p < at; p++)
+        line += *p == '\n';
+    free(text);
+    return line;
+}
+
+/* The published-row records survive a save and a load to the file's two
+ * decimals; the bundled file's per-GPU records add up to the every-GPU
+ * one; a damaged record is refused at its line. */
+static void test_calib_model_rows_file(void **state)
+{
+    tp_model m, *back = NULL;
+    sim_err e;
+    const char *path = "build/tests/calib_rows.cfg";
+    int line;
+    (void)state;
+    tp_model_init(&m);
+    m.n_model_rows = 2;
+    strcpy(m.model_rows[0].model, "GPT-OSS 120B");
+    m.model_rows[0].n = 29;
+    m.model_rows[0].loco_mean_error_pct = 25.6149;
+    m.model_rows[0].loco_mape_pct = 25.9;
+    m.model_rows[1] = m.model_rows[0];
+    strcpy(m.model_rows[1].gpu, "GB200");
+    m.model_rows[1].n = 7;
+    m.model_rows[1].loco_mean_error_pct = -4.004;
+    assert_int_equal(tp_model_save(&m, path, NULL, NULL, &e), SIM_OK);
+    assert_int_equal(tp_model_load(path, &back, &e), SIM_OK);
+    assert_int_equal(back->n_model_rows, 2);
+    assert_string_equal(back->model_rows[1].gpu, "GB200");
+    assert_int_equal(back->model_rows[1].n, 7);
+    assert_close(back->model_rows[0].loco_mean_error_pct, 25.61, 1e-12);
+    assert_close(back->model_rows[1].loco_mean_error_pct, -4.0, 1e-12);
+    tp_model_free(back);
+    /* Without records (a fit without cross-validation) none are written
+     * and the file loads with none. */
+    m.n_model_rows = 0;
+    assert_int_equal(tp_model_save(&m, path, NULL, NULL, &e), SIM_OK);
+    assert_int_equal(tp_model_load(path, &back, &e), SIM_OK);
+    assert_int_equal(back->n_model_rows, 0);
+    tp_model_free(back);
+    remove(path);
+
+    assert_int_equal(tp_model_load("models/calibration.cfg", &back, &e),
+                     SIM_OK);
+    assert_true(back->n_model_rows > 0);
+    for (int i = 0; i < back->n_model_rows; i++) {
+        const tp_model_rows *all = &back->model_rows[i];
+        int n = 0;
+        double sum = 0, tol = 0;
+        if (all->gpu[0])
+            continue;
+        for (int j = 0; j < back->n_model_rows; j++)
+            if (back->model_rows[j].gpu[0] &&
+                strcmp(back->model_rows[j].model, all->model) == 0) {
+                n += back->model_rows[j].n;
+                sum += back->model_rows[j].n *
+                       back->model_rows[j].loco_mean_error_pct;
+                tol += back->model_rows[j].n * 0.005; /* rounding */
+            }
+        assert_int_equal(n, all->n);
+        assert_near(sum / n, all->loco_mean_error_pct, (tol / n + 0.005));
+    }
+    tp_model_free(back);
+
+    line = bundled_line("model_rows = (") + 1; /* its first record */
+    bundled_with("build/tests/calib_rows_dup.cfg", "gpu = \"\"; n = ",
+                 "gpu = \"\"; n = 1; loco_mean_error_pct = 0; "
+                 "loco_mape_pct = 0; }, { model = \"Kimi K2 1T\"; gpu = \"\"; "
+                 "n = 1; loco_mean_error_pct = 0; loco_mape_pct = 0; }, "
+                 "{ model = \"Kimi K2 1T\"; gpu = \"\"; n = ");
+    expect_refused("build/tests/calib_rows_dup.cfg", line,
+                   "second record for model \"Kimi K2 1T\" on every GPU");
+    bundled_with("build/tests/calib_rows_n.cfg", "gpu = \"\"; n = ",
+                 "gpu = \"\"; n = 0; loco_mean_error_pct = 0; "
+                 "loco_mape_pct = 0; }, # ");
+    expect_refused("build/tests/calib_rows_n.cfg", line, "model_rows.[0].n: ");
+    bundled_with("build/tests/calib_rows_low.cfg", "loco_mean_error_pct = ",
+                 "loco_mean_error_pct = -150; loco_mape_pct = 1; }, # ");
+    expect_refused("build/tests/calib_rows_low.cfg", line,
+                   "model_rows.[0].loco_mean_error_pct: ");
+    bundled_with("build/tests/calib_rows_mape.cfg",
+                 "loco_mape_pct = ", "loco_mape_pct = -1; }, # ");
+    expect_refused("build/tests/calib_rows_mape.cfg", line,
+                   "model_rows.[0].loco_mape_pct: ");
+    bundled_with("build/tests/calib_rows_key.cfg",
+                 "loco_mape_pct = ", "loco_mape_pc = ");
+    expect_refused("build/tests/calib_rows_key.cfg", line,
+                   "model_rows.[0].loco_mape_pc: unknown key");
+}
+
 static void test_calib_empty_file_is_refused(void **state)
 {
     FILE *f;
@@ -337,6 +484,8 @@ int main(void)
         cmocka_unit_test(test_calib_file_with_an_unknown_key_is_refused),
         cmocka_unit_test(test_calib_file_with_a_missing_key_is_refused),
         cmocka_unit_test(test_calib_empty_file_is_refused),
+        cmocka_unit_test(test_calib_model_rows_by_model_and_gpu),
+        cmocka_unit_test(test_calib_model_rows_file),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests_name("calib", calib_tests, make_scratch,

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/calib_file.h"
 #include "io/csv.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
@@ -222,6 +223,42 @@ static void test_calibrate_predictions_file(void **state)
     assert_int_equal(t->line[7], 9);
     assert_non_null(strstr(t->rows[7][cs], "excluded: "));
     assert_string_equal(t->rows[7][csvt_col(t, cols[0])], "");
+    /* The file's published-row record of GPT-OSS 120B is its used rows'
+     * held-out (LOCO) error, as the predictions file has them. */
+    {
+        static char text[1 << 16];
+        FILE *f = fopen(cfg, "r");
+        size_t k;
+        int n = 0, nf = 0, cm = csvt_col(t, "model"),
+            cg = csvt_col(t, "measured_tokens_per_sec_per_gpu"),
+            cl = csvt_col(t, cols[1]);
+        double mean = 0, mape = 0, fmean, fmape;
+        const char *rec;
+        assert_non_null(f);
+        k = fread(text, 1, sizeof text - 1, f);
+        text[k] = '\0';
+        fclose(f);
+        rec = strstr(text, "{ model = \"GPT-OSS 120B\"; gpu = \"\"; ");
+        assert_non_null(rec);
+        assert_int_equal(sscanf(rec,
+                                "{ model = \"GPT-OSS 120B\"; gpu = \"\"; n = "
+                                "%d; loco_mean_error_pct = %lf; "
+                                "loco_mape_pct = %lf;",
+                                &nf, &fmean, &fmape),
+                         3);
+        for (size_t i = 0; i < t->n_rows; i++)
+            if (strcmp(t->rows[i][cs], "used") == 0 &&
+                strcmp(t->rows[i][cm], "GPT-OSS 120B") == 0) {
+                double d = atof(t->rows[i][cl]) / atof(t->rows[i][cg]) - 1;
+                mean += d;
+                mape += fabs(d);
+                n++;
+            }
+        assert_true(n > 1);
+        assert_int_equal(nf, n);
+        assert_near(fmean, 100 * mean / n, 0.006);
+        assert_near(fmape, 100 * mape / n, 0.006);
+    }
     csvt_free(t);
 
     snprintf(args, sizeof args,
@@ -234,6 +271,27 @@ static void test_calibrate_predictions_file(void **state)
     for (size_t i = 0; i < t->n_rows; i++)
         assert_string_equal(t->rows[i][csvt_col(t, cols[1])], "");
     csvt_free(t);
+    /* Without held-out predictions there are no published-row records,
+     * and predict says nothing about them. */
+    {
+        size_t k;
+        unsigned char *text = test_slurp(cfg, &k);
+        assert_non_null(text);
+        assert_null(strstr((char *)text, "model_rows"));
+        free(text);
+    }
+    snprintf(args, sizeof args,
+             "predict --gpu GB200 --model 'GPT-OSS 120B' --precision BF16 "
+             "--gpus 64 --calibration %s --format json",
+             cfg);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"published_rows\": null"));
+    snprintf(args, sizeof args,
+             "predict --gpu GB200 --model 'GPT-OSS 120B' --precision BF16 "
+             "--gpus 64 --calibration %s",
+             cfg);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_null(strstr(out, "published"));
 
     /* The subset plus one row naming a GPU the catalog lacks (line 92). */
     snprintf(bad, sizeof bad, "/tmp/factorysim-calpred-%ld-bad.csv",
@@ -349,6 +407,69 @@ static void test_predict_single_table_and_json(void **state)
                out, sizeof out, err, sizeof err),
         2);
     assert_non_null(strstr(err, "unknown GPU 'H101'"));
+}
+
+/* predict reports how the model did on the model's own published rows,
+ * the numbers of the calibration file it reads: every GPU and the GPU
+ * asked for, in JSON and in the table; a model without rows says so. */
+static void test_predict_reports_published_rows(void **state)
+{
+    tp_model *m = NULL;
+    sim_err e;
+    const tp_model_rows *all, *one;
+    char want[256];
+    const char *p;
+    (void)state;
+    assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
+    all = tp_model_rows_of(m, "GPT-OSS 120B", NULL);
+    one = tp_model_rows_of(m, "GPT-OSS 120B", "GB200");
+    assert_non_null(all);
+    assert_non_null(one);
+    assert_int_equal(
+        fs_run("predict --gpu GB200 --model 'GPT-OSS 120B' --precision BF16 "
+               "--gpus 64 --format json",
+               out, sizeof out, err, sizeof err),
+        0);
+    p = strstr(out, "\"published_rows\": {\n    \"all_gpus\": {\n");
+    assert_non_null(p);
+    snprintf(want, sizeof want, "\"n\": %d,", all->n);
+    assert_non_null(strstr(p, want));
+    assert_near(strtod(strstr(p, "\"loco_mean_error_pct\": ") + 23, NULL),
+                all->loco_mean_error_pct, 1e-9);
+    p = strstr(p, "\"this_gpu\": {");
+    assert_non_null(p);
+    snprintf(want, sizeof want, "\"n\": %d,", one->n);
+    assert_non_null(strstr(p, want));
+    assert_near(strtod(strstr(p, "\"loco_mape_pct\": ") + 17, NULL),
+                one->loco_mape_pct, 1e-9);
+    assert_int_equal(
+        fs_run("predict --gpu GB200 --model 'GPT-OSS 120B' --precision BF16 "
+               "--gpus 64",
+               out, sizeof out, err, sizeof err),
+        0);
+    snprintf(want, sizeof want,
+             "every GPU %d rows, mean %+.1f %%, MAPE %.1f %%; GB200 %d rows, "
+             "mean %+.1f %%, MAPE %.1f %%\n",
+             all->n, all->loco_mean_error_pct, all->loco_mape_pct, one->n,
+             one->loco_mean_error_pct, one->loco_mape_pct);
+    assert_non_null(strstr(out, want));
+    /* A GPU without rows of this model. */
+    assert_null(tp_model_rows_of(m, "GPT-OSS 120B", "A100"));
+    assert_int_equal(
+        fs_run("predict --gpu A100 --model 'GPT-OSS 120B' --precision BF16 "
+               "--gpus 64 --format json",
+               out, sizeof out, err, sizeof err),
+        0);
+    assert_non_null(strstr(out, "\"this_gpu\": null"));
+    /* A model without rows. */
+    assert_null(tp_model_rows_of(m, "Kimi K2 1T", NULL));
+    assert_int_equal(fs_run("predict --gpu GB300 --model 'Kimi K2 1T' "
+                            "--precision MXFP8 --gpus 512",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "published   none: Kimi K2 1T has no rows in "
+                                "the calibration data\n"));
+    tp_model_free(m);
 }
 
 static void test_predict_csv_every_row_gives_a_row(void **state)
@@ -480,6 +601,7 @@ int main(void)
             test_every_calibration_command_refuses_a_version_1_file),
         cmocka_unit_test(test_predict_etp_option),
         cmocka_unit_test(test_predict_single_table_and_json),
+        cmocka_unit_test(test_predict_reports_published_rows),
         cmocka_unit_test(test_predict_csv_every_row_gives_a_row),
         cmocka_unit_test(test_predict_csv_out_file),
         cmocka_unit_test(test_catalog_json_prints_the_exponential_rate),
