@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app/report_spread.h"
+#include "io/calib_file.h"
 #include "io/calib_info.h"
 #include "io/catalog_cfg.h"
 #include "io/cfg_text.h"
@@ -345,6 +346,48 @@ static void calibration(doc *d, const db_run *r, const calib_info *ci)
     }
 }
 
+/* How the throughput model did on each job's model's own published rows
+ * (calibrate's model_rows, models/throughput.h tp_model_rows), every GPU
+ * and the job's GPU: the proposal's reader sees whether the model the plan
+ * rests on was predicted too fast or too slow before, which the class-wide
+ * accuracy above cannot say. m NULL (the file could not be read) or a
+ * calibration without records (written with --no-cv): no table. */
+static void published_rows(doc *d, const db_run *r, const tp_model *m)
+{
+    static const char *const h[] = {
+        "job",      "model",          "GPU",      "rows, every GPU", "mean [%]",
+        "MAPE [%]", "rows, this GPU", "mean [%]", "MAPE [%]",        NULL};
+    tb *t;
+    if (!m || !m->n_model_rows)
+        return;
+    t = table(d,
+              "The model on this model's published rows (predicted / "
+              "measured - 1, each row held out of the fit; reported, not "
+              "applied)",
+              3, h);
+    for (size_t j = 0; t && j < r->meta.n_jobs; j++) {
+        const db_job_def *jd = &r->meta.jobs[j];
+        const char *model = jd->model ? jd->model : "",
+                   *gpu = jd->gpu_type ? jd->gpu_type : "";
+        const tp_model_rows *e[2] = {tp_model_rows_of(m, model, NULL),
+                                     tp_model_rows_of(m, model, gpu)};
+        tb_add(t, "%s", jd->name);
+        tb_add(t, "%s", model);
+        tb_add(t, "%s", gpu);
+        for (int k = 0; k < 2; k++) {
+            if (e[k]) {
+                tb_add(t, "%d", e[k]->n);
+                tb_add(t, "%+.1f", e[k]->loco_mean_error_pct);
+                tb_add(t, "%.1f", e[k]->loco_mape_pct);
+            } else {
+                tb_add(t, "%s", "none");
+                tb_add(t, "%s", "");
+                tb_add(t, "%s", "");
+            }
+        }
+    }
+}
+
 /* The unit of a catalog key, from the suffix the catalog's naming rule puts
  * on it (the catalog files: tdp_w, scaleout_Gbps, mttr_h); "" when the name has
  * none (ratios, names). */
@@ -612,7 +655,10 @@ int report_doc_write(FILE *f, const report_doc_in *in, sim_err *err)
                  "Accuracy is the mean absolute percentage error of "
                  "tokens/s per GPU over the measured rows: in sample, and "
                  "predicting each configuration or model left out of the "
-                 "fit.",
+                 "fit. The second table is per job: how the model did on "
+                 "the published rows of the job's own model (every "
+                 "precision and release), each held out of the fit (a "
+                 "positive mean: predicted too fast).",
                  ci->n_releases,
                  ci->default_release[0] ? ci->default_release : "n/a");
     else
@@ -666,6 +712,15 @@ int report_doc_write(FILE *f, const report_doc_in *in, sim_err *err)
     from = d->n_tab;
     if (cal_ok)
         calibration(d, r, ci);
+    {
+        tp_model *tm = NULL;
+        sim_err_clear(&e2);
+        if (tp_model_load(in->calib_path ? in->calib_path
+                                         : tp_model_default_path(),
+                          &tm, &e2) == SIM_OK)
+            published_rows(d, r, tm);
+        tp_model_free(tm);
+    }
     sec[ns++] = (rh_section){"calibration",
                              "Throughput calibration",
                              cal_text,

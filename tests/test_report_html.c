@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli_util.h"
+#include "io/calib_file.h"
 #include "io/report_html.h"
 #include "testutil.h"
 
@@ -281,6 +282,41 @@ static void test_report_html_lists_the_assumptions_the_run_used(void **state)
     free(h);
 }
 
+/* The calibration section has, per job, how the model did on the job's
+ * model's own published rows: the numbers of the bundled calibration's
+ * records for every GPU and the job's GPU (B300 here), "none" where the
+ * calibration has no rows of that model on that GPU. */
+static void test_report_html_shows_each_jobs_published_rows(void **state)
+{
+    char d[400], want[512];
+    char *h = report_into("rows", d, sizeof d);
+    tp_model *m = NULL;
+    sim_err e;
+    const tp_model_rows *all, *one;
+    (void)state;
+    assert_non_null(h);
+    assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
+    all = tp_model_rows_of(m, "Qwen3 235B-A22B", NULL);
+    one = tp_model_rows_of(m, "Qwen3 235B-A22B", "B300");
+    assert_non_null(all);
+    assert_non_null(one);
+    snprintf(want, sizeof want,
+             "<tr><td>qwen3-235b-mxfp8</td><td>Qwen3 235B-A22B</td>"
+             "<td>B300</td><td class=\"n\">%d</td><td class=\"n\">%+.1f</td>"
+             "<td class=\"n\">%.1f</td><td class=\"n\">%d</td>"
+             "<td class=\"n\">%+.1f</td><td class=\"n\">%.1f</td></tr>",
+             all->n, all->loco_mean_error_pct, all->loco_mape_pct, one->n,
+             one->loco_mean_error_pct, one->loco_mape_pct);
+    assert_non_null(strstr(h, want));
+    assert_null(tp_model_rows_of(m, "Llama 3.1 405B", "B300"));
+    assert_non_null(strstr(h, "<td>llama405b-fp8</td><td>Llama 3.1 405B</td>"
+                              "<td>B300</td>"));
+    assert_non_null(strstr(strstr(h, "<td>llama405b-fp8</td><td>Llama 3.1"),
+                           "<td class=\"n\">none</td>"));
+    tp_model_free(m);
+    free(h);
+}
+
 static void test_report_html_escapes_the_description(void **state)
 {
     char d[400];
@@ -374,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_report_html_is_self_contained),
         cmocka_unit_test(test_report_html_has_every_chart_inline),
         cmocka_unit_test(test_report_html_lists_the_assumptions_the_run_used),
+        cmocka_unit_test(test_report_html_shows_each_jobs_published_rows),
         cmocka_unit_test(test_report_html_escapes_the_description),
         cmocka_unit_test(test_report_html_is_byte_identical_on_repeat),
         cmocka_unit_test(test_report_pdf_charts_are_byte_identical),
