@@ -119,9 +119,10 @@ void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred);
  * their held-out predictions pred (leave-one-configuration-out; 0 = not
  * predicted, counted as -100 %, as the accuracy table counts it): one
  * record per model over every GPU and one per (model, GPU), sorted by
- * model name, then "" before the GPUs by name, so the file is the same
- * whatever the rows' order. Beyond TP_MAX_MODEL_ROWS records the rest are
- * dropped (the catalog has far fewer). Pure apart from m. */
+ * model name, then "" before the GPUs by name, so the file does not
+ * depend on the rows' order (to its two decimals: the sums do). Beyond
+ * TP_MAX_MODEL_ROWS records the rest are dropped (the catalog has far fewer).
+ * Pure apart from m. */
 void calib_model_rows(const calib_row *rows, size_t n, const double *pred,
                       tp_model *m);
 
