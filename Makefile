@@ -52,7 +52,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 LIB       := $(BUILD)/libfactorysim.a
 
 .PHONY: browser-test size-check all deps deps-mpi mpi _mpi test check _test asan valgrind noopt bench _bench \
-        demo _demo docs clean format format-check fuzz fuzz-build _fuzz_build \
+        demo _demo docs clean format format-check fuzz fuzz-build _fuzz_build validate \
         install uninstall FORCE
 all: $(BIN)/factorysim
 
@@ -225,6 +225,13 @@ bench: deps
 
 _bench: $(BIN)/factorysim
 	@sh bench/run.sh $(BIN)/factorysim
+
+# The throughput model on published runs it was not fitted on: MLPerf
+# Training's GPT-3 175B and Llama 3.1 405B pretraining results
+# (data/validation/README.md; docs/throughput-model.md section 4).
+validate: $(BIN)/factorysim
+	$(BIN)/factorysim predict --csv data/validation/mlperf_training.csv \
+	  --out $(BUILD)/validation/mlperf_training_predicted.csv --accuracy
 
 # Regenerates the generated parts of docs/ from the registries (the tests
 # check they are current).

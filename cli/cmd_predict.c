@@ -28,7 +28,7 @@
 static const char predict_help[] =
     "Usage: factorysim predict --gpu G --model M --precision P --gpus N "
     "[OPTIONS]\n"
-    "       factorysim predict --csv IN.csv [--out OUT.csv] "
+    "       factorysim predict --csv IN.csv [--out OUT.csv [--accuracy]] "
     "[--site-calibration FILE]\n"
     "\n"
     "Predicts step time, tokens/s/GPU and model TFLOP/s/GPU (FLOPs formula of\n"
@@ -40,7 +40,11 @@ static const char predict_help[] =
     "--csv takes rows with the columns of megatron_throughput.csv (blank\n"
     "layout cells are chosen) and writes them back with predicted_* and\n"
     "layout_* columns; a row that cannot be predicted gets blank predictions,\n"
-    "a FILE:LINE reason on stderr and exit status 1.\n"
+    "a FILE:LINE reason on stderr and exit status 1. With --out, --accuracy\n"
+    "prints how the predictions compare with the rows' measured throughput\n"
+    "(tokens_per_sec_per_gpu, else tokens_per_sec_total, else step_time_s):\n"
+    "MAPE and mean of predicted / measured - 1, all rows and by micro-batches\n"
+    "per step (data/validation/mlperf_training.csv is such a set).\n"
     "\n"
     "Options:\n"
     "  --gbs N --mbs N --seq N   global batch [sequences], micro-batch, "
@@ -68,6 +72,9 @@ static const char predict_help[] =
     "                            --write-site-calibration): compute and\n"
     "                            communication times divided by them, the\n"
     "                            interval from their posterior\n"
+    "  --accuracy                with --csv and --out: MAPE and mean error of\n"
+    "                            the predictions against the rows' measured\n"
+    "                            throughput, on stdout\n"
     "  --format F                table (default) or json\n"
     "  -h, --help                this help\n";
 
@@ -246,6 +253,25 @@ static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
     return SIM_OK;
 }
 
+/* The summary of predict --csv --out --accuracy over the rows that carry a
+ * measured throughput (n[0] all, n[1] 1-8 micro-batches per step, n[2] more; se
+ * and sa the sums of predicted / measured - 1 and of its absolute value).
+ * Nothing when no row has one. */
+static void print_measured(const size_t n[3], const double se[3],
+                           const double sa[3])
+{
+    static const char *const name[3] = {"all", "1-8 micro-batches per step",
+                                        "more micro-batches"};
+    if (!n[0])
+        return;
+    printf("rows with a measured throughput, predicted / measured - 1:\n");
+    for (int g = 0; g < 3; g++)
+        if (n[g])
+            printf("  %-28s %4zu rows, MAPE %5.1f %%, mean %+5.1f %%\n",
+                   name[g], n[g], 100 * sa[g] / (double)n[g],
+                   100 * se[g] / (double)n[g]);
+}
+
 /* The appended columns, in the order of extra[] below; buf[] is indexed by the
  * same numbers, so the two must change together. */
 #define NX 15 /* columns predict --csv appends */
@@ -257,7 +283,8 @@ static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
  * lines up with the input row for row. The output goes to a temporary file
  * renamed at the end (see the file-top note). */
 static int predict_csv(const tp_model *m, const site_calib *sc,
-                       const catalog *cat, const char *in, const char *out)
+                       const catalog *cat, const char *in, const char *out,
+                       int accuracy)
 {
     csvt *t = NULL;
     calib_row *rows = NULL;
@@ -284,6 +311,11 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
     const char **cells;
     char buf[NX][96];
     char tmp[4200];
+    /* Rows that carry a measurement: predicted / measured - 1, summed and
+     * in absolute value, over all of them and per micro-batch group (the
+     * groups of calibrate's accuracy table). */
+    double se[3] = {0}, sa[3] = {0};
+    size_t nm[3] = {0};
 
     sim_err_clear(&err);
     if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, cli_report, &err) !=
@@ -374,6 +406,15 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                          l->distopt == TP_DISTOPT_ON);
                 tp_chosen_list(r.chosen, buf[13], sizeof buf[13]);
                 snprintf(buf[14], sizeof buf[14], "%d", l->etp);
+                if (rows[i].meas_tps > 0) {
+                    double e = r.tokens_per_sec_per_gpu / rows[i].meas_tps - 1;
+                    for (int g = 0; g < 3; g++)
+                        if (g == 0 || (g == 1) == (r.microbatches <= 8)) {
+                            se[g] += e;
+                            sa[g] += fabs(e);
+                            nm[g]++;
+                        }
+                }
             } else {
                 fprintf(stderr, "factorysim: %s:%d: %s\n", t->path, t->line[i],
                         r.why);
@@ -392,6 +433,12 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
             remove(tmp);
             rc = cli_error("%s: cannot write file (%s)", out,
                            errno ? strerror(errno) : "write error");
+        } else {
+            /* With the table in a file, stdout is free for how the
+             * predictions compare with the rows' own measurements
+             * (validation sets such as data/validation/mlperf_training.csv). */
+            if (accuracy)
+                print_measured(nm, se, sa);
         }
     }
 done:
@@ -434,6 +481,7 @@ int cmd_predict(int argc, char **argv)
         {"site-calibration", required_argument, NULL, 'T'},
         {"csv", required_argument, NULL, 'i'},
         {"out", required_argument, NULL, 'o'},
+        {"accuracy", no_argument, NULL, 'A'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -449,7 +497,8 @@ int cmd_predict(int argc, char **argv)
      * that do not divide the GPU count. */
     uint32_t v[10] = {0}; /* gpus gbs mbs seq tp pp cp ep vp etp */
     double dp_gbps = 0;
-    int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0;
+    int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0,
+        accuracy = 0;
     int cuda_graph = 0, dispatcher = 0, mods_ok = 1;
     unsigned mods = 0;
     catalog *cat = NULL;
@@ -569,6 +618,9 @@ int cmd_predict(int argc, char **argv)
         case 'o':
             csv_out = optarg;
             break;
+        case 'A':
+            accuracy = 1;
+            break;
         case 'f':
             fmt = cli_format_parse(cmd, optarg, CLI_FMT_TABLE | CLI_FMT_JSON);
             bad = fmt < 0;
@@ -589,6 +641,10 @@ int cmd_predict(int argc, char **argv)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
     /* The one-configuration mode needs the four things a prediction cannot
      * choose; everything else the model chooses or defaults. */
+    /* The table goes to stdout without --out, and the summary would mix
+     * into it. */
+    if (accuracy && (!csv_in || !csv_out))
+        return cli_usage_error(cmd, "--accuracy needs --csv and --out");
     if (!csv_in && (!gpu || !model || !prec || !v[0]))
         return cli_usage_error(
             cmd, "needs --gpu, --model, --precision and --gpus (or --csv)");
@@ -610,7 +666,7 @@ int cmd_predict(int argc, char **argv)
                  b ? b + 1 : site_path);
     }
     if (csv_in) {
-        rc = predict_csv(m, sc, cat, csv_in, csv_out);
+        rc = predict_csv(m, sc, cat, csv_in, csv_out, accuracy);
         goto done;
     }
     memset(&q, 0, sizeof q);

@@ -524,6 +524,81 @@ static void test_predict_csv_out_file(void **state)
     assert_string_equal(out, "");
 }
 
+/* predict --csv --accuracy on the bundled validation set (MLPerf Training
+ * results, data/validation/): every row predicted, one output row per
+ * input row, and the summary's MAPE and mean error are those of the
+ * written predictions against the rows' measurements, for all rows and
+ * the two micro-batch groups together. The set's own rows agree with
+ * themselves: tokens/s/GPU x GPUs x step time = gbs x seq (the extraction
+ * derived one from the other), and each names its source at a commit. */
+static void test_predict_csv_accuracy_on_the_validation_set(void **state)
+{
+    char path[128], args[512];
+    csvt *t = NULL;
+    sim_err e;
+    double sa = 0, se = 0, mape, mean;
+    int n = 0, n1, n2;
+    const char *p;
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/factorysim-valid-%ld.csv",
+             (long)getpid());
+    snprintf(args, sizeof args,
+             "predict --csv data/validation/mlperf_training.csv --out %s "
+             "--accuracy",
+             path);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(csvt_read(path, &t, &e), SIM_OK);
+    {
+        csvt *in = NULL;
+        assert_int_equal(
+            csvt_read("data/validation/mlperf_training.csv", &in, &e), SIM_OK);
+        assert_int_equal(t->n_rows, in->n_rows);
+        assert_true(in->n_rows >= 40);
+        csvt_free(in);
+    }
+    for (size_t i = 0; i < t->n_rows; i++) {
+        double m = atof(t->rows[i][csvt_col(t, "tokens_per_sec_per_gpu")]),
+               pr = atof(
+                   t->rows[i][csvt_col(t, "predicted_tokens_per_sec_per_gpu")]),
+               step = atof(t->rows[i][csvt_col(t, "step_time_s")]),
+               g = atof(t->rows[i][csvt_col(t, "num_gpus")]),
+               gbs = atof(t->rows[i][csvt_col(t, "gbs")]),
+               seq = atof(t->rows[i][csvt_col(t, "seq_len")]);
+        assert_true(m > 0 && pr > 0);
+        assert_near(m * g * step / (gbs * seq), 1.0, 2e-3);
+        assert_non_null(strstr(t->rows[i][csvt_col(t, "source")],
+                               "https://github.com/mlcommons/"
+                               "training_results_v"));
+        sa += fabs(pr / m - 1);
+        se += pr / m - 1;
+        n++;
+    }
+    csvt_free(t);
+    remove(path);
+    p = strstr(out, "  all ");
+    assert_non_null(p);
+    assert_int_equal(
+        sscanf(p, "  all %d rows, MAPE %lf %%, mean %lf %%", &n1, &mape, &mean),
+        3);
+    assert_int_equal(n1, n);
+    assert_near(mape, 100 * sa / n, 0.051);
+    assert_near(mean, 100 * se / n, 0.051);
+    p = strstr(out, "1-8 micro-batches per step");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "1-8 micro-batches per step %d rows", &n1), 1);
+    p = strstr(out, "more micro-batches");
+    assert_non_null(p);
+    assert_int_equal(sscanf(p, "more micro-batches %d rows", &n2), 1);
+    assert_int_equal(n1 + n2, n);
+    /* The summary shares stdout with nothing: without --out it is refused. */
+    assert_int_equal(fs_run("predict --csv data/validation/mlperf_training.csv "
+                            "--accuracy",
+                            out, sizeof out, err, sizeof err),
+                     2);
+    assert_non_null(strstr(err, "--accuracy needs --csv and --out"));
+}
+
 /* One validation for every command that takes --calibration FILE: a
  * version 1 file (the format before issue 13) is refused by each with the
  * same FILE:LINE message, exit status 1, nothing on standard output and no
@@ -602,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_predict_etp_option),
         cmocka_unit_test(test_predict_single_table_and_json),
         cmocka_unit_test(test_predict_reports_published_rows),
+        cmocka_unit_test(test_predict_csv_accuracy_on_the_validation_set),
         cmocka_unit_test(test_predict_csv_every_row_gives_a_row),
         cmocka_unit_test(test_predict_csv_out_file),
         cmocka_unit_test(test_catalog_json_prints_the_exponential_rate),
