@@ -69,10 +69,8 @@ typedef struct acc_row {
 } acc_row;
 
 /* Groups: 0 all, 1-3 classes, 4 .. 4+n_gpus-1 GPUs, then the two
- * micro-batch groups of issue 18 (few micro-batches per step is where the
- * exposed DP share of the step is largest). mb = micro-batches per step of
- * the row's layout. */
-#define MB_FEW 8
+ * micro-batch groups of issue 18 (TP_MB_FEW). mb = micro-batches per step
+ * of the row's layout. */
 static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
                     int mb)
 {
@@ -82,7 +80,7 @@ static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
         return (int)r->llm->cls == g - 1;
     if (g < 4 + n_gpus)
         return strcmp(r->gpu->name, gpu) == 0;
-    return g == 4 + n_gpus ? mb <= MB_FEW : mb > MB_FEW;
+    return g == 4 + n_gpus ? mb <= TP_MB_FEW : mb > TP_MB_FEW;
 }
 
 /* The extra columns of --predictions, after the input's own. */
@@ -356,8 +354,14 @@ int cmd_calibrate(int argc, char **argv)
                          cov, cov_plain);
     /* How the model did on each model's rows, for predict to report beside
      * its predictions (held out: in-sample would flatter it). */
-    if (cv)
-        calib_model_rows(use_rows, nu, pred[C_LOCO], &m);
+    if (cv) {
+        int lost = calib_model_rows(use_rows, nu, pred[C_LOCO], &m);
+        if (lost)
+            fprintf(stderr,
+                    "factorysim: warning: %d model/GPU records did not fit "
+                    "(at most %d); predict will not report them\n",
+                    lost, TP_MAX_MODEL_ROWS);
+    }
     /* Micro-batches per step of each row's layout (its group below). */
     mbs = sim_xcalloc(nu, sizeof *mbs);
     for (size_t i = 0; i < nu; i++) {

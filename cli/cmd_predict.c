@@ -119,7 +119,7 @@ static void print_rows(const tp_model *m, const tp_query *q)
     if (!m->n_model_rows)
         return; /* a calibration without cross-validation: nothing known */
     if (!all) {
-        printf("published   none: %s has no rows in the calibration data\n",
+        printf("published   none: the calibration used no rows of %s\n",
                q->llm->name);
         return;
     }
@@ -253,18 +253,24 @@ static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
     return SIM_OK;
 }
 
-/* The summary of predict --csv --out --accuracy over the rows that carry a
- * measured throughput (n[0] all, n[1] 1-8 micro-batches per step, n[2] more; se
- * and sa the sums of predicted / measured - 1 and of its absolute value).
- * Nothing when no row has one. */
-static void print_measured(const size_t n[3], const double se[3],
+/* The summary of predict --csv --out --accuracy: of n_meas rows that carry
+ * a measured throughput, n[0] were predicted (n[1] with 1..TP_MB_FEW
+ * micro-batches per step, n[2] more); se and sa are the sums of predicted /
+ * measured - 1 and of its absolute value over them. A row that could not
+ * be predicted is counted, not scored: its FILE:LINE reason is on stderr. */
+static void print_measured(size_t n_meas, const size_t n[3], const double se[3],
                            const double sa[3])
 {
     static const char *const name[3] = {"all", "1-8 micro-batches per step",
                                         "more micro-batches"};
-    if (!n[0])
+    if (!n_meas) {
+        printf("no row has a measured throughput (tokens_per_sec_per_gpu, "
+               "tokens_per_sec_total or step_time_s)\n");
         return;
-    printf("rows with a measured throughput, predicted / measured - 1:\n");
+    }
+    printf("%zu rows with a measured throughput, %zu of them predicted; "
+           "predicted / measured - 1:\n",
+           n_meas, n[0]);
     for (int g = 0; g < 3; g++)
         if (n[g])
             printf("  %-28s %4zu rows, MAPE %5.1f %%, mean %+5.1f %%\n",
@@ -315,7 +321,7 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
      * in absolute value, over all of them and per micro-batch group (the
      * groups of calibrate's accuracy table). */
     double se[3] = {0}, sa[3] = {0};
-    size_t nm[3] = {0};
+    size_t nm[3] = {0}, n_meas = 0;
 
     sim_err_clear(&err);
     if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, cli_report, &err) !=
@@ -380,6 +386,7 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                 ql->recompute = TP_RECOMPUTE_CHOOSE;
             if (bl & 1u << TP_FIELD_ETP)
                 ql->etp = 0;
+            n_meas += rows[i].meas_tps > 0;
             if (predict_site(m, sc, &q, &r, NULL) == SIM_OK) {
                 const tp_layout *l = &r.layout;
                 /* One decimal for throughputs (tokens/s/GPU are in the
@@ -409,7 +416,8 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                 if (rows[i].meas_tps > 0) {
                     double e = r.tokens_per_sec_per_gpu / rows[i].meas_tps - 1;
                     for (int g = 0; g < 3; g++)
-                        if (g == 0 || (g == 1) == (r.microbatches <= 8)) {
+                        if (g == 0 ||
+                            (g == 1) == (r.microbatches <= TP_MB_FEW)) {
                             se[g] += e;
                             sa[g] += fabs(e);
                             nm[g]++;
@@ -438,7 +446,7 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
              * predictions compare with the rows' own measurements
              * (validation sets such as data/validation/mlperf_training.csv). */
             if (accuracy)
-                print_measured(nm, se, sa);
+                print_measured(n_meas, nm, se, sa);
         }
     }
 done:
@@ -639,12 +647,12 @@ int cmd_predict(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-    /* The one-configuration mode needs the four things a prediction cannot
-     * choose; everything else the model chooses or defaults. */
     /* The table goes to stdout without --out, and the summary would mix
      * into it. */
     if (accuracy && (!csv_in || !csv_out))
         return cli_usage_error(cmd, "--accuracy needs --csv and --out");
+    /* The one-configuration mode needs the four things a prediction cannot
+     * choose; everything else the model chooses or defaults. */
     if (!csv_in && (!gpu || !model || !prec || !v[0]))
         return cli_usage_error(
             cmd, "needs --gpu, --model, --precision and --gpus (or --csv)");

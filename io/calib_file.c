@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io/cfg.h"
 #include "io/datadir.h"
@@ -216,7 +217,39 @@ static int read_model_rows(cfg_reader *r, const config_setting_t *g,
                             "second record for model \"%s\" on %s (expected "
                             "one per model and GPU)",
                             e->model, e->gpu[0] ? e->gpu : "every GPU");
+        /* Both are means over the same rows, printed to two decimals. */
+        if (fabs(e->loco_mean_error_pct) > e->loco_mape_pct + 0.01)
+            return cfg_fail(r, s, NULL,
+                            "mean error %g %% larger than the MAPE %g %% (a "
+                            "mean cannot exceed the mean of its absolute "
+                            "values)",
+                            e->loco_mean_error_pct, e->loco_mape_pct);
         m->n_model_rows++;
+    }
+    /* The per-GPU records split their model's rows: each has the model's
+     * every-GPU record, and their counts add up to at most its count (to
+     * it exactly unless calibrate dropped records, calib_model_rows). */
+    for (int i = 0; i < m->n_model_rows; i++) {
+        const tp_model_rows *e = &m->model_rows[i];
+        const tp_model_rows *all = tp_model_rows_of(m, e->model, "");
+        int sum = 0;
+        if (!all)
+            return cfg_fail(r, config_setting_get_elem(g, (unsigned)i), NULL,
+                            "record for model \"%s\" on %s without the "
+                            "model's every-GPU record (gpu = \"\")",
+                            e->model, e->gpu);
+        if (e != all)
+            continue;
+        for (int j = 0; j < m->n_model_rows; j++)
+            if (m->model_rows[j].gpu[0] &&
+                strcasecmp(m->model_rows[j].model, e->model) == 0)
+                sum += m->model_rows[j].n;
+        if (sum > e->n)
+            return cfg_fail(r, config_setting_get_elem(g, (unsigned)i), "n",
+                            "%d rows for model \"%s\" on every GPU, but its "
+                            "per-GPU records count %d (expected at most as "
+                            "many)",
+                            e->n, e->model, sum);
     }
     return SIM_OK;
 }

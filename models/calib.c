@@ -701,20 +701,25 @@ static int rows_cmp(const void *a, const void *b)
     return c ? c : strcmp(x->gpu, y->gpu);
 }
 
-void calib_model_rows(const calib_row *rows, size_t n, const double *pred,
-                      tp_model *m)
+int calib_model_rows(const calib_row *rows, size_t n, const double *pred,
+                     tp_model *m)
 {
+    int dropped = 0;
     m->n_model_rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        double e = pred[i] > 0 ? pred[i] / rows[i].meas_tps - 1.0 : -1.0;
-        for (int all = 0; all < 2; all++) {
+    /* Every model's every-GPU record first, so that a full table drops
+     * per-GPU records before any model loses its own. */
+    for (int all = 1; all >= 0; all--)
+        for (size_t i = 0; i < n; i++) {
+            double e = pred[i] > 0 ? pred[i] / rows[i].meas_tps - 1.0 : -1.0;
             const char *gpu = all ? "" : rows[i].gpu->name;
             const tp_model_rows *f =
                 tp_model_rows_of(m, rows[i].llm->name, gpu);
             tp_model_rows *r = f ? &m->model_rows[f - m->model_rows] : NULL;
             if (!r) {
-                if (m->n_model_rows >= TP_MAX_MODEL_ROWS)
+                if (m->n_model_rows >= TP_MAX_MODEL_ROWS) {
+                    dropped++;
                     continue;
+                }
                 r = &m->model_rows[m->n_model_rows++];
                 memset(r, 0, sizeof *r);
                 snprintf(r->model, sizeof r->model, "%s", rows[i].llm->name);
@@ -724,11 +729,11 @@ void calib_model_rows(const calib_row *rows, size_t n, const double *pred,
             r->loco_mean_error_pct += e;
             r->loco_mape_pct += fabs(e);
         }
-    }
     for (int k = 0; k < m->n_model_rows; k++) {
         m->model_rows[k].loco_mean_error_pct *= 100.0 / m->model_rows[k].n;
         m->model_rows[k].loco_mape_pct *= 100.0 / m->model_rows[k].n;
     }
     qsort(m->model_rows, (size_t)m->n_model_rows, sizeof m->model_rows[0],
           rows_cmp);
+    return dropped;
 }

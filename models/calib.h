@@ -119,12 +119,14 @@ void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred);
  * their held-out predictions pred (leave-one-configuration-out; 0 = not
  * predicted, counted as -100 %, as the accuracy table counts it): one
  * record per model over every GPU and one per (model, GPU), sorted by
- * model name, then "" before the GPUs by name, so the file does not
- * depend on the rows' order (to its two decimals: the sums do). Beyond
- * TP_MAX_MODEL_ROWS records the rest are dropped (the catalog has far fewer).
- * Pure apart from m. */
-void calib_model_rows(const calib_row *rows, size_t n, const double *pred,
-                      tp_model *m);
+ * model name, then "" before the GPUs, in strcmp order, so the file does
+ * not depend on the rows' order (to its two decimals: the sums do). Call
+ * it after calib_fit, whose restarts clear the records. Returns the number
+ * of records beyond TP_MAX_MODEL_ROWS that were dropped (0 for the
+ * bundled data's 90; every model's every-GPU record is made before any
+ * per-GPU one, so per-GPU records go first). Never fails. */
+int calib_model_rows(const calib_row *rows, size_t n, const double *pred,
+                     tp_model *m);
 
 /* In-sample predictions of m for every row into pred (0 on failure). */
 void calib_predict_all(const calib_row *rows, size_t n, const tp_model *m,

@@ -285,6 +285,11 @@ enum {
     TP_NPAR
 };
 
+/* Issue 18's micro-batch groups: 1..TP_MB_FEW micro-batches per step (where
+ * the exposed DP share of a step is largest) and more. calibrate's accuracy
+ * table and predict --accuracy group by it (tp_result.microbatches). */
+#define TP_MB_FEW 8
+
 #define TP_MAX_RELEASES 48
 #define TP_MAX_GPUS 16
 #define TP_NCLASS 3

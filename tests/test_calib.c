@@ -334,7 +334,7 @@ static void test_calib_model_rows_by_model_and_gpu(void **state)
     rows[1].gpu = &gb, rows[1].llm = &b, rows[1].meas_tps = 50.0;
     rows[2].gpu = &h, rows[2].llm = &a, rows[2].meas_tps = 70.0;
     tp_model_init(&m);
-    calib_model_rows(rows, 3, pred, &m);
+    assert_int_equal(calib_model_rows(rows, 3, pred, &m), 0);
     assert_int_equal(m.n_model_rows, 5);
     assert_string_equal(m.model_rows[0].model, "Model A");
     assert_string_equal(m.model_rows[0].gpu, "");
@@ -352,6 +352,45 @@ static void test_calib_model_rows_by_model_and_gpu(void **state)
     assert_ptr_equal(tp_model_rows_of(&m, "Model B", "h100"), &m.model_rows[4]);
     assert_null(tp_model_rows_of(&m, "Model B", "GB200"));
     assert_null(tp_model_rows_of(&m, "Model C", ""));
+}
+
+/* More (model, GPU) records than TP_MAX_MODEL_ROWS: 200 models on 2 GPUs
+ * need 600. Every model keeps its every-GPU record (n 2), the per-GPU ones
+ * fill what is left, and the rest are counted as dropped. */
+static void test_calib_model_rows_full_table_keeps_every_model(void **state)
+{
+    enum { NM = 200 };
+    static llm_arch a[NM];
+    static calib_row rows[2 * NM];
+    static double pred[2 * NM];
+    static tp_model m;
+    gpu_spec g[2];
+    (void)state;
+    memset(g, 0, sizeof g);
+    strcpy(g[0].name, "H100");
+    strcpy(g[1].name, "B200");
+    for (int i = 0; i < NM; i++) {
+        memset(&a[i], 0, sizeof a[i]);
+        snprintf(a[i].name, sizeof a[i].name, "Model %03d", i);
+        for (int k = 0; k < 2; k++) {
+            calib_row *r = &rows[2 * i + k];
+            memset(r, 0, sizeof *r);
+            r->llm = &a[i];
+            r->gpu = &g[k];
+            r->meas_tps = 100;
+            pred[2 * i + k] = 105;
+        }
+    }
+    tp_model_init(&m);
+    assert_int_equal(calib_model_rows(rows, 2 * NM, pred, &m),
+                     NM + 2 * NM - TP_MAX_MODEL_ROWS);
+    assert_int_equal(m.n_model_rows, TP_MAX_MODEL_ROWS);
+    for (int i = 0; i < NM; i++) {
+        const tp_model_rows *r = tp_model_rows_of(&m, a[i].name, "");
+        assert_non_null(r);
+        assert_int_equal(r->n, 2);
+        assert_close(r->loco_mean_error_pct, 5.0, 1e-12);
+    }
 }
 
 /* The bundled file's line that holds the first occurrence of find. */
@@ -453,6 +492,22 @@ static void test_calib_model_rows_file(void **state)
                  "loco_mape_pct = ", "loco_mape_pc = ");
     expect_refused("build/tests/calib_rows_key.cfg", line,
                    "model_rows.[0].loco_mape_pc: unknown key");
+    bundled_with("build/tests/calib_rows_mean.cfg", "loco_mean_error_pct = ",
+                 "loco_mean_error_pct = 9; loco_mape_pct = 1; }, # ");
+    expect_refused("build/tests/calib_rows_mean.cfg", line,
+                   "model_rows.[0]: mean error 9 % larger than the MAPE 1 %");
+    /* The first record is a model's every-GPU one and the next its first
+     * per-GPU one (the file's order): renaming the first orphans the
+     * second; one row on every GPU is fewer than its per-GPU rows. */
+    bundled_with("build/tests/calib_rows_orphan.cfg", "{ model = \"",
+                 "{ model = \"Renamed ");
+    expect_refused("build/tests/calib_rows_orphan.cfg", line + 1,
+                   "model_rows.[1]: record for model ");
+    bundled_with("build/tests/calib_rows_sum.cfg", "gpu = \"\"; n = ",
+                 "gpu = \"\"; n = 1; loco_mean_error_pct = 0; "
+                 "loco_mape_pct = 0; }, # ");
+    expect_refused("build/tests/calib_rows_sum.cfg", line,
+                   "model_rows.[0].n: 1 rows for model ");
 }
 
 static void test_calib_empty_file_is_refused(void **state)
@@ -486,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_calib_empty_file_is_refused),
         cmocka_unit_test(test_calib_model_rows_by_model_and_gpu),
         cmocka_unit_test(test_calib_model_rows_file),
+        cmocka_unit_test(test_calib_model_rows_full_table_keeps_every_model),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests_name("calib", calib_tests, make_scratch,
