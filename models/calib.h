@@ -123,7 +123,7 @@ void calib_baseline(const calib_row *rows, size_t n, int mode, double *pred);
  * not depend on the rows' order (to its two decimals: the sums do). Call
  * it after calib_fit, whose restarts clear the records. Returns the number
  * of records beyond TP_MAX_MODEL_ROWS that were dropped (0 for the
- * bundled data's 90; every model's every-GPU record is made before any
+ * bundled data's 87; every model's every-GPU record is made before any
  * per-GPU one, so per-GPU records go first). Never fails. */
 int calib_model_rows(const calib_row *rows, size_t n, const double *pred,
                      tp_model *m);
