@@ -63,6 +63,10 @@ static const char predict_help[] =
     "  --moe-dispatcher D        alltoall, allgather, flex-deepep or\n"
     "                            flex-hybridep (what the EP exchange sends);\n"
     "                            default alltoall\n"
+    "  --moe-a2a-overlap on|off  the recipe overlaps the EP all-to-all with\n"
+    "                            the adjacent micro-batch (Megatron\n"
+    "                            overlap_moe_expert_parallel_comm); default:\n"
+    "                            the calibrated recipe\n"
     "  --recompute-modules L     Megatron recompute_modules, ';'-separated\n"
     "                            (what selective recompute drops)\n"
     "  --dp-link-gbps X          bandwidth the DP group crosses [Gb/s per "
@@ -483,6 +487,7 @@ int cmd_predict(int argc, char **argv)
         {"release", required_argument, NULL, 'r'},
         {"cuda-graph", required_argument, NULL, 'G'},
         {"moe-dispatcher", required_argument, NULL, 'X'},
+        {"moe-a2a-overlap", required_argument, NULL, 'O'},
         {"recompute-modules", required_argument, NULL, 'M'},
         {"dp-link-gbps", required_argument, NULL, 'd'},
         {"calibration", required_argument, NULL, 'C'},
@@ -507,7 +512,7 @@ int cmd_predict(int argc, char **argv)
     double dp_gbps = 0;
     int fmt = CLI_FMT_TABLE, o, fsdp = 0, rc, recompute = 0, distopt = 0,
         accuracy = 0;
-    int cuda_graph = 0, dispatcher = 0, mods_ok = 1;
+    int cuda_graph = 0, dispatcher = 0, mods_ok = 1, a2a = 0;
     unsigned mods = 0;
     catalog *cat = NULL;
     tp_model *m = NULL;
@@ -598,6 +603,17 @@ int cmd_predict(int argc, char **argv)
                                        "--moe-dispatcher: unknown '%s' "
                                        "(expected alltoall, allgather, "
                                        "flex-deepep or flex-hybridep)",
+                                       optarg);
+            break;
+        case 'O':
+            if (strcmp(optarg, "on") == 0)
+                a2a = TP_A2A_OVL_ON;
+            else if (strcmp(optarg, "off") == 0)
+                a2a = TP_A2A_OVL_OFF;
+            else
+                return cli_usage_error(cmd,
+                                       "--moe-a2a-overlap: unknown '%s' "
+                                       "(expected on or off)",
                                        optarg);
             break;
         case 'M':
@@ -722,6 +738,7 @@ int cmd_predict(int argc, char **argv)
     q.release = release;
     q.cuda_graph = cuda_graph;
     q.moe_dispatcher = dispatcher;
+    q.moe_a2a_overlap = a2a;
     q.recompute_modules = mods;
     /* Gb/s on the command line (the unit NIC data sheets use), bits per second
      * inside. */

@@ -32,8 +32,12 @@
  * second follow-up): eta_attn is the score GEMMs' fraction of the BF16
  * peak with the softmax exponentials charged apart (models/tp_attn.c), fixed
  * at 1; a version 3 file's fitted eta_attn already carried the
- * exponentials, so reading it now would charge them twice: refused. */
-#define TP_CALIB_FILE_VERSION 4
+ * exponentials, so reading it now would charge them twice: refused. 5
+ * (issue 18, seventh follow-up): parameter ovl_ep_on, the EP overlap of
+ * recipes that state overlap_moe_expert_parallel_comm; ovl_ep now serves
+ * only the recipes that do not say (models/tp_recipe.c), while a version 4
+ * file's ovl_ep was fitted on every row: refused. */
+#define TP_CALIB_FILE_VERSION 5
 
 /* Path of the built-in calibration: models/calibration.cfg in the data home
  * (io/datadir.h). Static string. */

@@ -104,6 +104,14 @@ static int read_layout(cfg_reader *r, const config_setting_t *e, scen_job *j)
                 return rc;
             j->distopt = dopt ? TP_DISTOPT_ON : TP_DISTOPT_OFF;
         }
+        /* The recipe's EP all-to-all overlap (models/tp_recipe.c); not
+         * given: the calibrated default. */
+        if (config_setting_get_member(e, "moe_a2a_overlap")) {
+            int ov;
+            if ((rc = cfg_bool(r, e, "moe_a2a_overlap", 1, 0, &ov)) != SIM_OK)
+                return rc;
+            j->moe_a2a_overlap = ov ? TP_A2A_OVL_ON : TP_A2A_OVL_OFF;
+        }
     }
     return SIM_OK;
 }
@@ -145,6 +153,7 @@ int scfg_read_jobs(cfg_reader *r, const config_setting_t *root, scenario *s)
                                        "software_efficiency",
                                        "cuda_graph",
                                        "moe_dispatcher",
+                                       "moe_a2a_overlap",
                                        NULL};
     config_setting_t *l;
     char names[2048];

@@ -49,16 +49,18 @@ double calib_row_peak_fraction(const calib_row *r)
  * model's (GPT-OSS 120B, Nemotron-4 15B: docs/throughput-model.md §4), not
  * DP's. */
 static const int fit_par[] = {
-    TP_ETA_BF16,    TP_ETA_FP8,      TP_ETA_FP4,       TP_ETA_SSM, TP_GEMM_SAT,
-    TP_ELEM_PASSES, TP_Q_FP8T,       TP_Q_FP8B,        TP_Q_FP4,   TP_MOE_PERM,
-    TP_T_LAYER,     TP_OVL_TP,       TP_OVL_CP,        TP_OVL_EP,  TP_OVL_PP,
-    TP_T_MOE_LAYER, TP_T_MOE_EXPERT, TP_CG_FULL_FIXED,
+    TP_ETA_BF16,     TP_ETA_FP8,       TP_ETA_FP4,   TP_ETA_SSM,
+    TP_GEMM_SAT,     TP_ELEM_PASSES,   TP_Q_FP8T,    TP_Q_FP8B,
+    TP_Q_FP4,        TP_MOE_PERM,      TP_T_LAYER,   TP_OVL_TP,
+    TP_OVL_CP,       TP_OVL_EP,        TP_OVL_PP,    TP_T_MOE_LAYER,
+    TP_T_MOE_EXPERT, TP_CG_FULL_FIXED, TP_OVL_EP_ON,
 };
 #define N_FIT ((int)(sizeof fit_par / sizeof fit_par[0]))
 
 static int is_fraction(int k)
 {
-    return k <= TP_ETA_SSM || (k >= TP_OVL_TP && k <= TP_OVL_PP);
+    return k <= TP_ETA_SSM || (k >= TP_OVL_TP && k <= TP_OVL_PP) ||
+           k == TP_OVL_EP_ON;
 }
 
 static double to_x(int k, double v)

@@ -244,6 +244,8 @@ typedef struct scen_job {
     int moe_dispatcher;         /* tp_moe_dispatcher; 0 = not given (the
                                    all-to-all, as the calibration's
                                    unstated rows) */
+    int moe_a2a_overlap;        /* tp_a2a_overlap; 0 = not given (the
+                                   calibrated default) */
     double software_efficiency; /* stack vs the calibrated releases (compute
                                    times / it), 1 = calibrated */
     ckpt_policy ckpt;

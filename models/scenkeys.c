@@ -431,6 +431,12 @@ const scen_key scen_keys[] = {
      "forwarded over NVLink there; `alltoall` once per expert, "
      "`allgather` every token "
      "(docs/throughput-model.md 2)"},
+    {"jobs.[].moe_a2a_overlap", SK_BOOL, "", NAN, NAN, 0, NAN,
+     "not given (the calibrated recipe)", "", "`true`",
+     "the recipe overlaps the EP all-to-all with the adjacent micro-batch "
+     "(Megatron `overlap_moe_expert_parallel_comm`): `true` hides up to "
+     "the fitted share `ovl_ep_on` of it, `false` none "
+     "(docs/throughput-model.md 2)"},
     {"jobs.[].fsdp", SK_BOOL, "", NAN, NAN, 0, 0, "false", "", "`true`", ""},
     {"jobs.[].software_efficiency", SK_NUMBER, "", 0.05, 2, 0, 1, "1",
      "(0.05, 2]", "`0.85`",

@@ -57,6 +57,7 @@ int site_job_throughput(const scenario *s, const scen_job *j,
     q.software_efficiency = j->software_efficiency;
     q.cuda_graph = j->cuda_graph;
     q.moe_dispatcher = j->moe_dispatcher;
+    q.moe_a2a_overlap = j->moe_a2a_overlap;
     /* The site's own speeds (site.calibration) ride on the query's
      * slowdowns, so every later query of this job (the spanning-modules
      * one too) carries them. */

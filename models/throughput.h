@@ -151,7 +151,10 @@ typedef struct tp_query {
                                    (models/tp_memory.c); 0 = not stated,
                                    TP_RECMOD_DEFAULT; TP_RECMOD_STATED
                                    alone = stated "none" */
-    int moe_a2a_overlap;        /* 0 not stated, 1 off, 2 on (recorded) */
+    int moe_a2a_overlap;        /* Megatron's EP all-to-all overlap
+                                   (overlap_moe_expert_parallel_comm):
+                                   TP_A2A_OVL_*; what share of the EP
+                                   exchange may hide (tp_recipe_ep_overlap) */
 } tp_query;
 
 /* CUDA graphs of a recipe (Megatron cuda_graph_impl / cuda_graph_scope). */
@@ -171,6 +174,15 @@ typedef enum tp_moe_dispatcher {
     TP_DISPATCH_DEEPEP = 3,  /* "flex-deepep" */
     TP_DISPATCH_HYBRIDEP = 4 /* "flex-hybridep" */
 } tp_moe_dispatcher;
+/* EP all-to-all overlap of a recipe (tp_query.moe_a2a_overlap). */
+typedef enum tp_a2a_overlap {
+    TP_A2A_OVL_DEFAULT = 0, /* not stated: the fitted ovl_ep of the rows
+                               that did not state it */
+    TP_A2A_OVL_OFF = 1,     /* stated off: the exchange is on the critical
+                               path (nothing hidden) */
+    TP_A2A_OVL_ON = 2       /* stated on: hidden behind the adjacent
+                               micro-batch up to the fitted ovl_ep_on */
+} tp_a2a_overlap;
 /* Megatron recompute_modules, as bits of tp_query.recompute_modules. */
 #define TP_RECMOD_CORE_ATTN 1u    /* "core_attn": attention scores */
 #define TP_RECMOD_MLP 2u          /* "mlp": dense MLP GEMMs */
@@ -282,6 +294,9 @@ enum {
                          times left when the recipe captures the whole
                          iteration in CUDA graphs (tp_query.cuda_graph
                          TP_CG_FULL): host launch and sync removed */
+    TP_OVL_EP_ON,     /* ... of the EP exchange when the recipe overlaps
+                         it (tp_query.moe_a2a_overlap TP_A2A_OVL_ON);
+                         TP_OVL_EP is that of recipes that do not say */
     TP_NPAR
 };
 

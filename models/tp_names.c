@@ -38,6 +38,7 @@ static const char *const par_names[TP_NPAR][2] = {
     {"t_moe_layer_s", "s"},
     {"t_moe_expert_s", "s"},
     {"cg_full_fixed", "fraction"},
+    {"ovl_ep_on", "fraction"},
 };
 
 const char *tp_param_name(int k)
@@ -76,6 +77,7 @@ void tp_model_init(tp_model *m)
     m->p[TP_T_MOE_LAYER] = 200e-6;
     m->p[TP_T_MOE_EXPERT] = 20e-6;
     m->p[TP_CG_FULL_FIXED] = 1.0; /* neutral: full graphs change nothing */
+    m->p[TP_OVL_EP_ON] = 0.5;
     m->sigma_log[0] = m->sigma_log[1] = m->sigma_log[2] = 0.15;
     m->sigma_extrap = 0.15;
     m->dp_latency_s = TP_SCALEOUT_LAT_S;

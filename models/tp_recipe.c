@@ -10,14 +10,20 @@
  *    is left (neutral 1). Partial (module-scoped) graphs and unstated
  *    recipes keep the fitted times: they are what most calibration rows
  *    ran.
+ *  - the EP all-to-all overlap (moe_a2a_overlap, Megatron's
+ *    overlap_moe_expert_parallel_comm): a recipe that states it hides up to
+ *    the fitted share ovl_ep_on of the EP exchange behind the adjacent
+ *    micro-batch; one that states it off hides nothing; an unstated one
+ *    keeps the fitted ovl_ep of the rows that did not say (issue 18,
+ *    seventh follow-up).
  *
  * recompute_modules sets what selective recomputation discards (memory,
  * models/tp_memory.c) and repeats (time, models/throughput.c); a stated
  * "none" discards nothing. It does not enter `calibrate`: no row states a
  * recompute mode, so every row runs with none (an always-on charge of the
  * modules inside the fit made it worse: docs/throughput-model.md §2).
- * moe_a2a_overlap is a recorded input only; the EP volume of each
- * dispatcher is the EP model's (tp_comm.c, tp_ep_copies_out).
+ * The EP volume of each dispatcher is the EP model's (tp_comm.c,
+ * tp_ep_copies_out).
  *
  * Why here: models/throughput.c holds the step model and is near the file
  * size limit; the recipe's vocabulary and its term are one concept.
@@ -110,4 +116,21 @@ unsigned tp_recompute_modules_parse(const char *s, int *ok)
 double tp_recipe_fixed_factor(const tp_model *m, const tp_query *q)
 {
     return q->cuda_graph == TP_CG_FULL ? m->p[TP_CG_FULL_FIXED] : 1.0;
+}
+
+/* Megatron overlaps the EP all-to-all only with
+ * overlap_moe_expert_parallel_comm (default off), which runs one
+ * micro-batch's dispatch and combine beside the adjacent micro-batch's
+ * forward and backward (Megatron-LM d98e8a6, moe/README.md "EP A2A
+ * Overlap"); without it the exchange sits on the critical path. */
+double tp_recipe_ep_overlap(const tp_model *m, const tp_query *q)
+{
+    switch (q->moe_a2a_overlap) {
+    case TP_A2A_OVL_ON:
+        return m->p[TP_OVL_EP_ON];
+    case TP_A2A_OVL_OFF:
+        return 0.0;
+    default:
+        return m->p[TP_OVL_EP];
+    }
 }

@@ -209,7 +209,7 @@ static void expect_refused(const char *path, int line, const char *want)
     remove(path);
 }
 
-static void test_calib_bundled_file_is_version_4_and_loads(void **state)
+static void test_calib_bundled_file_is_version_5_and_loads(void **state)
 {
     tp_model *m = NULL;
     sim_err e;
@@ -217,7 +217,7 @@ static void test_calib_bundled_file_is_version_4_and_loads(void **state)
     unsigned char *text = test_slurp("models/calibration.cfg", &n);
     (void)state;
     assert_non_null(text);
-    assert_non_null(strstr((char *)text, "\nversion = 4;\n"));
+    assert_non_null(strstr((char *)text, "\nversion = 5;\n"));
     free(text);
     assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
     assert_true(m->n_gpus > 0 && m->n_releases > 0);
@@ -232,25 +232,30 @@ static void test_calib_bundled_file_is_version_4_and_loads(void **state)
 static void test_calib_file_of_another_version_is_refused(void **state)
 {
     (void)state;
-    bundled_with("build/tests/calib_v1.cfg", "\nversion = 4;",
+    bundled_with("build/tests/calib_v1.cfg", "\nversion = 5;",
                  "\nversion = 1;");
     expect_refused("build/tests/calib_v1.cfg", 9,
                    "version: unsupported calibration file format (got "
-                   "version 1, expected 4)");
+                   "version 1, expected 5)");
     /* Version 2 files mean something else by the DP overlap (ovl_dp). */
-    bundled_with("build/tests/calib_v2.cfg", "\nversion = 4;",
+    bundled_with("build/tests/calib_v2.cfg", "\nversion = 5;",
                  "\nversion = 2;");
-    expect_refused("build/tests/calib_v2.cfg", 9, "got version 2, expected 4");
+    expect_refused("build/tests/calib_v2.cfg", 9, "got version 2, expected 5");
     /* Version 3 files fitted eta_attn with the softmax exponentials inside
      * it; read now, the exponentials would be charged twice. */
-    bundled_with("build/tests/calib_v3.cfg", "\nversion = 4;",
+    bundled_with("build/tests/calib_v3.cfg", "\nversion = 5;",
                  "\nversion = 3;");
-    expect_refused("build/tests/calib_v3.cfg", 9, "got version 3, expected 4");
+    expect_refused("build/tests/calib_v3.cfg", 9, "got version 3, expected 5");
+    /* Version 4 files fitted one EP overlap on every row; now it serves
+     * only the recipes that do not state theirs (ovl_ep_on is new). */
+    bundled_with("build/tests/calib_v4.cfg", "\nversion = 5;",
+                 "\nversion = 4;");
+    expect_refused("build/tests/calib_v4.cfg", 9, "got version 4, expected 5");
     /* Files from before versioning have no version at all. */
-    bundled_with("build/tests/calib_nover.cfg", "\nversion = 4;", "\n");
+    bundled_with("build/tests/calib_nover.cfg", "\nversion = 5;", "\n");
     expect_refused("build/tests/calib_nover.cfg", 1,
                    "version: missing key (got a file without a format "
-                   "version, expected version = 4)");
+                   "version, expected version = 5)");
 }
 
 static void test_calib_file_with_an_unknown_key_is_refused(void **state)
@@ -518,7 +523,7 @@ static void test_calib_empty_file_is_refused(void **state)
     fclose(f);
     expect_refused("build/tests/calib_empty.cfg", 1,
                    "empty calibration file (got no settings, expected "
-                   "version = 4");
+                   "version = 5");
     /* Comments only: still no settings. */
     f = fopen("build/tests/calib_comments.cfg", "w");
     fputs("# a header and nothing else\n", f);
@@ -534,7 +539,7 @@ int main(void)
         cmocka_unit_test(test_calib_boxbod_start2),
         cmocka_unit_test(test_calib_file_round_trip_keeps_predictions),
         cmocka_unit_test(test_calib_file_errors_name_file_and_line),
-        cmocka_unit_test(test_calib_bundled_file_is_version_4_and_loads),
+        cmocka_unit_test(test_calib_bundled_file_is_version_5_and_loads),
         cmocka_unit_test(test_calib_file_of_another_version_is_refused),
         cmocka_unit_test(test_calib_file_with_an_unknown_key_is_refused),
         cmocka_unit_test(test_calib_file_with_a_missing_key_is_refused),

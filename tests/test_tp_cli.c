@@ -649,7 +649,7 @@ test_every_calibration_command_refuses_a_version_1_file(void **state)
              (long)getpid());
     snprintf(db, sizeof db, "%s.db", path);
     assert_non_null(text);
-    v = strstr((char *)text, "\nversion = 4;");
+    v = strstr((char *)text, "\nversion = 5;");
     assert_non_null(v);
     v[11] = '1';
     f = fopen(path, "w");
@@ -659,7 +659,7 @@ test_every_calibration_command_refuses_a_version_1_file(void **state)
     free(text);
     snprintf(want, sizeof want,
              "factorysim: %s:9: version: unsupported calibration file format "
-             "(got version 1, expected 4); rerun `factorysim calibrate`",
+             "(got version 1, expected 5); rerun `factorysim calibrate`",
              path);
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
         snprintf(args, sizeof args, cmds[k], path, path);
