@@ -263,7 +263,7 @@ static void test_calib_file_with_an_unknown_key_is_refused(void **state)
     (void)state;
     bundled_with("build/tests/calib_unk.cfg",
                  "dp_latency_s =", "dp_latency_us = 8.0;\ndp_latency_s =");
-    expect_refused("build/tests/calib_unk.cfg", 104,
+    expect_refused("build/tests/calib_unk.cfg", 105,
                    "dp_latency_us: unknown key (got 'dp_latency_us'");
     bundled_with("build/tests/calib_unk2.cfg", "eta_hbm = { value",
                  "eta_hbn = { value = 0.8; sd = 0; unit = \"fraction\"; };\n"
@@ -272,7 +272,7 @@ static void test_calib_file_with_an_unknown_key_is_refused(void **state)
                    "params.eta_hbn: unknown key");
     bundled_with("build/tests/calib_unk3.cfg",
                  "log_factor = ", "logfactor = 1.0; log_factor = ");
-    expect_refused("build/tests/calib_unk3.cfg", 39,
+    expect_refused("build/tests/calib_unk3.cfg", 40,
                    "gpus.[0].logfactor: unknown key");
 }
 
@@ -285,11 +285,11 @@ static void test_calib_file_with_a_missing_key_is_refused(void **state)
     expect_refused("build/tests/calib_nomoe.cfg", 11,
                    "params.t_moe_layer_s: missing key");
     bundled_cut("build/tests/calib_nosd.cfg", "moe_sd = ", "; ");
-    expect_refused("build/tests/calib_nosd.cfg", 48,
+    expect_refused("build/tests/calib_nosd.cfg", 49,
                    "releases.[0].moe_sd: missing key");
     bundled_with("build/tests/calib_nosig.cfg", "sigma_log = {",
                  "sigma_log_unused = {");
-    expect_refused("build/tests/calib_nosig.cfg", 103,
+    expect_refused("build/tests/calib_nosig.cfg", 104,
                    "sigma_log_unused: unknown key");
     bundled_with("build/tests/calib_nosig2.cfg", "\nsigma_log = {",
                  "\n#sigma_log = {");
@@ -299,7 +299,7 @@ static void test_calib_file_with_a_missing_key_is_refused(void **state)
                  "\n#domain = {");
     expect_refused("build/tests/calib_nodom.cfg", 1, "domain: missing key");
     bundled_cut("build/tests/calib_nodom2.cfg", "experts_max = ", "; ");
-    expect_refused("build/tests/calib_nodom2.cfg", 108,
+    expect_refused("build/tests/calib_nodom2.cfg", 109,
                    "domain.experts_max: missing key");
     bundled_with("build/tests/calib_nodef.cfg", "default_release = \"26.08\";",
                  "");

@@ -3,7 +3,8 @@
  * graph term computed by hand, and the CSV columns: parsed into tp_query,
  * refused with FILE:LINE when unknown, and kept out of the configuration key
  * (a recipe change of one layout stays in one cross-validation fold); the
- * dispatcher's token copies and fixed time computed by hand. */
+ * dispatcher's token copies and fixed time computed by hand; the EP
+ * all-to-all overlap by what the recipe states. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -196,6 +197,56 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
     assert_close(ra.t_compute_s, rh.t_compute_s, 1e-15);
     assert_close(rd.step_time_s, rh.step_time_s, 1e-15);
     assert_close(r0.step_time_s, ra.step_time_s, 1e-15);
+}
+
+/* The recipe's EP overlap (tp_recipe_ep_overlap) by hand: Qwen3 30B-A3B on
+ * 8 H100, ep 8, all-to-all, one micro-batch. Stated off, nothing hides: the
+ * exposed exchange is all of it, 4 exchanges x 48 layers x 4096 tokens x
+ * 2048 wide x 2 B x 7 copies (k (ep-1)/ep = 8 x 7/8) over NVLink at 0.7 of
+ * 450 GB/s. Unstated, ovl_ep of it hides; stated on, ovl_ep_on, each at
+ * most the micro-batch's compute (the other micro-batch in flight). Only
+ * the EP time moves. */
+static void test_ep_overlap_by_recipe(void **state)
+{
+    tp_model m;
+    gpu_spec g = h100();
+    llm_arch a;
+    tp_query q;
+    tp_result off, def, on;
+    double raw;
+    (void)state;
+    a = qwen30();
+    tp_model_init(&m);
+    m.p[TP_OVL_EP] = 0.25;
+    m.p[TP_OVL_EP_ON] = 0.6;
+    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_NONE);
+    q.n_gpus = 8;
+    q.layout.ep = 8;
+    q.moe_dispatcher = TP_DISPATCH_ALLTOALL;
+    assert_int_equal(precision_parse("BF16", &q.prec), SIM_OK);
+    q.moe_a2a_overlap = TP_A2A_OVL_OFF;
+    assert_int_equal(tp_predict(&m, &q, &off), SIM_OK);
+    q.moe_a2a_overlap = TP_A2A_OVL_DEFAULT;
+    assert_int_equal(tp_predict(&m, &q, &def), SIM_OK);
+    q.moe_a2a_overlap = TP_A2A_OVL_ON;
+    assert_int_equal(tp_predict(&m, &q, &on), SIM_OK);
+    assert_int_equal(off.microbatches, 1);
+    raw = off.t_ep_s;
+    /* The volume term of the stated-off exchange, by hand; what is left is
+     * the exchanges' latency, a few microseconds each. */
+    assert_true(raw >= 4.0 * 48 * 4096 * 2048 * 2.0 * 7.0 / (450e9 * 0.7));
+    assert_true(raw - 4.0 * 48 * 4096 * 2048 * 2.0 * 7.0 / (450e9 * 0.7) <
+                1e-3);
+    /* Nothing here reaches the window: the compute of the micro-batch is
+     * far longer than the exchange. */
+    assert_true(off.t_compute_s > raw);
+    assert_close(def.t_ep_s, 0.75 * raw, 1e-12);
+    assert_close(on.t_ep_s, 0.4 * raw, 1e-12);
+    assert_close(off.step_time_s - on.step_time_s, 0.6 * raw, 1e-12);
+    assert_close(off.t_compute_s, on.t_compute_s, 1e-15);
+    assert_close(tp_recipe_ep_overlap(&m, &q), 0.6, 1e-15);
+    q.moe_a2a_overlap = TP_A2A_OVL_OFF;
+    assert_close(tp_recipe_ep_overlap(&m, &q), 0.0, 1e-15);
 }
 
 /* A flex exchange that leaves the NVLink domain crosses the scale-out
@@ -460,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_recipe_full_cuda_graph_removes_fixed_time_moe),
         cmocka_unit_test(test_ep_copies_out_by_dispatcher),
         cmocka_unit_test(test_flex_dispatcher_in_a_prediction),
+        cmocka_unit_test(test_ep_overlap_by_recipe),
         cmocka_unit_test(test_flex_copies_across_domains),
         cmocka_unit_test(test_flex_across_domains_in_a_prediction),
         cmocka_unit_test(test_recompute_repeats_the_forward_collectives),

@@ -140,6 +140,55 @@ static void test_site_job_moe_dispatcher_reaches_the_query(void **state)
     scenario_free(sh);
 }
 
+/* A job's moe_a2a_overlap reaches its throughput query
+ * (models/tp_recipe.c): the same MoE job with `false` exposes its whole EP
+ * exchange, with `true` all but the fitted share ovl_ep_on of it, and with
+ * no key all but ovl_ep (each exchange far shorter than the micro-batch's
+ * compute, so the window does not bind); only the EP time moves. A value
+ * that is not a boolean is refused, naming the key. */
+static void test_site_job_moe_a2a_overlap_reaches_the_query(void **state)
+{
+    const char *base[] = {"jobs.[0].model=\"qwen3-30b-a3b\"", "jobs.[0].tp=1",
+                          "jobs.[0].pp=1", "jobs.[0].ep=8",
+                          "jobs.[0].global_batch=512"};
+    const char *on[6], *off[6], *bad[6];
+    scenario *s0, *s1, *s2, *sb = NULL;
+    tp_result r0, r1, r2;
+    sim_err e;
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        on[i] = off[i] = bad[i] = base[i];
+    on[5] = "jobs.[0].moe_a2a_overlap=true";
+    off[5] = "jobs.[0].moe_a2a_overlap=false";
+    bad[5] = "jobs.[0].moe_a2a_overlap=\"yes\"";
+    s0 = load_scn(&W, "tests/data/run/grid-one-job.cfg", base, 5);
+    s1 = load_scn(&W, "tests/data/run/grid-one-job.cfg", on, 6);
+    s2 = load_scn(&W, "tests/data/run/grid-one-job.cfg", off, 6);
+    assert_int_equal(s0->jobs[0].moe_a2a_overlap, TP_A2A_OVL_DEFAULT);
+    assert_int_equal(s1->jobs[0].moe_a2a_overlap, TP_A2A_OVL_ON);
+    assert_int_equal(s2->jobs[0].moe_a2a_overlap, TP_A2A_OVL_OFF);
+    assert_int_equal(
+        site_job_throughput(s0, &s0->jobs[0], W.tp, 0.0, 0.0, &r0, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(s1, &s1->jobs[0], W.tp, 0.0, 0.0, &r1, &e), SIM_OK);
+    assert_int_equal(
+        site_job_throughput(s2, &s2->jobs[0], W.tp, 0.0, 0.0, &r2, &e), SIM_OK);
+    assert_true(r2.t_ep_s > 0);
+    assert_true(r2.t_compute_s > r2.t_ep_s);
+    assert_close(r1.t_ep_s, (1 - W.tp->p[TP_OVL_EP_ON]) * r2.t_ep_s, 1e-9);
+    assert_close(r0.t_ep_s, (1 - W.tp->p[TP_OVL_EP]) * r2.t_ep_s, 1e-9);
+    assert_close(r1.t_compute_s, r2.t_compute_s, 1e-12);
+    assert_true(r1.tokens_per_sec_per_gpu > r2.tokens_per_sec_per_gpu);
+    assert_int_equal(scenario_load("tests/data/run/grid-one-job.cfg", W.cat,
+                                   bad, 6, &sb, &e),
+                     SIM_ECONFIG);
+    assert_null(sb);
+    assert_non_null(strstr(e.msg, "moe_a2a_overlap"));
+    scenario_free(s0);
+    scenario_free(s1);
+    scenario_free(s2);
+}
+
 /* "with failures, goodput matches the analytical expectation within the
  * Monte Carlo confidence interval": the mean run time of R replications
  * against Daly's expected time of each checkpoint segment
@@ -590,6 +639,7 @@ int main(void)
     const struct CMUnitTest site_tests[] = {
         cmocka_unit_test(test_site_one_job_takes_tokens_over_throughput),
         cmocka_unit_test(test_site_job_moe_dispatcher_reaches_the_query),
+        cmocka_unit_test(test_site_job_moe_a2a_overlap_reaches_the_query),
         cmocka_unit_test(test_site_job_etp_reaches_the_query),
         cmocka_unit_test(test_site_failures_match_daly_expectation),
         cmocka_unit_test(test_site_more_battery_never_slows),

@@ -369,6 +369,51 @@ static void test_predict_etp_option(void **state)
     assert_non_null(strstr(err, "etp = 2 needs a MoE model"));
 }
 
+/* The number after `"KEY": ` in s (0 when absent). */
+static double json_num(const char *s, const char *key)
+{
+    char pat[64];
+    const char *p;
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(s, pat);
+    return p ? strtod(p + strlen(pat), NULL) : 0;
+}
+
+/* --moe-a2a-overlap: stated on hides the fitted share ovl_ep_on of the EP
+ * exchange, stated off none of it (models/tp_recipe.c): the exposed EP
+ * time of `off` is the whole exchange, that of `on` its (1 - ovl_ep_on),
+ * read from the built-in calibration; the step differs by the difference
+ * alone. A value other than on/off is a usage error (exit 2). */
+static void test_predict_moe_a2a_overlap_option(void **state)
+{
+    const char *moe = "predict --gpu H100 --model qwen3-30b-a3b --precision "
+                      "BF16 --gpus 8 --gbs 8 --tp 1 --pp 1 --cp 1 --ep 8 "
+                      "--vp 1 --mbs 1 --recompute none "
+                      "--distributed-optimizer on --format json";
+    char cmd[512];
+    double ep_on, ep_off, st_on, st_off;
+    tp_model *m = NULL;
+    sim_err e;
+    (void)state;
+    assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
+    snprintf(cmd, sizeof cmd, "%s --moe-a2a-overlap on", moe);
+    assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
+    ep_on = json_num(out, "ep_s");
+    st_on = json_num(out, "step_time_s");
+    snprintf(cmd, sizeof cmd, "%s --moe-a2a-overlap off", moe);
+    assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
+    ep_off = json_num(out, "ep_s");
+    st_off = json_num(out, "step_time_s");
+    assert_true(ep_off > 0);
+    assert_close(ep_on, (1 - m->p[TP_OVL_EP_ON]) * ep_off, 1e-9);
+    assert_close(st_off - st_on, ep_off - ep_on, 1e-9);
+    tp_model_free(m);
+    snprintf(cmd, sizeof cmd, "%s --moe-a2a-overlap maybe", moe);
+    assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 2);
+    assert_non_null(
+        strstr(err, "--moe-a2a-overlap: unknown 'maybe' (expected on or off)"));
+}
+
 static void test_predict_single_table_and_json(void **state)
 {
     (void)state;
@@ -698,6 +743,7 @@ int main(void)
         cmocka_unit_test(
             test_every_calibration_command_refuses_a_version_1_file),
         cmocka_unit_test(test_predict_etp_option),
+        cmocka_unit_test(test_predict_moe_a2a_overlap_option),
         cmocka_unit_test(test_predict_single_table_and_json),
         cmocka_unit_test(test_predict_reports_published_rows),
         cmocka_unit_test(test_predict_csv_accuracy_on_the_validation_set),
