@@ -356,8 +356,10 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     }
     /* The overlapped exchange (all-to-all and the ETP gather, both the
      * dispatcher's) hides behind at most one micro-batch's compute (the
-     * other micro-batch in flight, 1F1B EP overlap). */
-    sc->t_ep = tp_exposed(t_ep * cs, tp_recipe_ep_overlap(m, q), sc->t_mb);
+     * other micro-batch in flight, 1F1B EP overlap), by the recipe's
+     * share (models/tp_recipe.c). */
+    sc->t_ep =
+        tp_exposed(t_ep * cs, tp_recipe_ep_overlap(m, q, micro), sc->t_mb);
     /* Pipeline point-to-point: 2 sends per virtual stage per micro-batch,
      * so linear in vp (stage_combine multiplies). */
     t_pp = 0.0;

@@ -277,7 +277,8 @@ enum {
     TP_T_LAYER,       /* fixed time per layer per micro-batch (fwd+bwd) [s] */
     TP_OVL_TP,        /* overlapped fraction of TP collectives */
     TP_OVL_CP,        /* ... of CP exchange (hidden behind attention) */
-    TP_OVL_EP,        /* ... of EP all-to-all */
+    TP_OVL_EP,        /* ... of the EP exchange, recipes that do not state
+                         moe_a2a_overlap (models/tp_recipe.c) */
     TP_DP_WINDOW,     /* fraction of the compute window (last micro-batch's
                          backward, first one's forward) that the bucketed DP
                          reduce-scatter / all-gather can hide behind */
@@ -294,9 +295,9 @@ enum {
                          times left when the recipe captures the whole
                          iteration in CUDA graphs (tp_query.cuda_graph
                          TP_CG_FULL): host launch and sync removed */
-    TP_OVL_EP_ON,     /* ... of the EP exchange when the recipe overlaps
-                         it (tp_query.moe_a2a_overlap TP_A2A_OVL_ON);
-                         TP_OVL_EP is that of recipes that do not say */
+    TP_OVL_EP_ON,     /* overlapped fraction of the EP exchange when the
+                         recipe states the overlap (tp_query.moe_a2a_overlap
+                         TP_A2A_OVL_ON); stated off hides none */
     TP_NPAR
 };
 

@@ -170,8 +170,9 @@ double tp_dp_exposed(double t_comm, double buckets, int vp, int pp,
 double tp_recipe_fixed_factor(const tp_model *m, const tp_query *q);
 /* Share of the EP exchange that may hide behind the other micro-batch in
  * flight, by the recipe's moe_a2a_overlap: ovl_ep_on when it overlaps,
- * 0 when it states it does not, ovl_ep when it does not say. */
-double tp_recipe_ep_overlap(const tp_model *m, const tp_query *q);
+ * 0 when it states it does not, ovl_ep when it does not say; 0 for a step
+ * of micro < 2 micro-batches (none other in flight). */
+double tp_recipe_ep_overlap(const tp_model *m, const tp_query *q, int micro);
 
 /* The TP_EXTRAP_* reasons (throughput.h) a prediction of a on q's GPU at
  * sequence length seq leaves the calibration set; gpu_uncal 1 when the GPU

@@ -122,9 +122,13 @@ double tp_recipe_fixed_factor(const tp_model *m, const tp_query *q)
  * overlap_moe_expert_parallel_comm (default off), which runs one
  * micro-batch's dispatch and combine beside the adjacent micro-batch's
  * forward and backward (Megatron-LM d98e8a6, moe/README.md "EP A2A
- * Overlap"); without it the exchange sits on the critical path. */
-double tp_recipe_ep_overlap(const tp_model *m, const tp_query *q)
+ * Overlap"); without it the exchange sits on the critical path. A step of
+ * one micro-batch has no adjacent one, whatever the recipe: nothing hides
+ * (no calibration row with experts runs one). */
+double tp_recipe_ep_overlap(const tp_model *m, const tp_query *q, int micro)
 {
+    if (micro < 2)
+        return 0.0;
     switch (q->moe_a2a_overlap) {
     case TP_A2A_OVL_ON:
         return m->p[TP_OVL_EP_ON];

@@ -200,12 +200,14 @@ static void test_flex_dispatcher_in_a_prediction(void **state)
 }
 
 /* The recipe's EP overlap (tp_recipe_ep_overlap) by hand: Qwen3 30B-A3B on
- * 8 H100, ep 8, all-to-all, one micro-batch. Stated off, nothing hides: the
- * exposed exchange is all of it, 4 exchanges x 48 layers x 4096 tokens x
- * 2048 wide x 2 B x 7 copies (k (ep-1)/ep = 8 x 7/8) over NVLink at 0.7 of
- * 450 GB/s. Unstated, ovl_ep of it hides; stated on, ovl_ep_on, each at
- * most the micro-batch's compute (the other micro-batch in flight). Only
- * the EP time moves. */
+ * 8 H100, ep 8, all-to-all, 2 micro-batches per step. Stated off, nothing
+ * hides: the exposed exchange of a micro-batch is all of it, 4 exchanges x
+ * 48 layers x 4096 tokens x 2048 wide x 2 B x 7 copies (k (ep-1)/ep = 8 x
+ * 7/8) over NVLink at 0.7 of 450 GB/s, plus one NVLink latency. Unstated,
+ * ovl_ep of it hides; stated on, ovl_ep_on, each at most the micro-batch's
+ * compute (the other micro-batch in flight). Only the EP time moves. With
+ * one micro-batch per step there is no other in flight: nothing hides,
+ * whatever the recipe. */
 static void test_ep_overlap_by_recipe(void **state)
 {
     tp_model m;
@@ -219,7 +221,7 @@ static void test_ep_overlap_by_recipe(void **state)
     tp_model_init(&m);
     m.p[TP_OVL_EP] = 0.25;
     m.p[TP_OVL_EP_ON] = 0.6;
-    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_NONE);
+    q = one_gpu_query(&g, &a, 16, 4096, TP_RECOMPUTE_NONE);
     q.n_gpus = 8;
     q.layout.ep = 8;
     q.moe_dispatcher = TP_DISPATCH_ALLTOALL;
@@ -230,23 +232,35 @@ static void test_ep_overlap_by_recipe(void **state)
     assert_int_equal(tp_predict(&m, &q, &def), SIM_OK);
     q.moe_a2a_overlap = TP_A2A_OVL_ON;
     assert_int_equal(tp_predict(&m, &q, &on), SIM_OK);
-    assert_int_equal(off.microbatches, 1);
+    assert_int_equal(off.microbatches, 2);
     raw = off.t_ep_s;
-    /* The volume term of the stated-off exchange, by hand; what is left is
-     * the exchanges' latency, a few microseconds each. */
-    assert_true(raw >= 4.0 * 48 * 4096 * 2048 * 2.0 * 7.0 / (450e9 * 0.7));
-    assert_true(raw - 4.0 * 48 * 4096 * 2048 * 2.0 * 7.0 / (450e9 * 0.7) <
-                1e-3);
-    /* Nothing here reaches the window: the compute of the micro-batch is
-     * far longer than the exchange. */
+    assert_close(raw,
+                 2 * (4.0 * 48 * 4096 * 2048 * 2.0 * 7.0 / (450e9 * 0.7) +
+                      TP_NVLINK_LAT_S),
+                 1e-12);
+    /* Nothing here reaches the window: the compute of a micro-batch is
+     * far longer than its exchange. */
     assert_true(off.t_compute_s > raw);
     assert_close(def.t_ep_s, 0.75 * raw, 1e-12);
     assert_close(on.t_ep_s, 0.4 * raw, 1e-12);
     assert_close(off.step_time_s - on.step_time_s, 0.6 * raw, 1e-12);
     assert_close(off.t_compute_s, on.t_compute_s, 1e-15);
-    assert_close(tp_recipe_ep_overlap(&m, &q), 0.6, 1e-15);
+    assert_close(tp_recipe_ep_overlap(&m, &q, 2), 0.6, 1e-15);
+    assert_close(tp_recipe_ep_overlap(&m, &q, 1), 0.0, 1e-15);
     q.moe_a2a_overlap = TP_A2A_OVL_OFF;
-    assert_close(tp_recipe_ep_overlap(&m, &q), 0.0, 1e-15);
+    assert_close(tp_recipe_ep_overlap(&m, &q, 2), 0.0, 1e-15);
+    /* One micro-batch per step: the stated-on and unstated recipes expose
+     * the whole exchange, as the stated-off one does. */
+    q.gbs = 8;
+    assert_int_equal(tp_predict(&m, &q, &off), SIM_OK);
+    q.moe_a2a_overlap = TP_A2A_OVL_ON;
+    assert_int_equal(tp_predict(&m, &q, &on), SIM_OK);
+    q.moe_a2a_overlap = TP_A2A_OVL_DEFAULT;
+    assert_int_equal(tp_predict(&m, &q, &def), SIM_OK);
+    assert_int_equal(on.microbatches, 1);
+    assert_close(on.t_ep_s, off.t_ep_s, 1e-15);
+    assert_close(def.t_ep_s, off.t_ep_s, 1e-15);
+    assert_close(off.t_ep_s, raw / 2, 1e-12);
 }
 
 /* A flex exchange that leaves the NVLink domain crosses the scale-out

@@ -143,27 +143,31 @@ static void test_site_job_moe_dispatcher_reaches_the_query(void **state)
 /* A job's moe_a2a_overlap reaches its throughput query
  * (models/tp_recipe.c): the same MoE job with `false` exposes its whole EP
  * exchange, with `true` all but the fitted share ovl_ep_on of it, and with
- * no key all but ovl_ep (each exchange far shorter than the micro-batch's
- * compute, so the window does not bind); only the EP time moves. A value
+ * no key all but ovl_ep (2 micro-batches per step; each exchange far
+ * shorter than the micro-batch's compute, so the window does not bind);
+ * only the EP time moves. A value
  * that is not a boolean is refused, naming the key. */
 static void test_site_job_moe_a2a_overlap_reaches_the_query(void **state)
 {
-    const char *base[] = {"jobs.[0].model=\"qwen3-30b-a3b\"", "jobs.[0].tp=1",
-                          "jobs.[0].pp=1", "jobs.[0].ep=8",
-                          "jobs.[0].global_batch=512"};
-    const char *on[6], *off[6], *bad[6];
+    const char *base[] = {"jobs.[0].model=\"qwen3-30b-a3b\"",
+                          "jobs.[0].tp=1",
+                          "jobs.[0].pp=1",
+                          "jobs.[0].ep=8",
+                          "jobs.[0].global_batch=512",
+                          "jobs.[0].micro_batch=1"};
+    const char *on[7], *off[7], *bad[7];
     scenario *s0, *s1, *s2, *sb = NULL;
     tp_result r0, r1, r2;
     sim_err e;
     (void)state;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         on[i] = off[i] = bad[i] = base[i];
-    on[5] = "jobs.[0].moe_a2a_overlap=true";
-    off[5] = "jobs.[0].moe_a2a_overlap=false";
-    bad[5] = "jobs.[0].moe_a2a_overlap=\"yes\"";
-    s0 = load_scn(&W, "tests/data/run/grid-one-job.cfg", base, 5);
-    s1 = load_scn(&W, "tests/data/run/grid-one-job.cfg", on, 6);
-    s2 = load_scn(&W, "tests/data/run/grid-one-job.cfg", off, 6);
+    on[6] = "jobs.[0].moe_a2a_overlap=true";
+    off[6] = "jobs.[0].moe_a2a_overlap=false";
+    bad[6] = "jobs.[0].moe_a2a_overlap=\"yes\"";
+    s0 = load_scn(&W, "tests/data/run/grid-one-job.cfg", base, 6);
+    s1 = load_scn(&W, "tests/data/run/grid-one-job.cfg", on, 7);
+    s2 = load_scn(&W, "tests/data/run/grid-one-job.cfg", off, 7);
     assert_int_equal(s0->jobs[0].moe_a2a_overlap, TP_A2A_OVL_DEFAULT);
     assert_int_equal(s1->jobs[0].moe_a2a_overlap, TP_A2A_OVL_ON);
     assert_int_equal(s2->jobs[0].moe_a2a_overlap, TP_A2A_OVL_OFF);
@@ -173,6 +177,7 @@ static void test_site_job_moe_a2a_overlap_reaches_the_query(void **state)
         site_job_throughput(s1, &s1->jobs[0], W.tp, 0.0, 0.0, &r1, &e), SIM_OK);
     assert_int_equal(
         site_job_throughput(s2, &s2->jobs[0], W.tp, 0.0, 0.0, &r2, &e), SIM_OK);
+    assert_int_equal(r2.microbatches, 2); /* 512 / (256 x 1) */
     assert_true(r2.t_ep_s > 0);
     assert_true(r2.t_compute_s > r2.t_ep_s);
     assert_close(r1.t_ep_s, (1 - W.tp->p[TP_OVL_EP_ON]) * r2.t_ep_s, 1e-9);
@@ -180,7 +185,7 @@ static void test_site_job_moe_a2a_overlap_reaches_the_query(void **state)
     assert_close(r1.t_compute_s, r2.t_compute_s, 1e-12);
     assert_true(r1.tokens_per_sec_per_gpu > r2.tokens_per_sec_per_gpu);
     assert_int_equal(scenario_load("tests/data/run/grid-one-job.cfg", W.cat,
-                                   bad, 6, &sb, &e),
+                                   bad, 7, &sb, &e),
                      SIM_ECONFIG);
     assert_null(sb);
     assert_non_null(strstr(e.msg, "moe_a2a_overlap"));

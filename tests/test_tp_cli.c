@@ -383,11 +383,12 @@ static double json_num(const char *s, const char *key)
  * exchange, stated off none of it (models/tp_recipe.c): the exposed EP
  * time of `off` is the whole exchange, that of `on` its (1 - ovl_ep_on),
  * read from the built-in calibration; the step differs by the difference
- * alone. A value other than on/off is a usage error (exit 2). */
+ * alone (2 micro-batches per step, a layout that fits). A value other than
+ * on/off is a usage error (exit 2). */
 static void test_predict_moe_a2a_overlap_option(void **state)
 {
-    const char *moe = "predict --gpu H100 --model qwen3-30b-a3b --precision "
-                      "BF16 --gpus 8 --gbs 8 --tp 1 --pp 1 --cp 1 --ep 8 "
+    const char *moe = "predict --gpu GB300 --model qwen3-30b-a3b --precision "
+                      "BF16 --gpus 8 --gbs 16 --tp 1 --pp 1 --cp 1 --ep 8 "
                       "--vp 1 --mbs 1 --recompute none "
                       "--distributed-optimizer on --format json";
     char cmd[512];
@@ -404,6 +405,7 @@ static void test_predict_moe_a2a_overlap_option(void **state)
     assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
     ep_off = json_num(out, "ep_s");
     st_off = json_num(out, "step_time_s");
+    assert_non_null(strstr(out, "\"fits\": true"));
     assert_true(ep_off > 0);
     assert_close(ep_on, (1 - m->p[TP_OVL_EP_ON]) * ep_off, 1e-9);
     assert_close(st_off - st_on, ep_off - ep_on, 1e-9);
