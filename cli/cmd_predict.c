@@ -100,6 +100,16 @@ static const char predict_help[] =
 static char site_shown[256];
 
 /* One published-row record as JSON, null when there is none. */
+/* An on|off option's value: 2 for "on", 1 for "off" (the ON/OFF values of
+ * tp_distopt and tp_a2a_overlap), 0 for anything else. */
+_Static_assert(TP_DISTOPT_ON == 2 && TP_DISTOPT_OFF == 1 &&
+                   TP_A2A_OVL_ON == 2 && TP_A2A_OVL_OFF == 1,
+               "on_off() returns both enums' values");
+static int on_off(const char *s)
+{
+    return strcmp(s, "on") == 0 ? 2 : strcmp(s, "off") == 0 ? 1 : 0;
+}
+
 static jv *rows_json(const tp_model_rows *e)
 {
     jv *o;
@@ -575,11 +585,7 @@ int cmd_predict(int argc, char **argv)
                                        optarg);
             break;
         case 'D':
-            if (strcmp(optarg, "on") == 0)
-                distopt = TP_DISTOPT_ON;
-            else if (strcmp(optarg, "off") == 0)
-                distopt = TP_DISTOPT_OFF;
-            else
+            if (!(distopt = on_off(optarg)))
                 return cli_usage_error(cmd,
                                        "--distributed-optimizer: unknown '%s' "
                                        "(expected on or off)",
@@ -606,11 +612,7 @@ int cmd_predict(int argc, char **argv)
                                        optarg);
             break;
         case 'O':
-            if (strcmp(optarg, "on") == 0)
-                a2a = TP_A2A_OVL_ON;
-            else if (strcmp(optarg, "off") == 0)
-                a2a = TP_A2A_OVL_OFF;
-            else
+            if (!(a2a = on_off(optarg)))
                 return cli_usage_error(cmd,
                                        "--moe-a2a-overlap: unknown '%s' "
                                        "(expected on or off)",

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -369,14 +370,20 @@ static void test_predict_etp_option(void **state)
     assert_non_null(strstr(err, "etp = 2 needs a MoE model"));
 }
 
-/* The number after `"KEY": ` in s (0 when absent). */
-static double json_num(const char *s, const char *key)
+/* predict's JSON in s: the step time and the exposed EP time of its
+ * breakdown [s]; fails the test when either is missing. */
+static void predict_step_and_ep(const char *s, double *step_s, double *ep_s)
 {
-    char pat[64];
-    const char *p;
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    p = strstr(s, pat);
-    return p ? strtod(p + strlen(pat), NULL) : 0;
+    json_error_t je;
+    json_t *root = json_loads(s, 0, &je), *st, *ep;
+    if (!root)
+        fail_msg("predict JSON does not parse: %s (line %d)", je.text, je.line);
+    st = json_object_get(root, "step_time_s");
+    ep = json_object_get(json_object_get(root, "breakdown"), "ep_s");
+    assert_true(json_is_number(st) && json_is_number(ep));
+    *step_s = json_number_value(st);
+    *ep_s = json_number_value(ep);
+    json_decref(root);
 }
 
 /* --moe-a2a-overlap: stated on hides the fitted share ovl_ep_on of the EP
@@ -399,12 +406,10 @@ static void test_predict_moe_a2a_overlap_option(void **state)
     assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
     snprintf(cmd, sizeof cmd, "%s --moe-a2a-overlap on", moe);
     assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
-    ep_on = json_num(out, "ep_s");
-    st_on = json_num(out, "step_time_s");
+    predict_step_and_ep(out, &st_on, &ep_on);
     snprintf(cmd, sizeof cmd, "%s --moe-a2a-overlap off", moe);
     assert_int_equal(fs_run(cmd, out, sizeof out, err, sizeof err), 0);
-    ep_off = json_num(out, "ep_s");
-    st_off = json_num(out, "step_time_s");
+    predict_step_and_ep(out, &st_off, &ep_off);
     assert_non_null(strstr(out, "\"fits\": true"));
     assert_true(ep_off > 0);
     assert_close(ep_on, (1 - m->p[TP_OVL_EP_ON]) * ep_off, 1e-9);
