@@ -332,15 +332,18 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
-    /* Interval widths per class from the LOCO predictions: the 80th
-     * percentile of |log error| / z80, robust to the heavy tails an rms
-     * would over-cover with (models/calib_cover.h, calib_spread80). */
-    for (int c = 0; c < TP_NCLASS; c++) {
-        size_t k = 0;
-        double s = calib_spread80(use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN],
-                                  c, NULL, &k);
-        if (k)
-            m.sigma_log[c] = s;
+    /* Interval widths per class and GPU from the LOCO predictions: the
+     * 80th percentile of |log error| / z80, robust to the heavy tails an
+     * rms would over-cover with, per class and then per GPU in units of
+     * the class's, so that no GPU's intervals are narrower than its
+     * errors (models/calib_cover.h, calib_spreads). */
+    {
+        double sig[TP_NCLASS];
+        calib_spreads(use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN], &m, NULL,
+                      sig, m.gpu_spread);
+        for (int c = 0; c < TP_NCLASS; c++)
+            if (!isnan(sig[c]))
+                m.sigma_log[c] = sig[c];
     }
     /* Coverage of the 80 % interval under LOCO, nested: each row's
      * interval width leaves its own configuration out
@@ -427,9 +430,10 @@ int cmd_calibrate(int argc, char **argv)
             base, nu, n, n_bad, n_anom, n_unpred - n_anom, fi.starts, fi.n_free,
             fi.ssr, fi.rms_log,
             /* One line: the file's later line numbers are part of tests. */
-            cv ? "sigma_log = Q80(|LOCO log error|) / 1.2816 per class."
-               : "sigma_log = Q80(|in-sample log error|) / 1.2816 per "
-                 "class (--no-cv).");
+            cv ? "Spread: sigma_log per class x spread per GPU, Q80(|LOCO "
+                 "log error|) / 1.2816."
+               : "Spread: sigma_log per class x spread per GPU, "
+                 "Q80(|in-sample log error|) / 1.2816 (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
         for (int a = 0; a < n_acc && k < sizeof accs; a++) {
             k += (size_t)snprintf(
@@ -494,6 +498,18 @@ int cmd_calibrate(int argc, char **argv)
             jv_set(par, tp_param_name(k), pv);
         }
         jv_set(root, "params", par);
+        /* The interval's spreads as the calibration file writes them:
+         * log sd = sigma_log[class] x gpu_spread[GPU]. */
+        {
+            jv *sg = jv_obj(), *gs = jv_obj();
+            static const char *cn[TP_NCLASS] = {"dense", "moe", "hybrid"};
+            for (int c = 0; c < TP_NCLASS; c++)
+                jv_set(sg, cn[c], jv_num(m.sigma_log[c]));
+            for (int g = 0; g < m.n_gpus; g++)
+                jv_set(gs, m.gpus[g], jv_num(m.gpu_spread[g]));
+            jv_set(root, "sigma_log", sg);
+            jv_set(root, "gpu_spread", gs);
+        }
         for (int a = 0; a < n_acc; a++) {
             jv *r = jv_obj();
             jv_set(r, "group", jv_str(acc[a].name));
@@ -568,6 +584,12 @@ int cmd_calibrate(int argc, char **argv)
                            acc[a].cov_n, 100 * acc[a].cov_nested,
                            100 * acc[a].cov_plain);
         }
+        printf("\ninterval spread (log sd = sigma_log x the GPU's spread): "
+               "sigma_log dense %.4f, moe %.4f, hybrid %.4f\n  spread:",
+               m.sigma_log[0], m.sigma_log[1], m.sigma_log[2]);
+        for (int g = 0; g < m.n_gpus; g++)
+            printf("%s %s %.3f", g ? "," : "", m.gpus[g], m.gpu_spread[g]);
+        printf("%s\n", m.n_gpus ? "" : " none");
         printf("\nparameters (value +- sd from the fit covariance):\n");
         for (int k = 0; k < TP_NPAR; k++)
             printf("  %-18s %12.5g +- %-10.3g %s%s\n", tp_param_name(k), m.p[k],

@@ -258,7 +258,7 @@ static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
     if (tp_predict(m, q, r) != SIM_OK)
         return SIM_EINVAL;
     if (sc) {
-        double sd = site_calib_log_sd(sc, q, tp_log_sd(m, q->llm, r));
+        double sd = site_calib_log_sd(sc, q, tp_log_sd(m, q->llm, q->gpu, r));
         r->low_tokens_per_sec_per_gpu =
             r->tokens_per_sec_per_gpu * exp(-SITE_CALIB_Z80 * sd);
         r->high_tokens_per_sec_per_gpu =

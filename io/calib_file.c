@@ -39,8 +39,8 @@ static const char *const model_rows_keys[] = {
 static const char *const domain_keys[] = {
     "active_params_min", "active_params_max", "experts_max", "seq_max", NULL};
 static const char *const param_keys[] = {"value", "sd", "unit", NULL};
-static const char *const gpu_keys[] = {"name", "log_factor", "sd", "n_gpus_max",
-                                       NULL};
+static const char *const gpu_keys[] = {"name",       "log_factor", "sd",
+                                       "n_gpus_max", "spread",     NULL};
 static const char *const rel_keys[] = {
     "id", "dense", "moe", "hybrid", "dense_sd", "moe_sd", "hybrid_sd", NULL};
 static const char *const sigma_keys[] = {"dense", "moe", "hybrid",
@@ -129,7 +129,7 @@ static int read_gpus(cfg_reader *r, const config_setting_t *g, tp_model *m)
                         TP_MAX_GPUS);
     for (int i = 0; i < n; i++) {
         config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
-        double nmax = 0;
+        double nmax = 0, spread = 1;
         if (!config_setting_is_group(s))
             return cfg_fail(r, s, NULL,
                             "expected a group { name; log_factor; sd; }");
@@ -140,11 +140,16 @@ static int read_gpus(cfg_reader *r, const config_setting_t *g, tp_model *m)
                       &m->gpu_log[i])) != SIM_OK ||
             (rc = num(r, s, "sd", 0, HUGE_VAL, &m->gpu_sd[i])) != SIM_OK ||
             (rc = cfg_double(r, s, "n_gpus_max", 0, 0, 0, 1e7, 1, &nmax)) !=
+                SIM_OK ||
+            (rc = cfg_double(r, s, "spread", 0, 1, 0.01, 100, 1, &spread)) !=
                 SIM_OK)
             return rc;
         /* Optional: files written before the straggler term lack it, and
          * 0 (unknown) turns the term off for that GPU rather than guess. */
         m->gpu_n_max[i] = (int)nmax;
+        /* Optional too: a file without it was written when the interval's
+         * spread was the class's alone, which 1 reproduces. */
+        m->gpu_spread[i] = spread;
         m->n_gpus++;
     }
     return SIM_OK;
@@ -394,14 +399,15 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
                 tp_param_name(k), m->p[k], m->p_sd[k], tp_param_unit(k));
     /* One comment line: tests/test_calib.c names lines of this file. */
     fputs("};\n\n# log factor on GEMM efficiency per calibrated GPU "
-          "(n_gpus_max: its largest row)\ngpus = (\n",
+          "(n_gpus_max: its largest row; spread: its interval "
+          "multiplier)\ngpus = (\n",
           f);
     for (int i = 0; i < m->n_gpus; i++)
         fprintf(f,
                 "  { name = \"%s\"; log_factor = %.10e; sd = %.4e; "
-                "n_gpus_max = %d; }%s\n",
+                "n_gpus_max = %d; spread = %.6f; }%s\n",
                 m->gpus[i], m->gpu_log[i], m->gpu_sd[i], m->gpu_n_max[i],
-                i + 1 < m->n_gpus ? "," : "");
+                m->gpu_spread[i], i + 1 < m->n_gpus ? "," : "");
     fputs(");\n\n# log factor on compute time per release x model "
           "class\nreleases = (\n",
           f);

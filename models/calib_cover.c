@@ -1,16 +1,16 @@
 /* models/calib_cover.c: nested leave-one-configuration-out coverage of the
  * throughput model's 80 % interval (contract in calib_cover.h).
  *
- * Shape: the spread estimator (calib_spread80) is the one place that turns
- * a class's held-out log errors into sigma_log; `calibrate` calls it over
- * every row, the nested coverage once per row without the row's
- * configuration. A quantile cannot be updated by subtracting a share as a
- * sum of squares could, so each row gathers and sorts its class again:
- * n is a few hundred, so the O(n^2 log n) work costs milliseconds and
- * needs no hash table or order-statistic tree. The
- * extrapolation widening comes from tp_log_sd itself, so the interval
- * tested is exactly the one `predict` prints, only narrower or wider by
- * the class spread. */
+ * Shape: the spread estimator (calib_spreads, on the Q80 of calib_spread80)
+ * is the one place that turns held-out log errors into the interval's
+ * spreads, sigma_log per class times gpu_spread per GPU; `calibrate` calls
+ * it over every row, the nested coverage once per configuration without
+ * it. A quantile cannot be updated by subtracting a share as a sum of
+ * squares could, so each configuration gathers and sorts again: n is a
+ * few hundred, so the O(n^2 log n) work costs milliseconds and needs no
+ * hash table or order-statistic tree. The extrapolation widening comes
+ * from tp_log_sd itself, so the interval tested is exactly the one
+ * `predict` prints, only narrower or wider by the spreads. */
 #include "models/calib_cover.h"
 
 #include <gsl/gsl_sort.h>
@@ -29,15 +29,24 @@ static double log_err(const calib_row *r, double pred)
     return log(pred / r->meas_tps);
 }
 
+/* Q80 of a[0..k-1] / z (sorts a), NAN when k is 0. */
+static double q80_over_z(double *a, size_t k)
+{
+    if (!k)
+        return (double)NAN;
+    gsl_sort(a, 1, k);
+    return gsl_stats_quantile_from_sorted_data(a, 1, k, 0.8) / CALIB_COVER_Z80;
+}
+
 double calib_spread80(const calib_row *rows, size_t n, const double *pred,
                       int cls, const char *excl_config, size_t *n_used)
 {
-    double *a, q = (double)NAN;
+    double *a, q;
     size_t k = 0;
     if (n_used)
         *n_used = 0;
     if (!n)
-        return q;
+        return (double)NAN;
     a = sim_xmalloc(n * sizeof *a);
     for (size_t i = 0; i < n; i++) {
         double l = log_err(&rows[i], pred[i]);
@@ -46,14 +55,65 @@ double calib_spread80(const calib_row *rows, size_t n, const double *pred,
             continue;
         a[k++] = fabs(l);
     }
-    if (k) {
-        gsl_sort(a, 1, k);
-        q = gsl_stats_quantile_from_sorted_data(a, 1, k, 0.8) / CALIB_COVER_Z80;
-    }
+    q = q80_over_z(a, k);
     free(a);
     if (n_used)
         *n_used = k;
     return q;
+}
+
+void calib_spreads(const calib_row *rows, size_t n, const double *pred,
+                   const tp_model *m, const char *excl_config,
+                   double sigma[TP_NCLASS], double spread[TP_MAX_GPUS])
+{
+    double *l, *a;
+    int *gi;
+    for (int c = 0; c < TP_NCLASS; c++)
+        sigma[c] = (double)NAN;
+    for (int g = 0; g < TP_MAX_GPUS; g++)
+        spread[g] = 1.0;
+    if (!n)
+        return;
+    l = sim_xmalloc(n * sizeof *l);
+    a = sim_xmalloc(n * sizeof *a);
+    gi = sim_xmalloc(n * sizeof *gi);
+    for (size_t i = 0; i < n; i++) {
+        int c = (int)rows[i].llm->cls;
+        l[i] = excl_config && strcmp(rows[i].config, excl_config) == 0
+                   ? (double)NAN
+                   : fabs(log_err(&rows[i], pred[i]));
+        if (c < 0 || c >= TP_NCLASS)
+            l[i] = (double)NAN;
+        gi[i] = rows[i].gpu ? tp_model_gpu(m, rows[i].gpu->name) : -1;
+    }
+    /* Class spreads of the errors divided by their GPU's multiplier, then
+     * each GPU's multiplier: the Q80 of its rows' errors in units of their
+     * class spread. The first class pass is the plain class spread (every
+     * multiplier still 1); alternating again lets a class whose rows sit
+     * on wide GPUs give back the width the GPUs now carry. */
+    for (int round = 0; round < CALIB_SPREAD_ROUNDS; round++) {
+        for (int c = 0; c < TP_NCLASS; c++) {
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++)
+                if (!isnan(l[i]) && (int)rows[i].llm->cls == c)
+                    a[k++] = l[i] / (gi[i] >= 0 ? spread[gi[i]] : 1.0);
+            sigma[c] = q80_over_z(a, k);
+        }
+        for (int g = 0; g < m->n_gpus && g < TP_MAX_GPUS; g++) {
+            size_t k = 0;
+            double s;
+            /* l[i] is NAN for a row of no class: the index is checked. */
+            for (size_t i = 0; i < n; i++)
+                if (!isnan(l[i]) && gi[i] == g &&
+                    sigma[(int)rows[i].llm->cls] > 0)
+                    a[k++] = l[i] / sigma[(int)rows[i].llm->cls];
+            s = k >= CALIB_SPREAD_MIN_ROWS ? q80_over_z(a, k) : 1.0;
+            spread[g] = s > 0 ? s : 1.0;
+        }
+    }
+    free(gi);
+    free(a);
+    free(l);
 }
 
 void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
@@ -61,9 +121,11 @@ void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
                       signed char *covered, signed char *plain_covered)
 {
     tp_model mc = *m;
+    const char *have = NULL; /* configuration whose spreads mc holds */
+    double sig[TP_NCLASS];
 
     for (size_t i = 0; i < n; i++) {
-        double l = log_err(&rows[i], pred[i]), sd, sd_plain, s;
+        double l = log_err(&rows[i], pred[i]), sd, sd_plain;
         int c = (int)rows[i].llm->cls;
         tp_result r;
         nested_sd[i] = (double)NAN;
@@ -77,16 +139,20 @@ void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
         if (tp_predict(m, &rows[i].q, &r) != SIM_OK)
             r.extrap_why = 0;
         if (plain_covered) {
-            sd_plain = tp_log_sd(m, rows[i].llm, &r);
+            sd_plain = tp_log_sd(m, rows[i].llm, rows[i].gpu, &r);
             plain_covered[i] = fabs(l) <= z * sd_plain;
         }
-        /* The class spread without the held-out configuration's rows (this
-         * one included); none left means no width to test against. */
-        s = calib_spread80(rows, n, pred, c, rows[i].config, NULL);
-        if (isnan(s))
+        /* The spreads without the held-out configuration's rows (this one
+         * included); a class with no row left has no width to test
+         * against. A configuration's rows are usually adjacent: reuse. */
+        if (!have || strcmp(have, rows[i].config) != 0) {
+            calib_spreads(rows, n, pred, m, rows[i].config, sig, mc.gpu_spread);
+            have = rows[i].config;
+        }
+        if (isnan(sig[c]))
             continue;
-        mc.sigma_log[c] = s;
-        sd = tp_log_sd(&mc, rows[i].llm, &r);
+        mc.sigma_log[c] = sig[c];
+        sd = tp_log_sd(&mc, rows[i].llm, rows[i].gpu, &r);
         nested_sd[i] = sd;
         covered[i] = fabs(l) <= z * sd;
     }

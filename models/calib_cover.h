@@ -5,12 +5,12 @@
  * A row i of configuration k is covered when its held-out prediction's log
  * error |log(pred_i / measured_i)| is at most z x sd_i, where sd_i is
  * tp_log_sd (models/throughput.h) with the class spread sigma_log[class]
- * replaced by calib_spread80 over the LOCO log errors of the other
- * configurations' rows of that class (the estimator `calibrate` writes
- * sigma_log with, so the nested figure tests the written rule). Rows of the
- * held-out configuration never set their own interval's width, which is what an
- * honest coverage figure needs; the plain (non-nested) figure, sigma from every
- * row, is reported beside it.
+ * and the GPU multipliers gpu_spread replaced by calib_spreads over the
+ * LOCO log errors of the other configurations' rows (the estimator
+ * `calibrate` writes them with, so the nested figure tests the written
+ * rule). Rows of the held-out configuration never set their own interval's
+ * width, which is what an honest coverage figure needs; the plain
+ * (non-nested) figure, spreads from every row, is reported beside it.
  *
  * What "nested" does not repeat: the other rows' LOCO errors come from fits
  * that did include configuration k (a fully nested scheme refits once per
@@ -47,13 +47,38 @@
 double calib_spread80(const calib_row *rows, size_t n, const double *pred,
                       int cls, const char *excl_config, size_t *n_used);
 
+/* Alternations of class spreads and GPU multipliers in calib_spreads, and
+ * the fewest held-out rows a GPU needs for a multiplier of its own (fewer:
+ * 1, the class's spread). Both are our choices (issue 19's coverage
+ * band per GPU), not measured constants. */
+#define CALIB_SPREAD_ROUNDS 2
+#define CALIB_SPREAD_MIN_ROWS 10
+
+/* The interval's spreads, so that row i's log sd is sigma[c_i] x
+ * spread[g_i] (tp_log_sd before its extrapolation widening): c_i the
+ * row's class, g_i its GPU's index in m->gpus (-1, multiplier 1, when m
+ * has no such GPU). Over the rows with a prediction whose configuration
+ * key is not excl_config (NULL leaves none out), CALIB_SPREAD_ROUNDS
+ * times:
+ *   sigma[c]  = Q80(|l_i| / spread[g_i] : c_i = c) / z        (all 1 at first)
+ *   spread[g] = Q80(|l_i| / sigma[c_i]  : g_i = g) / z
+ * with Q80 and z as in calib_spread80, so a GPU's rows are covered 80 % of
+ * the time in-sample whatever their class mix, and the first sigma is
+ * calib_spread80's. A GPU with fewer than CALIB_SPREAD_MIN_ROWS such rows
+ * keeps 1. sigma[c] is NAN for a class without rows; spread[] has
+ * TP_MAX_GPUS entries, those past m->n_gpus 1. Allocates scratch (freed
+ * before return). */
+void calib_spreads(const calib_row *rows, size_t n, const double *pred,
+                   const tp_model *m, const char *excl_config,
+                   double sigma[TP_NCLASS], double spread[TP_MAX_GPUS]);
+
 /* Per-row interval test under LOCO. pred[0..n-1] are held-out predictions
  * [tokens/s/GPU] from calib_cv(CALIB_CV_CONFIG) (0 = none). m gives the
  * extrapolation widening (sigma_extrap, the domain). For each row:
  * nested_sd[i] and covered[i] (1 inside, 0 outside, -1 no prediction or
  * no other row of its class to set a width); plain_covered[i] the same
- * test with m->sigma_log as written (may be NULL). Outputs are caller
- * arrays of n. Allocates only calib_spread80's scratch. */
+ * test with m's spreads as written (may be NULL). Outputs are caller
+ * arrays of n. Allocates only calib_spreads' scratch. */
 void calib_cover_loco(const calib_row *rows, size_t n, const double *pred,
                       const tp_model *m, double z, double *nested_sd,
                       signed char *covered, signed char *plain_covered);

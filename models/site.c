@@ -477,7 +477,7 @@ static double model_draw(const site_opts *o, const scen_job *sj)
  * distribution). */
 static double job_log_sd(const run *R, const sjob *j, const tp_result *tr)
 {
-    double sd = tp_log_sd(R->o->tp, j->sj->model, tr);
+    double sd = tp_log_sd(R->o->tp, j->sj->model, j->sj->gpu, tr);
     precision pr;
     int exact = 0;
     const site_calib_entry *e;

@@ -156,7 +156,7 @@ int site_calib_fit(const tp_model *m, const exemplar_row *rows,
             continue;
         rs[k].q = &x->q;
         rs[k].y = log(x->step_target_s);
-        rs[k].sd = tp_log_sd(m, x->q.llm, &r);
+        rs[k].sd = tp_log_sd(m, x->q.llm, x->q.gpu, &r);
         rs[k].line = line ? line[i] : (int)i + 1;
         cls[k] = (int)x->q.llm->cls;
         rec[k] = (int)x->q.prec.recipe;

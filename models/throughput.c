@@ -882,7 +882,7 @@ done:
     out->tokens_per_sec_per_gpu = (double)gbs * seq / (out->step_time_s * N);
     out->model_tflops_per_gpu =
         out->tokens_per_sec_per_gpu * out->flops_per_token / 1e12;
-    sd = tp_log_sd(m, a, out);
+    sd = tp_log_sd(m, a, g, out);
     out->low_tokens_per_sec_per_gpu =
         out->tokens_per_sec_per_gpu * exp(-TP_Z80 * sd);
     out->high_tokens_per_sec_per_gpu =

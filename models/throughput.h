@@ -339,10 +339,12 @@ typedef struct tp_model {
     char gpus[TP_MAX_GPUS][32];  /* calibrated GPU names */
     double gpu_log[TP_MAX_GPUS]; /* log GEMM-efficiency factor per GPU */
     double gpu_sd[TP_MAX_GPUS];
-    int gpu_n_max[TP_MAX_GPUS];  /* largest num_gpus among the GPU's
-                                    calibration rows: the scale whose
-                                    stragglers the fit already carries
-                                    (models/straggler.h); 0 = unknown */
+    int gpu_n_max[TP_MAX_GPUS];     /* largest num_gpus among the GPU's
+                                       calibration rows: the scale whose
+                                       stragglers the fit already carries
+                                       (models/straggler.h); 0 = unknown */
+    double gpu_spread[TP_MAX_GPUS]; /* interval spread multiplier per GPU
+                                       (tp_log_sd; 1 = the class's) */
     double sigma_log[TP_NCLASS]; /* log-error sd per class (cross-validated) */
     double sigma_extrap;         /* added in quadrature when extrapolated */
     double dp_latency_s;         /* default link latency [s] (assumption) */
@@ -406,15 +408,18 @@ int tp_predict(const tp_model *m, const tp_query *q, tp_result *out);
 
 /* The sd of the log of a prediction's error: the spread of the calibrated
  * predictive distribution, log-normal with its median at r's point
- * prediction. It is the class's cross-validated log error
- * (tp_model.sigma_log: leave-one-configuration-out refits, so the error of
- * the fitted parameters is inside it and the covariance p_sd is not added
- * a second time), widened by sigma_extrap in quadrature once per
- * extrapolation reason of r (TP_EXTRAP_* bits). tp_predict's 80% interval is
- * exp(+-1.2816 tp_log_sd) and the site's per-replication throughput draw
- * (models/site.h) uses the same value: one definition of the spread. r must
- * come from tp_predict for a query with the same llm a. Pure, never fails. */
-double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r);
+ * prediction. It is the class's cross-validated log error times the GPU's
+ * spread multiplier (tp_model.sigma_log[class] x gpu_spread[g]: both from
+ * leave-one-configuration-out refits, so the error of the fitted parameters
+ * is inside them and the covariance p_sd is not added a second time; a GPU
+ * without calibration rows, or g NULL, keeps the class's), widened by
+ * sigma_extrap in quadrature once per extrapolation reason of r
+ * (TP_EXTRAP_* bits). tp_predict's 80% interval is exp(+-1.2816 tp_log_sd)
+ * and the site's per-replication throughput draw (models/site.h) uses the
+ * same value: one definition of the spread. r must come from tp_predict for
+ * a query with the same llm a and gpu g. Pure, never fails. */
+double tp_log_sd(const tp_model *m, const llm_arch *a, const gpu_spec *g,
+                 const tp_result *r);
 
 /* Frees a model from tp_model_load/tp_model_default (io/calib_file.h).
  * tp_model_free(NULL) is a no-op. */

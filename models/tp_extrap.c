@@ -43,13 +43,17 @@ unsigned tp_extrap_reasons(const tp_model *m, const tp_query *q,
  * definition the 80% interval below and the site's per-replication
  * throughput draw (models/site.c) share, so a range from `run` and an
  * interval from `predict` can never disagree about the spread. */
-double tp_log_sd(const tp_model *m, const llm_arch *a, const tp_result *r)
+double tp_log_sd(const tp_model *m, const llm_arch *a, const gpu_spec *g,
+                 const tp_result *r)
 {
-    int cls = a ? (int)a->cls : 0;
+    int cls = a ? (int)a->cls : 0, gi = g ? tp_model_gpu(m, g->name) : -1;
     double sd;
     if (cls < 0 || cls >= TP_NCLASS)
         cls = 0;
-    sd = m->sigma_log[cls];
+    /* The GPU's own rows only: a borrowed efficiency factor (calib_as) is
+     * no measurement of how far this GPU's predictions miss. */
+    sd = m->sigma_log[cls] *
+         (gi >= 0 && m->gpu_spread[gi] > 0 ? m->gpu_spread[gi] : 1.0);
     /* Each extrapolation reason widens the spread by sigma_extrap in
      * quadrature (TP_EXTRAP_* bits of r->extrap_why). */
     for (unsigned b = r->extrap_why; b; b &= b - 1)

@@ -79,6 +79,8 @@ void tp_model_init(tp_model *m)
     m->p[TP_CG_FULL_FIXED] = 1.0; /* neutral: full graphs change nothing */
     m->p[TP_OVL_EP_ON] = 0.5;
     m->sigma_log[0] = m->sigma_log[1] = m->sigma_log[2] = 0.15;
+    for (int g = 0; g < TP_MAX_GPUS; g++)
+        m->gpu_spread[g] = 1.0; /* the class's spread */
     m->sigma_extrap = 0.15;
     m->dp_latency_s = TP_SCALEOUT_LAT_S;
     m->default_release = -1;

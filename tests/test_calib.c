@@ -83,7 +83,8 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
     m.p[TP_T_LAYER] = 1.234567e-4;
     strcpy(m.gpus[0], "H100");
     m.gpu_log[0] = -0.0712345;
-    m.gpu_n_max[0] = 2048; /* the straggler term's reference scale */
+    m.gpu_n_max[0] = 2048;   /* the straggler term's reference scale */
+    m.gpu_spread[0] = 1.375; /* its interval multiplier */
     m.n_gpus = 1;
     strcpy(m.releases[0], "26.04");
     m.rel_log[0][0] = 0.0456789;
@@ -122,6 +123,7 @@ static void test_calib_file_round_trip_keeps_predictions(void **state)
         assert_close(r1.step_time_s, r2.step_time_s, 1e-9);
     }
     assert_int_equal(back->gpu_n_max[0], 2048);
+    assert_close(back->gpu_spread[0], 1.375, 1e-12);
     tp_model_free(back);
     tp_model_free(NULL);
     remove(path);
@@ -274,6 +276,40 @@ static void test_calib_file_with_an_unknown_key_is_refused(void **state)
                  "log_factor = ", "logfactor = 1.0; log_factor = ");
     expect_refused("build/tests/calib_unk3.cfg", 40,
                    "gpus.[0].logfactor: unknown key");
+}
+
+/* A GPU's interval multiplier must be positive (0 would print a zero-width
+ * interval as certainty); a file written before per-GPU spreads has none,
+ * and reads as 1, the class's spread it was written with. */
+static void test_calib_file_gpu_spread(void **state)
+{
+    tp_model *m = NULL;
+    sim_err e;
+    size_t n;
+    unsigned char *text;
+    int line = 1;
+    const char *path = "build/tests/calib_spread0.cfg";
+    (void)state;
+    assert_int_equal(tp_model_load("models/calibration.cfg", &m, &e), SIM_OK);
+    m->gpu_spread[0] = 0;
+    assert_int_equal(tp_model_save(m, path, "zero spread", NULL, &e), SIM_OK);
+    tp_model_free(m);
+    m = NULL;
+    text = test_slurp(path, &n);
+    assert_non_null(text);
+    for (char *c = (char *)text; c < strstr((char *)text, "spread = 0.0"); c++)
+        line += *c == '\n';
+    free(text);
+    expect_refused(path, line,
+                   "gpus.[0].spread: out of range (got 0, expected [0.01, "
+                   "100])");
+    bundled_cut("build/tests/calib_nospread.cfg", " spread = ", "; ");
+    assert_int_equal(tp_model_load("build/tests/calib_nospread.cfg", &m, &e),
+                     SIM_OK);
+    assert_close(m->gpu_spread[0], 1.0, 0);
+    assert_true(m->gpu_spread[1] != 1.0); /* only the first was cut */
+    tp_model_free(m);
+    remove("build/tests/calib_nospread.cfg");
 }
 
 /* The finding of issue 13: a file with parameters missing was filled with
@@ -543,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_calib_file_of_another_version_is_refused),
         cmocka_unit_test(test_calib_file_with_an_unknown_key_is_refused),
         cmocka_unit_test(test_calib_file_with_a_missing_key_is_refused),
+        cmocka_unit_test(test_calib_file_gpu_spread),
         cmocka_unit_test(test_calib_empty_file_is_refused),
         cmocka_unit_test(test_calib_model_rows_by_model_and_gpu),
         cmocka_unit_test(test_calib_model_rows_file),

@@ -185,6 +185,92 @@ test_calib_spread80_is_the_sd_of_a_normal_not_of_heavy_tails(void **state)
     free(pred);
 }
 
+/* Class spread times GPU multiplier, by hand (Q80 as above). Dense rows on
+ * GPU A with |l| 0.01, 0.02, ..., 0.10 and on GPU B twice that; three moe
+ * rows on GPU C, |l| 0.3, 0.1, 0.2. Round 1: dense Q80 of the 20 values,
+ * sorted .01 .02 .02 .03 .04 .04 .05 .06 .06 .07 .08 .08 .09 .10 .10 .12
+ * .14 ..., h = 15.2: 0.12 + 0.2 x 0.02 = 0.124, sigma = 0.124 / z. A's
+ * multiplier: Q80 of A (h = 7.2: 0.082) / 0.124; B's: 0.164 / 0.124.
+ * Round 2 divides A by 0.082/0.124 and B by 0.164/0.124, which makes the
+ * two sets equal, so the dense Q80 stays 0.124 and so do the multipliers.
+ * moe: h = 1.6: 0.2 + 0.6 x 0.1 = 0.26; C has 3 rows (< 10): 1. hybrid
+ * has no row: NAN. Coverage: A and B 8 of 10 each, where the class spread
+ * alone (0.124) covers A 10 of 10 and B 6 of 10. Leaving B's largest row
+ * out is the same as removing it, and leaves B 9 rows: multiplier 1. */
+static void test_calib_spreads_by_class_and_gpu(void **state)
+{
+    enum { N = 23 };
+    gpu_spec ga = h100(), gb = h100(), gc = h100();
+    llm_arch dense = llama8(), moe = llama8();
+    calib_row rows[N];
+    double pred[N], sig[TP_NCLASS], spr[TP_MAX_GPUS], sig2[TP_NCLASS],
+        spr2[TP_MAX_GPUS];
+    int in_a = 0, in_b = 0, in_a1 = 0, in_b1 = 0;
+    tp_model m;
+    (void)state;
+    moe.cls = LLM_MOE;
+    strcpy(ga.name, "A");
+    strcpy(gb.name, "B");
+    strcpy(gc.name, "C");
+    tp_model_init(&m);
+    strcpy(m.gpus[0], "A");
+    strcpy(m.gpus[1], "B");
+    strcpy(m.gpus[2], "C");
+    m.n_gpus = 3;
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < N; i++) {
+        double l = i < 10   ? 0.01 * (i + 1)
+                   : i < 20 ? 0.02 * (i - 9)
+                            : (double[]){0.3, 0.1, 0.2}[i - 20];
+        rows[i].gpu = i < 10 ? &ga : i < 20 ? &gb : &gc;
+        rows[i].llm = i < 20 ? &dense : &moe;
+        rows[i].meas_tps = 1000;
+        snprintf(rows[i].config, sizeof rows[i].config, "%c%d",
+                 "ABC"[i < 10   ? 0
+                       : i < 20 ? 1
+                                : 2],
+                 i);
+        pred[i] = 1000 * exp(i % 2 ? -l : l); /* the sign never enters */
+    }
+    calib_spreads(rows, N, pred, &m, NULL, sig, spr);
+    assert_close(sig[LLM_DENSE], 0.124 / CALIB_COVER_Z80, 1e-12);
+    assert_close(spr[0], 0.082 / 0.124, 1e-12);
+    assert_close(spr[1], 0.164 / 0.124, 1e-12);
+    assert_close(sig[LLM_MOE], 0.26 / CALIB_COVER_Z80, 1e-12);
+    assert_close(spr[2], 1.0, 0);
+    assert_true(isnan(sig[LLM_HYBRID]));
+    assert_close(spr[3], 1.0, 0);
+    for (int i = 0; i < 20; i++) {
+        double a = fabs(log(pred[i] / 1000)), k = i < 10 ? spr[0] : spr[1];
+        int in = a <= CALIB_COVER_Z80 * sig[LLM_DENSE] * k * (1 + 1e-12),
+            in1 = a <= CALIB_COVER_Z80 * sig[LLM_DENSE] * (1 + 1e-12);
+        *(i < 10 ? &in_a : &in_b) += in;
+        *(i < 10 ? &in_a1 : &in_b1) += in1;
+    }
+    assert_int_equal(in_a, 8);
+    assert_int_equal(in_b, 8);
+    assert_int_equal(in_a1, 10);
+    assert_int_equal(in_b1, 6);
+    /* B's largest row (index 19, configuration "B19") left out. */
+    calib_spreads(rows, N, pred, &m, "B19", sig, spr);
+    {
+        calib_row r2[N - 1];
+        double p2[N - 1];
+        for (int i = 0, k = 0; i < N; i++)
+            if (i != 19) {
+                r2[k] = rows[i];
+                p2[k++] = pred[i];
+            }
+        calib_spreads(r2, N - 1, p2, &m, NULL, sig2, spr2);
+    }
+    for (int c = 0; c < 2; c++)
+        assert_close(sig[c], sig2[c], 0);
+    for (int g = 0; g < 3; g++)
+        assert_close(spr[g], spr2[g], 0);
+    assert_close(spr[1], 1.0, 0);
+    assert_true(spr[0] < 1.0);
+}
+
 /* No row tested: NAN, not 0 % (a group without intervals has no
  * coverage, and the table prints nothing for it). */
 static void test_calib_cover_fraction_of_nothing_is_nan(void **state)
@@ -202,6 +288,7 @@ int main(void)
         cmocka_unit_test(
             test_calib_cover_leaves_the_held_out_configuration_out),
         cmocka_unit_test(test_calib_cover_fraction_of_nothing_is_nan),
+        cmocka_unit_test(test_calib_spreads_by_class_and_gpu),
         cmocka_unit_test(
             test_calib_spread80_is_the_q80_over_z_without_the_held_out),
         cmocka_unit_test(

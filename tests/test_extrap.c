@@ -159,6 +159,40 @@ static void test_extrap_calib_as_borrows_the_sibling_factor(void **state)
     assert_int_equal(tp_model_gpu_factor(&m, &h800), 0);
 }
 
+/* The interval's spread is the class's times the GPU's multiplier
+ * (calibration file gpus[].spread): 0.08 x 1.5 on the calibrated H100, and
+ * the extrapolation widening on top in quadrature. An H800 that borrows
+ * H100's efficiency factor (calib_as) keeps the class's 0.08: its rows'
+ * misses were never measured. tp_log_sd without a GPU is the class's. */
+static void test_extrap_gpu_spread_scales_the_class_spread(void **state)
+{
+    gpu_spec g = h100(), h800 = h100();
+    llm_arch a = llama8();
+    tp_model m = calibrated();
+    tp_query q = query(&g, &a);
+    tp_result r;
+    (void)state;
+    m.gpu_spread[0] = 1.5;
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrap_why, 0);
+    assert_true(fabs(half_width(&r) - 1.2815515655 * 0.12) < 1e-9);
+    assert_true(fabs(tp_log_sd(&m, &a, &g, &r) - 0.12) < 1e-12);
+    assert_true(fabs(tp_log_sd(&m, &a, NULL, &r) - 0.08) < 1e-12);
+    q.seq_len = 32768; /* long context: one reason */
+    q.gbs = 16;
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrap_why, TP_EXTRAP_SEQ);
+    assert_true(fabs(tp_log_sd(&m, &a, &g, &r) -
+                     sqrt(0.12 * 0.12 + 0.15 * 0.15)) < 1e-12);
+    strcpy(h800.name, "H800");
+    strcpy(h800.calib_as, "H100");
+    q = query(&h800, &a);
+    assert_int_equal(tp_predict(&m, &q, &r), SIM_OK);
+    assert_int_equal(r.extrap_why, TP_EXTRAP_GPU);
+    assert_true(fabs(tp_log_sd(&m, &a, &h800, &r) -
+                     sqrt(0.08 * 0.08 + 0.15 * 0.15)) < 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_extrap_each_reason_flags_and_widens),
         cmocka_unit_test(test_extrap_software_efficiency_scales_compute_only),
         cmocka_unit_test(test_extrap_calib_as_borrows_the_sibling_factor),
+        cmocka_unit_test(test_extrap_gpu_spread_scales_the_class_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

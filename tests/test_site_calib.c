@@ -238,7 +238,7 @@ static void test_site_calib_unslowed_changes_nothing(void **state)
             tp_result r0, r1;
             double sd;
             assert_int_equal(tp_predict(f->m, &q, &r0), SIM_OK);
-            sd = tp_log_sd(f->m, q.llm, &r0);
+            sd = tp_log_sd(f->m, q.llm, q.gpu, &r0);
             assert_non_null(site_calib_apply(&f->sc, &q));
             assert_int_equal(tp_predict(f->m, &q, &r1), SIM_OK);
             if (use_refs)

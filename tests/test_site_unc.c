@@ -79,7 +79,7 @@ static void test_site_unc_quantiles_match_predictive(void **state)
     scenario *s = load_scn(&W, "tests/data/run/grid-one-job.cfg", sh, 1);
     res_rep *r = reps_mu(s, N, 1);
     tp_result tr = point(s, 0);
-    double sd = tp_log_sd(W.tp, s->jobs[0].model, &tr);
+    double sd = tp_log_sd(W.tp, s->jobs[0].model, s->jobs[0].gpu, &tr);
     double t0 =
         s->jobs[0].tokens / (tr.tokens_per_sec_per_gpu * s->jobs[0].gpus);
     double lz[N], mean, var;

@@ -62,10 +62,10 @@ static void test_calibrate_writes_a_file_predict_reads(void **state)
         size_t n = fread(cfg, 1, sizeof cfg - 1, f);
         cfg[n] = '\0';
         assert_non_null(strstr(cfg, "name = \"GB200\"; log_factor"));
-        assert_non_null(
-            strstr(strstr(cfg, "name = \"GB200\""), "n_gpus_max = 256; }"));
-        assert_non_null(
-            strstr(strstr(cfg, "name = \"H100\""), "n_gpus_max = 1024; }"));
+        assert_non_null(strstr(strstr(cfg, "name = \"GB200\""),
+                               "n_gpus_max = 256; spread = "));
+        assert_non_null(strstr(strstr(cfg, "name = \"H100\""),
+                               "n_gpus_max = 1024; spread = "));
         /* The domain of the rows used, whichever start of the fit won
          * (the data-derived start once dropped it, writing zeros): every
          * seq_len of the subset inside it, a MoE model's experts counted
@@ -168,6 +168,63 @@ static void test_calibrate_reports_nested_coverage(void **state)
                      0);
     assert_non_null(strstr(out, "\"coverage80_nested_pct\": null"));
     remove("/tmp/factorysim-calib-cov.cfg");
+}
+
+/* The interval's spread is the class's times the GPU's (issue 19's band per
+ * GPU): calibrate's JSON gives sigma_log per class and gpu_spread per GPU,
+ * the file it writes carries the same, and with them each GPU of at least
+ * 10 rows is covered about 80 % of the time in-sample. On this subset one
+ * spread per class covered H100 100 % and GB200 71 %. */
+static void test_calibrate_writes_a_spread_per_gpu(void **state)
+{
+    const char *path = "/tmp/factorysim-calib-spread.cfg";
+    json_error_t je;
+    json_t *root, *sg, *gs, *acc, *v;
+    const char *name;
+    tp_model *m = NULL;
+    sim_err e;
+    size_t i;
+    int checked = 0;
+    (void)state;
+    assert_int_equal(fs_run("calibrate tests/data/tp_calib_subset.csv "
+                            "--out /tmp/factorysim-calib-spread.cfg "
+                            "--format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    root = json_loads(out, 0, &je);
+    assert_non_null(root);
+    sg = json_object_get(root, "sigma_log");
+    gs = json_object_get(root, "gpu_spread");
+    acc = json_object_get(root, "mape_pct");
+    assert_true(json_is_object(sg) && json_is_object(gs) && json_is_array(acc));
+    assert_true(json_real_value(json_object_get(sg, "dense")) > 0);
+    assert_true(json_real_value(json_object_get(sg, "moe")) > 0);
+    assert_int_equal(tp_model_load(path, &m, &e), SIM_OK);
+    assert_int_equal((int)json_object_size(gs), m->n_gpus);
+    json_object_foreach(gs, name, v)
+    {
+        int g = tp_model_gpu(m, name);
+        assert_true(g >= 0);
+        /* the file writes 7 significant digits */
+        assert_close(json_real_value(v), m->gpu_spread[g], 1e-5);
+    }
+    assert_close(json_real_value(json_object_get(sg, "dense")),
+                 m->sigma_log[LLM_DENSE], 1e-5);
+    json_array_foreach(acc, i, v)
+    {
+        const char *grp = json_string_value(json_object_get(v, "group"));
+        if (tp_model_gpu(m, grp) < 0 ||
+            json_integer_value(json_object_get(v, "n")) < 10)
+            continue;
+        double c = json_real_value(json_object_get(v, "coverage80_plain_pct"));
+        if (c < 75 || c > 85)
+            fail_msg("%s plain coverage %.1f %% (expected 75-85)", grp, c);
+        checked++;
+    }
+    assert_int_equal(checked, 2); /* GB200 and H100 */
+    tp_model_free(m);
+    json_decref(root);
+    remove(path);
 }
 
 /* Mean |predicted / measured - 1| over the used rows of a --predictions
@@ -745,6 +802,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibrate_writes_a_file_predict_reads),
         cmocka_unit_test(test_calibrate_reports_nested_coverage),
+        cmocka_unit_test(test_calibrate_writes_a_spread_per_gpu),
         cmocka_unit_test(test_calibrate_predictions_file),
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(
