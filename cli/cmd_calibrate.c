@@ -20,6 +20,7 @@
 #include "io/plot.h"
 #include "models/calib.h"
 #include "models/calib_cover.h"
+#include "models/llm.h"
 #include "sim/mem.h"
 
 static const char calibrate_help[] =
@@ -334,9 +335,9 @@ int cmd_calibrate(int argc, char **argv)
     }
     /* Interval widths per class and GPU from the LOCO predictions: the
      * 80th percentile of |log error| / z80, robust to the heavy tails an
-     * rms would over-cover with, per class and then per GPU in units of
-     * the class's, so that no GPU's intervals are narrower than its
-     * errors (models/calib_cover.h, calib_spreads). */
+     * rms would over-cover with, per class, then a GPU whose rows miss by
+     * more than their class's widened so that they are covered about 80 %
+     * (models/calib_cover.h, calib_spreads). */
     {
         double sig[TP_NCLASS];
         calib_spreads(use_rows, nu, cv ? pred[C_LOCO] : pred[C_IN], &m, NULL,
@@ -430,9 +431,9 @@ int cmd_calibrate(int argc, char **argv)
             base, nu, n, n_bad, n_anom, n_unpred - n_anom, fi.starts, fi.n_free,
             fi.ssr, fi.rms_log,
             /* One line: the file's later line numbers are part of tests. */
-            cv ? "Spread: sigma_log per class x spread per GPU, Q80(|LOCO "
-                 "log error|) / 1.2816."
-               : "Spread: sigma_log per class x spread per GPU, "
+            cv ? "Spread: sigma_log per class x spread (>= 1) per GPU, "
+                 "Q80(|LOCO log error|) / 1.2816."
+               : "Spread: sigma_log per class x spread (>= 1) per GPU, "
                  "Q80(|in-sample log error|) / 1.2816 (--no-cv).");
         k += (size_t)snprintf(accs + k, sizeof accs - k, "{\n");
         for (int a = 0; a < n_acc && k < sizeof accs; a++) {
@@ -502,9 +503,8 @@ int cmd_calibrate(int argc, char **argv)
          * log sd = sigma_log[class] x gpu_spread[GPU]. */
         {
             jv *sg = jv_obj(), *gs = jv_obj();
-            static const char *cn[TP_NCLASS] = {"dense", "moe", "hybrid"};
             for (int c = 0; c < TP_NCLASS; c++)
-                jv_set(sg, cn[c], jv_num(m.sigma_log[c]));
+                jv_set(sg, llm_class_name(c), jv_num(m.sigma_log[c]));
             for (int g = 0; g < m.n_gpus; g++)
                 jv_set(gs, m.gpus[g], jv_num(m.gpu_spread[g]));
             jv_set(root, "sigma_log", sg);

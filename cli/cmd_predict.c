@@ -125,7 +125,8 @@ static jv *rows_json(const tp_model_rows *e)
 /* The model's own published rows (tp_model_rows): how far this model was
  * from them when each was held out. It is what a planner needs to read the
  * number: a model whose rows sit 25 % below the prediction will most likely
- * do so again, whatever the interval says; the interval is the class's. */
+ * do so again, whatever the interval says; the interval is the class's
+ * and the GPU's, not the model's. */
 static void print_rows(const tp_model *m, const tp_query *q)
 {
     const tp_model_rows *all = tp_model_rows_of(m, q->llm->name, NULL),

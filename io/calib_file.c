@@ -141,8 +141,8 @@ static int read_gpus(cfg_reader *r, const config_setting_t *g, tp_model *m)
             (rc = num(r, s, "sd", 0, HUGE_VAL, &m->gpu_sd[i])) != SIM_OK ||
             (rc = cfg_double(r, s, "n_gpus_max", 0, 0, 0, 1e7, 1, &nmax)) !=
                 SIM_OK ||
-            (rc = cfg_double(r, s, "spread", 0, 1, 0.01, 100, 1, &spread)) !=
-                SIM_OK)
+            (rc = cfg_double(r, s, "spread", 0, 1, TP_GPU_SPREAD_MIN,
+                             TP_GPU_SPREAD_MAX, 1, &spread)) != SIM_OK)
             return rc;
         /* Optional: files written before the straggler term lack it, and
          * 0 (unknown) turns the term off for that GPU rather than guess. */
@@ -405,7 +405,7 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
     for (int i = 0; i < m->n_gpus; i++)
         fprintf(f,
                 "  { name = \"%s\"; log_factor = %.10e; sd = %.4e; "
-                "n_gpus_max = %d; spread = %.6f; }%s\n",
+                "n_gpus_max = %d; spread = %.9g; }%s\n",
                 m->gpus[i], m->gpu_log[i], m->gpu_sd[i], m->gpu_n_max[i],
                 m->gpu_spread[i], i + 1 < m->n_gpus ? "," : "");
     fputs(");\n\n# log factor on compute time per release x model "
@@ -425,8 +425,10 @@ int tp_model_save(const tp_model *m, const char *path, const char *header,
             m->default_release >= 0 ? m->releases[m->default_release] : "");
     fprintf(
         f,
-        "\n# log-error sd per class from leave-one-configuration-out; the\n"
-        "# 80%% interval is exp(+-1.2816 sd); extrapolated adds in quadrature\n"
+        "\n# log-error sd per class from leave-one-configuration-out, times "
+        "the\n"
+        "# GPU's spread: the 80%% interval is exp(+-1.2816 sd); extrapolated "
+        "adds in quadrature\n"
         "sigma_log = { dense = %.6e; moe = %.6e; hybrid = %.6e; extrapolated = "
         "%.6e; };\n"
         "dp_latency_s = %.6e;\n"

@@ -86,30 +86,28 @@ void calib_spreads(const calib_row *rows, size_t n, const double *pred,
             l[i] = (double)NAN;
         gi[i] = rows[i].gpu ? tp_model_gpu(m, rows[i].gpu->name) : -1;
     }
-    /* Class spreads of the errors divided by their GPU's multiplier, then
-     * each GPU's multiplier: the Q80 of its rows' errors in units of their
-     * class spread. The first class pass is the plain class spread (every
-     * multiplier still 1); alternating again lets a class whose rows sit
-     * on wide GPUs give back the width the GPUs now carry. */
-    for (int round = 0; round < CALIB_SPREAD_ROUNDS; round++) {
-        for (int c = 0; c < TP_NCLASS; c++) {
-            size_t k = 0;
-            for (size_t i = 0; i < n; i++)
-                if (!isnan(l[i]) && (int)rows[i].llm->cls == c)
-                    a[k++] = l[i] / (gi[i] >= 0 ? spread[gi[i]] : 1.0);
-            sigma[c] = q80_over_z(a, k);
-        }
-        for (int g = 0; g < m->n_gpus && g < TP_MAX_GPUS; g++) {
-            size_t k = 0;
-            double s;
-            /* l[i] is NAN for a row of no class: the index is checked. */
-            for (size_t i = 0; i < n; i++)
-                if (!isnan(l[i]) && gi[i] == g &&
-                    sigma[(int)rows[i].llm->cls] > 0)
-                    a[k++] = l[i] / sigma[(int)rows[i].llm->cls];
-            s = k >= CALIB_SPREAD_MIN_ROWS ? q80_over_z(a, k) : 1.0;
-            spread[g] = s > 0 ? s : 1.0;
-        }
+    for (int c = 0; c < TP_NCLASS; c++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(l[i]) && (int)rows[i].llm->cls == c)
+                a[k++] = l[i];
+        sigma[c] = q80_over_z(a, k);
+    }
+    /* A GPU's rows in units of their class's spread. Only widened: a GPU
+     * whose rows the model predicts better than their class keeps the
+     * class's width, as the independent MLPerf set covered H100 less when
+     * its calibration rows narrowed it (docs/throughput-model.md §4). */
+    for (int g = 0; g < m->n_gpus && g < TP_MAX_GPUS; g++) {
+        size_t k = 0;
+        double s;
+        /* l[i] is NAN for a row of no class: the index is checked. */
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(l[i]) && gi[i] == g && sigma[(int)rows[i].llm->cls] > 0)
+                a[k++] = l[i] / sigma[(int)rows[i].llm->cls];
+        s = k >= CALIB_SPREAD_MIN_ROWS ? q80_over_z(a, k) : 1.0;
+        spread[g] = !(s > 1.0)              ? 1.0
+                    : s > TP_GPU_SPREAD_MAX ? TP_GPU_SPREAD_MAX
+                                            : s;
     }
     free(gi);
     free(a);

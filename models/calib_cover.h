@@ -47,27 +47,25 @@
 double calib_spread80(const calib_row *rows, size_t n, const double *pred,
                       int cls, const char *excl_config, size_t *n_used);
 
-/* Alternations of class spreads and GPU multipliers in calib_spreads, and
- * the fewest held-out rows a GPU needs for a multiplier of its own (fewer:
- * 1, the class's spread). Both are our choices (issue 19's coverage
- * band per GPU), not measured constants. */
-#define CALIB_SPREAD_ROUNDS 2
+/* The fewest held-out rows a GPU needs for a multiplier of its own
+ * (fewer: 1, the class's spread). Our choice, not a measured constant. */
 #define CALIB_SPREAD_MIN_ROWS 10
 
 /* The interval's spreads, so that row i's log sd is sigma[c_i] x
  * spread[g_i] (tp_log_sd before its extrapolation widening): c_i the
  * row's class, g_i its GPU's index in m->gpus (-1, multiplier 1, when m
  * has no such GPU). Over the rows with a prediction whose configuration
- * key is not excl_config (NULL leaves none out), CALIB_SPREAD_ROUNDS
- * times:
- *   sigma[c]  = Q80(|l_i| / spread[g_i] : c_i = c) / z        (all 1 at first)
- *   spread[g] = Q80(|l_i| / sigma[c_i]  : g_i = g) / z
- * with Q80 and z as in calib_spread80, so a GPU's rows are covered 80 % of
- * the time in-sample whatever their class mix, and the first sigma is
- * calib_spread80's. A GPU with fewer than CALIB_SPREAD_MIN_ROWS such rows
- * keeps 1. sigma[c] is NAN for a class without rows; spread[] has
- * TP_MAX_GPUS entries, those past m->n_gpus 1. Allocates scratch (freed
- * before return). */
+ * key is not excl_config (NULL leaves none out):
+ *   sigma[c]  = Q80(|l_i| : c_i = c) / z                 (calib_spread80)
+ *   spread[g] = min(TP_GPU_SPREAD_MAX,
+ *                   max(1, Q80(|l_i| / sigma[c_i] : g_i = g) / z))
+ * with Q80 and z as in calib_spread80: a GPU whose rows miss by more than
+ * their classes' spreads is widened until about 80 % of them are covered;
+ * one that misses by less keeps its classes' width (only widened: see
+ * docs/throughput-model.md §4 for why). A GPU with fewer than
+ * CALIB_SPREAD_MIN_ROWS such rows keeps 1. sigma[c] is NAN for a class
+ * without rows; spread[] has TP_MAX_GPUS entries, those past m->n_gpus 1.
+ * Allocates scratch (freed before return). */
 void calib_spreads(const calib_row *rows, size_t n, const double *pred,
                    const tp_model *m, const char *excl_config,
                    double sigma[TP_NCLASS], double spread[TP_MAX_GPUS]);

@@ -9,6 +9,14 @@
 
 typedef enum llm_class { LLM_DENSE = 0, LLM_MOE = 1, LLM_HYBRID = 2 } llm_class;
 
+/* The class's name as files and outputs spell it ("dense", "moe",
+ * "hybrid"); NULL for a value out of range. */
+static inline const char *llm_class_name(int cls)
+{
+    static const char *const names[] = {"dense", "moe", "hybrid"};
+    return cls >= 0 && cls < 3 ? names[cls] : (const char *)0;
+}
+
 /* Bits of llm_arch.assumed: which fields the catalog filled as marked
  * assumptions because models.csv leaves them blank (see models/llms.cfg). */
 enum {

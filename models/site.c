@@ -453,7 +453,6 @@ static void setup_modules(run *R)
  * job carries none of the model's error. */
 static double model_draw(const site_opts *o, const scen_job *sj)
 {
-    static const char *const cls_name[] = {"dense", "moe", "hybrid"};
     precision pr;
     char name[160];
     gsl_rng *r;
@@ -463,7 +462,7 @@ static double model_draw(const site_opts *o, const scen_job *sj)
         precision_parse(sj->precision, &pr) != 0)
         return 0.0;
     snprintf(name, sizeof name, "model/%s/%s/%s", sj->gpu->name,
-             cls >= 0 && cls < 3 ? cls_name[cls] : "dense",
+             llm_class_name(cls) ? llm_class_name(cls) : "dense",
              precision_recipe_name(pr.recipe));
     r = rng_stream_new(NULL, o->seed, o->replication, rng_stream_id(name));
     z = gsl_ran_ugaussian(r);

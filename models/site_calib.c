@@ -17,17 +17,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "models/llm.h"
 #include "sim/mem.h"
 
 #define SC_H 1e-3    /* finite-difference step in log speed */
 #define SC_ITERS 30  /* Gauss-Newton iterations (converges in ~3-5) */
 #define SC_THETA 3.0 /* |log speed| cap: a 20x factor is not a slowdown */
 
-static const char *const cls_names[] = {"dense", "moe", "hybrid"};
-
 const char *site_calib_cls_name(int cls)
 {
-    return cls >= 0 && cls < 3 ? cls_names[cls] : "*";
+    const char *n = llm_class_name(cls);
+    return n ? n : "*";
 }
 
 const char *site_calib_recipe_name(int recipe)

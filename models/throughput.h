@@ -309,6 +309,11 @@ enum {
 #define TP_MAX_RELEASES 48
 #define TP_MAX_GPUS 16
 #define TP_NCLASS 3
+/* The range of a calibration file's per-GPU interval multiplier
+ * (tp_model.gpu_spread): `calibrate` writes 1 .. max, the reader accepts
+ * min .. max (0 would print a zero-width interval as certainty). */
+#define TP_GPU_SPREAD_MIN 0.01
+#define TP_GPU_SPREAD_MAX 100.0
 #define TP_MAX_MODEL_ROWS 256
 
 /* How the model did on one catalog model's published rows (calibrate
@@ -344,7 +349,9 @@ typedef struct tp_model {
                                        stragglers the fit already carries
                                        (models/straggler.h); 0 = unknown */
     double gpu_spread[TP_MAX_GPUS]; /* interval spread multiplier per GPU
-                                       (tp_log_sd; 1 = the class's) */
+                                       (tp_log_sd; 1 = the class's; a
+                                       file's in [TP_GPU_SPREAD_MIN,
+                                       TP_GPU_SPREAD_MAX]) */
     double sigma_log[TP_NCLASS]; /* log-error sd per class (cross-validated) */
     double sigma_extrap;         /* added in quadrature when extrapolated */
     double dp_latency_s;         /* default link latency [s] (assumption) */

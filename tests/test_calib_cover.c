@@ -185,17 +185,49 @@ test_calib_spread80_is_the_sd_of_a_normal_not_of_heavy_tails(void **state)
     free(pred);
 }
 
+/* n rows on two GPUs "A" and "B" of one dense model (plus three moe rows
+ * on "C" when n is 23): A's log errors 0.01, 0.02, ..., B's twice those,
+ * C's 0.3, 0.1, 0.2; signs alternate; each row its own configuration
+ * ("A0", "B12", ...) unless cfg says otherwise. */
+static void two_gpus(calib_row *rows, double *pred, int n_a, int n_b,
+                     gpu_spec *ga, gpu_spec *gb, gpu_spec *gc,
+                     const llm_arch *dense, const llm_arch *moe, tp_model *m)
+{
+    int n = n_a + n_b + (gc ? 3 : 0);
+    strcpy(ga->name, "A");
+    strcpy(gb->name, "B");
+    tp_model_init(m);
+    strcpy(m->gpus[0], "A");
+    strcpy(m->gpus[1], "B");
+    m->n_gpus = 2;
+    if (gc) {
+        strcpy(gc->name, "C");
+        strcpy(m->gpus[2], "C");
+        m->n_gpus = 3;
+    }
+    memset(rows, 0, (size_t)n * sizeof *rows);
+    for (int i = 0; i < n; i++) {
+        int g = i < n_a ? 0 : i < n_a + n_b ? 1 : 2;
+        double l = g == 0   ? 0.01 * (i + 1)
+                   : g == 1 ? 0.02 * (i - n_a + 1)
+                            : (double[]){0.3, 0.1, 0.2}[i - n_a - n_b];
+        rows[i].gpu = g == 0 ? ga : g == 1 ? gb : gc;
+        rows[i].llm = g < 2 ? dense : moe;
+        rows[i].meas_tps = 1000;
+        snprintf(rows[i].config, sizeof rows[i].config, "%c%d", "ABC"[g], i);
+        pred[i] = 1000 * exp(i % 2 ? -l : l); /* the sign never enters */
+    }
+}
+
 /* Class spread times GPU multiplier, by hand (Q80 as above). Dense rows on
  * GPU A with |l| 0.01, 0.02, ..., 0.10 and on GPU B twice that; three moe
- * rows on GPU C, |l| 0.3, 0.1, 0.2. Round 1: dense Q80 of the 20 values,
- * sorted .01 .02 .02 .03 .04 .04 .05 .06 .06 .07 .08 .08 .09 .10 .10 .12
- * .14 ..., h = 15.2: 0.12 + 0.2 x 0.02 = 0.124, sigma = 0.124 / z. A's
- * multiplier: Q80 of A (h = 7.2: 0.082) / 0.124; B's: 0.164 / 0.124.
- * Round 2 divides A by 0.082/0.124 and B by 0.164/0.124, which makes the
- * two sets equal, so the dense Q80 stays 0.124 and so do the multipliers.
- * moe: h = 1.6: 0.2 + 0.6 x 0.1 = 0.26; C has 3 rows (< 10): 1. hybrid
- * has no row: NAN. Coverage: A and B 8 of 10 each, where the class spread
- * alone (0.124) covers A 10 of 10 and B 6 of 10. Leaving B's largest row
+ * rows on GPU C. Dense: Q80 of the 20 values, sorted .01 .02 .02 .03 .04
+ * .04 .05 .06 .06 .07 .08 .08 .09 .10 .10 .12 .14 ..., h = 15.2: 0.12 +
+ * 0.2 x 0.02 = 0.124, sigma = 0.124 / z. B's multiplier: Q80 of B (h =
+ * 7.2: 0.164) / 0.124 = 1.3226; A's, 0.082 / 0.124 = 0.66, stays 1 (only
+ * widened). moe: h = 1.6: 0.2 + 0.6 x 0.1 = 0.26; C has 3 rows (< 10):
+ * 1. hybrid has no row: NAN. Coverage: B 8 of 10 where the class spread
+ * alone (0.124) covers 6; A all 10 either way. Leaving B's largest row
  * out is the same as removing it, and leaves B 9 rows: multiplier 1. */
 static void test_calib_spreads_by_class_and_gpu(void **state)
 {
@@ -205,36 +237,14 @@ static void test_calib_spreads_by_class_and_gpu(void **state)
     calib_row rows[N];
     double pred[N], sig[TP_NCLASS], spr[TP_MAX_GPUS], sig2[TP_NCLASS],
         spr2[TP_MAX_GPUS];
-    int in_a = 0, in_b = 0, in_a1 = 0, in_b1 = 0;
+    int in_a = 0, in_b = 0, in_b1 = 0;
     tp_model m;
     (void)state;
     moe.cls = LLM_MOE;
-    strcpy(ga.name, "A");
-    strcpy(gb.name, "B");
-    strcpy(gc.name, "C");
-    tp_model_init(&m);
-    strcpy(m.gpus[0], "A");
-    strcpy(m.gpus[1], "B");
-    strcpy(m.gpus[2], "C");
-    m.n_gpus = 3;
-    memset(rows, 0, sizeof rows);
-    for (int i = 0; i < N; i++) {
-        double l = i < 10   ? 0.01 * (i + 1)
-                   : i < 20 ? 0.02 * (i - 9)
-                            : (double[]){0.3, 0.1, 0.2}[i - 20];
-        rows[i].gpu = i < 10 ? &ga : i < 20 ? &gb : &gc;
-        rows[i].llm = i < 20 ? &dense : &moe;
-        rows[i].meas_tps = 1000;
-        snprintf(rows[i].config, sizeof rows[i].config, "%c%d",
-                 "ABC"[i < 10   ? 0
-                       : i < 20 ? 1
-                                : 2],
-                 i);
-        pred[i] = 1000 * exp(i % 2 ? -l : l); /* the sign never enters */
-    }
+    two_gpus(rows, pred, 10, 10, &ga, &gb, &gc, &dense, &moe, &m);
     calib_spreads(rows, N, pred, &m, NULL, sig, spr);
     assert_close(sig[LLM_DENSE], 0.124 / CALIB_COVER_Z80, 1e-12);
-    assert_close(spr[0], 0.082 / 0.124, 1e-12);
+    assert_close(spr[0], 1.0, 0);
     assert_close(spr[1], 0.164 / 0.124, 1e-12);
     assert_close(sig[LLM_MOE], 0.26 / CALIB_COVER_Z80, 1e-12);
     assert_close(spr[2], 1.0, 0);
@@ -242,14 +252,12 @@ static void test_calib_spreads_by_class_and_gpu(void **state)
     assert_close(spr[3], 1.0, 0);
     for (int i = 0; i < 20; i++) {
         double a = fabs(log(pred[i] / 1000)), k = i < 10 ? spr[0] : spr[1];
-        int in = a <= CALIB_COVER_Z80 * sig[LLM_DENSE] * k * (1 + 1e-12),
-            in1 = a <= CALIB_COVER_Z80 * sig[LLM_DENSE] * (1 + 1e-12);
+        int in = a <= CALIB_COVER_Z80 * sig[LLM_DENSE] * k * (1 + 1e-12);
         *(i < 10 ? &in_a : &in_b) += in;
-        *(i < 10 ? &in_a1 : &in_b1) += in1;
+        in_b1 += i >= 10 && a <= CALIB_COVER_Z80 * sig[LLM_DENSE] * (1 + 1e-12);
     }
-    assert_int_equal(in_a, 8);
+    assert_int_equal(in_a, 10);
     assert_int_equal(in_b, 8);
-    assert_int_equal(in_a1, 10);
     assert_int_equal(in_b1, 6);
     /* B's largest row (index 19, configuration "B19") left out. */
     calib_spreads(rows, N, pred, &m, "B19", sig, spr);
@@ -268,7 +276,39 @@ static void test_calib_spreads_by_class_and_gpu(void **state)
     for (int g = 0; g < 3; g++)
         assert_close(spr[g], spr2[g], 0);
     assert_close(spr[1], 1.0, 0);
-    assert_true(spr[0] < 1.0);
+}
+
+/* The nested test uses the GPU's multiplier too, computed without the
+ * held-out configuration: 12 rows on A and 12 on B (B's errors twice A's),
+ * A's rows 0 and 5 one configuration "S" (not adjacent, so the spreads are
+ * recomputed when it comes back). Each row's nested sd is calib_spreads'
+ * sigma x spread without its configuration; B's multiplier is above 1 for
+ * every held-out configuration (11 or 12 rows left, errors twice A's), so
+ * an sd that ignored the GPU would differ. */
+static void test_calib_cover_nested_uses_the_gpu_spread(void **state)
+{
+    enum { N = 24 };
+    gpu_spec ga = h100(), gb = h100();
+    llm_arch dense = llama8();
+    calib_row rows[N];
+    double pred[N], sd[N], sig[TP_NCLASS], spr[TP_MAX_GPUS];
+    signed char cov[N];
+    tp_model m;
+    (void)state;
+    two_gpus(rows, pred, 12, 12, &ga, &gb, NULL, &dense, NULL, &m);
+    m.sigma_extrap = 0;
+    strcpy(rows[0].config, "S");
+    strcpy(rows[5].config, "S");
+    calib_cover_loco(rows, N, pred, &m, CALIB_COVER_Z80, sd, cov, NULL);
+    for (int i = 0; i < N; i++) {
+        int g = i < 12 ? 0 : 1;
+        calib_spreads(rows, N, pred, &m, rows[i].config, sig, spr);
+        if (g == 1)
+            assert_true(spr[1] > 1.2);
+        assert_close(sd[i], sig[LLM_DENSE] * spr[g], 1e-12);
+        assert_int_equal(cov[i],
+                         fabs(log(pred[i] / 1000)) <= CALIB_COVER_Z80 * sd[i]);
+    }
 }
 
 /* No row tested: NAN, not 0 % (a group without intervals has no
@@ -289,6 +329,7 @@ int main(void)
             test_calib_cover_leaves_the_held_out_configuration_out),
         cmocka_unit_test(test_calib_cover_fraction_of_nothing_is_nan),
         cmocka_unit_test(test_calib_spreads_by_class_and_gpu),
+        cmocka_unit_test(test_calib_cover_nested_uses_the_gpu_spread),
         cmocka_unit_test(
             test_calib_spread80_is_the_q80_over_z_without_the_held_out),
         cmocka_unit_test(

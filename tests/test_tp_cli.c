@@ -172,9 +172,11 @@ static void test_calibrate_reports_nested_coverage(void **state)
 
 /* The interval's spread is the class's times the GPU's (issue 19's band per
  * GPU): calibrate's JSON gives sigma_log per class and gpu_spread per GPU,
- * the file it writes carries the same, and with them each GPU of at least
- * 10 rows is covered about 80 % of the time in-sample. On this subset one
- * spread per class covered H100 100 % and GB200 71 %. */
+ * the file it writes carries the same, and with them every GPU of at least
+ * 10 rows has its rows' held-out (LOCO) predictions inside the written
+ * interval at least about 80 % of the time: a widened GPU (spread > 1)
+ * about 80 %, one left at its classes' width at least that. On this subset
+ * one spread per class covered GB200 71 % (now 1.02 x, 80 %). */
 static void test_calibrate_writes_a_spread_per_gpu(void **state)
 {
     const char *path = "/tmp/factorysim-calib-spread.cfg";
@@ -205,7 +207,7 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
     {
         int g = tp_model_gpu(m, name);
         assert_true(g >= 0);
-        /* the file writes 7 significant digits */
+        /* the file writes 9 significant digits */
         assert_close(json_real_value(v), m->gpu_spread[g], 1e-5);
     }
     assert_close(json_real_value(json_object_get(sg, "dense")),
@@ -216,9 +218,12 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
         if (tp_model_gpu(m, grp) < 0 ||
             json_integer_value(json_object_get(v, "n")) < 10)
             continue;
-        double c = json_real_value(json_object_get(v, "coverage80_plain_pct"));
-        if (c < 75 || c > 85)
-            fail_msg("%s plain coverage %.1f %% (expected 75-85)", grp, c);
+        double c = json_real_value(json_object_get(v, "coverage80_plain_pct")),
+               k = m->gpu_spread[tp_model_gpu(m, grp)];
+        assert_true(k >= 1);
+        if (c < 75 || (k > 1 && c > 85))
+            fail_msg("%s plain coverage %.1f %% at spread %g (expected %s)",
+                     grp, c, k, k > 1 ? "75-85" : ">= 75");
         checked++;
     }
     assert_int_equal(checked, 2); /* GB200 and H100 */
