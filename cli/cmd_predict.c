@@ -43,7 +43,8 @@ static const char predict_help[] =
     "a FILE:LINE reason on stderr and exit status 1. With --out, --accuracy\n"
     "prints how the predictions compare with the rows' measured throughput\n"
     "(tokens_per_sec_per_gpu, else tokens_per_sec_total, else step_time_s):\n"
-    "MAPE and mean of predicted / measured - 1, all rows and by micro-batches\n"
+    "MAPE and mean of predicted / measured - 1 and how many measurements\n"
+    "fall inside the predicted 80% interval, all rows and by micro-batches\n"
     "per step (data/validation/mlperf_training.csv is such a set).\n"
     "\n"
     "Options:\n"
@@ -78,7 +79,8 @@ static const char predict_help[] =
     "                            interval from their posterior\n"
     "  --accuracy                with --csv and --out: MAPE and mean error of\n"
     "                            the predictions against the rows' measured\n"
-    "                            throughput, on stdout\n"
+    "                            throughput, and how many fall inside the\n"
+    "                            80% interval, on stdout\n"
     "  --format F                table (default) or json\n"
     "  -h, --help                this help\n";
 
@@ -175,6 +177,13 @@ static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
                jv_num(r->high_tokens_per_sec_per_gpu));
         jv_set(o, "model_tflops_per_gpu", jv_num(r->model_tflops_per_gpu));
         jv_set(o, "extrapolated", jv_bool(r->extrapolated));
+        {
+            jv *why = jv_arr();
+            for (int k = 0; k < TP_EXTRAP_N; k++)
+                if (r->extrap_why & 1u << k)
+                    jv_push(why, jv_str(tp_extrap_key(1u << k)));
+            jv_set(o, "extrapolated_reasons", why);
+        }
         jv_set(b, "compute_s", jv_num(r->t_compute_s));
         jv_set(b, "tp_s", jv_num(r->t_tp_s));
         jv_set(b, "cp_s", jv_num(r->t_cp_s));
@@ -220,11 +229,16 @@ static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
                    r->layers_first, r->layers_last);
     }
     printf("step time   %10.4f s\n", r->step_time_s);
-    printf("throughput  %10.1f tokens/s/GPU  (80%% interval %.1f - %.1f)%s\n",
+    printf("throughput  %10.1f tokens/s/GPU  (80%% interval %.1f - %.1f)",
            r->tokens_per_sec_per_gpu, r->low_tokens_per_sec_per_gpu,
-           r->high_tokens_per_sec_per_gpu,
-           r->extrapolated ? "  EXTRAPOLATED: GPU not in the calibration data"
-                           : "");
+           r->high_tokens_per_sec_per_gpu);
+    /* Each reason by name: a long-context query on a calibrated GPU once
+     * read "GPU not in the calibration data". */
+    for (int k = 0, n = 0; k < TP_EXTRAP_N; k++)
+        if (r->extrap_why & 1u << k)
+            printf("%s%s",
+                   n++ ? "; " : "  EXTRAPOLATED: ", tp_extrap_text(1u << k));
+    printf("\n");
     printf("model FLOPs %10.1f TFLOP/s/GPU\n", r->model_tflops_per_gpu);
     printf("breakdown   compute %.4f s, TP %.4f s, CP %.4f s, EP %.4f s, DP "
            "%.4f s,\n"
@@ -271,10 +285,12 @@ static int predict_site(const tp_model *m, const site_calib *sc, tp_query *q,
 /* The summary of predict --csv --out --accuracy: of n_meas rows that carry
  * a measured throughput, n[0] were predicted (n[1] with 1..TP_MB_FEW
  * micro-batches per step, n[2] more); se and sa are the sums of predicted /
- * measured - 1 and of its absolute value over them. A row that could not
- * be predicted is counted, not scored: its FILE:LINE reason is on stderr. */
+ * measured - 1 and of its absolute value over them, in[] how many measured
+ * values fall inside the predicted 80 % interval (how honest the interval
+ * is on rows the calibration never saw). A row that could not be predicted
+ * is counted, not scored: its FILE:LINE reason is on stderr. */
 static void print_measured(size_t n_meas, const size_t n[3], const double se[3],
-                           const double sa[3])
+                           const double sa[3], const size_t in[3])
 {
     static const char *const name[3] = {"all", "1-8 micro-batches per step",
                                         "more micro-batches"};
@@ -288,9 +304,11 @@ static void print_measured(size_t n_meas, const size_t n[3], const double se[3],
            n_meas, n[0]);
     for (int g = 0; g < 3; g++)
         if (n[g])
-            printf("  %-28s %4zu rows, MAPE %5.1f %%, mean %+5.1f %%\n",
+            printf("  %-28s %4zu rows, MAPE %5.1f %%, mean %+5.1f %%, "
+                   "inside the 80 %% interval %zu (%.0f %%)\n",
                    name[g], n[g], 100 * sa[g] / (double)n[g],
-                   100 * se[g] / (double)n[g]);
+                   100 * se[g] / (double)n[g], in[g],
+                   100.0 * (double)in[g] / (double)n[g]);
 }
 
 /* The appended columns, in the order of extra[] below; buf[] is indexed by the
@@ -336,7 +354,7 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
      * in absolute value, over all of them and per micro-batch group (the
      * groups of calibrate's accuracy table). */
     double se[3] = {0}, sa[3] = {0};
-    size_t nm[3] = {0}, n_meas = 0;
+    size_t nm[3] = {0}, ni[3] = {0}, n_meas = 0;
 
     sim_err_clear(&err);
     if (tpc_read_rows(in, cat, &t, &rows, &ok, &n, &n_bad, cli_report, &err) !=
@@ -430,12 +448,16 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
                 snprintf(buf[14], sizeof buf[14], "%d", l->etp);
                 if (rows[i].meas_tps > 0) {
                     double e = r.tokens_per_sec_per_gpu / rows[i].meas_tps - 1;
+                    int inside =
+                        r.low_tokens_per_sec_per_gpu <= rows[i].meas_tps &&
+                        rows[i].meas_tps <= r.high_tokens_per_sec_per_gpu;
                     for (int g = 0; g < 3; g++)
                         if (g == 0 ||
                             (g == 1) == (r.microbatches <= TP_MB_FEW)) {
                             se[g] += e;
                             sa[g] += fabs(e);
                             nm[g]++;
+                            ni[g] += (size_t)inside;
                         }
                 }
             } else {
@@ -461,7 +483,7 @@ static int predict_csv(const tp_model *m, const site_calib *sc,
              * predictions compare with the rows' own measurements
              * (validation sets such as data/validation/mlperf_training.csv). */
             if (accuracy)
-                print_measured(n_meas, nm, se, sa);
+                print_measured(n_meas, nm, se, sa, ni);
         }
     }
 done:

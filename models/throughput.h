@@ -257,7 +257,14 @@ typedef struct tp_result {
                                 range (x1/2 .. x2) */
 #define TP_EXTRAP_EXPERTS 8u /* experts outside the calibrated range */
 #define TP_EXTRAP_STACK 16u  /* software_efficiency != 1 */
+#define TP_EXTRAP_N 5        /* reasons (bits 0 .. TP_EXTRAP_N - 1) */
 #define TP_EXTRAP_SEQ_LONG 32768
+
+/* Reason bit b's short key ("gpu", "seq", "params", "experts", "stack",
+ * as JSON lists them) and its sentence for a reader ("GPU not in the
+ * calibration data", ...); NULL for a bit out of range. */
+const char *tp_extrap_key(unsigned bit);
+const char *tp_extrap_text(unsigned bit);
 
 /* Parameters. Indices of tp_model.p; see docs/throughput-model.md §3. */
 enum {

@@ -39,6 +39,34 @@ unsigned tp_extrap_reasons(const tp_model *m, const tp_query *q,
     return why;
 }
 
+static const struct {
+    unsigned bit;
+    const char *key, *text;
+} reasons[TP_EXTRAP_N] = {
+    {TP_EXTRAP_GPU, "gpu", "GPU not in the calibration data"},
+    {TP_EXTRAP_SEQ, "seq", "sequence longer than the calibration's"},
+    {TP_EXTRAP_PARAMS, "params",
+     "active parameters outside the calibrated range"},
+    {TP_EXTRAP_EXPERTS, "experts", "more experts than any calibrated model"},
+    {TP_EXTRAP_STACK, "stack", "software_efficiency != 1"},
+};
+
+const char *tp_extrap_key(unsigned bit)
+{
+    for (int k = 0; k < TP_EXTRAP_N; k++)
+        if (reasons[k].bit == bit)
+            return reasons[k].key;
+    return NULL;
+}
+
+const char *tp_extrap_text(unsigned bit)
+{
+    for (int k = 0; k < TP_EXTRAP_N; k++)
+        if (reasons[k].bit == bit)
+            return reasons[k].text;
+    return NULL;
+}
+
 /* The predictive log-sd of a prediction (throughput.h): the one
  * definition the 80% interval below and the site's per-replication
  * throughput draw (models/site.c) share, so a range from `run` and an

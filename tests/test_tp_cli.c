@@ -232,6 +232,45 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
     remove(path);
 }
 
+/* predict names each reason it is extrapolated, in text and JSON: long
+ * context on a calibrated GPU is the sequence alone (the table once said
+ * "GPU not in the calibration data" for any reason); A100 adds the GPU. */
+static void test_predict_names_each_extrapolation_reason(void **state)
+{
+    json_error_t je;
+    json_t *root, *why;
+    (void)state;
+    assert_int_equal(fs_run("predict --gpu H100 --model 'Llama 3.1 8B' "
+                            "--precision BF16 --gpus 64 --seq 65536",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(
+        strstr(out, "EXTRAPOLATED: sequence longer than the calibration's\n"));
+    assert_null(strstr(out, "GPU not in the calibration data"));
+    assert_int_equal(fs_run("predict --gpu A100 --model 'Llama 3.1 8B' "
+                            "--precision BF16 --gpus 64 --seq 65536 "
+                            "--format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    root = json_loads(out, 0, &je);
+    assert_non_null(root);
+    assert_true(json_is_true(json_object_get(root, "extrapolated")));
+    why = json_object_get(root, "extrapolated_reasons");
+    assert_int_equal(json_array_size(why), 2);
+    assert_string_equal(json_string_value(json_array_get(why, 0)), "gpu");
+    assert_string_equal(json_string_value(json_array_get(why, 1)), "seq");
+    json_decref(root);
+    assert_int_equal(fs_run("predict --gpu H100 --model 'Llama 3.1 8B' "
+                            "--precision BF16 --gpus 64 --format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    root = json_loads(out, 0, &je);
+    assert_non_null(root);
+    assert_int_equal(
+        json_array_size(json_object_get(root, "extrapolated_reasons")), 0);
+    json_decref(root);
+}
+
 /* Mean |predicted / measured - 1| over the used rows of a --predictions
  * table, in percent, for the prediction column col. */
 static double file_mape(const csvt *t, const char *col)
@@ -654,7 +693,7 @@ static void test_predict_csv_accuracy_on_the_validation_set(void **state)
     /* per group (all, 1..TP_MB_FEW micro-batches per step, more): rows,
      * sums of predicted / measured - 1 and of its absolute value */
     double sa[3] = {0}, se[3] = {0};
-    int n[3] = {0};
+    int n[3] = {0}, n_in[3] = {0}, edge[3] = {0};
     static const char *const name[3] = {"all", "1-8 micro-batches per step",
                                         "more micro-batches"};
     (void)state;
@@ -682,7 +721,11 @@ static void test_predict_csv_accuracy_on_the_validation_set(void **state)
                step = atof(t->rows[i][csvt_col(t, "step_time_s")]),
                g = atof(t->rows[i][csvt_col(t, "num_gpus")]),
                gbs = atof(t->rows[i][csvt_col(t, "gbs")]),
-               seq = atof(t->rows[i][csvt_col(t, "seq_len")]);
+               seq = atof(t->rows[i][csvt_col(t, "seq_len")]),
+               lo = atof(t->rows[i][csvt_col(
+                   t, "predicted_low_tokens_per_sec_per_gpu")]),
+               hi = atof(t->rows[i][csvt_col(
+                   t, "predicted_high_tokens_per_sec_per_gpu")]);
         /* Micro-batches per step of the layout predicted:
          * gbs / (dp mbs), dp = GPUs / (tp pp cp). */
         int tp = atoi(t->rows[i][csvt_col(t, "layout_tp")]),
@@ -701,6 +744,9 @@ static void test_predict_csv_accuracy_on_the_validation_set(void **state)
                 sa[k] += fabs(x);
                 se[k] += x;
                 n[k]++;
+                n_in[k] += lo <= m && m <= hi;
+                /* the CSV's one decimal can move a bound past m */
+                edge[k] += fabs(m - lo) <= 0.05 || fabs(m - hi) <= 0.05;
             }
     }
     csvt_free(t);
@@ -717,14 +763,17 @@ static void test_predict_csv_accuracy_on_the_validation_set(void **state)
     assert_true(n[1] > 0 && n[2] > 0);
     for (int k = 0; k < 3; k++) {
         const char *p = strstr(out, name[k]);
-        int rows;
+        int rows, inside;
         double mape, mean;
         assert_non_null(p);
         assert_int_equal(sscanf(p + strlen(name[k]),
-                                " %d rows, MAPE %lf %%, mean %lf %%", &rows,
-                                &mape, &mean),
-                         3);
+                                " %d rows, MAPE %lf %%, mean %lf %%, inside "
+                                "the 80 %% interval %d",
+                                &rows, &mape, &mean, &inside),
+                         4);
         assert_int_equal(rows, n[k]);
+        assert_true(abs(inside - n_in[k]) <= edge[k]);
+        assert_true(inside > 0 && inside <= rows);
         assert_near(mape, 100 * sa[k] / n[k], 0.06);
         assert_near(mean, 100 * se[k] / n[k], 0.06);
     }
@@ -808,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_writes_a_file_predict_reads),
         cmocka_unit_test(test_calibrate_reports_nested_coverage),
         cmocka_unit_test(test_calibrate_writes_a_spread_per_gpu),
+        cmocka_unit_test(test_predict_names_each_extrapolation_reason),
         cmocka_unit_test(test_calibrate_predictions_file),
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(
