@@ -195,13 +195,12 @@ static void modules_table(const catalog *c)
 static jv *models_json(const catalog *c)
 {
     jv *a = jv_arr();
-    static const char *const cls[] = {"dense", "moe", "hybrid"};
     for (size_t i = 0; i < catalog_n_llms(c); i++) {
         const llm_arch *m = catalog_llm_at(c, i);
         jv *o = jv_obj();
         jv_set(o, "name", jv_str(m->name));
         jv_set(o, "id", jv_str(m->id));
-        jv_set(o, "class", jv_str(cls[m->cls]));
+        jv_set(o, "class", jv_str(llm_class_name((int)m->cls)));
         jv_set(o, "num_layers", jv_int(m->num_layers));
         jv_set(o, "hidden_size", jv_int(m->hidden_size));
         jv_set(o, "num_experts", jv_int(m->num_experts));
@@ -220,7 +219,6 @@ static jv *models_json(const catalog *c)
  * reads "active/total" so dense models show 0/0 at a glance. */
 static void models_table(const catalog *c)
 {
-    static const char *const cls[] = {"dense", "moe", "hybrid"};
     printf("LLM architectures (NVIDIA Megatron-Bridge model providers, "
            "https://github.com/NVIDIA-NeMo/Megatron-Bridge, and Hugging Face "
            "model configs; each entry cites its own in models/llms.cfg; "
@@ -232,10 +230,10 @@ static void models_table(const catalog *c)
         const llm_arch *m = catalog_llm_at(c, i);
         const char *as = catalog_cite(c, "llms", i, "assumed");
         printf("  %-28s %-26s %-6s %6d %6d %4d/%-3d %8.1f %8.1f %8d  %s%s\n",
-               m->name, m->id, cls[m->cls], m->num_layers, m->hidden_size,
-               m->experts_per_token, m->num_experts, m->total_params / 1e9,
-               m->active_params / 1e9, m->default_seq_len, as[0] ? "* " : "",
-               as);
+               m->name, m->id, llm_class_name((int)m->cls), m->num_layers,
+               m->hidden_size, m->experts_per_token, m->num_experts,
+               m->total_params / 1e9, m->active_params / 1e9,
+               m->default_seq_len, as[0] ? "* " : "", as);
     }
 }
 

@@ -180,7 +180,7 @@ static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
         {
             jv *why = jv_arr();
             for (int k = 0; k < TP_EXTRAP_N; k++)
-                if (r->extrap_why & 1u << k)
+                if (r->extrap_why & 1u << k && tp_extrap_key(1u << k))
                     jv_push(why, jv_str(tp_extrap_key(1u << k)));
             jv_set(o, "extrapolated_reasons", why);
         }
@@ -235,7 +235,7 @@ static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
     /* Each reason by name: a long-context query on a calibrated GPU once
      * read "GPU not in the calibration data". */
     for (int k = 0, n = 0; k < TP_EXTRAP_N; k++)
-        if (r->extrap_why & 1u << k)
+        if (r->extrap_why & 1u << k && tp_extrap_text(1u << k))
             printf("%s%s",
                    n++ ? "; " : "  EXTRAPOLATED: ", tp_extrap_text(1u << k));
     printf("\n");

@@ -14,7 +14,9 @@ typedef enum llm_class { LLM_DENSE = 0, LLM_MOE = 1, LLM_HYBRID = 2 } llm_class;
 static inline const char *llm_class_name(int cls)
 {
     static const char *const names[] = {"dense", "moe", "hybrid"};
-    return cls >= 0 && cls < 3 ? names[cls] : (const char *)0;
+    return cls >= 0 && cls < (int)(sizeof names / sizeof *names)
+               ? names[cls]
+               : (const char *)0;
 }
 
 /* Bits of llm_arch.assumed: which fields the catalog filled as marked

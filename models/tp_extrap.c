@@ -44,7 +44,8 @@ static const struct {
     const char *key, *text;
 } reasons[TP_EXTRAP_N] = {
     {TP_EXTRAP_GPU, "gpu", "GPU not in the calibration data"},
-    {TP_EXTRAP_SEQ, "seq", "sequence longer than the calibration's"},
+    {TP_EXTRAP_SEQ, "seq",
+     "long-context sequence (>= 32k tokens) or longer than the calibration's"},
     {TP_EXTRAP_PARAMS, "params",
      "active parameters outside the calibrated range"},
     {TP_EXTRAP_EXPERTS, "experts", "more experts than any calibrated model"},

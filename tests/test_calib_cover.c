@@ -278,6 +278,28 @@ static void test_calib_spreads_by_class_and_gpu(void **state)
     assert_close(spr[1], 1.0, 0);
 }
 
+/* The multiplier stays inside the calibration file's range, so calibrate
+ * never writes a file its reader refuses: 50 dense rows on B miss by 1e-4,
+ * 10 on A by 0.5. The class Q80 (h = 47.2 among 60) is 1e-4, so A's rows
+ * are 5000 class spreads out: clamped to TP_GPU_SPREAD_MAX; B stays 1. */
+static void test_calib_spreads_clamp_to_the_file_range(void **state)
+{
+    enum { N = 60 };
+    gpu_spec ga = h100(), gb = h100();
+    llm_arch dense = llama8();
+    calib_row rows[N];
+    double pred[N], sig[TP_NCLASS], spr[TP_MAX_GPUS];
+    tp_model m;
+    (void)state;
+    two_gpus(rows, pred, 10, 50, &ga, &gb, NULL, &dense, NULL, &m);
+    for (int i = 0; i < N; i++)
+        pred[i] = 1000 * exp(i < 10 ? 0.5 : 1e-4);
+    calib_spreads(rows, N, pred, &m, NULL, sig, spr);
+    assert_close(sig[LLM_DENSE], 1e-4 / CALIB_COVER_Z80, 1e-9);
+    assert_close(spr[0], TP_GPU_SPREAD_MAX, 0);
+    assert_close(spr[1], 1.0, 1e-12); /* exactly its class's, to rounding */
+}
+
 /* The nested test uses the GPU's multiplier too, computed without the
  * held-out configuration: 12 rows on A and 12 on B (B's errors twice A's),
  * A's rows 0 and 5 one configuration "S" (not adjacent, so the spreads are
@@ -330,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_calib_cover_fraction_of_nothing_is_nan),
         cmocka_unit_test(test_calib_spreads_by_class_and_gpu),
         cmocka_unit_test(test_calib_cover_nested_uses_the_gpu_spread),
+        cmocka_unit_test(test_calib_spreads_clamp_to_the_file_range),
         cmocka_unit_test(
             test_calib_spread80_is_the_q80_over_z_without_the_held_out),
         cmocka_unit_test(

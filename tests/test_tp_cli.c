@@ -208,7 +208,7 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
         int g = tp_model_gpu(m, name);
         assert_true(g >= 0);
         /* the file writes 9 significant digits */
-        assert_close(json_real_value(v), m->gpu_spread[g], 1e-5);
+        assert_close(json_real_value(v), m->gpu_spread[g], 1e-8);
     }
     assert_close(json_real_value(json_object_get(sg, "dense")),
                  m->sigma_log[LLM_DENSE], 1e-5);
@@ -245,7 +245,8 @@ static void test_predict_names_each_extrapolation_reason(void **state)
                             out, sizeof out, err, sizeof err),
                      0);
     assert_non_null(
-        strstr(out, "EXTRAPOLATED: sequence longer than the calibration's\n"));
+        strstr(out, "EXTRAPOLATED: long-context sequence (>= 32k tokens) "
+                    "or longer than the calibration's\n"));
     assert_null(strstr(out, "GPU not in the calibration data"));
     assert_int_equal(fs_run("predict --gpu A100 --model 'Llama 3.1 8B' "
                             "--precision BF16 --gpus 64 --seq 65536 "
@@ -266,8 +267,8 @@ static void test_predict_names_each_extrapolation_reason(void **state)
                      0);
     root = json_loads(out, 0, &je);
     assert_non_null(root);
-    assert_int_equal(
-        json_array_size(json_object_get(root, "extrapolated_reasons")), 0);
+    why = json_object_get(root, "extrapolated_reasons");
+    assert_true(json_is_array(why) && json_array_size(why) == 0);
     json_decref(root);
 }
 
