@@ -86,13 +86,8 @@ void calib_spreads(const calib_row *rows, size_t n, const double *pred,
             l[i] = (double)NAN;
         gi[i] = rows[i].gpu ? tp_model_gpu(m, rows[i].gpu->name) : -1;
     }
-    for (int c = 0; c < TP_NCLASS; c++) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!isnan(l[i]) && (int)rows[i].llm->cls == c)
-                a[k++] = l[i];
-        sigma[c] = q80_over_z(a, k);
-    }
+    for (int c = 0; c < TP_NCLASS; c++)
+        sigma[c] = calib_spread80(rows, n, pred, c, excl_config, NULL);
     /* A GPU's rows in units of their class's spread. Only widened: a GPU
      * whose rows the model predicts better than their class keeps the
      * class's width, as the independent MLPerf set covered H100 less when
