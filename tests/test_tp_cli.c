@@ -170,6 +170,17 @@ static void test_calibrate_reports_nested_coverage(void **state)
     remove("/tmp/factorysim-calib-cov.cfg");
 }
 
+/* The JSON document in s; fails the test, with the parser's reason, when
+ * it does not parse. The caller frees it (json_decref). */
+static json_t *parse_json(const char *s)
+{
+    json_error_t je;
+    json_t *root = json_loads(s, 0, &je);
+    if (!root)
+        fail_msg("JSON does not parse: %s (line %d)", je.text, je.line);
+    return root;
+}
+
 /* The interval's spread is the class's times the GPU's (issue 19's band per
  * GPU): calibrate's JSON gives sigma_log per class and gpu_spread per GPU,
  * the file it writes carries the same, and with them every GPU of at least
@@ -180,7 +191,6 @@ static void test_calibrate_reports_nested_coverage(void **state)
 static void test_calibrate_writes_a_spread_per_gpu(void **state)
 {
     const char *path = "/tmp/factorysim-calib-spread.cfg";
-    json_error_t je;
     json_t *root, *sg, *gs, *acc, *v;
     const char *name;
     tp_model *m = NULL;
@@ -193,8 +203,7 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
                             "--format json",
                             out, sizeof out, err, sizeof err),
                      0);
-    root = json_loads(out, 0, &je);
-    assert_non_null(root);
+    root = parse_json(out);
     sg = json_object_get(root, "sigma_log");
     gs = json_object_get(root, "gpu_spread");
     acc = json_object_get(root, "mape_pct");
@@ -215,11 +224,11 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
     json_array_foreach(acc, i, v)
     {
         const char *grp = json_string_value(json_object_get(v, "group"));
-        if (tp_model_gpu(m, grp) < 0 ||
-            json_integer_value(json_object_get(v, "n")) < 10)
+        int g = tp_model_gpu(m, grp);
+        if (g < 0 || json_integer_value(json_object_get(v, "n")) < 10)
             continue;
         double c = json_real_value(json_object_get(v, "coverage80_plain_pct")),
-               k = m->gpu_spread[tp_model_gpu(m, grp)];
+               k = m->gpu_spread[g];
         assert_true(k >= 1);
         if (c < 75 || (k > 1 && c > 85))
             fail_msg("%s plain coverage %.1f %% at spread %g (expected %s)",
@@ -237,7 +246,6 @@ static void test_calibrate_writes_a_spread_per_gpu(void **state)
  * "GPU not in the calibration data" for any reason); A100 adds the GPU. */
 static void test_predict_names_each_extrapolation_reason(void **state)
 {
-    json_error_t je;
     json_t *root, *why;
     (void)state;
     assert_int_equal(fs_run("predict --gpu H100 --model 'Llama 3.1 8B' "
@@ -253,8 +261,7 @@ static void test_predict_names_each_extrapolation_reason(void **state)
                             "--format json",
                             out, sizeof out, err, sizeof err),
                      0);
-    root = json_loads(out, 0, &je);
-    assert_non_null(root);
+    root = parse_json(out);
     assert_true(json_is_true(json_object_get(root, "extrapolated")));
     why = json_object_get(root, "extrapolated_reasons");
     assert_int_equal(json_array_size(why), 2);
@@ -265,8 +272,7 @@ static void test_predict_names_each_extrapolation_reason(void **state)
                             "--precision BF16 --gpus 64 --format json",
                             out, sizeof out, err, sizeof err),
                      0);
-    root = json_loads(out, 0, &je);
-    assert_non_null(root);
+    root = parse_json(out);
     why = json_object_get(root, "extrapolated_reasons");
     assert_true(json_is_array(why) && json_array_size(why) == 0);
     json_decref(root);
@@ -476,10 +482,7 @@ static void test_predict_etp_option(void **state)
  * breakdown [s]; fails the test when either is missing. */
 static void predict_step_and_ep(const char *s, double *step_s, double *ep_s)
 {
-    json_error_t je;
-    json_t *root = json_loads(s, 0, &je), *st, *ep;
-    if (!root)
-        fail_msg("predict JSON does not parse: %s (line %d)", je.text, je.line);
+    json_t *root = parse_json(s), *st, *ep;
     st = json_object_get(root, "step_time_s");
     ep = json_object_get(json_object_get(root, "breakdown"), "ep_s");
     assert_true(json_is_number(st) && json_is_number(ep));
