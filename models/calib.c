@@ -481,17 +481,32 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
     c.row_gpu = sim_xmalloc(c.n_use * sizeof *c.row_gpu);
     c.row_rel = sim_xmalloc(c.n_use * sizeof *c.row_rel);
     {
-        unsigned char seen[TP_MAX_RELEASES][TP_NCLASS];
-        memset(seen, 0, sizeof seen);
+        /* A release x class factor exists only where at least two models
+         * of the class were measured in the release: with one model it
+         * would be that model's own factor in that release, which the
+         * throughput model does not allow (issue 18). Such rows take the
+         * factor 0, the typical stack. Counted over every measured row,
+         * so cross-validation refits keep the full fit's columns. */
+        const llm_arch *first[TP_MAX_RELEASES][TP_NCLASS];
+        unsigned char models[TP_MAX_RELEASES][TP_NCLASS];
+        memset(first, 0, sizeof first);
+        memset(models, 0, sizeof models);
         for (size_t i = 0; i < n; i++) {
             int k =
                 rows[i].release[0] ? tp_model_release(m, rows[i].release) : -1;
-            if (k >= 0 && rows[i].meas_tps > 0)
-                seen[k][rows[i].llm->cls] = 1;
+            int l = rows[i].llm->cls;
+            if (k < 0 || !(rows[i].meas_tps > 0))
+                continue;
+            if (!first[k][l]) {
+                first[k][l] = rows[i].llm;
+                models[k][l] = 1;
+            } else if (first[k][l] != rows[i].llm) { /* two or more */
+                models[k][l] = 2;
+            }
         }
         for (int k = 0; k < m->n_releases; k++)
             for (int l = 0; l < TP_NCLASS; l++)
-                if (seen[k][l]) {
+                if (models[k][l] == 2) {
                     c.rc_rel[c.n_rc] = k;
                     c.rc_cls[c.n_rc++] = l;
                 }

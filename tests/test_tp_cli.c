@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "io/calib_file.h"
+#include "io/catalog_cfg.h"
 #include "io/csv.h"
+#include "models/catalog.h"
 #include "models/throughput.h"
 #include "tests/cli_util.h"
 #include "tests/testutil.h"
@@ -293,6 +295,73 @@ static double file_mape(const csvt *t, const char *col)
             n++;
         }
     return n ? 100 * s / n : -1;
+}
+
+/* A release x class factor is fitted only where at least two models of
+ * the class ran in the release (issue 18: no parameter of one release of
+ * one model). On the subset, 26.02.01 hybrid (Nemotron 3 Nano alone) and
+ * 26.06 dense (Llama 3.1 405B alone) are written as 0 with sd 0; every
+ * cell of two or more models has a fitted factor (sd > 0). The cells are
+ * counted here from the CSV and the catalog, not from the fit. */
+static void test_calibrate_fits_release_factors_only_across_models(void **state)
+{
+    const char *path = "/tmp/factorysim-calib-relcells.cfg";
+    const llm_arch *first[TP_MAX_RELEASES][TP_NCLASS];
+    int nmod[TP_MAX_RELEASES][TP_NCLASS], single = 0, multi = 0;
+    catalog *cat = NULL;
+    tp_model *m = NULL;
+    csvt *t = NULL;
+    sim_err e;
+    int crel, cmod;
+    (void)state;
+    assert_int_equal(fs_run("calibrate tests/data/tp_calib_subset.csv --no-cv "
+                            "--out /tmp/factorysim-calib-relcells.cfg",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    assert_int_equal(tp_model_load(path, &m, &e), SIM_OK);
+    assert_int_equal(catalog_load("models", &cat, &e), SIM_OK);
+    assert_int_equal(csvt_read("tests/data/tp_calib_subset.csv", &t, &e),
+                     SIM_OK);
+    crel = csvt_col(t, "release");
+    cmod = csvt_col(t, "model");
+    assert_true(crel >= 0 && cmod >= 0);
+    memset(first, 0, sizeof first);
+    memset(nmod, 0, sizeof nmod);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        char id[40];
+        const llm_arch *l = catalog_llm(cat, t->rows[i][cmod]);
+        int k =
+            tp_model_release(m, tp_release_id(t->rows[i][crel], id, sizeof id));
+        assert_non_null(l);
+        assert_true(k >= 0);
+        if (!first[k][l->cls]) {
+            first[k][l->cls] = l;
+            nmod[k][l->cls] = 1;
+        } else if (first[k][l->cls] != l) {
+            nmod[k][l->cls] = 2;
+        }
+    }
+    for (int k = 0; k < m->n_releases; k++)
+        for (int c = 0; c < TP_NCLASS; c++) {
+            if (nmod[k][c] == 1) {
+                if (m->rel_log[k][c] != 0 || m->rel_sd[k][c] != 0)
+                    fail_msg("%s %s: one model, factor %g sd %g",
+                             m->releases[k], llm_class_name(c),
+                             m->rel_log[k][c], m->rel_sd[k][c]);
+                single++;
+            } else if (nmod[k][c] == 2) {
+                if (!(m->rel_sd[k][c] > 0))
+                    fail_msg("%s %s: several models, no factor", m->releases[k],
+                             llm_class_name(c));
+                multi++;
+            }
+        }
+    assert_int_equal(single, 2);
+    assert_true(multi >= 10);
+    csvt_free(t);
+    catalog_free(cat);
+    tp_model_free(m);
+    remove(path);
 }
 
 /* calibrate --predictions writes DATA.csv back, one row per input row:
@@ -777,7 +846,12 @@ static void test_predict_csv_accuracy_on_the_validation_set(void **state)
                          4);
         assert_int_equal(rows, n[k]);
         assert_true(abs(inside - n_in[k]) <= edge[k]);
-        assert_true(inside > 0 && inside <= rows);
+        assert_true(inside >= 0 && inside <= rows);
+        /* a small group may have none inside (the 5 runs of 1-8
+         * micro-batches are predicted 9 % too fast on average); the whole
+         * set has some */
+        if (k == 0)
+            assert_true(inside > 0);
         assert_near(mape, 100 * sa[k] / n[k], 0.06);
         assert_near(mean, 100 * se[k] / n[k], 0.06);
     }
@@ -862,6 +936,8 @@ int main(void)
         cmocka_unit_test(test_calibrate_reports_nested_coverage),
         cmocka_unit_test(test_calibrate_writes_a_spread_per_gpu),
         cmocka_unit_test(test_predict_names_each_extrapolation_reason),
+        cmocka_unit_test(
+            test_calibrate_fits_release_factors_only_across_models),
         cmocka_unit_test(test_calibrate_predictions_file),
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(
