@@ -33,6 +33,8 @@ static const char calibrate_help[] =
     "median-efficiency lookup baseline, the coverage of the 80 % interval\n"
     "under leave-one-configuration-out with its spread computed without the\n"
     "held-out configuration (nested), and writes the calibration file.\n"
+    "A release x class factor is fitted only where two or more models of\n"
+    "the class ran in the release; the one-model cells are named, at 0.\n"
     "A row that cannot be read is reported as FILE:LINE and left out of\n"
     "the fit; it makes the exit status 1.\n"
     "\n"
@@ -161,6 +163,35 @@ static int write_predictions(const char *out, const csvt *t, size_t n,
  * arrays the earlier ones made; keeping it in order here, with one `done:`
  * that frees them, shows that nothing is written before the fit and the
  * checks passed. The fit itself is models/calib.c. */
+/* The release x class cells left without a factor because one model was
+ * measured there (calib_fit), so a reader sees which rows run at the
+ * typical stack's speed and why. */
+static void print_one_model_cells(const tp_model *m, const calib_fit_info *fi)
+{
+    int col = 80; /* past the width: the first cell starts a line */
+    printf("release x class factors: %d fitted", fi->n_rel_fitted);
+    if (fi->n_rel_one_model)
+        printf("; %d left at 0, measured on one model only",
+               fi->n_rel_one_model);
+    for (int k = 0; k < fi->n_rel_one_model; k++) {
+        char cell[160];
+        int len = snprintf(cell, sizeof cell, "%s %s (%s)",
+                           m->releases[fi->rel_one_model[k].rel],
+                           llm_class_name(fi->rel_one_model[k].cls),
+                           fi->rel_one_model[k].model->name);
+        if (col + len + 2 > 78) {
+            printf("%s\n  ", k ? ";" : ":");
+            col = 2;
+        } else {
+            printf("; ");
+            col += 2;
+        }
+        printf("%s", cell);
+        col += len;
+    }
+    printf("\n\n");
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -491,6 +522,20 @@ int cmd_calibrate(int argc, char **argv)
         jv_set(root, "rows_skipped", jv_int((int64_t)(n - nu)));
         jv_set(root, "ssr", jv_num(fi.ssr));
         jv_set(root, "free_parameters", jv_int((int64_t)fi.n_free));
+        jv_set(root, "release_factors_fitted", jv_int(fi.n_rel_fitted));
+        {
+            jv *one = jv_arr();
+            for (int k = 0; k < fi.n_rel_one_model; k++) {
+                jv *cell = jv_obj();
+                jv_set(cell, "release",
+                       jv_str(m.releases[fi.rel_one_model[k].rel]));
+                jv_set(cell, "class",
+                       jv_str(llm_class_name(fi.rel_one_model[k].cls)));
+                jv_set(cell, "model", jv_str(fi.rel_one_model[k].model->name));
+                jv_push(one, cell);
+            }
+            jv_set(root, "release_factors_one_model", one);
+        }
         for (int k = 0; k < TP_NPAR; k++) {
             jv *pv = jv_obj();
             jv_set(pv, "value", jv_num(m.p[k]));
@@ -544,6 +589,7 @@ int cmd_calibrate(int argc, char **argv)
                "%.4g, "
                "rms log residual %.4f\nwrote %s\n\n",
                nu, n - nu, fi.n_free, fi.ssr, fi.rms_log, out_path);
+        print_one_model_cells(&m, &fi);
         printf(
             "MAPE and mean signed error (MSE, pred/measured - 1) of "
             "tokens/s/GPU [%%]\n"

@@ -509,7 +509,13 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
                 if (models[k][l] == 2) {
                     c.rc_rel[c.n_rc] = k;
                     c.rc_cls[c.n_rc++] = l;
+                } else if (models[k][l] == 1) {
+                    int j = info->n_rel_one_model++;
+                    info->rel_one_model[j].rel = k;
+                    info->rel_one_model[j].cls = l;
+                    info->rel_one_model[j].model = first[k][l];
                 }
+        info->n_rel_fitted = c.n_rc;
     }
     for (size_t i = 0; i < c.n_use; i++) {
         const calib_row *r = &rows[c.idx[i]];

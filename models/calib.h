@@ -91,6 +91,14 @@ typedef struct calib_fit_info {
     double ssr;        /* log-residual SSR, ridge terms included */
     double rms_log;    /* rms log residual over rows */
     int iters, starts; /* iterations of the best start, starts tried */
+    int n_rel_fitted;  /* release x class factors fitted */
+    /* Release x class cells measured on one model only: no factor (0),
+     * since it would be that model's own. */
+    int n_rel_one_model;
+    struct {
+        int rel, cls;          /* m->releases index, llm_class */
+        const llm_arch *model; /* the one model measured */
+    } rel_one_model[TP_MAX_RELEASES * TP_NCLASS];
 } calib_fit_info;
 
 /* Fits m on rows with use[i] != 0 (use NULL = all rows with meas_tps > 0).

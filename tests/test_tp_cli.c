@@ -302,7 +302,8 @@ static double file_mape(const csvt *t, const char *col)
  * one model). On the subset, 26.02.01 hybrid (Nemotron 3 Nano alone) and
  * 26.06 dense (Llama 3.1 405B alone) are written as 0 with sd 0; every
  * cell of two or more models has a fitted factor (sd > 0). The cells are
- * counted here from the CSV and the catalog, not from the fit. */
+ * counted here from the CSV and the catalog, not from the fit; the
+ * table names the one-model cells and counts both. */
 static void test_calibrate_fits_release_factors_only_across_models(void **state)
 {
     const char *path = "/tmp/factorysim-calib-relcells.cfg";
@@ -358,6 +359,33 @@ static void test_calibrate_fits_release_factors_only_across_models(void **state)
         }
     assert_int_equal(single, 2);
     assert_true(multi >= 10);
+    /* calibrate names them, and counts the fitted ones */
+    {
+        char want[160];
+        snprintf(want, sizeof want,
+                 "release x class factors: %d fitted; %d left at 0, measured "
+                 "on one model only:",
+                 multi, single);
+        assert_non_null(strstr(out, want));
+        assert_non_null(strstr(out, "26.06 dense (Llama 3.1 405B)"));
+        assert_non_null(
+            strstr(out, "26.02.01 hybrid (Nemotron 3 Nano 30B-A3B)"));
+    }
+    assert_int_equal(fs_run("calibrate tests/data/tp_calib_subset.csv --no-cv "
+                            "--out /tmp/factorysim-calib-relcells.cfg "
+                            "--format json",
+                            out, sizeof out, err, sizeof err),
+                     0);
+    {
+        json_t *root = parse_json(out),
+               *one = json_object_get(root, "release_factors_one_model");
+        assert_int_equal(
+            json_integer_value(json_object_get(root, "release_factors_fitted")),
+            multi);
+        assert_true(json_is_array(one));
+        assert_int_equal((int)json_array_size(one), single);
+        json_decref(root);
+    }
     csvt_free(t);
     catalog_free(cat);
     tp_model_free(m);
