@@ -156,13 +156,6 @@ static int write_predictions(const char *out, const csvt *t, size_t n,
     return CLI_EXIT_OK;
 }
 
-/* Why one long function: calibrating is one pipeline over the same rows
- * (read, keep the evaluable ones, fit, cross-validate leaving one
- * configuration out and one model out, interval widths, accuracy table,
- * then the calibration file and the parity plot), each step using the
- * arrays the earlier ones made; keeping it in order here, with one `done:`
- * that frees them, shows that nothing is written before the fit and the
- * checks passed. The fit itself is models/calib.c. */
 /* The release x class cells left without a factor because one model was
  * measured there (calib_fit), so a reader sees which rows run at the
  * typical stack's speed and why. */
@@ -192,6 +185,13 @@ static void print_one_model_cells(const tp_model *m, const calib_fit_info *fi)
     printf("\n\n");
 }
 
+/* Why one long function: calibrating is one pipeline over the same rows
+ * (read, keep the evaluable ones, fit, cross-validate leaving one
+ * configuration out and one model out, interval widths, accuracy table,
+ * then the calibration file and the parity plot), each step using the
+ * arrays the earlier ones made; keeping it in order here, with one `done:`
+ * that frees them, shows that nothing is written before the fit and the
+ * checks passed. The fit itself is models/calib.c. */
 int cmd_calibrate(int argc, char **argv)
 {
     static const struct option opts[] = {

@@ -23,6 +23,7 @@
 #include "io/json.h"
 #include "io/run_out.h"
 #include "io/site_calib_file.h"
+#include "models/llm.h"
 #include "sim/mem.h"
 
 static const char predict_help[] =
@@ -151,6 +152,21 @@ static void print_rows(const tp_model *m, const tp_query *q)
         printf("%s none\n", q->gpu->name);
 }
 
+/* Whether m fitted a factor for release x cls (a cell left at 0 with sd 0
+ * was not: calib_fit's two-model rule); *f (may be NULL) gets the factor on
+ * compute time, exp(log factor). */
+static int release_factor(const tp_model *m, const char *release, int cls,
+                          double *f)
+{
+    int k = tp_model_release(m, release);
+    if (k < 0 || cls < 0 || cls >= TP_NCLASS ||
+        (m->rel_log[k][cls] == 0 && m->rel_sd[k][cls] == 0))
+        return 0;
+    if (f)
+        *f = exp(m->rel_log[k][cls]);
+    return 1;
+}
+
 static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
                      int fmt, const char *release)
 {
@@ -165,6 +181,12 @@ static int print_one(const tp_model *m, const tp_query *q, const tp_result *r,
         jv_set(o, "mbs", jv_int(l->mbs));
         jv_set(o, "seq_len", jv_int(r->seq_len));
         jv_set(o, "release", jv_str(release));
+        {
+            double f;
+            jv_set(o, "release_factor",
+                   release_factor(m, release, q->llm->cls, &f) ? jv_num(f)
+                                                               : jv_null());
+        }
         jv_set(o, "site_calibration",
                site_shown[0] ? jv_str(site_shown) : jv_null());
         run_out_layout_json(ly, r);
@@ -776,6 +798,14 @@ int cmd_predict(int argc, char **argv)
         printf("site calibration: %s (compute time x%.4f, communication "
                "time x%.4f)\n",
                site_shown, q.compute_slowdown, q.comm_slowdown);
+    /* A release named on the command line whose factor for this class was
+     * not fitted (one model or none measured there) runs at the typical
+     * stack's speed; say so rather than let it pass for calibrated. */
+    if (release && fmt == CLI_FMT_TABLE &&
+        !release_factor(m, release, q.llm->cls, NULL))
+        printf("release %s has no %s factor (fitted only where two or more "
+               "models ran): the typical stack\n",
+               release, llm_class_name(q.llm->cls));
     rc = print_one(m, &q, &r, fmt,
                    release ? release
                            : (m->default_release >= 0

@@ -3,7 +3,9 @@
  *
  * The unconstrained vector x holds, in order: the free global parameters
  * (fit_par[], transformed by logit or log), one log factor per calibrated
- * GPU, then one log factor per release x class. The Jacobian is a forward
+ * GPU, then one log factor per release x class measured on two or more
+ * models (a one-model cell would be that model's own factor; it stays 0).
+ * The Jacobian is a forward
  * difference computed here rather than by GSL so that a GPU or release
  * column re-predicts only the rows it touches (a few percent of the rows);
  * this makes a fit ~4x cheaper than GSL's generic finite differences.
@@ -460,6 +462,7 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
         m->n_gpus = m->n_releases = 0;
         memset(m->gpu_log, 0, sizeof m->gpu_log);
         memset(m->rel_log, 0, sizeof m->rel_log);
+        memset(m->rel_sd, 0, sizeof m->rel_sd);
         for (size_t i = 0; i < c.n_use; i++) {
             const calib_row *r = &rows[c.idx[i]];
             if (tp_model_gpu(m, r->gpu->name) < 0 && m->n_gpus < TP_MAX_GPUS)
@@ -485,8 +488,9 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
          * of the class were measured in the release: with one model it
          * would be that model's own factor in that release, which the
          * throughput model does not allow (issue 18). Such rows take the
-         * factor 0, the typical stack. Counted over every measured row,
-         * so cross-validation refits keep the full fit's columns. */
+         * factor 0, the typical stack. A cold fit counts its used rows; a
+         * warm (cross-validation) refit counts every row it was given,
+         * held-out ones too, so the folds keep the full fit's columns. */
         const llm_arch *first[TP_MAX_RELEASES][TP_NCLASS];
         unsigned char models[TP_MAX_RELEASES][TP_NCLASS];
         memset(first, 0, sizeof first);
@@ -495,7 +499,7 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
             int k =
                 rows[i].release[0] ? tp_model_release(m, rows[i].release) : -1;
             int l = rows[i].llm->cls;
-            if (k < 0 || !(rows[i].meas_tps > 0))
+            if (k < 0 || !(rows[i].meas_tps > 0) || (!warm && use && !use[i]))
                 continue;
             if (!first[k][l]) {
                 first[k][l] = rows[i].llm;

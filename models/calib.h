@@ -104,7 +104,12 @@ typedef struct calib_fit_info {
 /* Fits m on rows with use[i] != 0 (use NULL = all rows with meas_tps > 0).
  * m is IN (start; its release and GPU lists are rebuilt from the rows) and
  * OUT (fitted values and standard errors). warm != 0 starts only from m
- * (for cross-validation refits). Errors: SIM_ENUMERIC, SIM_EINVAL (no rows). */
+ * (for cross-validation refits). A release x class factor is fitted only
+ * where two or more models of the class have rows in the release: a cold
+ * fit counts the rows it uses, a warm one every row it is given (so a
+ * fold keeps the full fit's columns); the other cells are 0 with sd 0 and
+ * listed in info->rel_one_model (release-then-class order; model points
+ * into the rows' catalog). Errors: SIM_ENUMERIC, SIM_EINVAL (no rows). */
 int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
               tp_model *m, int warm, calib_fit_info *info, sim_err *err);
 
