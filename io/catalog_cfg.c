@@ -315,11 +315,30 @@ static const llm_field llm_fields[] = {
     LF(gated_linear_unit, 0),
     LF(moe_latent_size, LLM_ASSUMED_LATENT),
     LF(default_seq_len, 0),
+    LF(expert_bias, 0),
+    LF(activation_clamp, 0),
+    LF(rope_unfused, 0),
 };
+/* Keys an entry may leave out (0): the LatentMoE width and the eager-path
+ * features of models/tp_eager.h, which most models lack. */
+static int llm_field_optional(const char *key)
+{
+    return strcmp(key, "moe_latent_size") == 0 ||
+           strcmp(key, "expert_bias") == 0 ||
+           strcmp(key, "activation_clamp") == 0 ||
+           strcmp(key, "rope_unfused") == 0;
+}
+/* The three features are flags. */
+static int llm_field_max(const char *key)
+{
+    return llm_field_optional(key) && strcmp(key, "moe_latent_size")
+               ? 1
+               : 100000000;
+}
 #define N_LLM_FIELDS (sizeof llm_fields / sizeof llm_fields[0])
 
 /* llms: the integer fields are a table (llm_fields) rather than one call
- * per field because there are 24 of them and they share type, range and
+ * per field because there are 27 of them and they share type, range and
  * "required for a new entry"; the `assumptions` list becomes the entry's
  * LLM_ASSUMED_* bits here, since those bits are how the file marks them. */
 static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
@@ -367,9 +386,9 @@ static int read_llms(cfg_reader *r, const config_setting_t *list, catalog *c)
         for (size_t k = 0; k < N_LLM_FIELDS; k++) {
             int *f = (int *)(void *)((char *)&m + llm_fields[k].off);
             long long v;
-            int need = req && strcmp(llm_fields[k].key, "moe_latent_size");
-            if ((rc = cfg_int(r, e, llm_fields[k].key, need, *f, 0, 100000000,
-                              &v)) != SIM_OK)
+            int need = req && !llm_field_optional(llm_fields[k].key);
+            if ((rc = cfg_int(r, e, llm_fields[k].key, need, *f, 0,
+                              llm_field_max(llm_fields[k].key), &v)) != SIM_OK)
                 return rc;
             *f = (int)v;
         }

@@ -64,6 +64,12 @@ typedef struct llm_arch {
                               (LLM_ASSUMED_*) */
     int moe_latent_size;   /* LatentMoE: routed experts work in this
                               width instead of hidden_size; 0 = none */
+    /* Features Megatron runs outside its fused kernels (models/tp_eager.h),
+     * 0 or 1: biases on the experts' linear layers, a clamped GLU
+     * activation, rotary embeddings on the unfused path. */
+    int expert_bias;
+    int activation_clamp;
+    int rope_unfused;
 } llm_arch;
 
 #endif

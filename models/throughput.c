@@ -21,6 +21,7 @@
 #include "models/flops.h"
 #include "models/throughput_int.h"
 #include "models/tp_attn.h"
+#include "models/tp_eager.h"
 
 /* Assumptions (docs/throughput-model.md §4), user-overridable through the
  * calibration file or the query where noted. */
@@ -120,7 +121,8 @@ static int stage_costs(const tp_model *m, const tp_query *q,
            vol_etp = 0 /* ETP gathers of routed tokens [B] */, rep_cp = 1,
            rep_ep = 1 /* their share repeated by recomputation */, t_tp, t_cp,
            t_ep, t_pp, t_out, t_lay, t_rec = 0, frac, stage_l;
-    double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt, moe_fix = 0, fix;
+    double Pd, Pe, Pl_d, Pl_e, Pd_loc, Pe_loc, t_opt,
+        moe_fix = 0, fix, t_eager /* eager element-wise work, tp_eager.h */;
     int fmt = q->prec.fmt, nf, nlast, n1;
     /* Stored GEMM inputs: FP8 copies under a quantized recipe. */
     double gin = q->prec.recipe == PREC_BF16 ? 2.0 : 1.0;
@@ -307,7 +309,10 @@ static int stage_costs(const tp_model *m, const tp_query *q,
     fix = (nl.total * p[TP_T_LAYER] + moe_fix) * tp_recipe_fixed_factor(m, q);
 
     /* One average layer and the output layer, forward + backward [s]. */
-    t_lay = (3.0 * fwd + bwd_attn + t_rec + fix) / L * relf;
+    t_eager = tp_eager_bytes(a, &nl, T, Ts, tp, etp, ly->recompute,
+                             q->recompute_modules) /
+              e.bw;
+    t_lay = (3.0 * fwd + bwd_attn + t_rec + fix + t_eager) / L * relf;
     /* The output layer runs in BF16 whatever the recipe: Megatron builds it
      * as tensor_parallel.ColumnParallelLinear, out of reach of the FP8/FP4
      * autocast (Megatron-LM d98e8a6, gpt_model.py; fp8_output_proj is an
