@@ -348,6 +348,34 @@ static void test_catalog_exp_rate_read_and_bad_value_refused(void **state)
     assert_non_null(strstr(e.msg, "got -3.9, expected [0, 10000]"));
 }
 
+/* The eager-path features of models/tp_eager.h: optional flags (absent =
+ * 0), set on GPT-OSS 120B only among the bundled models, each with its
+ * source; a value other than 0 or 1 is refused with file, line, key and
+ * value. */
+static void test_catalog_eager_feature_flags(void **state)
+{
+    catalog *c = NULL;
+    sim_err e;
+    const llm_arch *o = catalog_llm(cat, "GPT-OSS 120B");
+    int with = 0;
+    (void)state;
+    assert_non_null(o);
+    assert_true(o->expert_bias == 1 && o->activation_clamp == 1 &&
+                o->rope_unfused == 1);
+    for (size_t i = 0; i < catalog_n_llms(cat); i++) {
+        const llm_arch *a = catalog_llm_at(cat, i);
+        with += a->expert_bias || a->activation_clamp || a->rope_unfused;
+    }
+    assert_int_equal(with, 1);
+    assert_int_equal(catalog_load("tests/data/catalog-bad-eager", &c, &e),
+                     SIM_ECONFIG);
+    assert_null(c);
+    assert_non_null(strstr(e.file, "catalog-bad-eager/llms.cfg"));
+    assert_int_equal(e.line, 26);
+    assert_non_null(strstr(e.msg, "llms.[0].expert_bias"));
+    assert_non_null(strstr(e.msg, "got 2, expected [0, 1]"));
+}
+
 /* flops.h FLOPS_PARAMS_REL_TOL: every bundled model's architecture gives a
  * parameter count within the tolerance of its stated total, and the
  * measured spread (0.963 Llama 2 7B .. 1.068 Nemotron 8B) is what the
@@ -421,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_catalog_load_errors_name_file_and_line),
         cmocka_unit_test(test_catalog_calib_as_names_a_calibrated_sibling),
         cmocka_unit_test(test_catalog_exp_rate_read_and_bad_value_refused),
+        cmocka_unit_test(test_catalog_eager_feature_flags),
     };
     return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }

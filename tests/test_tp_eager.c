@@ -1,0 +1,176 @@
+/* tests/test_tp_eager.c: promises of models/tp_eager.h, the element-wise
+ * work Megatron runs outside its fused kernels: the bytes of one GPT-OSS
+ * 120B micro-batch computed by hand, what recomputation and tensor
+ * parallelism change, nothing for a model without the features, and what
+ * the bytes add to a step at the GPU's achieved HBM bandwidth. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "models/flops.h"
+#include "models/throughput.h"
+#include "models/throughput_int.h"
+#include "models/tp_eager.h"
+#include "tests/testutil.h"
+#include "tests/tp_fixtures.h"
+
+/* GPT-OSS 120B (models/llms.cfg): 36 layers, all attention + MoE. */
+static llm_arch gptoss(void)
+{
+    llm_arch a;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "GPT-OSS 120B");
+    a.cls = LLM_MOE;
+    a.num_layers = 36;
+    a.hidden_size = 2880;
+    a.ffn_hidden_size = 2880;
+    a.moe_ffn_hidden_size = 2880;
+    a.num_attention_heads = 64;
+    a.num_kv_heads = 8;
+    a.head_dim = 64;
+    a.vocab_size = 201088;
+    a.num_experts = 128;
+    a.experts_per_token = 4;
+    a.num_attention_layers = 36;
+    a.num_moe_layers = 36;
+    a.gated_linear_unit = 1;
+    a.default_seq_len = 4096;
+    a.expert_bias = a.activation_clamp = a.rope_unfused = 1;
+    return a;
+}
+
+/* mbs 4 x 4096 tokens on one GPU of tp 1, no recomputation:
+ *   MoE, per layer: 16384 x 4 = 65536 routed copies, each 2880 x (36 + 32)
+ *   = 195,840 B of bias work and 5760 x (8 + 10) = 103,680 B of clamp
+ *   work: 36 x 65536 x 299,520 = 706,656,337,920 B;
+ *   RoPE, per layer: 16384 tokens x (64 + 8) heads x 64 x 2 B x (10 + 11)
+ *   passes = 3,170,893,824 B, x 36 = 114,152,177,664 B.
+ * Total 820,808,515,584 B (0.13 s at 6.4 TB/s). */
+static void test_tp_eager_gptoss_micro_batch_by_hand(void **state)
+{
+    llm_arch a = gptoss();
+    llm_layers nl;
+    (void)state;
+    flops_layers(&a, 0, &nl);
+    assert_true(nl.moe == 36 && nl.attn == 36);
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1, TP_RECOMPUTE_NONE, 0),
+        820808515584.0, 1e-12);
+    /* Each feature alone. */
+    a.activation_clamp = a.rope_unfused = 0;
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1, TP_RECOMPUTE_NONE, 0),
+        36.0 * 65536 * 195840, 1e-12);
+    a = gptoss();
+    a.expert_bias = a.activation_clamp = 0;
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1, TP_RECOMPUTE_NONE, 0),
+        114152177664.0, 1e-12);
+}
+
+/* A model without the features costs nothing, whatever its shape. */
+static void test_tp_eager_nothing_without_the_features(void **state)
+{
+    llm_arch a = qwen30(), d = llama8();
+    llm_layers nl;
+    (void)state;
+    flops_layers(&a, 0, &nl);
+    assert_true(
+        tp_eager_bytes(&a, &nl, 8192, 8192, 1, 1, TP_RECOMPUTE_FULL, 0) == 0.0);
+    flops_layers(&d, 0, &nl);
+    assert_true(tp_eager_bytes(&d, &nl, 8192, 4096, 2, 1,
+                               TP_RECOMPUTE_SELECTIVE, 0) == 0.0);
+}
+
+/* Recomputation repeats forward parts: selective with the default modules
+ * (moe_act among them) the clamp's 8 B, selective "moe" the bias's 36 B
+ * too, full every forward part including RoPE's 10 passes; a recipe that
+ * states it recomputes nothing (TP_RECMOD_STATED alone) repeats none. */
+static void test_tp_eager_recomputation_repeats_the_forward(void **state)
+{
+    llm_arch a = gptoss();
+    llm_layers nl;
+    double base, copies = 36.0 * 65536, rope_pass = 36.0 * 16384 * 72 * 128;
+    (void)state;
+    flops_layers(&a, 0, &nl);
+    base = tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1, TP_RECOMPUTE_NONE, 0);
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1, TP_RECOMPUTE_SELECTIVE, 0),
+        base + copies * 5760 * 8, 1e-12);
+    assert_close(tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1,
+                                TP_RECOMPUTE_SELECTIVE, TP_RECMOD_MOE),
+                 base + copies * (5760 * 8 + 2880 * 36), 1e-12);
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1, TP_RECOMPUTE_FULL, 0),
+        base + copies * (5760 * 8 + 2880 * 36) + rope_pass * 10, 1e-12);
+    assert_close(tp_eager_bytes(&a, &nl, 16384, 16384, 1, 1,
+                                TP_RECOMPUTE_SELECTIVE, TP_RECMOD_STATED),
+                 base, 1e-12);
+}
+
+/* Tensor parallelism: RoPE's heads split over tp; the router sees the
+ * sequence-parallel share Ts; expert TP (etp) multiplies the copies a GPU
+ * holds and divides fc1's width, so the bias work grows with etp and the
+ * clamp work stays. */
+static void test_tp_eager_tensor_parallel_shares(void **state)
+{
+    llm_arch a = gptoss();
+    llm_layers nl;
+    double bias = 2880.0 * 68, clamp = 5760.0 * 18;
+    (void)state;
+    flops_layers(&a, 0, &nl);
+    a.expert_bias = a.activation_clamp = 0;
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 8192, 2, 1, TP_RECOMPUTE_NONE, 0),
+        114152177664.0 / 2, 1e-12);
+    a = gptoss();
+    a.rope_unfused = 0;
+    assert_close(
+        tp_eager_bytes(&a, &nl, 16384, 8192, 2, 2, TP_RECOMPUTE_NONE, 0),
+        36.0 * 8192 * 4 * 2 * (bias + clamp / 2), 1e-12);
+}
+
+/* What the bytes add to a step: one GPU, pp 1, an uncalibrated model
+ * (factors 1): the step grows by micro-batches x bytes / (eta_hbm x HBM
+ * bandwidth), nothing else moves. */
+static void test_tp_eager_adds_bytes_over_hbm_to_the_step(void **state)
+{
+    gpu_spec g = h100();
+    llm_arch a = qwen30(), b;
+    tp_model m;
+    tp_query q;
+    tp_result r0, r1;
+    llm_layers nl;
+    double bytes;
+    (void)state;
+    tp_model_init(&m);
+    a.expert_bias = a.activation_clamp = a.rope_unfused = 0;
+    b = a;
+    b.expert_bias = b.activation_clamp = b.rope_unfused = 1;
+    q = one_gpu_query(&g, &a, 8, 4096, TP_RECOMPUTE_NONE);
+    assert_int_equal(tp_predict(&m, &q, &r0), SIM_OK);
+    q.llm = &b;
+    assert_int_equal(tp_predict(&m, &q, &r1), SIM_OK);
+    flops_layers(&b, 0, &nl);
+    bytes = tp_eager_bytes(&b, &nl, 4096, 4096, 1, 1, TP_RECOMPUTE_NONE, 0);
+    assert_true(bytes > 0);
+    assert_close(r1.step_time_s - r0.step_time_s,
+                 8 * bytes / (g.hbm_Bps * m.p[TP_ETA_HBM]), 1e-6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tp_eager_gptoss_micro_batch_by_hand),
+        cmocka_unit_test(test_tp_eager_nothing_without_the_features),
+        cmocka_unit_test(test_tp_eager_recomputation_repeats_the_forward),
+        cmocka_unit_test(test_tp_eager_tensor_parallel_shares),
+        cmocka_unit_test(test_tp_eager_adds_bytes_over_hbm_to_the_step),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
