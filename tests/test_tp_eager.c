@@ -19,31 +19,6 @@
 #include "tests/testutil.h"
 #include "tests/tp_fixtures.h"
 
-/* GPT-OSS 120B (models/llms.cfg): 36 layers, all attention + MoE. */
-static llm_arch gptoss(void)
-{
-    llm_arch a;
-    memset(&a, 0, sizeof a);
-    strcpy(a.name, "GPT-OSS 120B");
-    a.cls = LLM_MOE;
-    a.num_layers = 36;
-    a.hidden_size = 2880;
-    a.ffn_hidden_size = 2880;
-    a.moe_ffn_hidden_size = 2880;
-    a.num_attention_heads = 64;
-    a.num_kv_heads = 8;
-    a.head_dim = 64;
-    a.vocab_size = 201088;
-    a.num_experts = 128;
-    a.experts_per_token = 4;
-    a.num_attention_layers = 36;
-    a.num_moe_layers = 36;
-    a.gated_linear_unit = 1;
-    a.default_seq_len = 4096;
-    a.expert_bias = a.activation_clamp = a.rope_unfused = 1;
-    return a;
-}
-
 /* mbs 4 x 4096 tokens on one GPU of tp 1, no recomputation:
  *   MoE, per layer: 16384 x 4 = 65536 routed copies, each 2880 x (36 + 32)
  *   = 195,840 B of bias work and 5760 x (8 + 10) = 103,680 B of clamp

@@ -95,4 +95,30 @@ static inline llm_arch qwen30(void)
     return a;
 }
 
+/* GPT-OSS 120B (models/llms.cfg): 36 layers, all attention + MoE, with
+ * the eager-path features of models/tp_eager.h. */
+static inline llm_arch gptoss(void)
+{
+    llm_arch a;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "GPT-OSS 120B");
+    a.cls = LLM_MOE;
+    a.num_layers = 36;
+    a.hidden_size = 2880;
+    a.ffn_hidden_size = 2880;
+    a.moe_ffn_hidden_size = 2880;
+    a.num_attention_heads = 64;
+    a.num_kv_heads = 8;
+    a.head_dim = 64;
+    a.vocab_size = 201088;
+    a.num_experts = 128;
+    a.experts_per_token = 4;
+    a.num_attention_layers = 36;
+    a.num_moe_layers = 36;
+    a.gated_linear_unit = 1;
+    a.default_seq_len = 4096;
+    a.expert_bias = a.activation_clamp = a.rope_unfused = 1;
+    return a;
+}
+
 #endif
