@@ -310,7 +310,10 @@ static int stage_costs(const tp_model *m, const tp_query *q,
 
     /* One average layer and the output layer, forward + backward [s]. */
     t_eager = tp_eager_bytes(a, &nl, T, Ts, tp, etp, ly->recompute,
-                             q->recompute_modules) /
+                             q->recompute_modules,
+                             q->moe_dispatcher == TP_DISPATCH_DEEPEP ||
+                                 q->moe_dispatcher == TP_DISPATCH_HYBRIDEP,
+                             q->cuda_graph == TP_CG_FULL) /
               e.bw;
     t_lay = (3.0 * fwd + bwd_attn + t_rec + fix + t_eager) / L * relf;
     /* The output layer runs in BF16 whatever the recipe: Megatron builds it
