@@ -209,6 +209,11 @@ static jv *models_json(const catalog *c)
         jv_set(o, "total_params", jv_num(m->total_params));
         jv_set(o, "active_params", jv_num(m->active_params));
         jv_set(o, "default_seq_len", jv_int(m->default_seq_len));
+        /* the eager-path features the throughput model charges
+         * (models/tp_eager.h) */
+        jv_set(o, "expert_bias", jv_bool(m->expert_bias));
+        jv_set(o, "activation_clamp", jv_bool(m->activation_clamp));
+        jv_set(o, "rope_unfused", jv_bool(m->rope_unfused));
         jv_set(o, "assumed", jv_str(catalog_cite(c, "llms", i, "assumed")));
         jv_push(a, o);
     }

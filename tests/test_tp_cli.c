@@ -1011,6 +1011,38 @@ static void test_catalog_json_prints_the_exponential_rate(void **state)
     assert_true(strstr(h, "\"exp_per_s\"") < strstr(h, "\"source\""));
 }
 
+/* `catalog models` prints the eager-path flags the throughput model
+ * charges: set for GPT-OSS 120B, not for DeepSeek-V3. */
+static void test_catalog_json_prints_the_eager_flags(void **state)
+{
+    json_t *root, *list, *v;
+    size_t i;
+    int seen = 0;
+    (void)state;
+    assert_int_equal(fs_run("catalog models --format json", out, sizeof out,
+                            err, sizeof err),
+                     0);
+    root = parse_json(out);
+    list = json_object_get(root, "models");
+    assert_true(json_is_array(list));
+    json_array_foreach(list, i, v)
+    {
+        const char *n = json_string_value(json_object_get(v, "name"));
+        int want = strcmp(n, "GPT-OSS 120B") == 0;
+        if (!want && strcmp(n, "DeepSeek-V3 671B") != 0)
+            continue;
+        assert_true(json_is_boolean(json_object_get(v, "expert_bias")));
+        assert_int_equal(json_is_true(json_object_get(v, "expert_bias")), want);
+        assert_int_equal(json_is_true(json_object_get(v, "activation_clamp")),
+                         want);
+        assert_int_equal(json_is_true(json_object_get(v, "rope_unfused")),
+                         want);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1033,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_predict_csv_every_row_gives_a_row),
         cmocka_unit_test(test_predict_csv_out_file),
         cmocka_unit_test(test_catalog_json_prints_the_exponential_rate),
+        cmocka_unit_test(test_catalog_json_prints_the_eager_flags),
     };
     return cmocka_run_group_tests_name("tp_cli", tests, NULL, NULL);
 }
