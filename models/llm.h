@@ -65,8 +65,9 @@ typedef struct llm_arch {
     int moe_latent_size;   /* LatentMoE: routed experts work in this
                               width instead of hidden_size; 0 = none */
     /* Features Megatron runs outside its fused kernels (models/tp_eager.h),
-     * 0 or 1: biases on the experts' linear layers, a clamped GLU
-     * activation, rotary embeddings on the unfused path. */
+     * 0 or 1: biases on the experts' linear layers, a clamped quick-GeGLU
+     * (clamped before the fused kernel), rotary embeddings on the unfused
+     * path (YaRN with an attention scale other than 1). */
     int expert_bias;
     int activation_clamp;
     int rope_unfused;
