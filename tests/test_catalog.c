@@ -309,6 +309,22 @@ static void test_catalog_assumptions_keep_value_and_reason(void **state)
     catalog_free(k);
 }
 
+/* A bad catalog in dir is refused as a whole (no catalog), naming file,
+ * line, the key and what was wrong. */
+static void assert_catalog_refused(const char *dir, const char *file, int line,
+                                   const char *key, const char *why)
+{
+    catalog *c = NULL;
+    sim_err e;
+    assert_int_equal(catalog_load(dir, &c, &e), SIM_ECONFIG);
+    assert_null(c);
+    if (file)
+        assert_non_null(strstr(e.file, file));
+    assert_int_equal(e.line, line);
+    assert_non_null(strstr(e.msg, key));
+    assert_non_null(strstr(e.msg, why));
+}
+
 static void test_catalog_load_errors_name_file_and_line(void **state)
 {
     catalog *c = NULL;
@@ -317,12 +333,8 @@ static void test_catalog_load_errors_name_file_and_line(void **state)
     assert_int_equal(catalog_load("tests/data/no-such-dir", &c, &e), SIM_EIO);
     assert_null(c);
     assert_non_null(strstr(e.file, "no-such-dir/gpus.cfg"));
-    assert_int_equal(catalog_load("tests/data/catalog-bad", &c, &e),
-                     SIM_ECONFIG);
-    assert_null(c);
-    assert_int_equal(e.line, 12);
-    assert_non_null(strstr(e.msg, "gpus.[0].tdp_w"));
-    assert_non_null(strstr(e.msg, "got -700"));
+    assert_catalog_refused("tests/data/catalog-bad", NULL, 12, "gpus.[0].tdp_w",
+                           "got -700");
 }
 
 /* exp_tera_per_s (issue 18): optional, read in 1e12 exponentials/s; the
@@ -330,8 +342,6 @@ static void test_catalog_load_errors_name_file_and_line(void **state)
  * assumptions); a bad value is refused with the file, line, key and value. */
 static void test_catalog_exp_rate_read_and_bad_value_refused(void **state)
 {
-    catalog *c = NULL;
-    sim_err e;
     size_t i = (size_t)(catalog_gpu(cat, "A100") - catalog_gpu_at(cat, 0));
     (void)state;
     assert_true(catalog_gpu(cat, "H100")->exp_per_s == 3.9e12);
@@ -339,13 +349,9 @@ static void test_catalog_exp_rate_read_and_bad_value_refused(void **state)
     assert_true(catalog_gpu(cat, "GB300")->exp_per_s == 10.7e12);
     assert_non_null(
         strstr(catalog_cite(cat, "gpus", i, "assumed"), "exp_tera_per_s"));
-    assert_int_equal(catalog_load("tests/data/catalog-bad-exp", &c, &e),
-                     SIM_ECONFIG);
-    assert_null(c);
-    assert_non_null(strstr(e.file, "catalog-bad-exp/gpus.cfg"));
-    assert_int_equal(e.line, 14);
-    assert_non_null(strstr(e.msg, "gpus.[0].exp_tera_per_s"));
-    assert_non_null(strstr(e.msg, "got -3.9, expected [0, 10000]"));
+    assert_catalog_refused(
+        "tests/data/catalog-bad-exp", "catalog-bad-exp/gpus.cfg", 14,
+        "gpus.[0].exp_tera_per_s", "got -3.9, expected [0, 10000]");
 }
 
 /* The eager-path features of models/tp_eager.h: optional flags (absent =
@@ -354,8 +360,6 @@ static void test_catalog_exp_rate_read_and_bad_value_refused(void **state)
  * value. */
 static void test_catalog_eager_feature_flags(void **state)
 {
-    catalog *c = NULL;
-    sim_err e;
     const llm_arch *o = catalog_llm(cat, "GPT-OSS 120B");
     int with = 0;
     (void)state;
@@ -367,13 +371,9 @@ static void test_catalog_eager_feature_flags(void **state)
         with += a->expert_bias || a->activation_clamp || a->rope_unfused;
     }
     assert_int_equal(with, 1);
-    assert_int_equal(catalog_load("tests/data/catalog-bad-eager", &c, &e),
-                     SIM_ECONFIG);
-    assert_null(c);
-    assert_non_null(strstr(e.file, "catalog-bad-eager/llms.cfg"));
-    assert_int_equal(e.line, 26);
-    assert_non_null(strstr(e.msg, "llms.[0].expert_bias"));
-    assert_non_null(strstr(e.msg, "got 2, expected [0, 1]"));
+    assert_catalog_refused("tests/data/catalog-bad-eager",
+                           "catalog-bad-eager/llms.cfg", 26,
+                           "llms.[0].expert_bias", "got 2, expected [0, 1]");
 }
 
 /* flops.h FLOPS_PARAMS_REL_TOL: every bundled model's architecture gives a
