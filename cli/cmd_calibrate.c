@@ -34,7 +34,9 @@ static const char calibrate_help[] =
     "under leave-one-configuration-out with its spread computed without the\n"
     "held-out configuration (nested), and writes the calibration file.\n"
     "A release x class factor is fitted only where two or more models of\n"
-    "the class ran in the release; the one-model cells are named, at 0.\n"
+    "the class ran in the release, and kept only where leaving each model\n"
+    "out, its rows are predicted better with the factor fitted on the\n"
+    "others than without it; the cells left at 0 are named, with why.\n"
     "A row that cannot be read is reported as FILE:LINE and left out of\n"
     "the fit; it makes the exit status 1.\n"
     "\n"
@@ -156,33 +158,63 @@ static int write_predictions(const char *out, const csvt *t, size_t n,
     return CLI_EXIT_OK;
 }
 
-/* The release x class cells left without a factor because one model was
- * measured there (calib_fit), so a reader sees which rows run at the
- * typical stack's speed and why. */
-static void print_one_model_cells(const tp_model *m, const calib_fit_info *fi)
+/* Prints cell k of a list, "; "-separated and wrapped at 78 columns,
+ * each line four spaces in; *col is the column reached (start past 78). */
+static void print_cell(int k, const char *cell, int *col)
 {
-    int col = 80; /* past the width: the first cell starts a line */
-    printf("release x class factors: %d fitted", fi->n_rel_fitted);
+    int len = (int)strlen(cell);
+    if (*col + len + 2 > 78) {
+        printf("%s\n    ", k ? ";" : "");
+        *col = 4;
+    } else {
+        printf("; ");
+        *col += 2;
+    }
+    printf("%s", cell);
+    *col += len;
+}
+
+/* The release x class cells left without a factor (calib_fit): not
+ * supported when each model is left out (with the held-out rows' rms log
+ * error with the factor and without), or measured on one model only, so a
+ * reader sees which rows run at the typical stack's speed and why. */
+static void print_release_cells(const tp_model *m, const calib_fit_info *fi)
+{
+    int col, n_drop = 0, j = 0;
+    for (int k = 0; k < fi->n_rel_tested; k++)
+        n_drop += !fi->rel_tested[k].kept;
+    printf("release x class factors: %d fitted\n", fi->n_rel_fitted);
+    if (n_drop)
+        printf("  %d left at 0, not supported when each model is left out "
+               "(rms log\n  error of the held-out rows with / without the "
+               "factor):",
+               n_drop);
+    col = 80;
+    for (int k = 0; k < fi->n_rel_tested; k++) {
+        char cell[160];
+        if (fi->rel_tested[k].kept)
+            continue;
+        snprintf(cell, sizeof cell, "%s %s (%d rows, %.3f / %.3f)",
+                 m->releases[fi->rel_tested[k].rel],
+                 llm_class_name(fi->rel_tested[k].cls), fi->rel_tested[k].n,
+                 fi->rel_tested[k].rms_with, fi->rel_tested[k].rms_without);
+        print_cell(j++, cell, &col);
+    }
+    if (n_drop)
+        printf("\n");
     if (fi->n_rel_one_model)
-        printf("; %d left at 0, measured on one model only",
+        printf("  %d left at 0, measured on one model only:",
                fi->n_rel_one_model);
+    col = 80;
     for (int k = 0; k < fi->n_rel_one_model; k++) {
         char cell[160];
-        int len = snprintf(cell, sizeof cell, "%s %s (%s)",
-                           m->releases[fi->rel_one_model[k].rel],
-                           llm_class_name(fi->rel_one_model[k].cls),
-                           fi->rel_one_model[k].model->name);
-        if (col + len + 2 > 78) {
-            printf("%s\n  ", k ? ";" : ":");
-            col = 2;
-        } else {
-            printf("; ");
-            col += 2;
-        }
-        printf("%s", cell);
-        col += len;
+        snprintf(cell, sizeof cell, "%s %s (%s)",
+                 m->releases[fi->rel_one_model[k].rel],
+                 llm_class_name(fi->rel_one_model[k].cls),
+                 fi->rel_one_model[k].model->name);
+        print_cell(k, cell, &col);
     }
-    printf("\n\n");
+    printf(fi->n_rel_one_model ? "\n\n" : "\n");
 }
 
 /* Why one long function: calibrating is one pipeline over the same rows
@@ -536,6 +568,24 @@ int cmd_calibrate(int argc, char **argv)
             }
             jv_set(root, "release_factors_one_model", one);
         }
+        {
+            jv *tested = jv_arr();
+            for (int k = 0; k < fi.n_rel_tested; k++) {
+                jv *cell = jv_obj();
+                jv_set(cell, "release",
+                       jv_str(m.releases[fi.rel_tested[k].rel]));
+                jv_set(cell, "class",
+                       jv_str(llm_class_name(fi.rel_tested[k].cls)));
+                jv_set(cell, "rows", jv_int(fi.rel_tested[k].n));
+                jv_set(cell, "rms_log_error_with",
+                       jv_num(fi.rel_tested[k].rms_with));
+                jv_set(cell, "rms_log_error_without",
+                       jv_num(fi.rel_tested[k].rms_without));
+                jv_set(cell, "kept", jv_bool(fi.rel_tested[k].kept));
+                jv_push(tested, cell);
+            }
+            jv_set(root, "release_factors_tested", tested);
+        }
         for (int k = 0; k < TP_NPAR; k++) {
             jv *pv = jv_obj();
             jv_set(pv, "value", jv_num(m.p[k]));
@@ -589,7 +639,7 @@ int cmd_calibrate(int argc, char **argv)
                "%.4g, "
                "rms log residual %.4f\nwrote %s\n\n",
                nu, n - nu, fi.n_free, fi.ssr, fi.rms_log, out_path);
-        print_one_model_cells(&m, &fi);
+        print_release_cells(&m, &fi);
         printf(
             "MAPE and mean signed error (MSE, pred/measured - 1) of "
             "tokens/s/GPU [%%]\n"

@@ -799,12 +799,14 @@ int cmd_predict(int argc, char **argv)
                "time x%.4f)\n",
                site_shown, q.compute_slowdown, q.comm_slowdown);
     /* A release named on the command line whose factor for this class was
-     * not fitted (one model or none measured there) runs at the typical
-     * stack's speed; say so rather than let it pass for calibrated. */
+     * not fitted (one model or none measured there) or not kept (leaving
+     * each model out did not support it) runs at the typical stack's
+     * speed; say so rather than let it pass for calibrated. */
     if (release && fmt == CLI_FMT_TABLE &&
         !release_factor(m, release, q.llm->cls, NULL))
-        printf("release %s has no %s factor (fitted only where two or more "
-               "models ran): the typical stack\n",
+        printf("release %s has no %s factor (kept only where two or more "
+               "models ran and\nleaving each model out supported it): the "
+               "typical stack\n",
                release, llm_class_name(q.llm->cls));
     rc = print_one(m, &q, &r, fmt,
                    release ? release

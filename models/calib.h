@@ -91,7 +91,7 @@ typedef struct calib_fit_info {
     double ssr;        /* log-residual SSR, ridge terms included */
     double rms_log;    /* rms log residual over rows */
     int iters, starts; /* iterations of the best start, starts tried */
-    int n_rel_fitted;  /* release x class factors fitted */
+    int n_rel_fitted;  /* release x class factors fitted (and kept) */
     /* Release x class cells measured on one model only: no factor (0),
      * since it would be that model's own. */
     int n_rel_one_model;
@@ -99,6 +99,16 @@ typedef struct calib_fit_info {
         int rel, cls;          /* m->releases index, llm_class */
         const llm_arch *model; /* the one model measured */
     } rel_one_model[TP_MAX_RELEASES * TP_NCLASS];
+    /* Cold fits: every cell of two or more models, tested by leaving each
+     * model out (release-then-class order): n of the held-out models' rows
+     * of the cell compared, their rms log error with the cell's factor
+     * fitted on the other models and without it, and whether it was kept
+     * (rms_with < rms_without over n >= 1 rows). */
+    int n_rel_tested;
+    struct {
+        int rel, cls, n, kept;
+        double rms_with, rms_without;
+    } rel_tested[TP_MAX_RELEASES * TP_NCLASS];
 } calib_fit_info;
 
 /* Fits m on rows with use[i] != 0 (use NULL = all rows with meas_tps > 0).
@@ -109,7 +119,15 @@ typedef struct calib_fit_info {
  * fit counts the rows it uses, a warm one every row it is given (so a
  * fold keeps the full fit's columns); the other cells are 0 with sd 0 and
  * listed in info->rel_one_model (release-then-class order; model points
- * into the rows' catalog). Errors: SIM_ENUMERIC, SIM_EINVAL (no rows). */
+ * into the rows' catalog). A cold fit then keeps a factor only where
+ * cross-validation supports it as the release's: each model left out in
+ * turn (warm refits), its rows of the cell must be predicted better (sum
+ * of squared log errors) with the factor fitted on the other models than
+ * without it; the cells that fail are held at 0 with sd 0, the fit is
+ * redone, and info->rel_tested says how each cell did. A warm refit
+ * leaves out the cells its start holds at 0 with sd 0. Cost of a cold
+ * fit: two fits plus one warm refit per model. Errors: SIM_ENUMERIC,
+ * SIM_EINVAL (no rows). */
 int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
               tp_model *m, int warm, calib_fit_info *info, sim_err *err);
 

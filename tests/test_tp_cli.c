@@ -359,22 +359,27 @@ static void test_calibrate_fits_release_factors_only_across_models(void **state)
                              m->rel_log[k][c], m->rel_sd[k][c]);
                 single++;
             } else if (nmod[k][c] == 2) {
-                if (!(m->rel_sd[k][c] > 0))
-                    fail_msg("%s %s: several models, no factor", m->releases[k],
-                             llm_class_name(c));
+                /* a factor (sd > 0), or 0 with sd 0 where dropped */
+                if (!(m->rel_sd[k][c] > 0) &&
+                    (m->rel_log[k][c] != 0 || m->rel_sd[k][c] != 0))
+                    fail_msg("%s %s: several models, factor %g sd %g",
+                             m->releases[k], llm_class_name(c),
+                             m->rel_log[k][c], m->rel_sd[k][c]);
                 multi++;
             }
         }
     assert_int_equal(n_unused, 1);
     assert_int_equal(single, 2);
     assert_true(multi >= 10);
-    /* calibrate names them, and counts the fitted ones */
+    /* calibrate names them, and counts the fitted ones (those of several
+     * models that leaving each model out supported: the test below) */
     {
         char want[160];
         snprintf(want, sizeof want,
-                 "release x class factors: %d fitted; %d left at 0, measured "
-                 "on one model only:",
-                 multi, single);
+                 "left at 0, not supported when each model is left out");
+        assert_non_null(strstr(out, want));
+        snprintf(want, sizeof want,
+                 "  %d left at 0, measured on one model only:", single);
         assert_non_null(strstr(out, want));
         assert_non_null(strstr(out, "26.06 dense (Llama 3.1 405B)"));
         assert_non_null(
@@ -387,12 +392,21 @@ static void test_calibrate_fits_release_factors_only_across_models(void **state)
                      0);
     {
         json_t *root = parse_json(out),
-               *one = json_object_get(root, "release_factors_one_model");
-        assert_int_equal(
-            json_integer_value(json_object_get(root, "release_factors_fitted")),
-            multi);
+               *one = json_object_get(root, "release_factors_one_model"),
+               *tested = json_object_get(root, "release_factors_tested");
+        int kept = 0;
+        size_t i;
+        json_t *v;
         assert_true(json_is_array(one));
         assert_int_equal((int)json_array_size(one), single);
+        /* every cell of two or more models was tested, none of one */
+        assert_true(json_is_array(tested));
+        assert_int_equal((int)json_array_size(tested), multi);
+        json_array_foreach(tested, i, v) kept +=
+            json_is_true(json_object_get(v, "kept"));
+        assert_int_equal(
+            json_integer_value(json_object_get(root, "release_factors_fitted")),
+            kept);
         json_decref(root);
     }
     csvt_free(t);
@@ -400,6 +414,119 @@ static void test_calibrate_fits_release_factors_only_across_models(void **state)
     tp_model_free(m);
     remove(path);
     remove("/tmp/factorysim-calib-relcells.csv");
+}
+
+/* Scales the measured throughput and model TFLOP/s of t's rows of
+ * release id rel and model name by x: the same rows from a stack that ran
+ * that model x times as fast. */
+static void scale_rows(csvt *t, const char *rel, const char *model, double x)
+{
+    int crel = csvt_col(t, "release"), cmod = csvt_col(t, "model"),
+        col[2] = {csvt_col(t, "tokens_per_sec_per_gpu"),
+                  csvt_col(t, "model_tflops_per_gpu")};
+    assert_true(crel >= 0 && cmod >= 0 && col[0] >= 0 && col[1] >= 0);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        char id[40];
+        if (strcmp(tp_release_id(t->rows[i][crel], id, sizeof id), rel) ||
+            strcmp(t->rows[i][cmod], model))
+            continue;
+        for (int c = 0; c < 2; c++) {
+            char buf[64];
+            assert_true(t->rows[i][col[c]][0] != 0);
+            snprintf(buf, sizeof buf, "%.6g", atof(t->rows[i][col[c]]) * x);
+            free(t->rows[i][col[c]]);
+            t->rows[i][col[c]] = strdup(buf);
+        }
+    }
+}
+
+/* A release x class factor is kept only where leaving each model out
+ * supports it as the release's. On the subset, a stack that ran Llama 3
+ * 70B 1.5x as fast and Llama 3.1 405B 1.5x as slow in 26.04 (the dense
+ * cell's two models) has no factor that carries from one model to the
+ * other: calibrate drops it (0 with sd 0). One that ran both 0.6x as fast
+ * in 26.04.01 has a factor that carries: kept. Every tested cell is kept
+ * exactly when its held-out rows' rms log error is lower with the factor,
+ * and the fitted count is the kept cells. */
+static void
+test_calibrate_keeps_release_factors_cross_validation_supports(void **state)
+{
+    const char *csv = "/tmp/factorysim-calib-relsel.csv",
+               *cfg = "/tmp/factorysim-calib-relsel.cfg";
+    csvt *t = NULL;
+    tp_model *m = NULL;
+    sim_err e;
+    FILE *f;
+    json_t *root, *tested, *v;
+    size_t i;
+    int kept = 0, seen = 0, k;
+    char args[256];
+    (void)state;
+    assert_int_equal(csvt_read("tests/data/tp_calib_subset.csv", &t, &e),
+                     SIM_OK);
+    scale_rows(t, "26.04", "Llama 3 70B", 1.5);
+    scale_rows(t, "26.04", "Llama 3.1 405B", 1 / 1.5);
+    scale_rows(t, "26.04.01", "Llama 3 70B", 0.6);
+    scale_rows(t, "26.04.01", "Llama 3.1 405B", 0.6);
+    f = fopen(csv, "w");
+    assert_non_null(f);
+    assert_int_equal(
+        csvt_write_row(f, (const char *const *)t->header, t->n_cols), SIM_OK);
+    for (i = 0; i < t->n_rows; i++)
+        assert_int_equal(
+            csvt_write_row(f, (const char *const *)t->rows[i], t->n_cols),
+            SIM_OK);
+    assert_int_equal(fclose(f), 0);
+    snprintf(args, sizeof args, "calibrate %s --no-cv --out %s --format json",
+             csv, cfg);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    root = parse_json(out);
+    tested = json_object_get(root, "release_factors_tested");
+    assert_true(json_is_array(tested) && json_array_size(tested) > 2);
+    assert_int_equal(tp_model_load(cfg, &m, &e), SIM_OK);
+    json_array_foreach(tested, i, v)
+    {
+        const char *rel = json_string_value(json_object_get(v, "release")),
+                   *cls = json_string_value(json_object_get(v, "class"));
+        double w = json_real_value(json_object_get(v, "rms_log_error_with")),
+               wo =
+                   json_real_value(json_object_get(v, "rms_log_error_without"));
+        int keep = json_is_true(json_object_get(v, "kept")), c;
+        k = tp_model_release(m, rel);
+        c = strcmp(cls, "dense") == 0 ? 0 : strcmp(cls, "moe") == 0 ? 1 : 2;
+        assert_true(k >= 0);
+        assert_int_equal(
+            keep, json_integer_value(json_object_get(v, "rows")) > 0 && w < wo);
+        if (keep)
+            assert_true(m->rel_sd[k][c] > 0);
+        else
+            assert_true(m->rel_log[k][c] == 0 && m->rel_sd[k][c] == 0);
+        kept += keep;
+        if (strcmp(cls, "dense") == 0 && strcmp(rel, "26.04") == 0) {
+            assert_false(keep);
+            assert_true(w > wo + 0.03); /* one model's factor misleads */
+            seen++;
+        }
+        if (strcmp(cls, "dense") == 0 && strcmp(rel, "26.04.01") == 0) {
+            assert_true(keep);
+            assert_true(w < wo - 0.03); /* the 0.6x carries over */
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    assert_int_equal(
+        json_integer_value(json_object_get(root, "release_factors_fitted")),
+        kept);
+    /* the kept 26.04.01 dense factor is the slow stack's: it lengthens
+     * compute time (the ridge prior and the shared parameters take part of
+     * the 0.6x) */
+    k = tp_model_release(m, "26.04.01");
+    assert_true(m->rel_log[k][0] > 0.1);
+    json_decref(root);
+    tp_model_free(m);
+    csvt_free(t);
+    remove(csv);
+    remove(cfg);
 }
 
 /* predict says when the release it was given has no factor for the
@@ -1052,6 +1179,8 @@ int main(void)
         cmocka_unit_test(test_predict_names_each_extrapolation_reason),
         cmocka_unit_test(
             test_calibrate_fits_release_factors_only_across_models),
+        cmocka_unit_test(
+            test_calibrate_keeps_release_factors_cross_validation_supports),
         cmocka_unit_test(test_predict_says_a_release_has_no_factor),
         cmocka_unit_test(test_calibrate_predictions_file),
         cmocka_unit_test(test_calibrate_errors),
