@@ -194,14 +194,23 @@ static void print_release_cells(const tp_model *m, const calib_fit_info *fi)
         char cell[160];
         if (fi->rel_tested[k].kept)
             continue;
-        snprintf(cell, sizeof cell, "%s %s (%d rows, %.3f / %.3f)",
-                 m->releases[fi->rel_tested[k].rel],
-                 llm_class_name(fi->rel_tested[k].cls), fi->rel_tested[k].n,
-                 fi->rel_tested[k].rms_with, fi->rel_tested[k].rms_without);
+        if (fi->rel_tested[k].n)
+            snprintf(cell, sizeof cell, "%s %s (%d rows, %.3f / %.3f)",
+                     m->releases[fi->rel_tested[k].rel],
+                     llm_class_name(fi->rel_tested[k].cls), fi->rel_tested[k].n,
+                     fi->rel_tested[k].rms_with, fi->rel_tested[k].rms_without);
+        else /* every refit that would have tested it failed */
+            snprintf(cell, sizeof cell, "%s %s (untested)",
+                     m->releases[fi->rel_tested[k].rel],
+                     llm_class_name(fi->rel_tested[k].cls));
         print_cell(j++, cell, &col);
     }
     if (n_drop)
         printf("\n");
+    if (fi->n_sel_failed)
+        printf("  (%d leave-one-model-out refits of that test failed; their "
+               "rows gave no evidence)\n",
+               fi->n_sel_failed);
     if (fi->n_rel_one_model)
         printf("  %d left at 0, measured on one model only:",
                fi->n_rel_one_model);
@@ -585,6 +594,8 @@ int cmd_calibrate(int argc, char **argv)
                 jv_push(tested, cell);
             }
             jv_set(root, "release_factors_tested", tested);
+            jv_set(root, "release_factor_refits_failed",
+                   jv_int(fi.n_sel_failed));
         }
         for (int k = 0; k < TP_NPAR; k++) {
             jv *pv = jv_obj();

@@ -152,15 +152,13 @@ static void print_rows(const tp_model *m, const tp_query *q)
         printf("%s none\n", q->gpu->name);
 }
 
-/* Whether m fitted a factor for release x cls (a cell left at 0 with sd 0
- * was not: calib_fit's two-model rule); *f (may be NULL) gets the factor on
- * compute time, exp(log factor). */
+/* Whether m has a factor for release x cls (tp_model_release_fitted);
+ * *f (may be NULL) gets the factor on compute time, exp(log factor). */
 static int release_factor(const tp_model *m, const char *release, int cls,
                           double *f)
 {
     int k = tp_model_release(m, release);
-    if (k < 0 || cls < 0 || cls >= TP_NCLASS ||
-        (m->rel_log[k][cls] == 0 && m->rel_sd[k][cls] == 0))
+    if (!tp_model_release_fitted(m, k, cls))
         return 0;
     if (f)
         *f = exp(m->rel_log[k][cls]);

@@ -4,7 +4,9 @@
  * The unconstrained vector x holds, in order: the free global parameters
  * (fit_par[], transformed by logit or log), one log factor per calibrated
  * GPU, then one log factor per release x class measured on two or more
- * models (a one-model cell would be that model's own factor; it stays 0).
+ * models (a one-model cell would be that model's own factor; it stays 0)
+ * and, after a cold fit's selection (models/calib_select.c), supported
+ * when each model is left out (the others stay 0 and the fit is redone).
  * The Jacobian is a forward
  * difference computed here rather than by GSL so that a GPU or release
  * column re-predicts only the rows it touches (a few percent of the rows);
@@ -433,14 +435,13 @@ static void fit_domain(const calib_row *rows, const size_t *idx, size_t n,
     }
 }
 
-/* Why this shape: the GPU/release lists and the calibration domain are
- * rebuilt only for a cold fit (cross-validation refits keep the full
- * fit's, so held-out rows stay predictable), then two starts run and the
- * better one keeps its covariance-based standard errors. */
-/* One fit (calib_fit without the selection of release x class cells).
+/* One fit: calib_fit without the selection of release x class cells.
  * off (NULL = none) marks cells, by m->releases index x class, held at 0
  * although two or more models ran: those leaving each model out did not
- * support. */
+ * support. Why this shape: the GPU/release lists and the calibration
+ * domain are rebuilt only for a cold fit (cross-validation refits keep the
+ * full fit's, so held-out rows stay predictable), then two starts run and
+ * the better one keeps its covariance-based standard errors. */
 static int fit_once(const calib_row *rows, size_t n, const unsigned char *use,
                     tp_model *m, int warm, const unsigned char *off,
                     calib_fit_info *info, sim_err *err)
@@ -519,7 +520,7 @@ static int fit_once(const calib_row *rows, size_t n, const unsigned char *use,
             for (int l = 0; l < TP_NCLASS; l++)
                 if (models[k][l] == 2 &&
                     ((off && off[k * TP_NCLASS + l]) ||
-                     (warm && m->rel_log[k][l] == 0 && m->rel_sd[k][l] == 0))) {
+                     (warm && !tp_model_release_fitted(m, k, l)))) {
                     continue; /* held at 0: not supported across models */
                 } else if (models[k][l] == 2) {
                     c.rc_rel[c.n_rc] = k;
@@ -636,90 +637,6 @@ static int same_group(const calib_row *a, const calib_row *b, int mode)
     return strcmp(a->config, b->config) == 0;
 }
 
-/* Tests each release x class factor of the fit m the way the factor
- * claims to hold: as the release's, for a model it was not fitted on.
- * Each model is left out in turn (a warm refit, as leave-one-model-out
- * does) and its rows of each fitted cell are predicted with the cell's
- * factor, fitted on the other models, and without it (0). A cell is kept
- * only where that lowers the sum of squared log errors over its held-out
- * rows; otherwise off[] marks it. A model whose refit fails gives no
- * evidence. Fills info->rel_tested; returns the number of cells marked. */
-static int select_releases(const calib_row *rows, size_t n,
-                           const unsigned char *use, const tp_model *m,
-                           calib_fit_info *info, unsigned char *off)
-{
-    enum { NC = TP_MAX_RELEASES * TP_NCLASS };
-    double sw[NC], s0[NC];
-    int cnt[NC], dropped = 0;
-    unsigned char *u = sim_xmalloc(n ? n : 1),
-                  *done = sim_xcalloc(n ? n : 1, 1);
-    calib_fit_info fi;
-    sim_err e;
-    memset(sw, 0, sizeof sw);
-    memset(s0, 0, sizeof s0);
-    memset(cnt, 0, sizeof cnt);
-    for (size_t i = 0; i < n; i++) {
-        tp_model mm = *m;
-        int ok;
-        if (done[i] || !(use ? use[i] : 1) || !(rows[i].meas_tps > 0))
-            continue;
-        for (size_t j = 0; j < n; j++)
-            u[j] = (use ? use[j] : 1) && rows[j].meas_tps > 0 &&
-                   !same_group(&rows[i], &rows[j], CALIB_CV_MODEL);
-        ok = fit_once(rows, n, u, &mm, 1, NULL, &fi, &e) == SIM_OK;
-        for (size_t j = 0; j < n; j++) {
-            tp_result res;
-            double pw, p0, save;
-            int k, l;
-            if (u[j] || !(use ? use[j] : 1) || !(rows[j].meas_tps > 0) ||
-                !same_group(&rows[i], &rows[j], CALIB_CV_MODEL))
-                continue;
-            done[j] = 1;
-            k = rows[j].release[0] ? tp_model_release(m, rows[j].release) : -1;
-            l = (int)rows[j].llm->cls;
-            if (!ok || k < 0 || (m->rel_log[k][l] == 0 && m->rel_sd[k][l] == 0))
-                continue;
-            pw = tp_predict(&mm, &rows[j].q, &res) == SIM_OK
-                     ? res.tokens_per_sec_per_gpu
-                     : 0.0;
-            save = mm.rel_log[k][l];
-            mm.rel_log[k][l] = 0.0;
-            p0 = tp_predict(&mm, &rows[j].q, &res) == SIM_OK
-                     ? res.tokens_per_sec_per_gpu
-                     : 0.0;
-            mm.rel_log[k][l] = save;
-            if (pw > 0 && p0 > 0) {
-                double lw = log(pw / rows[j].meas_tps),
-                       l0 = log(p0 / rows[j].meas_tps);
-                sw[k * TP_NCLASS + l] += lw * lw;
-                s0[k * TP_NCLASS + l] += l0 * l0;
-                cnt[k * TP_NCLASS + l]++;
-            }
-        }
-    }
-    info->n_rel_tested = 0;
-    for (int k = 0; k < m->n_releases; k++)
-        for (int l = 0; l < TP_NCLASS; l++) {
-            int c = k * TP_NCLASS + l, t;
-            if (m->rel_log[k][l] == 0 && m->rel_sd[k][l] == 0)
-                continue; /* not fitted: one model */
-            t = info->n_rel_tested++;
-            info->rel_tested[t].rel = k;
-            info->rel_tested[t].cls = l;
-            info->rel_tested[t].n = cnt[c];
-            info->rel_tested[t].rms_with = cnt[c] ? sqrt(sw[c] / cnt[c]) : 0;
-            info->rel_tested[t].rms_without = cnt[c] ? sqrt(s0[c] / cnt[c]) : 0;
-            info->rel_tested[t].kept = cnt[c] > 0 && sw[c] < s0[c];
-            if (!info->rel_tested[t].kept) {
-                off[c] = 1;
-                dropped++;
-            }
-        }
-    free(u);
-    free(done);
-    return dropped;
-}
-
 int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
               tp_model *m, int warm, calib_fit_info *info, sim_err *err)
 {
@@ -731,7 +648,7 @@ int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
     if ((rc = fit_once(rows, n, use, m, 0, NULL, info, err)) != SIM_OK)
         return rc;
     memset(off, 0, sizeof off);
-    if (select_releases(rows, n, use, m, info, off) == 0)
+    if (calib_select_releases(rows, n, use, m, info, off) == 0)
         return SIM_OK;
     /* The same rows, so the same release list and indices. */
     tested = *info;

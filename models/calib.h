@@ -109,6 +109,8 @@ typedef struct calib_fit_info {
         int rel, cls, n, kept;
         double rms_with, rms_without;
     } rel_tested[TP_MAX_RELEASES * TP_NCLASS];
+    int n_sel_failed; /* of those leave-one-model-out refits, how many
+                         failed (their rows gave no evidence) */
 } calib_fit_info;
 
 /* Fits m on rows with use[i] != 0 (use NULL = all rows with meas_tps > 0).
@@ -124,19 +126,36 @@ typedef struct calib_fit_info {
  * turn (warm refits), its rows of the cell must be predicted better (sum
  * of squared log errors) with the factor fitted on the other models than
  * without it; the cells that fail are held at 0 with sd 0, the fit is
- * redone, and info->rel_tested says how each cell did. A warm refit
- * leaves out the cells its start holds at 0 with sd 0. Cost of a cold
- * fit: two fits plus one warm refit per model. Errors: SIM_ENUMERIC,
- * SIM_EINVAL (no rows). */
+ * redone, and info->rel_tested says how each cell did
+ * (calib_select_releases). A warm refit leaves out the cells its start
+ * has no factor for (tp_model_release_fitted), so the folds keep the full
+ * fit's columns, the dropped cells too. Cost of a cold fit: two fits plus
+ * one warm refit per model. On error m is unspecified. Errors:
+ * SIM_ENUMERIC, SIM_EINVAL (no rows). */
 int calib_fit(const calib_row *rows, size_t n, const unsigned char *use,
               tp_model *m, int warm, calib_fit_info *info, sim_err *err);
+
+/* The selection step of a cold calib_fit (models/calib_select.c): for each
+ * release x class cell m has a factor for, leaves each model of the rows
+ * (use as in calib_fit) out in turn with a warm refit of m and compares
+ * the squared log errors of its rows of the cell predicted with the cell's
+ * factor and with 0. Fills info->rel_tested and info->n_sel_failed, sets
+ * off[k * TP_NCLASS + cls] for every cell not kept (the caller zeroes off)
+ * and returns how many. m is not changed. */
+int calib_select_releases(const calib_row *rows, size_t n,
+                          const unsigned char *use, const tp_model *m,
+                          calib_fit_info *info, unsigned char *off);
 
 /* Cross-validation modes. */
 enum { CALIB_CV_CONFIG = 0, CALIB_CV_MODEL = 1 };
 
 /* Leaves each group out in turn (configurations or models), refits from m
  * (warm) and writes the held-out predictions into pred[0..n-1] [tokens/s/GPU]
- * (0 where a row could not be predicted). Errors: as calib_fit. */
+ * (0 where a row could not be predicted). The refits keep m's columns: the
+ * cells calib_fit's selection dropped stay dropped, and the selection is
+ * not redone inside a fold, so leave-one-model-out, whose folds the
+ * selection read, is somewhat optimistic (docs/throughput-model.md §4,
+ * twelfth follow-up, measures by how much). Errors: as calib_fit. */
 int calib_cv(const calib_row *rows, size_t n, const tp_model *m, int mode,
              double *pred, sim_err *err);
 

@@ -344,7 +344,9 @@ typedef struct tp_model {
     int n_releases;
     char releases[TP_MAX_RELEASES][40];         /* release ids ("26.08", ...) */
     double rel_log[TP_MAX_RELEASES][TP_NCLASS]; /* log compute-time factor
-                                    per release x class (dense, moe, hybrid) */
+                                    per release x class (dense, moe, hybrid);
+                                    0 with rel_sd 0: no factor (not fitted:
+                                    tp_model_release_fitted) */
     double rel_sd[TP_MAX_RELEASES][TP_NCLASS];
     int default_release; /* index used when tp_query.release NULL */
     int n_gpus;
@@ -385,6 +387,13 @@ void tp_model_init(tp_model *m);
 /* Index of a release id in m, or -1. The id is the short form produced by
  * tp_release_id ("26.04.01", "dgxc v25.05-v25.05.05"). */
 int tp_model_release(const tp_model *m, const char *id);
+
+/* Whether m has a fitted factor for release index rel x class cls. A cell
+ * the calibration left without one (one model measured there, or not
+ * supported when each model was left out; models/calib.h) is 0 with sd 0;
+ * a fitted one always has sd > 0 (its covariance includes the ridge
+ * prior). 0 for an index out of range. */
+int tp_model_release_fitted(const tp_model *m, int rel, int cls);
 
 /* The published-row record of model on gpu (gpu NULL or "": every GPU) in
  * m, or NULL when the calibration has none (the model, or the model on that

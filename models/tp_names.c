@@ -100,6 +100,12 @@ int tp_model_release(const tp_model *m, const char *id)
     return -1;
 }
 
+int tp_model_release_fitted(const tp_model *m, int rel, int cls)
+{
+    return rel >= 0 && rel < m->n_releases && cls >= 0 && cls < TP_NCLASS &&
+           (m->rel_log[rel][cls] != 0 || m->rel_sd[rel][cls] != 0);
+}
+
 const tp_model_rows *tp_model_rows_of(const tp_model *m, const char *model,
                                       const char *gpu)
 {

@@ -19,6 +19,7 @@
 #include "io/calib_file.h"
 #include "models/calib.h"
 #include "tests/testutil.h"
+#include "tests/tp_refs.h"
 
 /* NIST StRD BoxBOD: y = b1 * (1 - exp(-b2 * x)). */
 static const double box_x[6] = {1, 2, 3, 5, 7, 10};
@@ -568,6 +569,58 @@ static void test_calib_empty_file_is_refused(void **state)
                    "empty calibration file");
 }
 
+/* A warm refit (a cross-validation fold) keeps the full fit's columns,
+ * the cells the selection dropped too: on the bundled calibration and
+ * rows, 26.02 dense (Llama 3 70B and Llama 3.1 405B ran there; dropped,
+ * docs/throughput-model.md §4 twelfth follow-up) stays without a factor
+ * when Llama 3 70B is left out and the rest refitted, where counting
+ * models alone would give it one from Llama 3.1 405B's rows; 26.04 dense,
+ * kept, keeps one. */
+static void test_calib_warm_refit_keeps_dropped_cells_out(void **state)
+{
+    catalog *cat = NULL;
+    tp_model *m = NULL, *mm;
+    csvt *t = NULL;
+    calib_row *rows = NULL;
+    unsigned char *ok = NULL, *use;
+    size_t n = 0, n_use = 0;
+    calib_fit_info fi;
+    sim_err e;
+    int k_drop, k_keep;
+    (void)state;
+    assert_int_equal(tp_refs_load(TP_REFS_CSV, &cat, &m, &t, &rows, &ok, &n),
+                     0);
+    k_drop = tp_model_release(m, "26.02");
+    k_keep = tp_model_release(m, "26.04");
+    assert_true(k_drop >= 0 && k_keep >= 0);
+    assert_false(tp_model_release_fitted(m, k_drop, LLM_DENSE));
+    assert_true(tp_model_release_fitted(m, k_keep, LLM_DENSE));
+    use = calloc(n, 1);
+    assert_non_null(use);
+    for (size_t i = 0; i < n; i++) {
+        tp_result r;
+        /* the rows calibrate uses (predictable, not a known regression),
+         * Llama 3 70B left out */
+        use[i] = ok[i] && !rows[i].anomalous && rows[i].meas_tps > 0 &&
+                 strcmp(rows[i].llm->name, "Llama 3 70B") != 0 &&
+                 tp_predict(m, &rows[i].q, &r) == SIM_OK;
+        n_use += use[i];
+    }
+    assert_true(n_use > 400);
+    mm = malloc(sizeof *mm);
+    assert_non_null(mm);
+    *mm = *m;
+    assert_int_equal(calib_fit(rows, n, use, mm, 1, &fi, &e), SIM_OK);
+    assert_false(tp_model_release_fitted(mm, k_drop, LLM_DENSE));
+    assert_true(tp_model_release_fitted(mm, k_keep, LLM_DENSE));
+    /* the fold moved the kept factor (it was refitted, not copied) */
+    assert_true(mm->rel_log[k_keep][LLM_DENSE] !=
+                m->rel_log[k_keep][LLM_DENSE]);
+    free(mm);
+    free(use);
+    tp_refs_free(cat, m, t, rows, ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest calib_tests[] = {
@@ -584,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_calib_model_rows_by_model_and_gpu),
         cmocka_unit_test(test_calib_model_rows_file),
         cmocka_unit_test(test_calib_model_rows_full_table_keeps_every_model),
+        cmocka_unit_test(test_calib_warm_refit_keeps_dropped_cells_out),
     };
     gsl_set_error_handler_off();
     return cmocka_run_group_tests_name("calib", calib_tests, make_scratch,
