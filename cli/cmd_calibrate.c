@@ -49,9 +49,15 @@ static const char calibrate_help[] =
     "  --predictions FILE  write DATA.csv back, one row per input row, with\n"
     "                 the measured tokens/s/GPU as the fit takes it, the\n"
     "                 in-sample, leave-one-configuration-out and\n"
-    "                 leave-one-model-out predictions and each row's status\n"
+    "                 leave-one-model-out predictions (and the\n"
+    "                 --nested-lomo one), and each row's status\n"
     "                 (used, excluded, skipped: why, unreadable, no\n"
     "                 measurement)\n"
+    "  --nested-lomo  also leave-one-model-out with the whole fit, the\n"
+    "                 release x class selection included, redone in each\n"
+    "                 fold (the LOMO column reuses the full fit's selection,\n"
+    "                 which read its folds); one cold fit per model, about\n"
+    "                 4 min on the bundled data\n"
     "  --format F     table (default) or json\n"
     "  -h, --help     this help\n";
 
@@ -71,6 +77,7 @@ typedef struct acc_row {
     double cov_nested;  /* fraction inside the 80 % interval, spread
                            computed without the held-out configuration */
     double cov_plain;   /* same, spread from every configuration */
+    double mape_nested, mse_nested; /* --nested-lomo, % (NAN: not run) */
 } acc_row;
 
 /* Groups: 0 all, 1-3 classes, 4 .. 4+n_gpus-1 GPUs, then the two
@@ -89,15 +96,19 @@ static int in_group(const calib_row *r, int g, const char *gpu, int n_gpus,
 }
 
 /* The extra columns of --predictions, after the input's own. */
-#define N_PX 5
+#define N_PX 6
 static const char *const px_names[N_PX] = {
-    "measured_tokens_per_sec_per_gpu", "predicted_tokens_per_sec_per_gpu",
+    "measured_tokens_per_sec_per_gpu",
+    "predicted_tokens_per_sec_per_gpu",
     "predicted_loco_tokens_per_sec_per_gpu",
-    "predicted_lomo_tokens_per_sec_per_gpu", "calibrate_status"};
+    "predicted_lomo_tokens_per_sec_per_gpu",
+    "predicted_lomo_nested_tokens_per_sec_per_gpu",
+    "calibrate_status"};
 
 /* Writes --predictions: DATA.csv's rows in input order, each with the
  * measured value the fit takes, the three predictions (blank when the row
- * was not used, or without cross-validation) and why[i], for the n rows
+ * was not used, or without cross-validation), the --nested-lomo one
+ * (nested, NULL: blank) and why[i], for the n rows
  * read (t's rows). use[i] is the row's index among the used rows, -1 if
  * unused. Written to OUT.tmp and
  * renamed, so a failure leaves no half file. Why a file and not a table:
@@ -105,7 +116,7 @@ static const char *const px_names[N_PX] = {
  * the model misses (docs/throughput-model.md §4). */
 static int write_predictions(const char *out, const csvt *t, size_t n,
                              const int *use, char (*why)[160],
-                             double *const *pred, int cv,
+                             double *const *pred, int cv, const double *nested,
                              const calib_row *use_rows)
 {
     char tmp[4200], buf[N_PX - 1][32];
@@ -144,6 +155,8 @@ static int write_predictions(const char *out, const csvt *t, size_t n,
                 snprintf(buf[2], sizeof buf[2], "%.1f", pred[C_LOCO][u]);
                 snprintf(buf[3], sizeof buf[3], "%.1f", pred[C_LOMO][u]);
             }
+            if (nested)
+                snprintf(buf[4], sizeof buf[4], "%.1f", nested[u]);
         }
         csvt_write_row(f, cells, t->n_cols + N_PX);
     }
@@ -242,18 +255,19 @@ int cmd_calibrate(int argc, char **argv)
         {"no-cv", no_argument, NULL, 'n'},
         {"format", required_argument, NULL, 'f'},
         {"predictions", required_argument, NULL, 'r'},
+        {"nested-lomo", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "calibrate", *out_path = NULL, *plots = NULL,
                *pfmt = "png", *pred_path = NULL;
-    int fmt = CLI_FMT_TABLE, o, cv = 1, rc = CLI_EXIT_OK;
+    int fmt = CLI_FMT_TABLE, o, cv = 1, nested = 0, rc = CLI_EXIT_OK;
     catalog *cat = NULL;
     csvt *t = NULL;
     calib_row *rows = NULL, *use_rows = NULL;
     unsigned char *ok = NULL;
     size_t n = 0, n_bad = 0, nu = 0, n_unpred = 0;
-    double *pred[N_COLS] = {NULL};
+    double *pred[N_COLS] = {NULL}, *pred_nested = NULL;
     tp_model m;
     calib_fit_info fi;
     sim_err err;
@@ -283,6 +297,9 @@ int cmd_calibrate(int argc, char **argv)
                     cmd, "--plot-format: expected png, svg or pdf (got '%s')",
                     optarg);
             pfmt = optarg;
+            break;
+        case 'N':
+            nested = 1;
             break;
         case 'n':
             cv = 0;
@@ -405,6 +422,18 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
+    if (nested) {
+        tp_model start;
+        int n_failed;
+        tp_model_init(&start); /* the cold fit's start, as above */
+        pred_nested = sim_xcalloc(nu, sizeof *pred_nested);
+        if (calib_cv_nested_model(use_rows, nu, &start, pred_nested,
+                                  &n_failed) != SIM_OK) {
+            rc = cli_error("--nested-lomo: %d of the per-model fits failed",
+                           n_failed);
+            goto done;
+        }
+    }
     /* Interval widths per class and GPU from the LOCO predictions: the
      * 80th percentile of |log error| / z80, robust to the heavy tails an
      * rms would over-cover with, per class, then a GPU whose rows miss by
@@ -462,11 +491,13 @@ int cmd_calibrate(int argc, char **argv)
             if (!sel[i])
                 continue;
             a->n++;
-            for (int c = 0; c < N_COLS; c++) {
-                double pv = pred[c][i];
-                a->mape[c] +=
-                    pv > 0 ? fabs(pv / use_rows[i].meas_tps - 1) : 1.0;
-                a->mse[c] += pv > 0 ? pv / use_rows[i].meas_tps - 1 : -1.0;
+            for (int c = 0; c <= N_COLS; c++) {
+                double pv = c < N_COLS    ? pred[c][i]
+                            : pred_nested ? pred_nested[i]
+                                          : 0.0,
+                       e = pv > 0 ? pv / use_rows[i].meas_tps - 1 : -1.0;
+                *(c < N_COLS ? &a->mape[c] : &a->mape_nested) += fabs(e);
+                *(c < N_COLS ? &a->mse[c] : &a->mse_nested) += e;
             }
         }
         if (!a->n)
@@ -479,6 +510,10 @@ int cmd_calibrate(int argc, char **argv)
             a->mape[c] *= 100.0 / (double)a->n;
             a->mse[c] *= 100.0 / (double)a->n;
         }
+        a->mape_nested =
+            pred_nested ? a->mape_nested * 100.0 / (double)a->n : (double)NAN;
+        a->mse_nested =
+            pred_nested ? a->mse_nested * 100.0 / (double)a->n : (double)NAN;
         n_acc++;
     }
     {
@@ -538,8 +573,9 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
-    if (pred_path && (rc = write_predictions(pred_path, t, n, use, why, pred,
-                                             cv, use_rows)) != CLI_EXIT_OK)
+    if (pred_path &&
+        (rc = write_predictions(pred_path, t, n, use, why, pred, cv,
+                                pred_nested, use_rows)) != CLI_EXIT_OK)
         goto done;
     /* Unreadable rows were reported while reading; the fit went on
      * without them, but the input was bad. */
@@ -640,6 +676,9 @@ int cmd_calibrate(int argc, char **argv)
                    isnan(acc[a].cov_plain) ? jv_null()
                                            : jv_num(100 * acc[a].cov_plain));
             jv_set(r, "coverage_rows", jv_int((int64_t)acc[a].cov_n));
+            /* --nested-lomo (jv_num gives null for NAN: not run) */
+            jv_set(r, "model_lomo_nested", jv_num(acc[a].mape_nested));
+            jv_set(r, "model_lomo_nested_mse", jv_num(acc[a].mse_nested));
             jv_push(arr, r);
         }
         jv_set(root, "mape_pct", arr);
@@ -677,6 +716,16 @@ int cmd_calibrate(int argc, char **argv)
             else
                 printf(" %7s %7s\n", "-", "-");
         }
+        if (pred_nested) {
+            printf("\nleave-one-model-out with the whole fit, the release x "
+                   "class selection\nincluded, redone in each fold "
+                   "(--nested-lomo; the LOMO column above\nreuses the full "
+                   "fit's selection, which read its folds) [%%]\n\n");
+            printf("%-9s %5s | %7s %7s\n", "group", "rows", "MAPE", "MSE");
+            for (int a = 0; a < n_acc; a++)
+                printf("%-9s %5zu | %7.2f %+7.2f\n", acc[a].name, acc[a].n,
+                       acc[a].mape_nested, acc[a].mse_nested);
+        }
         if (cv) {
             printf("\ncoverage of the 80 %% interval under "
                    "leave-one-configuration-out [%%]\n"
@@ -713,6 +762,7 @@ done:
     free(sel);
     for (int c = 0; c < N_COLS; c++)
         free(pred[c]);
+    free(pred_nested);
     free(use_rows);
     free(rows);
     free(ok);

@@ -146,6 +146,18 @@ int calib_select_releases(const calib_row *rows, size_t n,
                           const unsigned char *use, const tp_model *m,
                           calib_fit_info *info, unsigned char *off);
 
+/* Leave-one-model-out without the optimism of calib_cv's (whose folds
+ * reuse the full fit's selection of release x class cells): each model's
+ * rows (meas_tps > 0) are left out in turn and the whole cold calib_fit,
+ * selection included, is redone from start on the others; the held-out
+ * rows are predicted with it (a release only they ran has no factor
+ * there) into pred[0..n-1] [tokens/s/GPU], 0 where not predicted.
+ * *n_failed counts the folds whose fit failed (their rows 0). Cost: one
+ * cold fit with its selection per model, about 10 s each on the bundled
+ * data. Returns SIM_OK, or SIM_ENUMERIC when a fold failed. */
+int calib_cv_nested_model(const calib_row *rows, size_t n,
+                          const tp_model *start, double *pred, int *n_failed);
+
 /* Cross-validation modes. */
 enum { CALIB_CV_CONFIG = 0, CALIB_CV_MODEL = 1 };
 

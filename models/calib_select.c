@@ -19,6 +19,7 @@
 #include "models/calib.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,4 +112,59 @@ int calib_select_releases(const calib_row *rows, size_t n,
     free(u);
     free(done);
     return dropped;
+}
+
+int calib_cv_nested_model(const calib_row *rows, size_t n,
+                          const tp_model *start, double *pred, int *n_failed)
+{
+    unsigned char *u = sim_xmalloc(n ? n : 1),
+                  *done = sim_xcalloc(n ? n : 1, 1);
+    tp_model *mm = sim_xmalloc(sizeof *mm);
+    *n_failed = 0;
+    for (size_t i = 0; i < n; i++)
+        pred[i] = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const char *model = rows[i].llm->name;
+        calib_fit_info *fi;
+        sim_err e;
+        int ok;
+        if (done[i] || !(rows[i].meas_tps > 0))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            u[j] = rows[j].meas_tps > 0 && strcmp(rows[j].llm->name, model);
+        /* The whole cold fit, selection included, as if the held-out
+         * model had never been measured. */
+        *mm = *start;
+        fi = sim_xmalloc(sizeof *fi);
+        ok = calib_fit(rows, n, u, mm, 0, fi, &e) == SIM_OK;
+        free(fi);
+        *n_failed += !ok;
+        for (size_t j = 0; j < n; j++) {
+            tp_result res;
+            if (u[j] || !(rows[j].meas_tps > 0) ||
+                strcmp(rows[j].llm->name, model))
+                continue;
+            done[j] = 1;
+            if (!ok)
+                continue;
+            /* A release only the held-out model ran is unknown to the
+             * fold's fit: it has no factor there, as a one-model cell. */
+            if (rows[j].q.release &&
+                tp_model_release(mm, rows[j].q.release) < 0 &&
+                mm->n_releases < TP_MAX_RELEASES) {
+                int k = mm->n_releases++;
+                snprintf(mm->releases[k], sizeof mm->releases[k], "%s",
+                         rows[j].q.release);
+                memset(mm->rel_log[k], 0, sizeof mm->rel_log[k]);
+                memset(mm->rel_sd[k], 0, sizeof mm->rel_sd[k]);
+            }
+            pred[j] = tp_predict(mm, &rows[j].q, &res) == SIM_OK
+                          ? res.tokens_per_sec_per_gpu
+                          : 0.0;
+        }
+    }
+    free(mm);
+    free(u);
+    free(done);
+    return *n_failed ? SIM_ENUMERIC : SIM_OK;
 }

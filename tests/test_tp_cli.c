@@ -527,6 +527,116 @@ test_calibrate_keeps_release_factors_cross_validation_supports(void **state)
     remove(cfg);
 }
 
+/* Writes t's header and the rows whose model is (keep) or is not (!keep)
+ * name to path, a blank vp written as 1 (the published meaning calibrate
+ * reads; predict --csv would choose it). */
+static void write_model_rows(const csvt *t, const char *path, const char *name,
+                             int keep)
+{
+    int cmod = csvt_col(t, "model"), cvp = csvt_col(t, "vp");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(cmod >= 0 && cvp >= 0);
+    assert_int_equal(
+        csvt_write_row(f, (const char *const *)t->header, t->n_cols), SIM_OK);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        char *vp = t->rows[i][cvp];
+        if ((strcmp(t->rows[i][cmod], name) == 0) != keep)
+            continue;
+        if (!vp[0])
+            t->rows[i][cvp] = "1";
+        assert_int_equal(
+            csvt_write_row(f, (const char *const *)t->rows[i], t->n_cols),
+            SIM_OK);
+        t->rows[i][cvp] = vp;
+    }
+    assert_int_equal(fclose(f), 0);
+}
+
+/* --nested-lomo predicts each model's rows with the whole fit redone
+ * without that model: Llama 3 8B's three rows of the subset get what a
+ * calibration of the subset without them predicts for them (calibrate on
+ * the other rows, then predict --csv with that file), to the printed
+ * decimal; every group of the JSON has the nested MAPE, and a run without
+ * the option has null there and a blank column. */
+static void test_calibrate_nested_lomo_refits_without_the_model(void **state)
+{
+    const char *sub = "tests/data/tp_calib_subset.csv",
+               *pa = "/tmp/factorysim-nested-all.csv",
+               *wo = "/tmp/factorysim-nested-wo.csv",
+               *cx = "/tmp/factorysim-nested-wo.cfg",
+               *xr = "/tmp/factorysim-nested-x.csv",
+               *px = "/tmp/factorysim-nested-xp.csv", *x = "Llama 3 8B";
+    char args[512];
+    csvt *t = NULL, *ta = NULL, *tx = NULL;
+    json_t *root, *v;
+    size_t i, k = 0;
+    sim_err e;
+    int cm, cn, cp, cs;
+    (void)state;
+    snprintf(args, sizeof args,
+             "calibrate %s --no-cv --nested-lomo --out "
+             "/tmp/factorysim-nested.cfg --predictions %s --format json",
+             sub, pa);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    root = parse_json(out);
+    json_array_foreach(json_object_get(root, "mape_pct"), i, v) assert_true(
+        json_real_value(json_object_get(v, "model_lomo_nested")) > 0);
+    json_decref(root);
+    /* the held-out model's fold, by hand */
+    assert_int_equal(csvt_read(sub, &t, &e), SIM_OK);
+    write_model_rows(t, wo, x, 0);
+    write_model_rows(t, xr, x, 1);
+    snprintf(args, sizeof args, "calibrate %s --no-cv --out %s", wo, cx);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    snprintf(args, sizeof args, "predict --csv %s --calibration %s --out %s",
+             xr, cx, px);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    assert_int_equal(csvt_read(pa, &ta, &e), SIM_OK);
+    assert_int_equal(csvt_read(px, &tx, &e), SIM_OK);
+    cm = csvt_col(ta, "model");
+    cn = csvt_col(ta, "predicted_lomo_nested_tokens_per_sec_per_gpu");
+    cs = csvt_col(ta, "calibrate_status");
+    cp = csvt_col(tx, "predicted_tokens_per_sec_per_gpu");
+    assert_true(cm >= 0 && cn >= 0 && cs >= 0 && cp >= 0);
+    assert_int_equal(tx->n_rows, 3);
+    for (i = 0; i < ta->n_rows; i++) {
+        if (strcmp(ta->rows[i][cs], "used") == 0)
+            assert_true(atof(ta->rows[i][cn]) > 0);
+        if (strcmp(ta->rows[i][cm], x) != 0)
+            continue;
+        assert_true(k < tx->n_rows);
+        /* the file keeps 10 digits, the outputs one decimal */
+        assert_true(fabs(atof(ta->rows[i][cn]) - atof(tx->rows[k][cp])) <=
+                    0.11);
+        k++;
+    }
+    assert_int_equal(k, 3);
+    /* without the option: null and blank */
+    snprintf(args, sizeof args,
+             "calibrate %s --no-cv --out /tmp/factorysim-nested.cfg "
+             "--predictions %s --format json",
+             sub, pa);
+    assert_int_equal(fs_run(args, out, sizeof out, err, sizeof err), 0);
+    root = parse_json(out);
+    v = json_array_get(json_object_get(root, "mape_pct"), 0);
+    assert_true(json_is_null(json_object_get(v, "model_lomo_nested")));
+    json_decref(root);
+    csvt_free(ta);
+    assert_int_equal(csvt_read(pa, &ta, &e), SIM_OK);
+    for (i = 0; i < ta->n_rows; i++)
+        assert_string_equal(ta->rows[i][cn], "");
+    csvt_free(t);
+    csvt_free(ta);
+    csvt_free(tx);
+    remove(pa);
+    remove(wo);
+    remove(cx);
+    remove(xr);
+    remove(px);
+    remove("/tmp/factorysim-nested.cfg");
+}
+
 /* predict says when the release it was given has no factor for the
  * model's class (the bundled calibration: 26.06 was measured on one dense
  * model, 26.04 on two): a table note, and JSON release_factor null, or the
@@ -1179,6 +1289,7 @@ int main(void)
             test_calibrate_fits_release_factors_only_across_models),
         cmocka_unit_test(
             test_calibrate_keeps_release_factors_cross_validation_supports),
+        cmocka_unit_test(test_calibrate_nested_lomo_refits_without_the_model),
         cmocka_unit_test(test_predict_says_a_release_has_no_factor),
         cmocka_unit_test(test_calibrate_predictions_file),
         cmocka_unit_test(test_calibrate_errors),
