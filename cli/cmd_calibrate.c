@@ -239,6 +239,16 @@ static void print_release_cells(const tp_model *m, const calib_fit_info *fi)
     printf(fi->n_rel_one_model ? "\n\n" : "\n");
 }
 
+/* A release x class cell as JSON: {"release", "class"}, for the caller
+ * to add what it says of the cell. */
+static jv *cell_json(const tp_model *m, int rel, int cls)
+{
+    jv *cell = jv_obj();
+    jv_set(cell, "release", jv_str(m->releases[rel]));
+    jv_set(cell, "class", jv_str(llm_class_name(cls)));
+    return cell;
+}
+
 /* Why one long function: calibrating is one pipeline over the same rows
  * (read, keep the evaluable ones, fit, cross-validate leaving one
  * configuration out and one model out, interval widths, accuracy table,
@@ -603,11 +613,8 @@ int cmd_calibrate(int argc, char **argv)
         {
             jv *one = jv_arr();
             for (int k = 0; k < fi.n_rel_one_model; k++) {
-                jv *cell = jv_obj();
-                jv_set(cell, "release",
-                       jv_str(m.releases[fi.rel_one_model[k].rel]));
-                jv_set(cell, "class",
-                       jv_str(llm_class_name(fi.rel_one_model[k].cls)));
+                jv *cell = cell_json(&m, fi.rel_one_model[k].rel,
+                                     fi.rel_one_model[k].cls);
                 jv_set(cell, "model", jv_str(fi.rel_one_model[k].model->name));
                 jv_push(one, cell);
             }
@@ -616,11 +623,8 @@ int cmd_calibrate(int argc, char **argv)
         {
             jv *tested = jv_arr();
             for (int k = 0; k < fi.n_rel_tested; k++) {
-                jv *cell = jv_obj();
-                jv_set(cell, "release",
-                       jv_str(m.releases[fi.rel_tested[k].rel]));
-                jv_set(cell, "class",
-                       jv_str(llm_class_name(fi.rel_tested[k].cls)));
+                jv *cell =
+                    cell_json(&m, fi.rel_tested[k].rel, fi.rel_tested[k].cls);
                 jv_set(cell, "rows", jv_int(fi.rel_tested[k].n));
                 jv_set(cell, "rms_log_error_with",
                        jv_num(fi.rel_tested[k].rms_with));
